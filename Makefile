@@ -1,0 +1,36 @@
+# `make run` sets everything up and starts the app; `make test` sets everything up and runs every test.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 5000
+
+.PHONY: setup system run dev test bench catalogs clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.installed catalogs
+
+catalogs: $(VENV)/.installed
+	@if [ -d scorekeeper/translations ]; then $(VENV)/bin/pybabel compile -q -d scorekeeper/translations; fi
+
+system:
+	bash scripts/system-packages.sh
+
+run: setup system
+	$(VENV)/bin/flask --app scorekeeper init-db
+	$(VENV)/bin/gunicorn --workers 2 --bind 0.0.0.0:$(PORT) 'scorekeeper:create_app()'
+
+dev: setup
+	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)
+
+test: setup system
+	$(PY) -m pytest
+
+bench: setup system
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,59 @@
+"""scorekeeper: the score sheet (protokoll) for whist played with real cards."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from . import db
+
+csrf = CSRFProtect()
+MAX_BODY = 64 * 1024
+
+
+def _templates_folder() -> str:
+    """The checkout's top-level templates/, or the copy packaged inside the wheel."""
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "templates"
+    return str(checkout if checkout.is_dir() else here / "templates")
+
+
+def _secret_key(instance: Path) -> str:
+    """Kept in the instance folder, made on first start; never in the repository."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(config=None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True, template_folder=_templates_folder())
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=str(instance / "scorekeeper.sqlite"),
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,
+    )
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    db.init_app(app)
+    csrf.init_app(app)
+    if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
+        db.migrate(app.config["DATABASE"])
+
+    from . import api, games
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    app.register_blueprint(games.bp)
+    return app

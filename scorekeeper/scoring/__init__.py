@@ -1,0 +1,91 @@
+"""The scoring core: pure functions from what the players entered to the protokoll. No Flask, SQL or forms."""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Mapping
+
+from . import classic, danish, german, norwegian, swedish
+from .core import GameOver, InputError, Protokoll, ScoredHand, Setup, check_options, is_int
+from .settlement import Settlement, format_cents, settle
+
+VARIANTS = {m.NAME: m for m in (classic, norwegian, danish, german, swedish)}
+NAME_MAX = 40
+TITLE_MAX = 80
+
+__all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement",
+           "check_name", "format_cents", "make_setup", "play", "settle", "settlement_points"]
+
+
+def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAME_MAX) -> str | None:
+    """A player's name or a title: trimmed text without control characters or markup; raises ValueError."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise ValueError(f"{what} is empty")
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be text")
+    value = unicodedata.normalize("NFC", " ".join(value.split()))
+    if len(value) > limit:
+        raise ValueError(f"{what} is too long ({len(value)} characters, at most {limit})")
+    if any(unicodedata.category(c)[0] == "C" for c in value):
+        raise ValueError(f"{what} has control characters")
+    if "<" in value or ">" in value:
+        raise ValueError(f"{what} may not contain < or >")
+    return value
+
+
+def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None) -> Setup:
+    """Check everything a game is started with and fill in the default options."""
+    errors: dict[str, str] = {}
+    module = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if module is None:
+        raise InputError({"variant": "must be one of " + ", ".join(VARIANTS)})
+    names: list[str] = []
+    counts = " or ".join(map(str, module.PLAYER_COUNTS))
+    if not isinstance(players, list):
+        errors["players"] = f"must be a list of {counts} names in seating order"
+    elif len(players) not in module.PLAYER_COUNTS:
+        errors["players"] = f"{module.TITLE} takes {counts} players, not {len(players)}"
+    else:
+        for i, raw in enumerate(players):
+            try:
+                names.append(check_name(raw, f"player {i + 1}'s name"))
+            except ValueError as exc:
+                errors.setdefault("players", str(exc))
+        if "players" not in errors:
+            folded = [n.casefold() for n in names]
+            twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+            if twice:
+                errors["players"] = "two players have the same name: " + ", ".join(twice)
+    n = len(names) or max(module.PLAYER_COUNTS)
+    if dealer is None:
+        dealer = 0
+    if not is_int(dealer) or not 0 <= dealer < n:
+        errors["dealer"] = f"must be the first dealer's seat, from 0 to {n - 1}"
+    opts, option_errors = check_options(module.OPTIONS, options)
+    errors.update(option_errors)
+    if not option_errors:
+        errors.update(module.check_options(opts))
+    if errors:
+        raise InputError(errors)
+    return Setup(variant, tuple(names), dealer, opts)
+
+
+def play(setup: Setup, inputs) -> Protokoll:
+    """Replay a game from its first hand; raises InputError naming the first hand that does not fit."""
+    return VARIANTS[setup.variant].play(setup, list(inputs))
+
+
+def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:
+    """Points per player for the money: Danish totals as they are; partners each win or lose the sides' difference."""
+    setup = protokoll.setup
+    if setup.variant == "danish":
+        return protokoll.totals
+    side_points = protokoll.rubber_points or tuple(
+        sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides)))
+    per_player = [0] * setup.n
+    for s, seats in enumerate(protokoll.sides):
+        others = sum(side_points) - side_points[s]
+        for seat in seats:
+            per_player[seat] = side_points[s] - others
+    return tuple(per_player)

@@ -1,0 +1,285 @@
+"""Types and checks shared by the five scorers: pure Python, no I/O."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Callable, Mapping
+
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+TRUMPS = SUITS + ("none",)
+CURRENCIES = ("DKK", "NOK", "SEK", "EUR")
+
+
+class InputError(Exception):
+    """Bad input: `errors` maps each wrong field to what is wrong with it.
+
+    `number` is the hand the error belongs to when a replay finds it.
+    """
+
+    def __init__(self, errors: Mapping[str, str], number: int | None = None):
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = dict(errors)
+        self.number = number
+
+
+class GameOver(InputError):
+    """A hand was entered after the game had ended."""
+
+
+# ---------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house rule: its default, a checker that normalises or refuses a value, and a line of help."""
+
+    default: Any
+    check: Callable[[Any], Any]
+    help: str
+    kind: str = "int"
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def int_option(default, low, high, help, allow_none=False):
+    def check(value):
+        if value is None and allow_none:
+            return None
+        if not _is_int(value):
+            raise ValueError(f"must be a whole number from {low} to {high}" + (" or null" if allow_none else ""))
+        if not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}, not {value}")
+        return value
+
+    return Option(default, check, help, "int_or_none" if allow_none else "int", (), low, high)
+
+
+def bool_option(default, help):
+    def check(value):
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
+
+    return Option(default, check, help, "bool")
+
+
+def choice_option(default, choices, help):
+    def check(value):
+        if value not in choices:
+            raise ValueError("must be one of " + ", ".join(choices))
+        return value
+
+    return Option(default, check, help, "choice", tuple(choices))
+
+
+def rate_option(default, help):
+    def check(value):
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError("must be a number of money per point, for instance 0.05")
+        try:
+            amount = Decimal(str(value))
+        except InvalidOperation:
+            raise ValueError("must be a number of money per point, for instance 0.05") from None
+        if not amount.is_finite() or amount < 0 or amount > 1000:
+            raise ValueError("must be from 0 to 1000 per point")
+        if amount.as_tuple().exponent < -4:
+            raise ValueError("may have at most 4 decimals")
+        return float(value) if isinstance(value, str) else value
+
+    return Option(default, check, help, "rate")
+
+
+def currency_option(default):
+    return choice_option(default, CURRENCIES, "Currency of the settlement.")
+
+
+def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:
+    """Merge `given` over the defaults; answer (options, errors) with errors keyed `options.<name>`."""
+    errors: dict[str, str] = {}
+    options = {name: opt.default for name, opt in spec.items()}
+    if given is None:
+        return options, errors
+    if not isinstance(given, Mapping):
+        return options, {"options": "must be an object of house rules"}
+    for name, value in given.items():
+        if name not in spec:
+            errors[f"options.{name}"] = "unknown option for this variant (known: " + ", ".join(spec) + ")"
+            continue
+        try:
+            options[name] = spec[name].check(value)
+        except ValueError as exc:
+            errors[f"options.{name}"] = str(exc)
+    return options, errors
+
+
+# ---------------------------------------------------------------- hands
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game is started with: variant, seats, first dealer and the full set of options."""
+
+    variant: str
+    players: tuple[str, ...]
+    dealer: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+
+@dataclass(frozen=True)
+class HandContext:
+    """Where a hand sits in its game when it is checked and scored."""
+
+    number: int
+    dealer: int
+    n_players: int
+    options: Mapping[str, Any]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    number: int
+    dealer: int
+    input: Mapping[str, Any]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    leader: int
+    sitting_out: int | None = None
+    game: int | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Protokoll:
+    """A scored game: every hand with its points and running totals, and how the game stands."""
+
+    setup: Setup
+    sides: tuple[tuple[int, ...], ...]
+    hands: tuple[ScoredHand, ...]
+    totals: tuple[int, ...]
+    next_dealer: int
+    next_leader: int
+    finished: bool
+    winner: int | None
+    games_won: tuple[int, ...] | None = None
+    rubber_points: tuple[int, ...] | None = None
+    deals_left: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+PARTNERSHIP_SIDES = ((0, 2), (1, 3))
+
+
+def add(totals, points) -> tuple[int, ...]:
+    return tuple(t + p for t, p in zip(totals, points))
+
+
+# ---------------------------------------------------------------- field checks
+
+
+def require_fields(raw: Any, allowed: tuple[str, ...]) -> dict:
+    """The hand input must be an object with only known fields."""
+    if not isinstance(raw, Mapping):
+        raise InputError({"input": "a hand must be an object of fields"})
+    unknown = [k for k in raw if k not in allowed]
+    if unknown:
+        raise InputError({str(k): "unknown field (known: " + ", ".join(allowed) + ")" for k in unknown})
+    return dict(raw)
+
+
+def seat(value: Any, n: int, name: str, errors: dict) -> int | None:
+    if value is None:
+        errors[name] = "is missing: choose a player"
+        return None
+    if not _is_int(value) or not 0 <= value < n:
+        errors[name] = f"must be a seat from 0 to {n - 1}"
+        return None
+    return value
+
+
+def trick_pair(value: Any, total: int, errors: dict, name: str = "tricks") -> tuple[int, int] | None:
+    """Two trick counts that add up to the deal's `total`."""
+    if value is None:
+        errors[name] = f"is missing: the tricks each side took, adding up to {total}"
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(v) for v in value):
+        errors[name] = f"must be two whole numbers, one per side, adding up to {total}"
+        return None
+    a, b = value
+    if not (0 <= a <= total and 0 <= b <= total):
+        errors[name] = f"each side takes from 0 to {total} tricks"
+        return None
+    if a + b != total:
+        errors[name] = f"must add up to {total} (got {a} + {b} = {a + b})"
+        return None
+    return (a, b)
+
+
+def side_winner(totals: tuple[int, ...]) -> int | None:
+    """The side with the single highest total, or None for a draw."""
+    best = max(totals)
+    leaders = [i for i, t in enumerate(totals) if t == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def is_int(value: Any) -> bool:
+    return _is_int(value)
+
+
+# ---------------------------------------------------------------- the replay
+
+
+def target_or_deals(totals, number, options) -> tuple[bool, int | None]:
+    """Game end for the variants played to a target, or for a fixed number of deals."""
+    deals = options.get("deals")
+    if deals:
+        return (number >= deals, side_winner(totals) if number >= deals else None)
+    target = options.get("target")
+    if target is not None:
+        reached = [i for i, t in enumerate(totals) if t >= target]
+        if reached:
+            return True, side_winner(totals)
+    return False, None
+
+
+def replay(setup: Setup, inputs, *, sides, check_hand, hand_points, leader,
+           game_end=target_or_deals, sits_out=None) -> Protokoll:
+    """Score the hands one by one, checking each in its place; the totals are their sum."""
+    n = setup.n
+    totals = (0,) * len(sides)
+    hands: list[ScoredHand] = []
+    finished, winner = False, None
+    for i, raw in enumerate(inputs):
+        number, dealer = i + 1, (setup.dealer + i) % n
+        if finished:
+            raise GameOver({"hand": f"the game ended with hand {i}; it takes no more hands"}, number)
+        ctx = HandContext(number, dealer, n, setup.options, totals)
+        try:
+            inp = check_hand(raw, ctx)
+        except InputError as exc:
+            exc.number = number
+            raise
+        points = hand_points(inp, ctx)
+        totals = add(totals, points)
+        hands.append(ScoredHand(number, dealer, inp, points, totals, leader(inp, ctx),
+                                sits_out(ctx) if sits_out else None))
+        finished, winner = game_end(totals, number, setup.options)
+    next_dealer = (setup.dealer + len(hands)) % n
+    deals = setup.options.get("deals")
+    return Protokoll(
+        setup=setup, sides=sides, hands=tuple(hands), totals=totals,
+        next_dealer=next_dealer, next_leader=(next_dealer + 1) % n,
+        finished=finished, winner=winner,
+        deals_left=(deals - len(hands)) if deals else None,
+    )

@@ -1,0 +1,62 @@
+"""Who pays whom: per-player points × rate, in whole øre/cents that add up exactly, in at most n − 1 payments."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: int
+    payee: int
+    cents: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    rate: Decimal
+    balances: tuple[int, ...]  # cents per player, adding up to zero when the points do
+    payments: tuple[Payment, ...]
+
+
+def to_cents(points, rate) -> tuple[int, ...]:
+    """Points × rate in cents; rounding by largest remainder so the cents add up to the rounded exact sum."""
+    rate = Decimal(str(rate))
+    exact = [Decimal(p) * rate * 100 for p in points]
+    floors = [int(x.to_integral_value(rounding=ROUND_FLOOR)) for x in exact]
+    wanted = int(sum(exact).to_integral_value(rounding=ROUND_HALF_UP))
+    short = wanted - sum(floors)
+    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - floors[i]), i))
+    cents = list(floors)
+    for i in order[:short]:
+        cents[i] += 1
+    return tuple(cents)
+
+
+def payments(balances) -> tuple[Payment, ...]:
+    """Largest debtor pays largest creditor until all are square: each payment clears at least one player."""
+    owed = {i: b for i, b in enumerate(balances) if b}
+    result = []
+    while owed:
+        creditor = max(owed, key=lambda i: (owed[i], -i))
+        debtor = min(owed, key=lambda i: (owed[i], i))
+        if owed[creditor] <= 0 or owed[debtor] >= 0:
+            break  # the balances do not add up to zero; what is left cannot be paid between players
+        amount = min(owed[creditor], -owed[debtor])
+        result.append(Payment(debtor, creditor, amount))
+        for i, delta in ((creditor, -amount), (debtor, amount)):
+            owed[i] += delta
+            if not owed[i]:
+                del owed[i]
+    return tuple(result)
+
+
+def settle(points, rate) -> Settlement:
+    balances = to_cents(points, rate)
+    return Settlement(Decimal(str(rate)), balances, payments(balances))
+
+
+def format_cents(cents: int) -> str:
+    """Cents as a decimal string with two places: -305 → "-3.05"."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"

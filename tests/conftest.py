@@ -1,0 +1,70 @@
+import sqlite3
+
+import pytest
+
+from scorekeeper import create_app
+
+PLAYERS = {
+    "classic": ["Anna", "Bo", "Carl", "Dina"],
+    "norwegian": ["Ola", "Kari", "Per", "Liv"],
+    "danish": ["Anna", "Bo", "Carl", "Dina"],
+    "german": ["Anna", "Bo"],
+    "swedish": ["Åsa", "Björn", "Örjan", "Märta"],
+}
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "scorekeeper.sqlite")
+
+
+@pytest.fixture
+def app(db_path, tmp_path):
+    return create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+def dump(db_path):
+    """Everything in the games and hands tables, read straight from the file."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in ("games", "hands")}
+    finally:
+        conn.close()
+
+
+class Api:
+    """A small client of the JSON API for tests."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, variant, players=None, **extra):
+        body = {"variant": variant, "players": players or PLAYERS[variant], **extra}
+        r = self.client.post("/api/games", json=body)
+        assert r.status_code == 201, r.json
+        return r.json
+
+    def hand(self, game, data, status=201):
+        r = self.client.post(f"/api/games/{game['id']}/hands", json=data, headers={"X-Edit-Key": game["edit_key"]})
+        assert r.status_code == status, r.json
+        return r.json
+
+    def get(self, game):
+        r = self.client.get(f"/api/games/{game['id']}")
+        assert r.status_code == 200
+        return r.json
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)

@@ -1,0 +1,86 @@
+"""The SQLite store: schema by migrations, WAL, foreign keys, and inputs kept as entered."""
+import json
+import sqlite3
+
+from scorekeeper import create_app, db as dbmod
+from scorekeeper import service, store
+
+
+def test_init_db_creates_then_reports_up_to_date(tmp_path):
+    path = str(tmp_path / "new.sqlite")
+    app = create_app({"TESTING": True, "DATABASE": path, "MIGRATE_ON_START": False, "SECRET_KEY": "x"})
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["init-db"])
+    # create_app made the file because it was new; init-db then finds nothing to do.
+    assert result.exit_code == 0 and "up to date" in result.output
+    tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "hands", "_sqlite_migrations"} <= tables
+
+
+def test_init_db_on_an_empty_file_applies_the_migrations(tmp_path):
+    path = str(tmp_path / "empty.sqlite")
+    sqlite3.connect(path).close()
+    app = create_app({"TESTING": True, "DATABASE": path, "MIGRATE_ON_START": False, "SECRET_KEY": "x"})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0 and "applied m001_games_and_hands" in result.output
+
+
+def test_wal_and_foreign_keys(app, db_path):
+    with app.app_context():
+        db = dbmod.get_db()
+        assert next(db.query("PRAGMA journal_mode"))["journal_mode"] == "wal"
+        assert next(db.query("PRAGMA foreign_keys"))["foreign_keys"] == 1
+
+
+def test_hands_are_stored_as_entered_and_totals_are_not_stored(app, api, db_path):
+    game = api.create("danish")
+    api.hand(game, {"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 10})
+    conn = sqlite3.connect(db_path)
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(hands)")]
+    assert "points" not in columns and "totals" not in columns
+    stored = json.loads(conn.execute("SELECT input FROM hands").fetchone()[0])
+    assert stored == {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}
+
+
+def test_a_fixed_scorer_fixes_old_sheets(app, api, db_path, monkeypatch):
+    """Totals are recomputed from the stored inputs on every read."""
+    game = api.create("danish")
+    api.hand(game, {"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 10})
+    conn = sqlite3.connect(db_path)
+    options = json.loads(conn.execute("SELECT options FROM games").fetchone()[0])
+    options["tariff"] = [1, 2, 4, 8, 16, 32, 64]
+    conn.execute("UPDATE games SET options = ?", [json.dumps(options)])
+    conn.commit()
+    assert api.get(game)["totals"] == [6, -6, 6, -6]
+
+
+def test_deleting_a_game_row_takes_its_hands(app, api, db_path):
+    game = api.create("german")
+    api.hand(game, {"tricks": [7, 6]})
+    with app.app_context():
+        db = dbmod.get_db()
+        with dbmod.writing(db):
+            db.execute("DELETE FROM games WHERE id = ?", [game["id"]])
+        assert store.count_hands(db, game["id"]) == 0
+
+
+def test_a_failed_write_leaves_nothing(app, api, db_path):
+    from conftest import dump
+    game = api.create("german")
+    before = dump(db_path)
+    with app.app_context():
+        db = dbmod.get_db()
+        try:
+            with dbmod.writing(db):
+                store.insert_hand(db, game["id"], {"tricks": [7, 6]})
+                raise RuntimeError("power cut")
+        except RuntimeError:
+            pass
+    assert dump(db_path) == before
+
+
+def test_edit_keys_are_stored_hashed(app, api, db_path):
+    game = api.create("german")
+    row = sqlite3.connect(db_path).execute("SELECT * FROM games").fetchone()
+    assert game["edit_key"] not in json.dumps(row)
+    assert service.hash_key(game["edit_key"]) in row
