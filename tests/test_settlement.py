@@ -1,0 +1,106 @@
+"""Settlement: points × rate in whole cents, who pays whom (RULES.md, danish "Settlement"; API.md)."""
+from decimal import Decimal
+
+import pytest
+
+from scorekeeper.scoring import format_cents, make_setup, play, settle, settlement_points
+
+
+def check(settlement, points, rate):
+    b = settlement.balances
+    assert sum(b) == 0
+    for cents, p in zip(b, points):
+        assert abs(Decimal(cents) - Decimal(p) * Decimal(str(rate)) * 100) <= 1
+    left = list(b)
+    for pay in settlement.payments:
+        assert pay.cents > 0 and pay.payer != pay.payee
+        left[pay.payer] += pay.cents
+        left[pay.payee] -= pay.cents
+    assert left == [0] * len(b)
+    assert len(settlement.payments) <= max(len(b) - 1, 0)
+
+
+def test_api_example_60_points_at_5_ore_is_3_kroner():
+    s = settle([60, -60, 60, -60], 0.05)
+    assert s.balances == (300, -300, 300, -300)
+    assert {(p.payer, p.payee, p.cents) for p in s.payments} == {(1, 0, 300), (3, 2, 300)}
+    assert [format_cents(c) for c in s.balances] == ["3.00", "-3.00", "3.00", "-3.00"]
+    check(s, [60, -60, 60, -60], 0.05)
+
+
+@pytest.mark.parametrize("points, rate, balances", [
+    ([180, -60, -60, -60], 0.05, (900, -300, -300, -300)),
+    ([150, -50, -50, -50], 0.1, (1500, -500, -500, -500)),
+    ([0, 0, 0, 0], 0.05, (0, 0, 0, 0)),
+    ([30, -10, -10, -10, 0], 1, (3000, -1000, -1000, -1000, 0)),
+    ([7, -7], "0.25", (175, -175)),
+    ([1, -1], 0.005, (1, -1)),             # half a cent each: still adds up
+    ([1, 1, -2], 0.005, None),
+    ([3, 3, 3, -9], 0.0033, None),
+])
+def test_balances_in_whole_cents_adding_up(points, rate, balances):
+    s = settle(points, rate)
+    if balances is not None:
+        assert s.balances == balances
+    check(s, points, rate)
+
+
+def test_one_debtor_pays_three():
+    s = settle([-180, 60, 60, 60], 0.05)
+    assert sorted((p.payer, p.payee, p.cents) for p in s.payments) == [(0, 1, 300), (0, 2, 300), (0, 3, 300)]
+
+
+def test_nothing_to_pay():
+    s = settle([0, 0, 0, 0], 0.05)
+    assert s.payments == ()
+
+
+def test_zero_rate():
+    s = settle([60, -60, 60, -60], 0)
+    assert s.balances == (0, 0, 0, 0) and s.payments == ()
+
+
+def test_at_most_n_minus_1_payments_five_players():
+    pts = [123, -77, 45, -200, 109]
+    s = settle(pts, 0.07)
+    check(s, pts, 0.07)
+
+
+@pytest.mark.parametrize("cents, text", [(0, "0.00"), (5, "0.05"), (-5, "-0.05"), (300, "3.00"), (-305, "-3.05"),
+                                         (123456, "1234.56"), (-100, "-1.00"), (99, "0.99")])
+def test_format_cents(cents, text):
+    assert format_cents(cents) == text
+
+
+def test_settlement_points_danish_are_the_totals():
+    s = make_setup("danish", ["Anna", "Bo", "Carl", "Dina"])
+    p = play(s, [{"bidder": 0, "bid": 8, "suffix": "plain", "trump": "hearts", "partner": 2, "tricks": 10},
+                 {"bidder": 1, "bid": "sol", "tricks": 0}])
+    assert tuple(settlement_points(p)) == tuple(p.totals) == (10, 90, 10, -110)
+    st = settle(settlement_points(p), s.options["rate"])
+    assert st.balances == (50, 450, 50, -550)
+    check(st, settlement_points(p), s.options["rate"])
+
+
+def test_settlement_points_danish_five_players():
+    s = make_setup("danish", ["Anna", "Bo", "Carl", "Dina", "Erik"], 0, {"rate": 0.5})
+    p = play(s, [{"bidder": 1, "bid": 7, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 7}])
+    assert tuple(settlement_points(p)) == (0, 10, -10, 10, -10)
+    st = settle(settlement_points(p), 0.5)
+    assert st.balances == (0, 500, -500, 500, -500)
+
+
+def test_settlement_points_partners_share_the_sides_difference():
+    s = make_setup("norwegian", ["Ola", "Kari", "Per", "Liv"], 0, {"rate": 1})
+    p = play(s, [{"bid": "grand", "bidder": 0, "tricks": [9, 4]}, {"bid": "pass", "tricks": [9, 4]}])
+    assert list(p.totals) == [3, 2]
+    pts = settlement_points(p)
+    assert tuple(pts) == (1, -1, 1, -1)
+    assert sum(pts) == 0
+    check(settle(pts, 1), pts, 1)
+
+
+def test_settlement_points_german():
+    s = make_setup("german", ["Anna", "Bo"])
+    p = play(s, [{"tricks": [9, 4]}, {"tricks": [5, 8]}, {"tricks": [10, 3]}])
+    assert tuple(settlement_points(p)) == (5, -5)
