@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import db
+from . import db, i18n, security
 
 csrf = CSRFProtect()
 MAX_BODY = 64 * 1024
@@ -48,12 +48,15 @@ def create_app(config=None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     db.init_app(app)
+    security.init_app(app)
     csrf.init_app(app)
+    i18n.init_app(app)
     if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
         db.migrate(app.config["DATABASE"])
 
-    from . import api, games
+    from . import api, errors, games
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(games.bp)
+    errors.init_app(app)
     return app

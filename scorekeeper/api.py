@@ -1,6 +1,10 @@
 """The JSON API: thin routes over service; errors as {"errors": {field: message}}."""
 from __future__ import annotations
 
+import json
+import math
+import re
+
 from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -34,7 +38,12 @@ def _forbidden(exc):
 
 @bp.errorhandler(service.Stale)
 def _stale(exc):
-    return error(409, {"number": f"someone else just entered hand {exc.latest}; reload the game"})
+    if exc.field == "version":
+        message = f"the game changed since you loaded it (it is at version {exc.version} now); reload the game"
+        errors = {"If-Match": message}
+    else:
+        errors = {"number": f"someone else just entered hand {exc.latest}; reload the game"}
+    return jsonify({"errors": errors, "latest": exc.latest, "version": exc.version}), 409
 
 
 @bp.errorhandler(HTTPException)
@@ -44,9 +53,26 @@ def _http_error(exc):
     return error(exc.code or 500, {"request": exc.description or exc.name})
 
 
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a number")
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("number out of range")
+    return value
+
+
 def body():
-    """The request's JSON object, or a 400 that says why not."""
-    data = request.get_json(silent=True, force=True) if request.get_data(cache=True) else None
+    """The request's JSON object (UTF-8, no NaN or Infinity), or a 400 that says why not."""
+    if not request.is_json:
+        raise InputError({"body": "must be JSON: send Content-Type: application/json"})
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = None
     if not isinstance(data, dict):
         raise InputError({"body": "must be a JSON object (Content-Type: application/json, UTF-8)"})
     return data
@@ -56,41 +82,83 @@ def edit_key():
     return request.headers.get("X-Edit-Key")
 
 
-@bp.post("/games")
-def create_game():
-    game_id, key = service.start_game(get_db(), body())
+def _whole_header(name: str) -> int | None:
+    """An optional header that carries a whole number; If-Match may also quote it as an ETag ("7" or W/"7") or be *."""
+    value = request.headers.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    if name == "If-Match":
+        if value == "*":
+            return None
+        value = re.sub(r'^(?:W/)?"([0-9]+)"$', r"\1", value)
+    if not re.fullmatch(r"[0-9]{1,9}", value):
+        raise InputError({name: "must be a whole number"})
+    return int(value)
+
+
+def idempotency_key():
+    return request.headers.get("Idempotency-Key")
+
+
+def _created(game_id: str, key: str):
     out = game_dict(service.load(get_db(), game_id))
     out["edit_key"] = key
     out["edit_page"] = url_for("games.claim", game_id=game_id, key=key)
     return jsonify(out), 201, {"Location": url_for("api.game", game_id=game_id)}
 
 
+@bp.post("/games")
+def create_game():
+    return _created(*service.start_game(get_db(), body()))
+
+
+@bp.post("/games/import")
+def import_game():
+    return _created(*service.import_game(get_db(), body()))
+
+
 @bp.get("/games/<game_id>")
 def game(game_id):
-    return jsonify(game_dict(service.load(get_db(), game_id)))
+    out = game_dict(service.load(get_db(), game_id))
+    return jsonify(out), {"ETag": f'"{out["version"]}"'}
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id):
+    out = service.export_game(get_db(), game_id)
+    return jsonify(out), {"Content-Disposition": f'attachment; filename="scorekeeper-{game_id}.json"'}
+
+
+@bp.get("/games/<game_id>/log")
+def edit_log(game_id):
+    return jsonify({"log": service.edit_log(get_db(), game_id)})
 
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id):
-    scored = service.add_hand(get_db(), game_id, body(), edit_key())
+    scored = service.add_hand(get_db(), game_id, body(), edit_key(), expected_number=_whole_header("X-Hand-Number"),
+                              idempotency_key=idempotency_key())
     return jsonify(hand_dict(scored)), 201
 
 
 def _number(number: str) -> int:
-    if not number.isdigit():
+    if not re.fullmatch(r"[0-9]{1,9}", number):
         raise service.NotFound("hand")
     return int(number)
 
 
 @bp.put("/games/<game_id>/hands/<number>")
 def replace_hand(game_id, number):
-    scored = service.replace_hand(get_db(), game_id, _number(number), body(), edit_key())
+    scored = service.replace_hand(get_db(), game_id, _number(number), body(), edit_key(),
+                                  expected_version=_whole_header("If-Match"), idempotency_key=idempotency_key())
     return jsonify(hand_dict(scored))
 
 
 @bp.delete("/games/<game_id>/hands/<number>")
 def delete_hand(game_id, number):
-    service.delete_hand(get_db(), game_id, _number(number), edit_key())
+    service.delete_hand(get_db(), game_id, _number(number), edit_key(),
+                        expected_version=_whole_header("If-Match"), idempotency_key=idempotency_key())
     return jsonify(game_dict(service.load(get_db(), game_id)))
 
 

@@ -1,8 +1,12 @@
 """The SQLite connection per request, the schema's migrations and `flask init-db`."""
 from __future__ import annotations
 
+import os
+import secrets
 import sqlite3
 from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
 
 import click
 import sqlite_utils
@@ -38,6 +42,38 @@ def m001_games_and_hands(db):
     db.execute("CREATE INDEX hands_game ON hands(game_id, id)")
 
 
+@migrations()
+def m002_edit_log_and_idempotency(db):
+    """The edit log (every hand added, edited or deleted) and the idempotency keys of retried writes."""
+    db.execute("""
+        CREATE TABLE edits (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            at TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('added', 'edited', 'deleted')),
+            number INTEGER NOT NULL,
+            hand_id INTEGER,
+            before TEXT,
+            after TEXT
+        )""")
+    db.execute("CREATE INDEX edits_game ON edits(game_id, id)")
+    # The hands already kept start the log as they stand now.
+    db.execute("""
+        INSERT INTO edits (game_id, at, action, number, hand_id, before, after)
+        SELECT game_id, created, 'added', ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY id), id, NULL, input
+        FROM hands ORDER BY id""")
+    db.execute("""
+        CREATE TABLE idempotency_keys (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            action TEXT NOT NULL,
+            request TEXT NOT NULL,
+            hand_id INTEGER,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, key)
+        )""")
+
+
 def connect(path: str) -> sqlite_utils.Database:
     """A connection with foreign keys on, WAL, and a busy timeout for concurrent phones."""
     conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
@@ -46,6 +82,7 @@ def connect(path: str) -> sqlite_utils.Database:
     db.execute("PRAGMA busy_timeout=10000")
     if path != ":memory:":
         db.enable_wal()
+    db.execute("PRAGMA synchronous=FULL")  # a commit is on disk before the answer goes out
     return db
 
 
@@ -53,8 +90,9 @@ def migrate(path: str) -> list[str]:
     """Create or upgrade the schema; answer the names of the migrations applied."""
     db = connect(path)
     try:
-        pending = [m.name for m in migrations.pending(db)]
-        migrations.apply(db)
+        with writing(db):  # one process at a time: workers starting together must not both apply a migration
+            pending = [m.name for m in migrations.pending(db)]
+            migrations.apply(db)
         return pending
     finally:
         db.conn.close()
@@ -94,6 +132,45 @@ def init_db_command():
         "applied " + ", ".join(applied) if applied else "schema up to date"))
 
 
+def backup(source: str, target: str) -> Path:
+    """A consistent copy of a live database by SQLite's online backup API, written beside the target and renamed into place."""
+    if not os.path.isfile(source):
+        raise RuntimeError(f"there is no database at {source}")
+    path = Path(target)
+    if path.is_dir():
+        path = path / f"scorekeeper-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite"
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
+    try:
+        src = sqlite3.connect(source, timeout=10)
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)  # all pages in one step: one snapshot, while writers go on (WAL)
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            dst.close()
+            src.close()
+        if check != "ok":
+            raise RuntimeError(f"the copy failed its integrity check: {check}")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return path
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(file_okay=True, dir_okay=True, writable=True))
+@with_appcontext
+def backup_command(path):
+    """Copy the database to PATH (a file, or a folder for a dated file) while the app runs."""
+    try:
+        written = backup(current_app.config["DATABASE"], path)
+    except (RuntimeError, sqlite3.Error, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Backed up {current_app.config['DATABASE']} to {written}")
+
+
 def init_app(app):
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
+    app.cli.add_command(backup_command)

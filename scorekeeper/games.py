@@ -1,13 +1,43 @@
-"""The game pages: protokoll and claiming the edit right. The phone pages build on these."""
+"""The phone pages: home, new game, hand entry, the protokoll, editing and sharing. Thin: service does the work."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, session, url_for
+import io
+import secrets
 
-from . import service
+import segno
+from flask import (Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for)
+from flask_babel import gettext as _
+
+from . import forms, service
 from .db import get_db
-from .present import game_dict
+from .present import protokoll_context
+from .scoring import VARIANTS, GameOver, InputError
+from .scoring import classic as classic_rules
+from .scoring import danish as danish_rules
+from .scoring.core import HandContext
 
 bp = Blueprint("games", __name__)
+RECENT_MAX = 30
+
+
+# ---------------------------------------------------------------- edit rights and recent games
+
+
+def _keys() -> dict:
+    return dict(session.get("keys", {}))
+
+
+def _remember(game_id: str, key: str | None = None) -> None:
+    recent = [g for g in session.get("recent", []) if g != game_id]
+    session["recent"] = ([game_id] + recent)[:RECENT_MAX]
+    if key:
+        keys = _keys()
+        keys[game_id] = key
+        session["keys"] = {g: k for g, k in keys.items() if g in session["recent"]}
+
+
+def _key(game_id: str) -> str | None:
+    return _keys().get(game_id)
 
 
 def _load(game_id):
@@ -17,24 +47,280 @@ def _load(game_id):
         abort(404)
 
 
+def _editable(game_id):
+    """The sheet, if this phone holds the game's edit key; otherwise 403."""
+    sheet = _load(game_id)
+    if not service.key_matches(sheet.game, _key(game_id)):
+        abort(403)
+    return sheet
+
+
+# ---------------------------------------------------------------- home and new game
+
+
 @bp.get("/")
 def home():
-    return render_template("home.html")
+    db = get_db()
+    games = []
+    for gid in session.get("recent", []):
+        try:
+            sheet = service.load(db, gid)
+        except service.NotFound:
+            continue
+        ctx = protokoll_context(sheet)
+        games.append({"ctx": ctx, "editable": gid in _keys()})
+    return render_template("home.html", games=games, variants=VARIANTS)
+
+
+@bp.get("/new")
+def choose_variant():
+    return render_template("games/choose.html", variants=VARIANTS)
+
+
+@bp.route("/new/<variant>", methods=["GET", "POST"])
+def new_game(variant):
+    module = VARIANTS.get(variant)
+    if module is None:
+        abort(404)
+    form = forms.new_game_form(variant, request.form if request.method == "POST" else None)
+    player_fields = forms.player_field_names(variant)
+    errors: dict = {}
+    if request.method == "POST" and form.validate_on_submit():
+        players = [form[f].data.strip() for f in player_fields if (form[f].data or "").strip()]
+        options, errors = forms.options_from_form(variant, form)
+        if not errors:
+            try:
+                game_id, key = service.start_game(get_db(), {
+                    "variant": variant, "players": players, "dealer": forms._int(form.dealer.data) or 0,
+                    "title": form.title.data or None, "options": options})
+            except InputError as exc:
+                for name, message in exc.errors.items():
+                    target = f"opt_{name[8:]}" if name.startswith("options.") else name
+                    errors[target if target in form else "form"] = message
+            else:
+                _remember(game_id, key)
+                return redirect(url_for("games.protokoll", game_id=game_id))
+    elif request.method == "POST":
+        errors["form"] = _("The form expired; please try again.")
+    option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
+    return render_template("games/new.html", form=form, module=module, variant=variant, option_values=option_values,
+                           player_fields=player_fields, errors=errors), 400 if errors else 200
+
+
+# ---------------------------------------------------------------- the protokoll
 
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
     sheet = _load(game_id)
-    return render_template("games/protokoll.html", game=game_dict(sheet))
+    editable = service.key_matches(sheet.game, _key(game_id))
+    changed = request.args.get("changed", type=int)
+    ctx = protokoll_context(sheet, changed)
+    _remember(game_id)
+    return render_template("games/protokoll.html", **ctx, editable=editable,
+                           share_url=url_for("games.protokoll", game_id=game_id, _external=True),
+                           edit_url=url_for("games.claim", game_id=game_id, key=_key(game_id), _external=True)
+                           if editable else None)
 
 
 @bp.get("/g/<game_id>/k/<key>")
 def claim(game_id, key):
-    """The edit link: remembers the key in this phone's session, then shows the sheet."""
+    """The edit link: remembers the key on this phone, then shows the sheet."""
     sheet = _load(game_id)
     if not service.key_matches(sheet.game, key):
         abort(403)
-    keys = dict(session.get("keys", {}))
-    keys[game_id] = key
-    session["keys"] = keys
+    _remember(game_id, key)
     return redirect(url_for("games.protokoll", game_id=game_id))
+
+
+@bp.get("/g/<game_id>/qr.svg")
+def qr(game_id):
+    _load(game_id)
+    url = url_for("games.protokoll", game_id=game_id, _external=True)
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, dark="#111", light="#fff", xmldecl=False)
+    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
+
+# ---------------------------------------------------------------- hand entry
+
+
+def _hand_context(sheet, number: int) -> HandContext:
+    setup = sheet.setup
+    totals = sheet.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(sheet.protokoll.sides)
+    return HandContext(number, (setup.dealer + number - 1) % setup.n, setup.n, setup.options, totals)
+
+
+def _choices(sheet, form, ctx: HandContext) -> dict:
+    """Buttons for the form: names for seats, the other side filled in on trick buttons, the bid ladder."""
+    variant, players = sheet.game.variant, list(sheet.game.players)
+    sides = sheet.protokoll.sides
+    side_names = [" & ".join(players[s] for s in seats) for seats in sides]
+    extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
+                   "leader": players[(ctx.dealer + 1) % ctx.n_players]}
+    total = 13
+    if variant == "german" and ctx.options["count"] == "all26":
+        total = 26
+        form.total = 26
+    form.tricks.choices = [(str(x), f"{x}–{total - x}") for x in range(total + 1)]
+    if variant == "danish":
+        form.tricks.choices = [(str(x), str(x)) for x in range(14)]
+        playing = [i for i in range(ctx.n_players) if not (ctx.n_players == 5 and i == ctx.dealer)]
+        form.bidder.choices = [(str(i), players[i]) for i in playing]
+        form.partner.choices = [(str(i), players[i]) for i in playing] + [("self", _("alone (selvmakker)"))]
+        form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades", "none")]
+        rows = []
+        for n in range(7, 14):
+            row = [(str(n), str(n))]
+            solo = [s for s, after in danish_rules.SOLO_AFTER.items() if after == n]
+            row.append((solo[0], _describe_bid(solo[0]).replace("bordlægger", "bord\u00adlægger")) if solo else None)
+            row += [(f"{n}-{s}", f"{n} {_describe_bid(s)}") for s in danish_rules.SUFFIXES[1:]]
+            rows.append(row)
+        extra["bid_rows"] = rows
+        form.bid.choices = [c for row in rows for c in row if c]
+        extra["sitting_out"] = players[ctx.dealer] if ctx.n_players == 5 else None
+    elif variant == "classic":
+        fixed = classic_rules.fixed_trump(ctx.number, ctx.options)
+        extra["fixed_trump"] = fixed
+        form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades")]
+        extra["honours"] = ctx.options["honours"] and fixed != "none"
+        form.honours.choices = [(str(x), f"{x}–{4 - x}") for x in range(5)]
+        form.revoke_side.choices = [("", _("no revoke"))] + [(str(i), n) for i, n in enumerate(side_names)]
+        form.revoke_penalty.choices = [("tricks", _("move %(n)d tricks", n=ctx.options["revoke_penalty"])),
+                                       ("add", _("+%(n)d points to us", n=ctx.options["revoke_penalty"])),
+                                       ("deduct", _("−%(n)d points to them", n=ctx.options["revoke_penalty"]))]
+    elif variant == "norwegian":
+        form.bid.choices = [(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + \
+            [("pass", _("Pass (all passed)"))]
+    elif variant == "swedish":
+        form.red.choices = [(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(players)] + \
+            [("black", _("All black"))]
+    return extra
+
+
+def _describe_bid(code: str) -> str:
+    from . import describe
+    if danish_rules.is_solo(code):
+        return describe.solo_name(code)
+    return describe.suffix_name(code)
+
+
+def _apply_errors(form, errors: dict) -> list[str]:
+    """Put the scorer's messages next to their fields; answer those that belong to no field."""
+    general = []
+    for key, message in errors.items():
+        name = form.field_for(key)
+        if name:
+            form[name].errors = list(form[name].errors or []) + [message]
+        else:
+            general.append(message)
+    return general
+
+
+def _hand_page(sheet, form, number, *, editing=None, general=(), status=200):
+    ctx = _hand_context(sheet, number)
+    extra = _choices(sheet, form, ctx)
+    return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
+                           editing=editing, general=list(general), **extra), status
+
+
+@bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
+def new_hand(game_id):
+    sheet = _editable(game_id)
+    form = forms.HAND_FORMS[sheet.game.variant]()
+    number = len(sheet.hands) + 1
+    if request.method == "GET":
+        if sheet.protokoll.finished:
+            flash(_("The game is over. Edit a hand to reopen it."))
+            return redirect(url_for("games.protokoll", game_id=game_id))
+        form.number.data = str(number)
+        form.token.data = secrets.token_urlsafe(16)
+        return _hand_page(sheet, form, number)
+    _choices(sheet, form, _hand_context(sheet, number))
+    if not form.validate_on_submit():
+        return _hand_page(sheet, form, number, general=[_("The form expired; please try again.")], status=400)
+    raw = {"passed": True} if sheet.game.variant == "danish" and request.form.get("passed") else form.to_input()
+    try:
+        service.add_hand(get_db(), game_id, raw, _key(game_id),
+                         expected_number=forms._int(form.number.data) if form.number.data else None,
+                         **_token(form))
+    except service.Stale as exc:
+        flash(_("Someone else just entered hand %(n)d — here is the sheet.", n=exc.latest))
+        return redirect(url_for("games.protokoll", game_id=game_id))
+    except GameOver:
+        flash(_("The game is over. Edit a hand to reopen it."))
+        return redirect(url_for("games.protokoll", game_id=game_id))
+    except InputError as exc:
+        general = _apply_errors(form, exc.errors)
+        return _hand_page(sheet, form, number, general=general, status=400)
+    return redirect(url_for("games.protokoll", game_id=game_id))
+
+
+def _token(form) -> dict:
+    """The form's one-time token, as the service's idempotency key when the service takes one."""
+    import inspect
+    if form.token.data and "idempotency_key" in inspect.signature(service.add_hand).parameters:
+        return {"idempotency_key": f"form:{form.token.data}"}
+    return {}
+
+
+def _number_or_404(sheet, number: int) -> int:
+    if not 1 <= number <= len(sheet.hands):
+        abort(404)
+    return number
+
+
+@bp.route("/g/<game_id>/hands/<int:number>", methods=["GET", "POST"])
+def edit_hand(game_id, number):
+    sheet = _editable(game_id)
+    _number_or_404(sheet, number)
+    form_class = forms.HAND_FORMS[sheet.game.variant]
+    if request.method == "GET":
+        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input))
+        form.number.data = str(number)
+        return _hand_page(sheet, form, number, editing=sheet.protokoll.hands[number - 1])
+    form = form_class()
+    _choices(sheet, form, _hand_context(sheet, number))
+    if not form.validate_on_submit():
+        return _hand_page(sheet, form, number, editing=sheet.protokoll.hands[number - 1],
+                          general=[_("The form expired; please try again.")], status=400)
+    raw = {"passed": True} if sheet.game.variant == "danish" and request.form.get("passed") else form.to_input()
+    try:
+        service.replace_hand(get_db(), game_id, number, raw, _key(game_id))
+    except InputError as exc:
+        general = _apply_errors(form, exc.errors)
+        return _hand_page(sheet, form, number, editing=sheet.protokoll.hands[number - 1], general=general,
+                          status=409 if isinstance(exc, GameOver) else 400)
+    return redirect(url_for("games.protokoll", game_id=game_id, changed=number, _anchor=f"hand-{number}"))
+
+
+@bp.route("/g/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+def delete_hand(game_id, number):
+    sheet = _editable(game_id)
+    _number_or_404(sheet, number)
+    form = forms.HandForm()
+    ctx = protokoll_context(sheet)
+    row = ctx["rows"][number - 1]
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        try:
+            service.delete_hand(get_db(), game_id, number, _key(game_id))
+        except InputError as exc:
+            return render_template("games/delete.html", form=form, row=row, game=sheet.game,
+                                   errors=list(exc.errors.values())), 400
+        flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
+        return redirect(url_for("games.protokoll", game_id=game_id))
+    return render_template("games/delete.html", form=form, row=row, game=sheet.game, errors=[])
+
+
+@bp.get("/lang/<code>")
+def set_language(code):
+    from .i18n import LANGUAGES
+    target = request.args.get("next") or url_for("games.home")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("games.home")
+    response = redirect(target)
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
+    return response

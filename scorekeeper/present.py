@@ -57,3 +57,70 @@ def settlement_dict(sheet: Sheet) -> dict | None:
     return {"rate": rate, "currency": sheet.game.options.get("currency"),
             "balances": [format_cents(c) for c in result.balances],
             "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments]}
+
+
+def signed(n: int) -> str:
+    """Points with their sign: +60, −60, 0 (a real minus sign)."""
+    return f"+{n}" if n > 0 else minus(n)
+
+
+def minus(n: int) -> str:
+    """A number with a real minus sign when negative."""
+    return "−" + str(-n) if n < 0 else str(n)
+
+
+def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
+    """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
+    from . import describe
+
+    game = game_dict(sheet)
+    p = sheet.protokoll
+    players = list(sheet.game.players)
+    names = describe.side_names(players, p.sides)
+    zero_sum = sheet.game.variant == "danish"
+    rows = []
+    for h in p.hands:
+        rows.append({
+            "number": h.number,
+            "dealer": players[h.dealer],
+            "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.details.get("trump")),
+            "cells": [{"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
+                      for i, (pt, t) in enumerate(zip(h.points, h.totals))],
+            "sum": signed(sum(h.points)) if zero_sum else None,
+            "game": h.game,
+            "changed": h.number == changed,
+        })
+    winner = None
+    if p.finished:
+        winner = names[p.winner] if p.winner is not None else None
+    from .scoring import VARIANTS
+    return {
+        "game": game,
+        "variant_title": VARIANTS[sheet.game.variant].TITLE,
+        "sides": names,
+        "totals": [minus(t) for t in p.totals],
+        "rows": rows,
+        "zero_sum": zero_sum,
+        "next_dealer": players[p.next_dealer],
+        "next_leader": players[p.next_leader],
+        "next_number": len(p.hands) + 1,
+        "finished": p.finished,
+        "winner": winner,
+        "draw": p.finished and p.winner is None,
+        "games_won": list(p.games_won) if p.games_won else None,
+        "rubber_points": list(p.rubber_points) if p.rubber_points else None,
+        "deals_left": p.deals_left,
+        "settlement": settlement_view(sheet, players),
+    }
+
+
+def settlement_view(sheet: Sheet, players) -> dict | None:
+    result = settlement_dict(sheet)
+    if result is None:
+        return None
+    return {
+        "currency": result["currency"], "rate": result["rate"],
+        "balances": [{"player": players[i], "amount": amount.replace("-", "−")} for i, amount in enumerate(result["balances"])],
+        "payments": [{"from": players[pm["from"]], "to": players[pm["to"]], "amount": pm["amount"]}
+                     for pm in result["payments"]],
+    }

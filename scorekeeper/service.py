@@ -3,13 +3,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from . import store
 from .db import writing
-from .scoring import GameOver, InputError, Protokoll, Setup, check_name, make_setup, play
+from .scoring import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play
+
+GAME_FIELDS = ("variant", "players", "dealer", "title", "options")
+EXPORT_FORMAT = "scorekeeper/game/1"
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 
 
 class NotFound(Exception):
@@ -48,29 +54,39 @@ def setup_of(game: store.GameRecord) -> Setup:
     return Setup(game.variant, game.players, game.dealer, game.options)
 
 
-def start_game(db, data: Any) -> tuple[str, str]:
-    """Check and store a new game; answer (game id, edit key)."""
+def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None]:
+    """Check what a game is started with; answer its setup and title, or raise InputError naming every wrong field."""
     if not isinstance(data, dict):
         raise InputError({"body": "must be a JSON object with variant, players, dealer, title and options"})
-    unknown = sorted(set(data) - {"variant", "players", "dealer", "title", "options"})
-    errors = {k: "unknown field" for k in unknown}
+    errors = {k: "unknown field" for k in sorted(set(data) - set(allowed))}
     title = None
     try:
         title = check_name(data.get("title"), "the title", required=False, limit=80)
     except ValueError as exc:
         errors["title"] = str(exc)
+    setup = None
     try:
         setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), data.get("options"))
     except InputError as exc:
         errors.update(exc.errors)
     if errors:
         raise InputError(errors)
+    return setup, title
+
+
+def _insert_game(db, setup: Setup, title: str | None) -> tuple[str, str]:
     game_id = secrets.token_urlsafe(8)
     key = secrets.token_urlsafe(24)
-    with writing(db):
-        store.insert_game(db, id=game_id, variant=setup.variant, title=title, players=setup.players,
-                          dealer=setup.dealer, options=dict(setup.options), edit_key_hash=hash_key(key))
+    store.insert_game(db, id=game_id, variant=setup.variant, title=title, players=setup.players,
+                      dealer=setup.dealer, options=dict(setup.options), edit_key_hash=hash_key(key))
     return game_id, key
+
+
+def start_game(db, data: Any) -> tuple[str, str]:
+    """Check and store a new game; answer (game id, edit key)."""
+    setup, title = _check_game(data)
+    with writing(db):
+        return _insert_game(db, setup, title)
 
 
 def load(db, game_id: str) -> Sheet:
@@ -99,55 +115,187 @@ def _replay(sheet: Sheet, inputs: list, changed: int, deleted: bool = False) -> 
             f"{k} {v}" for k, v in exc.errors.items())}, changed) from None
 
 
-def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None = None):
-    """Append a hand: checked in its place, stored as the scorer normalised it. Answers the scored hand."""
+def _check_idempotency_key(value: Any) -> str | None:
+    if value is not None and (not isinstance(value, str) or not IDEMPOTENCY_KEY.fullmatch(value)):
+        raise InputError({"Idempotency-Key": "must be 1 to 255 printable ASCII characters without spaces"})
+    return value
+
+
+def _check_expected(value: Any, field: str) -> None:
+    if value is not None and not is_int(value):
+        raise InputError({field: "must be a whole number"})
+
+
+def _fingerprint(action: str, number: int | None, raw: Any) -> str:
+    """What a write asked for, so that a key sent again with a different request is refused rather than ignored."""
+    try:
+        text = json.dumps([action, number, raw], sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        text = repr([action, number, raw])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _done_before(db, game_id: str, key: str | None, action: str, request: str) -> store.IdempotencyRecord | None:
+    """The write already done under this idempotency key, if any."""
+    if key is None:
+        return None
+    done = store.get_idempotency(db, game_id, key)
+    if done is not None and (done.action != action or done.request != request):
+        raise InputError({"Idempotency-Key": "was already used for another change to this game; send a new key"})
+    return done
+
+
+def _scored(sheet: Sheet, hand_id: int | None) -> ScoredHand:
+    """The hand stored under this row id as it is scored now."""
+    for i, hand in enumerate(sheet.hands):
+        if hand.id == hand_id:
+            return sheet.protokoll.hands[i]
+    raise NotFound("hand")
+
+
+def _check_version(sheet: Sheet, expected_version: Any) -> None:
+    _check_expected(expected_version, "version")
+    if expected_version is not None and expected_version != sheet.game.version:
+        raise Stale(len(sheet.hands), sheet.game.version, "version")
+
+
+def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None = None,
+             idempotency_key: str | None = None) -> ScoredHand:
+    """Append a hand: checked in its place, stored as the scorer normalised it. Answers the scored hand.
+
+    `expected_number` is the number the writer is entering; someone else got there first raises Stale.
+    The same `idempotency_key` again answers the hand it made, as it is scored now, and adds nothing.
+    """
+    _check_expected(expected_number, "number")
+    idempotency_key = _check_idempotency_key(idempotency_key)
+    request = _fingerprint("added", None, raw)
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)
+        done = _done_before(db, game_id, idempotency_key, "added", request)
+        if done is not None:
+            return _scored(sheet, done.hand_id)
         number = len(sheet.hands) + 1
         if sheet.protokoll.finished:
             raise GameOver({"hand": "the game is over; it takes no more hands (edit a hand to reopen it)"}, number)
         if expected_number is not None and expected_number != number:
-            raise Stale(number - 1)
+            raise Stale(number - 1, sheet.game.version)
         protokoll = play(sheet.setup, [h.input for h in sheet.hands] + [raw])
         scored = protokoll.hands[-1]
-        store.insert_hand(db, game_id, dict(scored.input))
+        hand_id = store.insert_hand(db, game_id, dict(scored.input))
+        store.log_edit(db, game_id, "added", number, hand_id, None, dict(scored.input))
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "added", request, hand_id)
     return scored
 
 
 def _hand_record(sheet: Sheet, number: Any) -> store.HandRecord:
-    if not isinstance(number, int) or not 1 <= number <= len(sheet.hands):
+    if not is_int(number) or not 1 <= number <= len(sheet.hands):
         raise NotFound("hand")
     return sheet.hands[number - 1]
 
 
-def replace_hand(db, game_id: str, number: int, raw: Any, key: Any):
+def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_version: int | None = None,
+                 idempotency_key: str | None = None) -> ScoredHand:
+    """Replace hand `number` and rescore everything after it; `expected_version` and `idempotency_key` as in add_hand."""
+    _check_expected(expected_version, "version")
+    idempotency_key = _check_idempotency_key(idempotency_key)
+    request = _fingerprint("edited", number, raw)
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)
+        done = _done_before(db, game_id, idempotency_key, "edited", request)
+        if done is not None:
+            return _scored(sheet, done.hand_id)
+        _check_version(sheet, expected_version)
         record = _hand_record(sheet, number)
         inputs = [h.input for h in sheet.hands]
         inputs[number - 1] = raw
         protokoll = _replay(sheet, inputs, number)
         scored = protokoll.hands[number - 1]
-        store.update_hand(db, game_id, record.id, dict(scored.input))
+        if dict(scored.input) != record.input:
+            store.update_hand(db, game_id, record.id, dict(scored.input))
+            store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
     return scored
 
 
-def delete_hand(db, game_id: str, number: int, key: Any) -> None:
+def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int | None = None,
+                idempotency_key: str | None = None) -> None:
+    """Delete hand `number`; the hands after it move up. The same `idempotency_key` again deletes nothing more."""
+    _check_expected(expected_version, "version")
+    idempotency_key = _check_idempotency_key(idempotency_key)
+    request = _fingerprint("deleted", number, None)
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)
+        if _done_before(db, game_id, idempotency_key, "deleted", request) is not None:
+            return
+        _check_version(sheet, expected_version)
         record = _hand_record(sheet, number)
         inputs = [h.input for h in sheet.hands]
         del inputs[number - 1]
         _replay(sheet, inputs, number, deleted=True)
         store.delete_hand(db, game_id, record.id)
+        store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
+
+
+def edit_log(db, game_id: str) -> list[dict]:
+    """Every change to the game's hands, oldest first: when, what, which hand, its input before and after."""
+    if store.get_game(db, game_id) is None:
+        raise NotFound("game")
+    return [{"at": e.at, "action": e.action, "number": e.number, "before": e.before, "after": e.after}
+            for e in store.get_edits(db, game_id)]
+
+
+def export_game(db, game_id: str) -> dict:
+    """Everything a game is made of — its setup and the hands as entered — for import_game to rebuild it."""
+    game = load(db, game_id).game
+    return {"format": EXPORT_FORMAT, "variant": game.variant, "title": game.title, "players": list(game.players),
+            "dealer": game.dealer, "options": dict(game.options),
+            "hands": [h.input for h in store.get_hands(db, game_id)]}
+
+
+def import_game(db, data: Any) -> tuple[str, str]:
+    """Rebuild an exported game as a new game with a new edit key; answer (game id, edit key)."""
+    if not isinstance(data, dict):
+        raise InputError({"body": "must be a JSON object as GET /api/games/<id>/export answers it"})
+    errors: dict[str, str] = {}
+    if data.get("format") != EXPORT_FORMAT:
+        errors["format"] = f'must be "{EXPORT_FORMAT}" (a game exported by GET /api/games/<id>/export)'
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        errors["hands"] = "must be a list of hand inputs"
+    setup = title = None
+    try:
+        setup, title = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
+    except InputError as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise InputError(errors)
+    try:
+        protokoll = play(setup, hands)
+    except InputError as exc:
+        raise InputError({"hands": f"hand {exc.number}: " + "; ".join(f"{k} {v}" for k, v in exc.errors.items())}) from None
+    with writing(db):
+        game_id, key = _insert_game(db, setup, title)
+        for hand in protokoll.hands:
+            hand_id = store.insert_hand(db, game_id, dict(hand.input))
+            store.log_edit(db, game_id, "added", hand.number, hand_id, None, dict(hand.input))
+    return game_id, key
 
 
 class Stale(Exception):
-    """Someone else entered a hand first: `latest` is the number of the newest hand."""
+    """Someone else changed the game first: `latest` is the number of the newest hand, `version` the game's version now.
 
-    def __init__(self, latest: int):
+    `field` says what the writer sent that no longer holds: the hand "number" it was entering, or the "version" it saw.
+    """
+
+    def __init__(self, latest: int, version: int | None = None, field: str = "number"):
         super().__init__(latest)
         self.latest = latest
+        self.version = version
+        self.field = field

@@ -27,6 +27,26 @@ class HandRecord:
     input: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class EditRecord:
+    """One line of a game's edit log: a hand added, edited or deleted, with its input before and after."""
+
+    at: str
+    action: str
+    number: int
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """A write already done under an idempotency key: what it did, to which hand, for which request."""
+
+    action: str
+    request: str
+    hand_id: int | None
+
+
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -65,11 +85,13 @@ def _touch(db, game_id: str) -> None:
     db.execute("UPDATE games SET version = version + 1, updated = ? WHERE id = ?", [now(), game_id])
 
 
-def insert_hand(db, game_id: str, input: dict) -> None:
+def insert_hand(db, game_id: str, input: dict) -> int:
+    """Store a hand; answers its row id."""
     stamp = now()
-    db.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)",
-               [game_id, _dump(input), stamp, stamp])
+    cursor = db.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)",
+                        [game_id, _dump(input), stamp, stamp])
     _touch(db, game_id)
+    return cursor.lastrowid
 
 
 def update_hand(db, game_id: str, hand_id: int, input: dict) -> None:
@@ -90,3 +112,29 @@ def list_games(db, ids: list[str]) -> list[GameRecord]:
     marks = ",".join("?" * len(ids))
     found = [get_game(db, r["id"]) for r in db.query(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY created DESC", ids)]
     return [g for g in found if g]
+
+
+def log_edit(db, game_id: str, action: str, number: int, hand_id: int | None,
+             before: dict | None, after: dict | None) -> None:
+    db.execute("INSERT INTO edits (game_id, at, action, number, hand_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [game_id, now(), action, number, hand_id,
+                None if before is None else _dump(before), None if after is None else _dump(after)])
+
+
+def get_edits(db, game_id: str) -> list[EditRecord]:
+    """The game's edit log, oldest first."""
+    return [EditRecord(r["at"], r["action"], r["number"],
+                       None if r["before"] is None else json.loads(r["before"]),
+                       None if r["after"] is None else json.loads(r["after"]))
+            for r in db.query("SELECT * FROM edits WHERE game_id = ? ORDER BY id", [game_id])]
+
+
+def get_idempotency(db, game_id: str, key: str) -> IdempotencyRecord | None:
+    rows = list(db.query("SELECT action, request, hand_id FROM idempotency_keys WHERE game_id = ? AND key = ?",
+                         [game_id, key]))
+    return IdempotencyRecord(rows[0]["action"], rows[0]["request"], rows[0]["hand_id"]) if rows else None
+
+
+def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_id: int | None) -> None:
+    db.execute("INSERT INTO idempotency_keys (game_id, key, action, request, hand_id, created) VALUES (?, ?, ?, ?, ?, ?)",
+               [game_id, key, action, request, hand_id, now()])

@@ -68,3 +68,43 @@ class Api:
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+# ------------------------------------------------------------------ a real browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE, "device_scale_factor": 2, "is_mobile": True,
+            "has_touch": True}
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app on 127.0.0.1 in a thread, over a real SQLite file; answers (base_url, db_path)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    path = str(tmp_path / "live.sqlite")
+    app = create_app({"DATABASE": path, "SECRET_KEY": "live"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", path
+    server.shutdown()
+    thread.join(5)
+
+
+ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parent.parent / "test-artifacts"
