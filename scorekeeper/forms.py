@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from .scoring import VARIANTS
@@ -31,13 +31,14 @@ class HandForm(FlaskForm):
     """Fields every hand form has: the hand number the writer saw and a one-time token against double taps."""
 
     number = HiddenField()
+    version = HiddenField()
     token = HiddenField()
     # Scorer error keys → form fields; unknown keys show at the top of the form.
     ERROR_FIELDS: dict[str, str] = {}
 
     def field_for(self, key: str) -> str | None:
         name = self.ERROR_FIELDS.get(key, key)
-        return name if name in self._fields and name not in ("number", "token", "csrf_token") else None
+        return name if name in self._fields and name not in ("number", "version", "token", "csrf_token") else None
 
 
 class ClassicHand(HandForm):
@@ -199,8 +200,6 @@ def option_field(name, opt) -> Field:
         return BooleanField(default=opt.default)
     if opt.kind == "choice":
         return SelectField(choices=[(c, c) for c in opt.choices], default=opt.default, validate_choice=False)
-    if opt.kind in ("int", "int_or_none"):
-        return IntegerField(default=opt.default, validators=[Optional()])
     if opt.kind == "tariff":
         return StringField(default=", ".join(map(str, opt.default)))
     if opt.kind == "solo_values":
@@ -215,6 +214,9 @@ def options_from_form(variant: str, form) -> tuple[dict, dict]:
     for name, opt in module.OPTIONS.items():
         field = form[f"opt_{name}"]
         raw = field.raw_data[0] if field.raw_data else None
+        if raw is None and opt.kind != "bool":
+            options[name] = opt.default  # not on the form at all: the default
+            continue
         if opt.kind == "bool":
             options[name] = bool(field.data)
         elif opt.kind in ("int", "int_or_none"):
@@ -243,6 +245,22 @@ def options_from_form(variant: str, form) -> tuple[dict, dict]:
         else:
             options[name] = field.data
     return options, errors
+
+
+OPTION_LABELS = {
+    "target": _l("Play to (points)"), "honours": _l("Honours"), "rubber": _l("Rubber (best of three games)"),
+    "revoke_penalty": _l("Revoke penalty"), "deals": _l("Fixed number of deals"),
+    "trump_rotation": _l("Trump rotation (tournament)"), "no_trump_every": _l("No trump every n-th deal"),
+    "set_bonus": _l("Points per trick for a failed grand"), "pass_scoring": _l("Pass game scoring"),
+    "tariff": _l("Tariff for 7, 8 … 13"), "lost": _l("Lost bid pays"),
+    "solo_values": _l("Sol values: sol, ren sol, bordlægger, ren bordlægger"),
+    "rate": _l("Money per point"), "currency": _l("Currency"), "count": _l("Tricks that count"),
+}
+CHOICE_LABELS = {
+    "flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick"),
+    "under_six": _l("6 − tricks for a side under six"), "under_seven": _l("7 − tricks for a side under seven"),
+    "phase2": _l("the last 13 tricks"), "all26": _l("all 26 tricks"),
+}
 
 
 def option_text(opt, field) -> str:

@@ -104,6 +104,7 @@ def new_game(variant):
         errors["form"] = _("The form expired; please try again.")
     option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
     return render_template("games/new.html", form=form, module=module, variant=variant, option_values=option_values,
+                           labels=forms.OPTION_LABELS, choice_labels=forms.CHOICE_LABELS,
                            player_fields=player_fields, errors=errors), 400 if errors else 200
 
 
@@ -157,7 +158,8 @@ def _choices(sheet, form, ctx: HandContext) -> dict:
     sides = sheet.protokoll.sides
     side_names = [" & ".join(players[s] for s in seats) for seats in sides]
     extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
-                   "leader": players[(ctx.dealer + 1) % ctx.n_players]}
+                   "leader": players[(ctx.dealer + 1) % ctx.n_players],
+                   "shown": {name for name in form._fields if name not in ("csrf_token", "number", "version", "token")}}
     total = 13
     if variant == "german" and ctx.options["count"] == "all26":
         total = 26
@@ -184,6 +186,10 @@ def _choices(sheet, form, ctx: HandContext) -> dict:
         extra["fixed_trump"] = fixed
         form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades")]
         extra["honours"] = ctx.options["honours"] and fixed != "none"
+        if not extra["honours"]:
+            extra["shown"].discard("honours")
+        if fixed:
+            extra["shown"].discard("trump")
         form.honours.choices = [(str(x), f"{x}–{4 - x}") for x in range(5)]
         form.revoke_side.choices = [("", _("no revoke"))] + [(str(i), n) for i, n in enumerate(side_names)]
         form.revoke_penalty.choices = [("tricks", _("move %(n)d tricks", n=ctx.options["revoke_penalty"])),
@@ -205,63 +211,74 @@ def _describe_bid(code: str) -> str:
     return describe.suffix_name(code)
 
 
-def _apply_errors(form, errors: dict) -> list[str]:
-    """Put the scorer's messages next to their fields; answer those that belong to no field."""
+def _apply_errors(form, errors: dict, shown) -> list[str]:
+    """Put the scorer's messages next to their fields; answer those that belong to no field on the page."""
     general = []
     for key, message in errors.items():
         name = form.field_for(key)
-        if name:
+        if name and name in shown:
             form[name].errors = list(form[name].errors or []) + [message]
         else:
             general.append(message)
     return general
 
 
-def _hand_page(sheet, form, number, *, editing=None, general=(), status=200):
-    ctx = _hand_context(sheet, number)
-    extra = _choices(sheet, form, ctx)
-    return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
-                           editing=editing, general=list(general), **extra), status
-
-
-@bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
-def new_hand(game_id):
+def _hand_view(game_id: str, number: int | None = None):
+    """Enter a new hand (number None) or edit hand `number`: one form per variant, the scorer decides what is valid."""
     sheet = _editable(game_id)
-    form = forms.HAND_FORMS[sheet.game.variant]()
-    number = len(sheet.hands) + 1
+    editing = number is not None
+    if editing:
+        _number_or_404(sheet, number)
+    else:
+        number = len(sheet.hands) + 1
+    form_class = forms.HAND_FORMS[sheet.game.variant]
     if request.method == "GET":
-        if sheet.protokoll.finished:
+        if not editing and sheet.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
             return redirect(url_for("games.protokoll", game_id=game_id))
+        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input)) if editing else form_class()
         form.number.data = str(number)
+        form.version.data = str(sheet.game.version)
         form.token.data = secrets.token_urlsafe(16)
-        return _hand_page(sheet, form, number)
-    _choices(sheet, form, _hand_context(sheet, number))
-    if not form.validate_on_submit():
-        return _hand_page(sheet, form, number, general=[_("The form expired; please try again.")], status=400)
-    raw = {"passed": True} if sheet.game.variant == "danish" and request.form.get("passed") else form.to_input()
-    try:
-        service.add_hand(get_db(), game_id, raw, _key(game_id),
-                         expected_number=forms._int(form.number.data) if form.number.data else None,
-                         **_token(form))
-    except service.Stale as exc:
-        flash(_("Someone else just entered hand %(n)d — here is the sheet.", n=exc.latest))
-        return redirect(url_for("games.protokoll", game_id=game_id))
-    except GameOver:
-        flash(_("The game is over. Edit a hand to reopen it."))
-        return redirect(url_for("games.protokoll", game_id=game_id))
-    except InputError as exc:
-        general = _apply_errors(form, exc.errors)
-        return _hand_page(sheet, form, number, general=general, status=400)
-    return redirect(url_for("games.protokoll", game_id=game_id))
-
-
-def _token(form) -> dict:
-    """The form's one-time token, as the service's idempotency key when the service takes one."""
-    import inspect
-    if form.token.data and "idempotency_key" in inspect.signature(service.add_hand).parameters:
-        return {"idempotency_key": f"form:{form.token.data}"}
-    return {}
+    else:
+        form = form_class()
+    extra = _choices(sheet, form, _hand_context(sheet, number))
+    general, status = [], 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            general, status = [_("The form expired; please try again.")], 400
+        else:
+            passed = sheet.game.variant == "danish" and request.form.get("passed")
+            raw = {"passed": True} if passed else form.to_input()
+            token = f"form:{form.token.data}" if form.token.data else None
+            try:
+                if editing:
+                    service.replace_hand(get_db(), game_id, number, raw, _key(game_id),
+                                         expected_version=forms._int(form.version.data), idempotency_key=token)
+                else:
+                    service.add_hand(get_db(), game_id, raw, _key(game_id),
+                                     expected_number=forms._int(form.number.data), idempotency_key=token)
+            except service.Stale as exc:
+                if editing:
+                    flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
+                else:
+                    flash(_("Someone else just entered hand %(n)d — here is the sheet.", n=exc.latest))
+                return redirect(url_for("games.protokoll", game_id=game_id))
+            except GameOver as exc:
+                if not editing:
+                    flash(_("The game is over. Edit a hand to reopen it."))
+                    return redirect(url_for("games.protokoll", game_id=game_id))
+                general, status = _apply_errors(form, exc.errors, extra["shown"]), 409
+            except InputError as exc:
+                general, status = _apply_errors(form, exc.errors, extra["shown"]), 400
+            else:
+                if editing:
+                    return redirect(url_for("games.protokoll", game_id=game_id, changed=number,
+                                            _anchor=f"hand-{number}"))
+                return redirect(url_for("games.protokoll", game_id=game_id))
+    return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
+                           editing=sheet.protokoll.hands[number - 1] if editing else None,
+                           general=general, **extra), status
 
 
 def _number_or_404(sheet, number: int) -> int:
@@ -270,48 +287,44 @@ def _number_or_404(sheet, number: int) -> int:
     return number
 
 
+@bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
+def new_hand(game_id):
+    return _hand_view(game_id)
+
+
 @bp.route("/g/<game_id>/hands/<int:number>", methods=["GET", "POST"])
 def edit_hand(game_id, number):
-    sheet = _editable(game_id)
-    _number_or_404(sheet, number)
-    form_class = forms.HAND_FORMS[sheet.game.variant]
-    if request.method == "GET":
-        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input))
-        form.number.data = str(number)
-        return _hand_page(sheet, form, number, editing=sheet.protokoll.hands[number - 1])
-    form = form_class()
-    _choices(sheet, form, _hand_context(sheet, number))
-    if not form.validate_on_submit():
-        return _hand_page(sheet, form, number, editing=sheet.protokoll.hands[number - 1],
-                          general=[_("The form expired; please try again.")], status=400)
-    raw = {"passed": True} if sheet.game.variant == "danish" and request.form.get("passed") else form.to_input()
-    try:
-        service.replace_hand(get_db(), game_id, number, raw, _key(game_id))
-    except InputError as exc:
-        general = _apply_errors(form, exc.errors)
-        return _hand_page(sheet, form, number, editing=sheet.protokoll.hands[number - 1], general=general,
-                          status=409 if isinstance(exc, GameOver) else 400)
-    return redirect(url_for("games.protokoll", game_id=game_id, changed=number, _anchor=f"hand-{number}"))
+    return _hand_view(game_id, number)
 
 
 @bp.route("/g/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
 def delete_hand(game_id, number):
+    """Asks first; the form carries the version it saw and a one-time token, so a double tap deletes one hand."""
     sheet = _editable(game_id)
     _number_or_404(sheet, number)
     form = forms.HandForm()
-    ctx = protokoll_context(sheet)
-    row = ctx["rows"][number - 1]
+    row = protokoll_context(sheet)["rows"][number - 1]
+    errors = []
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
+        token = f"form:{form.token.data}" if form.token.data else None
         try:
-            service.delete_hand(get_db(), game_id, number, _key(game_id))
+            service.delete_hand(get_db(), game_id, number, _key(game_id),
+                                expected_version=forms._int(form.version.data), idempotency_key=token)
+        except service.Stale:
+            flash(_("Someone else changed the sheet meanwhile — here it is; check it and delete again."))
+            return redirect(url_for("games.protokoll", game_id=game_id))
         except InputError as exc:
-            return render_template("games/delete.html", form=form, row=row, game=sheet.game,
-                                   errors=list(exc.errors.values())), 400
-        flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
-        return redirect(url_for("games.protokoll", game_id=game_id))
-    return render_template("games/delete.html", form=form, row=row, game=sheet.game, errors=[])
+            errors = list(exc.errors.values())
+        else:
+            flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
+            return redirect(url_for("games.protokoll", game_id=game_id))
+    else:
+        form.version.data = str(sheet.game.version)
+        form.token.data = secrets.token_urlsafe(16)
+    return render_template("games/delete.html", form=form, row=row, game=sheet.game, errors=errors), \
+        400 if errors else 200
 
 
 @bp.get("/lang/<code>")
