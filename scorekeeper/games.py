@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from . import forms, service
 from .db import get_db
-from .present import protokoll_context
+from .present import edit_log_view, protokoll_context
 from .scoring import VARIANTS, GameOver, InputError
 from .scoring import classic as classic_rules
 from .scoring import danish as danish_rules
@@ -119,6 +119,7 @@ def protokoll(game_id):
     ctx = protokoll_context(sheet, changed)
     _remember(game_id)
     return render_template("games/protokoll.html", **ctx, editable=editable,
+                           changes=edit_log_view(sheet, service.edit_log(get_db(), game_id)),
                            share_url=url_for("games.protokoll", game_id=game_id, _external=True),
                            edit_url=url_for("games.claim", game_id=game_id, key=_key(game_id), _external=True)
                            if editable else None)

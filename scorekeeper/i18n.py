@@ -16,5 +16,6 @@ def select_locale() -> str:
 
 
 def init_app(app) -> None:
+    app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen")
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)

@@ -124,3 +124,33 @@ def settlement_view(sheet: Sheet, players) -> dict | None:
         "payments": [{"from": players[pm["from"]], "to": players[pm["to"]], "amount": pm["amount"]}
                      for pm in result["payments"]],
     }
+
+
+def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
+    """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
+    from datetime import datetime
+
+    from flask_babel import format_datetime, gettext as _
+
+    from . import describe
+    from .scoring import classic
+
+    game, p = sheet.game, sheet.protokoll
+
+    def text(inp, number):
+        trump = inp.get("trump") or (classic.fixed_trump(number, game.options) if game.variant == "classic" else None)
+        return describe.hand(game.variant, inp, list(game.players), p.sides, trump)
+
+    rows = []
+    for entry in reversed(log):
+        if entry["action"] == "added":
+            continue
+        at = format_datetime(datetime.fromisoformat(entry["at"]), "short")
+        if entry["action"] == "edited":
+            line = _("Hand %(n)d changed %(at)s: %(before)s → %(after)s", n=entry["number"], at=at,
+                     before=text(entry["before"], entry["number"]), after=text(entry["after"], entry["number"]))
+        else:
+            line = _("Hand %(n)d deleted %(at)s: %(before)s", n=entry["number"], at=at,
+                     before=text(entry["before"], entry["number"]))
+        rows.append(line)
+    return rows

@@ -327,3 +327,15 @@ def test_names_are_escaped(client, app, db_path):
     gid = start(client, "german", ['Anna "A" & Co', "Bo's"])
     html = client.get(f"/g/{gid}").get_data(as_text=True)
     assert "Anna &#34;A&#34; &amp; Co" in html and "Bo&#39;s" in html
+
+
+def test_the_protokoll_shows_what_was_changed(client):
+    gid = start(client, "german", ["Anna", "Bo"])
+    post_hand(client, gid, {"tricks": "9"})
+    post_hand(client, gid, {"tricks": "5"})
+    post_hand(client, gid, {"tricks": "8"}, number=1)
+    page = client.get(f"/g/{gid}/hands/2/delete").get_data(as_text=True)
+    client.post(f"/g/{gid}/hands/2/delete", data=fields(page))
+    html = client.get(f"/g/{gid}").get_data(as_text=True)
+    assert re.search(r"Hand 1 changed [^:]+\d:\d\d[^:]*: 9–4 → 8–5", html)
+    assert re.search(r"Hand 2 deleted [^<]+: 5–8", html)
