@@ -5,7 +5,7 @@ import unicodedata
 from typing import Any, Mapping
 
 from . import classic, danish, german, norwegian, swedish
-from .core import GameOver, InputError, Protokoll, ScoredHand, Setup, check_options, is_int
+from .core import GameOver, InputError, Msg, Protokoll, ScoredHand, Setup, check_options, is_int, message_of
 from .settlement import Settlement, format_cents, settle
 
 VARIANTS = {m.NAME: m for m in (classic, norwegian, danish, german, swedish)}
@@ -20,17 +20,18 @@ def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAM
     """A player's name or a title: trimmed text without control characters or markup; raises ValueError."""
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise ValueError(f"{what} is empty")
+            raise ValueError(Msg("%(what)s is empty", what=what))
         return None
     if not isinstance(value, str):
-        raise ValueError(f"{what} must be text")
+        raise ValueError(Msg("%(what)s must be text", what=what))
     value = unicodedata.normalize("NFC", " ".join(value.split()))
     if len(value) > limit:
-        raise ValueError(f"{what} is too long ({len(value)} characters, at most {limit})")
+        raise ValueError(Msg("%(what)s is too long (%(length)d characters, at most %(limit)d)", what=what,
+                             length=len(value), limit=limit))
     if any(unicodedata.category(c)[0] == "C" for c in value):
-        raise ValueError(f"{what} has control characters")
+        raise ValueError(Msg("%(what)s has control characters", what=what))
     if "<" in value or ">" in value:
-        raise ValueError(f"{what} may not contain < or >")
+        raise ValueError(Msg("%(what)s may not contain < or >", what=what))
     return value
 
 
@@ -39,29 +40,30 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
     errors: dict[str, str] = {}
     module = VARIANTS.get(variant) if isinstance(variant, str) else None
     if module is None:
-        raise InputError({"variant": "must be one of " + ", ".join(VARIANTS)})
+        raise InputError({"variant": Msg("must be one of %(choices)s", choices=", ".join(VARIANTS))})
     names: list[str] = []
     counts = " or ".join(map(str, module.PLAYER_COUNTS))
     if not isinstance(players, list):
-        errors["players"] = f"must be a list of {counts} names in seating order"
+        errors["players"] = Msg("must be a list of %(counts)s names in seating order", counts=counts)
     elif len(players) not in module.PLAYER_COUNTS:
-        errors["players"] = f"{module.TITLE} takes {counts} players, not {len(players)}"
+        errors["players"] = Msg("%(variant)s takes %(counts)s players, not %(n)d", variant=module.TITLE, counts=counts,
+                                n=len(players))
     else:
         for i, raw in enumerate(players):
             try:
-                names.append(check_name(raw, f"player {i + 1}'s name"))
+                names.append(check_name(raw, Msg("player %(n)d's name", n=i + 1)))
             except ValueError as exc:
-                errors.setdefault("players", str(exc))
+                errors.setdefault("players", message_of(exc))
         if "players" not in errors:
             folded = [n.casefold() for n in names]
             twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
             if twice:
-                errors["players"] = "two players have the same name: " + ", ".join(twice)
+                errors["players"] = Msg("two players have the same name: %(names)s", names=", ".join(twice))
     n = len(names) or max(module.PLAYER_COUNTS)
     if dealer is None:
         dealer = 0
     if not is_int(dealer) or not 0 <= dealer < n:
-        errors["dealer"] = f"must be the first dealer's seat, from 0 to {n - 1}"
+        errors["dealer"] = Msg("must be the first dealer's seat, from 0 to %(last)d", last=n - 1)
     opts, option_errors = check_options(module.OPTIONS, options)
     errors.update(option_errors)
     if not option_errors:

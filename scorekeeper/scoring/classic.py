@@ -1,27 +1,27 @@
 """Classic (English) whist: fixed partners, trump from the dealer's last card, the book of six."""
 from __future__ import annotations
 
-from .core import (PARTNERSHIP_SIDES, SUITS, GameOver, HandContext, InputError, Protokoll, ScoredHand, add,
+from .core import (PARTNERSHIP_SIDES, SUITS, GameOver, Msg, HandContext, InputError, Protokoll, ScoredHand, add,
                    bool_option, currency_option, int_option, is_int, rate_option, require_fields, side_winner,
                    trick_pair)
 
 NAME = "classic"
-TITLE = "Classic whist"
-DESCRIPTION = "English whist: fixed partners, trump from the last card, every trick over six scores."
+TITLE = Msg("Classic whist")
+DESCRIPTION = Msg("English whist: fixed partners, trump from the last card, every trick over six scores.")
 PLAYER_COUNTS = (4,)
 INPUT_FIELDS = ("trump", "tricks", "honours", "revoke")
 PENALTIES = ("tricks", "add", "deduct")
 ROTATION = ("hearts", "diamonds", "spades", "clubs")
 
 OPTIONS = {
-    "target": int_option(5, 1, 30, "Points that win a game: 5 (English), 7 (American), 10 (long whist)."),
-    "honours": bool_option(False, "Score honours: all four trump honours 4, three of them 2."),
-    "rubber": bool_option(False, "Play a rubber: best of three games."),
-    "revoke_penalty": int_option(3, 1, 13, "Tricks or points a revoke costs (2 in older books)."),
-    "deals": int_option(None, 1, 500, "Tournament: play this many deals, no target; the larger total wins.", allow_none=True),
-    "trump_rotation": bool_option(False, "Tournament: trump follows hearts, diamonds, spades, clubs deal by deal."),
-    "no_trump_every": int_option(None, 2, 52, "With trump rotation: every m-th deal is played without trump.", allow_none=True),
-    "rate": rate_option(None, "Money per point of difference, or none."),
+    "target": int_option(5, 1, 30, Msg("Points that win a game: 5 (English), 7 (American), 10 (long whist).")),
+    "honours": bool_option(False, Msg("Score honours: all four trump honours 4, three of them 2.")),
+    "rubber": bool_option(False, Msg("Play a rubber: best of three games.")),
+    "revoke_penalty": int_option(3, 1, 13, Msg("Tricks or points a revoke costs (2 in older books).")),
+    "deals": int_option(None, 1, 500, Msg("Tournament: play this many deals, no target; the larger total wins."), allow_none=True),
+    "trump_rotation": bool_option(False, Msg("Tournament: trump follows hearts, diamonds, spades, clubs deal by deal.")),
+    "no_trump_every": int_option(None, 2, 52, Msg("With trump rotation: every m-th deal is played without trump."), allow_none=True),
+    "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
 
@@ -33,11 +33,11 @@ def sides(n: int = 4):
 def check_options(options) -> dict:
     errors = {}
     if options["deals"] and options["rubber"]:
-        errors["options.rubber"] = "a rubber is played to a target, not for a fixed number of deals"
+        errors["options.rubber"] = Msg("a rubber is played to a target, not for a fixed number of deals")
     if options["deals"] and options["honours"]:
-        errors["options.honours"] = "tournament deals are played without honours"
+        errors["options.honours"] = Msg("tournament deals are played without honours")
     if options["no_trump_every"] and not options["trump_rotation"]:
-        errors["options.no_trump_every"] = "needs trump_rotation on"
+        errors["options.no_trump_every"] = Msg("needs trump_rotation on")
     return errors
 
 
@@ -61,38 +61,38 @@ def check_hand(raw, ctx: HandContext) -> dict:
     trump = data.get("trump")
     if fixed:
         if trump is not None and trump != fixed:
-            errors["trump"] = f"the rotation fixes the trump of deal {ctx.number}: {fixed}"
+            errors["trump"] = Msg("the rotation fixes the trump of deal %(n)d: %(trump)s", n=ctx.number, trump=fixed)
     elif trump is None:
-        errors["trump"] = "is missing: the suit of the dealer's last card"
+        errors["trump"] = Msg("is missing: the suit of the dealer's last card")
     elif trump not in SUITS:
-        errors["trump"] = "must be one of " + ", ".join(SUITS) + (
-            " (no-trump deals come only with the tournament trump rotation)" if trump == "none" else "")
+        errors["trump"] = Msg("no-trump deals come only with the tournament trump rotation") if trump == "none" \
+            else Msg("must be one of %(choices)s", choices=", ".join(SUITS))
     else:
         out["trump"] = trump
     tricks = trick_pair(data.get("tricks"), 13, errors)
     honours = data.get("honours")
     if honours is not None:
         if not opts["honours"]:
-            errors["honours"] = "honours are not scored in this game (the option is off)"
+            errors["honours"] = Msg("honours are not scored in this game (the option is off)")
         elif (fixed or trump) == "none":
-            errors["honours"] = "there are no honours in a deal without trump"
+            errors["honours"] = Msg("there are no honours in a deal without trump")
         else:
             honours = trick_pair(honours, 4, errors, "honours")
             if "honours" in errors:
-                errors["honours"] = "must be two numbers, the trump honours (A K Q J) each side held, adding up to 4"
+                errors["honours"] = Msg("must be two numbers, the trump honours (A K Q J) each side held, adding up to 4")
             else:
                 out["honours"] = list(honours)
     revoke = data.get("revoke")
     if revoke is not None:
         if not isinstance(revoke, dict) or set(revoke) - {"side", "penalty"}:
-            errors["revoke"] = 'must be {"side": 0 or 1, "penalty": "tricks", "add" or "deduct"}'
+            errors["revoke"] = Msg('must be {"side": 0 or 1, "penalty": "tricks", "add" or "deduct"}')
         else:
             side = revoke.get("side")
             penalty = revoke.get("penalty", "tricks")
             if not is_int(side) or side not in (0, 1):
-                errors["revoke.side"] = "must be the side that revoked: 0 or 1"
+                errors["revoke.side"] = Msg("must be the side that revoked: 0 or 1")
             if penalty not in PENALTIES:
-                errors["revoke.penalty"] = "must be tricks, add or deduct"
+                errors["revoke.penalty"] = Msg("must be tricks, add or deduct")
             out["revoke"] = {"side": side, "penalty": penalty}
     if errors:
         raise InputError(errors)
@@ -161,7 +161,7 @@ def play(setup, inputs) -> Protokoll:
     for i, raw in enumerate(inputs):
         number, dealer = i + 1, (setup.dealer + i) % n
         if finished:
-            raise GameOver({"hand": f"the game ended with hand {i}; it takes no more hands"}, number)
+            raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
         ctx = HandContext(number, dealer, n, opts, totals)
         try:
             inp = check_hand(raw, ctx)

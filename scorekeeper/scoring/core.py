@@ -10,6 +10,27 @@ TRUMPS = SUITS + ("none",)
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR")
 
 
+class Msg(str):
+    """An English message that keeps its template and values, so that the shell can say it in the player's language.
+
+    Babel extracts the templates (keyword `Msg`); `str(msg)` is the English text.
+    """
+
+    template: str
+    values: dict
+
+    def __new__(cls, template: str, **values):
+        self = super().__new__(cls, template % values if values else template)
+        self.template = template
+        self.values = values
+        return self
+
+
+def message_of(exc: Exception):
+    """The Msg a ValueError was raised with (str(exc) would lose the template)."""
+    return exc.args[0] if exc.args else ""
+
+
 class InputError(Exception):
     """Bad input: `errors` maps each wrong field to what is wrong with it.
 
@@ -51,9 +72,10 @@ def int_option(default, low, high, help, allow_none=False):
         if value is None and allow_none:
             return None
         if not _is_int(value):
-            raise ValueError(f"must be a whole number from {low} to {high}" + (" or null" if allow_none else ""))
+            raise ValueError(Msg("must be a whole number from %(low)d to %(high)d or null", low=low, high=high) if allow_none
+                             else Msg("must be a whole number from %(low)d to %(high)d", low=low, high=high))
         if not low <= value <= high:
-            raise ValueError(f"must be from {low} to {high}, not {value}")
+            raise ValueError(Msg("must be from %(low)d to %(high)d, not %(value)d", low=low, high=high, value=value))
         return value
 
     return Option(default, check, help, "int_or_none" if allow_none else "int", (), low, high)
@@ -62,7 +84,7 @@ def int_option(default, low, high, help, allow_none=False):
 def bool_option(default, help):
     def check(value):
         if not isinstance(value, bool):
-            raise ValueError("must be true or false")
+            raise ValueError(Msg("must be true or false"))
         return value
 
     return Option(default, check, help, "bool")
@@ -71,7 +93,7 @@ def bool_option(default, help):
 def choice_option(default, choices, help):
     def check(value):
         if value not in choices:
-            raise ValueError("must be one of " + ", ".join(choices))
+            raise ValueError(Msg("must be one of %(choices)s", choices=", ".join(choices)))
         return value
 
     return Option(default, check, help, "choice", tuple(choices))
@@ -82,22 +104,22 @@ def rate_option(default, help):
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ValueError("must be a number of money per point, for instance 0.05")
+            raise ValueError(Msg("must be a number of money per point, for instance 0.05"))
         try:
             amount = Decimal(str(value))
         except InvalidOperation:
-            raise ValueError("must be a number of money per point, for instance 0.05") from None
+            raise ValueError(Msg("must be a number of money per point, for instance 0.05")) from None
         if not amount.is_finite() or amount < 0 or amount > 1000:
-            raise ValueError("must be from 0 to 1000 per point")
+            raise ValueError(Msg("must be from 0 to 1000 per point"))
         if amount.as_tuple().exponent < -4:
-            raise ValueError("may have at most 4 decimals")
+            raise ValueError(Msg("may have at most 4 decimals"))
         return float(value) if isinstance(value, str) else value
 
     return Option(default, check, help, "rate")
 
 
 def currency_option(default):
-    return choice_option(default, CURRENCIES, "Currency of the settlement.")
+    return choice_option(default, CURRENCIES, Msg("Currency of the settlement."))
 
 
 def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:
@@ -107,15 +129,15 @@ def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:
     if given is None:
         return options, errors
     if not isinstance(given, Mapping):
-        return options, {"options": "must be an object of house rules"}
+        return options, {"options": Msg("must be an object of house rules")}
     for name, value in given.items():
         if name not in spec:
-            errors[f"options.{name}"] = "unknown option for this variant (known: " + ", ".join(spec) + ")"
+            errors[f"options.{name}"] = Msg("unknown option for this variant (known: %(known)s)", known=", ".join(spec))
             continue
         try:
             options[name] = spec[name].check(value)
         except ValueError as exc:
-            errors[f"options.{name}"] = str(exc)
+            errors[f"options.{name}"] = message_of(exc)
     return options, errors
 
 
@@ -191,19 +213,19 @@ def add(totals, points) -> tuple[int, ...]:
 def require_fields(raw: Any, allowed: tuple[str, ...]) -> dict:
     """The hand input must be an object with only known fields."""
     if not isinstance(raw, Mapping):
-        raise InputError({"input": "a hand must be an object of fields"})
+        raise InputError({"input": Msg("a hand must be an object of fields")})
     unknown = [k for k in raw if k not in allowed]
     if unknown:
-        raise InputError({str(k): "unknown field (known: " + ", ".join(allowed) + ")" for k in unknown})
+        raise InputError({str(k): Msg("unknown field (known: %(known)s)", known=", ".join(allowed)) for k in unknown})
     return dict(raw)
 
 
 def seat(value: Any, n: int, name: str, errors: dict) -> int | None:
     if value is None:
-        errors[name] = "is missing: choose a player"
+        errors[name] = Msg("is missing: choose a player")
         return None
     if not _is_int(value) or not 0 <= value < n:
-        errors[name] = f"must be a seat from 0 to {n - 1}"
+        errors[name] = Msg("must be a seat from 0 to %(last)d", last=n - 1)
         return None
     return value
 
@@ -211,17 +233,17 @@ def seat(value: Any, n: int, name: str, errors: dict) -> int | None:
 def trick_pair(value: Any, total: int, errors: dict, name: str = "tricks") -> tuple[int, int] | None:
     """Two trick counts that add up to the deal's `total`."""
     if value is None:
-        errors[name] = f"is missing: the tricks each side took, adding up to {total}"
+        errors[name] = Msg("is missing: the tricks each side took, adding up to %(total)d", total=total)
         return None
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(v) for v in value):
-        errors[name] = f"must be two whole numbers, one per side, adding up to {total}"
+        errors[name] = Msg("must be two whole numbers, one per side, adding up to %(total)d", total=total)
         return None
     a, b = value
     if not (0 <= a <= total and 0 <= b <= total):
-        errors[name] = f"each side takes from 0 to {total} tricks"
+        errors[name] = Msg("each side takes from 0 to %(total)d tricks", total=total)
         return None
     if a + b != total:
-        errors[name] = f"must add up to {total} (got {a} + {b} = {a + b})"
+        errors[name] = Msg("must add up to %(total)d (got %(a)d + %(b)d = %(sum)d)", total=total, a=a, b=b, sum=a + b)
         return None
     return (a, b)
 
@@ -263,7 +285,7 @@ def replay(setup: Setup, inputs, *, sides, check_hand, hand_points, leader,
     for i, raw in enumerate(inputs):
         number, dealer = i + 1, (setup.dealer + i) % n
         if finished:
-            raise GameOver({"hand": f"the game ended with hand {i}; it takes no more hands"}, number)
+            raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
         ctx = HandContext(number, dealer, n, setup.options, totals)
         try:
             inp = check_hand(raw, ctx)

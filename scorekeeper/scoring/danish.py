@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .core import (SUITS, TRUMPS, InputError, Option, choice_option, currency_option, int_option, is_int,
+from .core import (SUITS, TRUMPS, InputError, Msg, Option, choice_option, currency_option, int_option, is_int,
                    rate_option, replay, require_fields, seat, side_winner)
 
 NAME = "danish"
-TITLE = "Danish whist"
-DESCRIPTION = "Es-makker whist: bid 7–13 or a sol, call an ace for a partner; points add up to zero."
+TITLE = Msg("Danish whist")
+DESCRIPTION = Msg("Es-makker whist: bid 7–13 or a sol, call an ace for a partner; points add up to zero.")
 PLAYER_COUNTS = (4, 5)
 INPUT_FIELDS = ("passed", "bidder", "bid", "suffix", "trump", "partner", "tricks")
 
@@ -35,36 +35,37 @@ TARIFF_PRESETS = {
 
 def _check_tariff(value):
     if not isinstance(value, (list, tuple)) or len(value) != 7 or not all(is_int(v) for v in value):
-        raise ValueError("must be 7 whole numbers: the base value of bids 7, 8, 9, 10, 11, 12 and 13")
+        raise ValueError(Msg("must be 7 whole numbers: the base value of bids 7, 8, 9, 10, 11, 12 and 13"))
     if not all(1 <= v <= 1_000_000 for v in value):
-        raise ValueError("each value must be from 1 to 1000000")
+        raise ValueError(Msg("each value must be from 1 to 1000000"))
     return list(value)
 
 
 def _check_solo_values(value):
     if not isinstance(value, Mapping):
-        raise ValueError("must be an object with the values of " + ", ".join(SOLO_BIDS))
+        raise ValueError(Msg("must be an object with the values of %(bids)s", bids=", ".join(SOLO_BIDS)))
     unknown = [k for k in value if k not in SOLO_BIDS]
     if unknown:
-        raise ValueError("unknown sol bid " + ", ".join(map(str, unknown)) + " (known: " + ", ".join(SOLO_BIDS) + ")")
+        raise ValueError(Msg("unknown sol bid %(bid)s (known: %(known)s)", bid=", ".join(map(str, unknown)),
+                             known=", ".join(SOLO_BIDS)))
     merged = dict(DEFAULT_SOLO_VALUES)
     for key, v in value.items():
         if not is_int(v) or not 1 <= v <= 1_000_000:
-            raise ValueError(f"{key} must be a whole number from 1 to 1000000")
+            raise ValueError(Msg("%(bid)s must be a whole number from 1 to 1000000", bid=key))
         merged[key] = v
     return merged
 
 
 OPTIONS = {
     "tariff": Option(list(DEFAULT_TARIFF), _check_tariff,
-                     "Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again.", "tariff"),
+                     Msg("Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again."), "tariff"),
     "lost": choice_option("flat", ("flat", "per_trick"),
-                          "flat: a lost bid pays twice its base value; per_trick: twice the base value per missing trick."),
+                          Msg("flat: a lost bid pays twice its base value; per_trick: twice the base value per missing trick.")),
     "solo_values": Option(dict(DEFAULT_SOLO_VALUES), _check_solo_values,
-                          "What each of the three others pays for a made sol bid (twice that when it is lost).", "solo_values"),
-    "rate": rate_option(0.05, "Money per point (kroner per point) for the settlement."),
+                          Msg("What each of the three others pays for a made sol bid (twice that when it is lost)."), "solo_values"),
+    "rate": rate_option(0.05, Msg("Money per point (kroner per point) for the settlement.")),
     "currency": currency_option("DKK"),
-    "deals": int_option(None, 1, 1000, "End the evening after this many hands (a multiple of the players, so all deal equally often), or none.", allow_none=True),
+    "deals": int_option(None, 1, 1000, Msg("End the evening after this many hands (a multiple of the players, so all deal equally often), or none."), allow_none=True),
 }
 
 
@@ -115,70 +116,73 @@ def check_hand(raw, ctx) -> dict:
     errors: dict = {}
     passed = data.get("passed", False)
     if not isinstance(passed, bool):
-        raise InputError({"passed": "must be true or false"})
+        raise InputError({"passed": Msg("must be true or false")})
     if passed:
         extra = [k for k in data if k != "passed"]
         if extra:
-            raise InputError({k: "a passed-out deal has no bid: leave it out" for k in extra})
+            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
         return {"passed": True}
 
     bidder = seat(data.get("bidder"), n, "bidder", errors)
     if bidder is not None and bidder == sitting_out:
-        errors["bidder"] = "the dealer sits out this hand and cannot bid"
+        errors["bidder"] = Msg("the dealer sits out this hand and cannot bid")
 
     bid = data.get("bid")
     if isinstance(bid, str):
         bid = SOLO_ALIASES.get(bid, bid)
     if bid is None:
-        errors["bid"] = "is missing: a number of tricks from 7 to 13, or a sol bid"
+        errors["bid"] = Msg("is missing: a number of tricks from 7 to 13, or a sol bid")
     elif not ((is_int(bid) and 7 <= bid <= 13) or bid in SOLO_BIDS):
-        errors["bid"] = "must be 7 to 13 tricks or one of " + ", ".join(SOLO_BIDS)
+        errors["bid"] = Msg("must be 7 to 13 tricks or one of %(bids)s", bids=", ".join(SOLO_BIDS))
         bid = None
 
     tricks = data.get("tricks")
     if tricks is None:
-        errors["tricks"] = "is missing: how many tricks " + ("the bidder took" if is_solo(bid) else "bidder and partner took together")
+        errors["tricks"] = Msg("is missing: how many tricks the bidder took") if is_solo(bid) \
+            else Msg("is missing: how many tricks bidder and partner took together")
     elif not is_int(tricks) or not 0 <= tricks <= 13:
-        errors["tricks"] = "must be a whole number from 0 to 13"
+        errors["tricks"] = Msg("must be a whole number from 0 to 13")
 
     out: dict = {"bidder": bidder, "bid": bid}
     if bid is not None and is_solo(bid):
         for key in ("suffix", "partner"):
             if data.get(key) is not None:
-                errors[key] = f"a {SOLO_NAMES[bid]} is played alone with no {'partner' if key == 'partner' else 'suffix'}: leave it out"
+                errors[key] = Msg("a %(bid)s is played alone with no partner: leave it out", bid=SOLO_NAMES[bid]) \
+                    if key == "partner" else Msg("a %(bid)s has no suffix: leave it out", bid=SOLO_NAMES[bid])
         if data.get("trump") not in (None, "none"):
-            errors["trump"] = f"a {SOLO_NAMES[bid]} is played without trump"
+            errors["trump"] = Msg("a %(bid)s is played without trump", bid=SOLO_NAMES[bid])
     elif bid is not None:
         suffix = data.get("suffix", "plain") or "plain"
         if suffix not in SUFFIXES:
-            errors["suffix"] = "must be one of " + ", ".join(SUFFIXES)
+            errors["suffix"] = Msg("must be one of %(choices)s", choices=", ".join(SUFFIXES))
             suffix = None
         trump = data.get("trump")
         if suffix == "gode":
             trump = "clubs" if trump is None else trump
             if trump != "clubs":
-                errors["trump"] = "in a gode bid clubs are trump"
+                errors["trump"] = Msg("in a gode bid clubs are trump")
         elif suffix == "sans":
             trump = "none" if trump is None else trump
             if trump != "none":
-                errors["trump"] = "a sans bid is played without trump"
+                errors["trump"] = Msg("a sans bid is played without trump")
         elif suffix in ("plain", "halve"):
             if trump is None:
-                errors["trump"] = "is missing: choose the trump suit"
+                errors["trump"] = Msg("is missing: choose the trump suit")
             elif trump not in SUITS:
-                errors["trump"] = "must be a suit: " + ", ".join(SUITS) + (" (only a vip or sans bid is played without trump)" if trump == "none" else "")
+                errors["trump"] = Msg("only a vip or sans bid is played without trump") if trump == "none" \
+                    else Msg("must be a suit: %(choices)s", choices=", ".join(SUITS))
         elif suffix == "vip":
             if trump is None:
-                errors["trump"] = "is missing: the suit the widow turned up, or none for a joker"
+                errors["trump"] = Msg("is missing: the suit the widow turned up, or none for a joker")
             elif trump not in TRUMPS:
-                errors["trump"] = "must be one of " + ", ".join(TRUMPS)
+                errors["trump"] = Msg("must be one of %(choices)s", choices=", ".join(TRUMPS))
         partner = data.get("partner")
         if partner is None:
-            errors["partner"] = "is missing: who held the called ace (the bidder itself when selvmakker)"
+            errors["partner"] = Msg("is missing: who held the called ace (the bidder itself when selvmakker)")
         else:
             partner = seat(partner, n, "partner", errors)
             if partner is not None and partner == sitting_out:
-                errors["partner"] = "the dealer sits out this hand and cannot be partner"
+                errors["partner"] = Msg("the dealer sits out this hand and cannot be partner")
         out.update(suffix=suffix, trump=trump, partner=partner)
     if errors:
         raise InputError(errors)
@@ -228,3 +232,18 @@ def game_end(totals, number, options):
 def play(setup, inputs):
     return replay(setup, inputs, sides=sides(setup.n), check_hand=check_hand, hand_points=hand_points,
                   leader=leader, game_end=game_end, sits_out=sits_out)
+
+
+def tariff_matrix(options) -> dict:
+    """The bid × tricks table a table keeps score by on paper, computed by the same rule as every hand.
+
+    `bids` maps each bid 7..13 to 14 values, one per number of tricks 0..13, for a plain bid: what bidder and
+    partner each receive (made) or pay (negative, lost); any suffix doubles them. `sol` maps each sol bid to
+    (what each of the three others pays when it is made, what the bidder pays each of them when it is lost).
+    """
+    bids = {bid: tuple(value if made else -value
+                       for value, made in (bid_value({"bid": bid, "suffix": "plain", "tricks": t}, options)
+                                           for t in range(14)))
+            for bid in range(7, 14)}
+    sol = {bid: (options["solo_values"][bid], 2 * options["solo_values"][bid]) for bid in SOLO_BIDS}
+    return {"bids": bids, "sol": sol}

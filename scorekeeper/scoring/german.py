@@ -1,18 +1,18 @@
 """German whist (tvåmanswhist): two players; only the 13 tricks of the second phase count."""
 from __future__ import annotations
 
-from .core import InputError, choice_option, currency_option, int_option, rate_option, replay, require_fields, trick_pair
+from .core import InputError, Msg, choice_option, currency_option, int_option, rate_option, replay, require_fields, trick_pair
 
 NAME = "german"
-TITLE = "German whist"
-DESCRIPTION = "Two players; only the last 13 tricks count, every trick over six scores a point."
+TITLE = Msg("German whist")
+DESCRIPTION = Msg("Two players; only the last 13 tricks count, every trick over six scores a point.")
 PLAYER_COUNTS = (2,)
 INPUT_FIELDS = ("tricks",)
 OPTIONS = {
-    "target": int_option(7, 1, 100, "Points (or, counting all 26 tricks, deals won) that win the game."),
+    "target": int_option(7, 1, 100, Msg("Points (or, counting all 26 tricks, deals won) that win the game.")),
     "count": choice_option("phase2", ("phase2", "all26"),
-                           "phase2: tricks over six of the last 13 score; all26: the player with more of all 26 tricks wins the deal and scores 1."),
-    "rate": rate_option(None, "Money per point of difference, or none."),
+                           Msg("phase2: tricks over six of the last 13 score; all26: the player with more of all 26 tricks wins the deal and scores 1.")),
+    "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
 

@@ -1,20 +1,20 @@
 """Norwegian whist (grand/pass, Minnesota whist): no trump; one bid of grand, or everyone passes."""
 from __future__ import annotations
 
-from .core import (PARTNERSHIP_SIDES, InputError, choice_option, currency_option, int_option, rate_option,
+from .core import (PARTNERSHIP_SIDES, InputError, Msg, choice_option, currency_option, int_option, rate_option,
                    replay, require_fields, seat, trick_pair)
 
 NAME = "norwegian"
-TITLE = "Norwegian whist"
-DESCRIPTION = "Grand or pass, no trump: grand aims for tricks, pass for as few as possible."
+TITLE = Msg("Norwegian whist")
+DESCRIPTION = Msg("Grand or pass, no trump: grand aims for tricks, pass for as few as possible.")
 PLAYER_COUNTS = (4,)
 INPUT_FIELDS = ("bid", "bidder", "tricks")
 OPTIONS = {
-    "target": int_option(13, 1, 100, "Points that win the game (25 for a long game)."),
-    "set_bonus": int_option(2, 1, 10, "Points per trick over six to the other side when a grand fails (1 in the Minnesota rules)."),
+    "target": int_option(13, 1, 100, Msg("Points that win the game (25 for a long game).")),
+    "set_bonus": int_option(2, 1, 10, Msg("Points per trick over six to the other side when a grand fails (1 in the Minnesota rules).")),
     "pass_scoring": choice_option("under_six", ("under_six", "under_seven"),
-                                  "under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks."),
-    "rate": rate_option(None, "Money per point of difference, or none."),
+                                  Msg("under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks.")),
+    "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("NOK"),
 }
 
@@ -33,14 +33,14 @@ def check_hand(raw, ctx) -> dict:
     bid = data.get("bid")
     out: dict = {"bid": bid}
     if bid not in ("grand", "pass"):
-        errors["bid"] = "must be grand or pass"
+        errors["bid"] = Msg("must be grand or pass")
     elif bid == "grand":
         bidder = seat(data.get("bidder"), 4, "bidder", errors)
         if "bidder" in errors and data.get("bidder") is None:
-            errors["bidder"] = "is missing: who bid grand?"
+            errors["bidder"] = Msg("is missing: who bid grand?")
         out["bidder"] = bidder
     elif data.get("bidder") is not None:
-        errors["bidder"] = "nobody bids in a pass game: leave it out"
+        errors["bidder"] = Msg("nobody bids in a pass game: leave it out")
     out["tricks"] = trick_pair(data.get("tricks"), 13, errors)
     if errors:
         raise InputError(errors)

@@ -1,17 +1,17 @@
 """Swedish whist (Firemannswhist): each shows a card; the first red makes a game, all black a pass game."""
 from __future__ import annotations
 
-from .core import PARTNERSHIP_SIDES, InputError, currency_option, int_option, rate_option, replay, require_fields, seat, trick_pair
+from .core import PARTNERSHIP_SIDES, InputError, Msg, currency_option, int_option, rate_option, replay, require_fields, seat, trick_pair
 
 NAME = "swedish"
-TITLE = "Swedish whist"
-DESCRIPTION = "Firemannswhist: a red card shown makes a game for tricks, all black a pass game."
+TITLE = Msg("Swedish whist")
+DESCRIPTION = Msg("Firemannswhist: a red card shown makes a game for tricks, all black a pass game.")
 PLAYER_COUNTS = (4,)
 INPUT_FIELDS = ("red", "tricks")
 OPTIONS = {
-    "target": int_option(13, 1, 100, "Points that win the game."),
-    "deals": int_option(None, 1, 100, "Play a fixed number of deals instead (4: until all four have dealt once); the larger total wins.", allow_none=True),
-    "rate": rate_option(None, "Money per point of difference, or none."),
+    "target": int_option(13, 1, 100, Msg("Points that win the game.")),
+    "deals": int_option(None, 1, 100, Msg("Play a fixed number of deals instead (4: until all four have dealt once); the larger total wins."), allow_none=True),
+    "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
 
@@ -28,7 +28,7 @@ def check_hand(raw, ctx) -> dict:
     data = require_fields(raw, INPUT_FIELDS)
     errors: dict = {}
     if "red" not in data:
-        errors["red"] = "is missing: the seat that showed the first red card, or null if all four were black"
+        errors["red"] = Msg("is missing: the seat that showed the first red card, or null if all four were black")
         red = None
     else:
         red = data["red"]
