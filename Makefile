@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: setup system run dev test bench catalogs clean
+.PHONY: setup system run dev test bench catalogs messages clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,6 +15,11 @@ setup: $(VENV)/.installed catalogs
 
 catalogs: $(VENV)/.installed
 	@if [ -d scorekeeper/translations ]; then $(VENV)/bin/pybabel compile -q -d scorekeeper/translations; fi
+
+# After changing user-visible strings: extract them and merge them into the da, nb and sv catalogues.
+messages: $(VENV)/.installed
+	$(VENV)/bin/pybabel extract -q -F babel.cfg -k _l -k Msg --no-location --sort-output -o scorekeeper/translations/messages.pot .
+	$(VENV)/bin/pybabel update -q -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching
 
 system:
 	bash scripts/system-packages.sh

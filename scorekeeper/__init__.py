@@ -58,5 +58,8 @@ def create_app(config=None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(games.bp)
+    from . import sheets
+    app.register_blueprint(sheets.bp)
+    from . import clubs; app.register_blueprint(clubs.bp)  # noqa: E702
     errors.init_app(app)
     return app

@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import service
 from .db import get_db
+from .i18n import translate_errors
 from .present import game_dict, hand_dict, settlement_dict
 from .scoring import GameOver, InputError
 
@@ -17,7 +18,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def error(status: int, errors: dict):
-    return jsonify({"errors": errors}), status
+    """Field names stay English; the messages speak the request's language (Accept-Language, or the lang cookie)."""
+    return jsonify({"errors": translate_errors(errors)}), status
 
 
 @bp.errorhandler(InputError)

@@ -174,3 +174,66 @@ def init_app(app):
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     app.cli.add_command(backup_command)
+
+
+# ---------------------------------------------------------------- clubs (m100 onwards; see scorekeeper/clubs.py)
+
+
+@migrations()
+def m100_clubs(db):
+    """Clubs with their default rule set and hashed admin password, and their members (ids, so renames follow)."""
+    db.execute("""
+        CREATE TABLE clubs (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            options TEXT NOT NULL,
+            password_hash TEXT NOT NULL,
+            failed_logins INTEGER NOT NULL DEFAULT 0,
+            locked_until REAL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE club_members (
+            id INTEGER PRIMARY KEY,
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            retired TEXT,
+            created TEXT NOT NULL
+        )""")
+    db.execute("CREATE UNIQUE INDEX club_members_name ON club_members(club_id, name COLLATE NOCASE)")
+
+
+@migrations()
+def m101_club_evenings(db):
+    """Card evenings, the games that are their tables, and which member sat in which seat."""
+    db.execute("""
+        CREATE TABLE club_evenings (
+            id INTEGER PRIMARY KEY,
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            date TEXT NOT NULL,
+            fee_cents INTEGER NOT NULL DEFAULT 0,
+            rate TEXT,
+            settlement TEXT NOT NULL DEFAULT 'pairwise' CHECK (settlement IN ('pairwise', 'kitty')),
+            settled TEXT,
+            settled_balances TEXT,
+            created TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX club_evenings_date ON club_evenings(club_id, date)")
+    db.execute("""
+        CREATE TABLE club_tables (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            evening_id INTEGER NOT NULL REFERENCES club_evenings(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            UNIQUE (evening_id, number)
+        )""")
+    db.execute("""
+        CREATE TABLE club_seats (
+            game_id TEXT NOT NULL REFERENCES club_tables(game_id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            member_id INTEGER NOT NULL REFERENCES club_members(id),
+            PRIMARY KEY (game_id, seat)
+        )""")
+    db.execute("CREATE INDEX club_seats_member ON club_seats(member_id)")

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 
 from . import forms, service
 from .db import get_db
+from .i18n import translate
 from .present import edit_log_view, protokoll_context
 from .scoring import VARIANTS, GameOver, InputError
 from .scoring import classic as classic_rules
@@ -96,7 +97,7 @@ def new_game(variant):
             except InputError as exc:
                 for name, message in exc.errors.items():
                     target = f"opt_{name[8:]}" if name.startswith("options.") else name
-                    errors[target if target in form else "form"] = message
+                    errors[target if target in form else "form"] = translate(message)
             else:
                 _remember(game_id, key)
                 return redirect(url_for("games.protokoll", game_id=game_id))
@@ -119,7 +120,7 @@ def protokoll(game_id):
     ctx = protokoll_context(sheet, changed)
     _remember(game_id)
     return render_template("games/protokoll.html", **ctx, editable=editable,
-                           changes=edit_log_view(sheet, service.edit_log(get_db(), game_id)),
+                           changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
                            share_url=url_for("games.protokoll", game_id=game_id, _external=True),
                            edit_url=url_for("games.claim", game_id=game_id, key=_key(game_id), _external=True)
                            if editable else None)
@@ -217,6 +218,7 @@ def _apply_errors(form, errors: dict, shown) -> list[str]:
     general = []
     for key, message in errors.items():
         name = form.field_for(key)
+        message = translate(message)
         if name and name in shown:
             form[name].errors = list(form[name].errors or []) + [message]
         else:

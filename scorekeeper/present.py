@@ -21,17 +21,20 @@ def hand_dict(hand) -> dict:
 
 def links(game_id: str) -> dict:
     return {"page": url_for("games.protokoll", game_id=game_id),
-            "json": url_for("api.game", game_id=game_id)}
+            "json": url_for("api.game", game_id=game_id),
+            "pdf": url_for("sheets.pdf", game_id=game_id),
+            "csv": url_for("sheets.hands_csv", game_id=game_id)}
 
 
-def game_dict(sheet: Sheet) -> dict:
+def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
+    """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
     game, p = sheet.game, sheet.protokoll
     out = {
         "id": game.id, "variant": game.variant, "title": game.title,
         "players": list(game.players), "dealer": game.dealer,
         "sides": [list(s) for s in p.sides], "options": dict(game.options),
         "created": game.created, "version": game.version,
-        "hands": [hand_dict(h) for h in p.hands],
+        "hands": [hand_dict(h) for h in p.hands] if hands else None,
         "totals": list(p.totals), "next_dealer": p.next_dealer, "next_leader": p.next_leader,
         "finished": p.finished, "winner": p.winner,
         "links": links(game.id),
@@ -71,25 +74,34 @@ def minus(n: int) -> str:
 
 def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
-    from . import describe
+    from . import describe, paper
+    from .i18n import gettext, one_catalogue
 
-    game = game_dict(sheet)
+    game = game_dict(sheet, hands=False)
     p = sheet.protokoll
     players = list(sheet.game.players)
     names = describe.side_names(players, p.sides)
     zero_sum = sheet.game.variant == "danish"
     rows = []
-    for h in p.hands:
-        rows.append({
-            "number": h.number,
-            "dealer": players[h.dealer],
-            "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.details.get("trump")),
-            "cells": [{"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
-                      for i, (pt, t) in enumerate(zip(h.points, h.totals))],
-            "sum": signed(sum(h.points)) if zero_sum else None,
-            "game": h.game,
-            "changed": h.number == changed,
-        })
+    # Per page, not per row (a 1,000-hand sheet): the words, and the edit link's path up to the hand number.
+    deals = [gettext("%(name)s deals", name=name) for name in players]
+    edit_label = gettext("Edit hand %(n)d")
+    edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
+    with one_catalogue():
+        for h in p.hands:
+            rows.append({
+                "number": h.number,
+                "dealer": players[h.dealer],
+                "deals": deals[h.dealer],
+                "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.details.get("trump")),
+                "cells": [{"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
+                          for i, (pt, t) in enumerate(zip(h.points, h.totals))],
+                "sum": signed(sum(h.points)) if zero_sum else None,
+                "game": h.game,
+                "changed": h.number == changed,
+                "edit_url": f"{edit_path}{h.number}",
+                "edit_label": edit_label % {"n": h.number},
+            })
     winner = None
     if p.finished:
         winner = names[p.winner] if p.winner is not None else None
@@ -111,6 +123,7 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
         "rubber_points": list(p.rubber_points) if p.rubber_points else None,
         "deals_left": p.deals_left,
         "settlement": settlement_view(sheet, players),
+        "head": paper.sheet_head(sheet),
     }
 
 

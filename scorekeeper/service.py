@@ -243,12 +243,15 @@ def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int |
             store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
 
 
-def edit_log(db, game_id: str) -> list[dict]:
-    """Every change to the game's hands, oldest first: when, what, which hand, its input before and after."""
+def edit_log(db, game_id: str, *, changes_only: bool = False) -> list[dict]:
+    """Every change to the game's hands, oldest first: when, what, which hand, its input before and after.
+
+    `changes_only`: edits and deletions, not the additions (the protokoll lists those as its rows).
+    """
     if store.get_game(db, game_id) is None:
         raise NotFound("game")
     return [{"at": e.at, "action": e.action, "number": e.number, "before": e.before, "after": e.after}
-            for e in store.get_edits(db, game_id)]
+            for e in store.get_edits(db, game_id, skip_added=changes_only)]
 
 
 def export_game(db, game_id: str) -> dict:

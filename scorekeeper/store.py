@@ -121,12 +121,13 @@ def log_edit(db, game_id: str, action: str, number: int, hand_id: int | None,
                 None if before is None else _dump(before), None if after is None else _dump(after)])
 
 
-def get_edits(db, game_id: str) -> list[EditRecord]:
-    """The game's edit log, oldest first."""
+def get_edits(db, game_id: str, *, skip_added: bool = False) -> list[EditRecord]:
+    """The game's edit log, oldest first; `skip_added` leaves out the additions (one per hand of the sheet)."""
+    where = "game_id = ? AND action != 'added'" if skip_added else "game_id = ?"
     return [EditRecord(r["at"], r["action"], r["number"],
                        None if r["before"] is None else json.loads(r["before"]),
                        None if r["after"] is None else json.loads(r["after"]))
-            for r in db.query("SELECT * FROM edits WHERE game_id = ? ORDER BY id", [game_id])]
+            for r in db.query(f"SELECT * FROM edits WHERE {where} ORDER BY id", [game_id])]
 
 
 def get_idempotency(db, game_id: str, key: str) -> IdempotencyRecord | None:
@@ -138,3 +139,157 @@ def get_idempotency(db, game_id: str, key: str) -> IdempotencyRecord | None:
 def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_id: int | None) -> None:
     db.execute("INSERT INTO idempotency_keys (game_id, key, action, request, hand_id, created) VALUES (?, ?, ?, ?, ?, ?)",
                [game_id, key, action, request, hand_id, now()])
+
+
+# ================================================================ clubs
+# Clubs, their members, card evenings and the games that are an evening's tables (migrations m100, m101).
+
+
+@dataclass(frozen=True)
+class ClubRecord:
+    id: str
+    name: str
+    currency: str
+    variant: str
+    options: dict[str, Any]
+    password_hash: str
+    failed_logins: int
+    locked_until: float | None
+    created: str
+
+
+@dataclass(frozen=True)
+class MemberRecord:
+    id: int
+    name: str
+    retired: str | None
+
+
+@dataclass(frozen=True)
+class EveningRecord:
+    id: int
+    club_id: str
+    date: str
+    fee_cents: int
+    rate: str | None
+    settlement: str
+    settled: str | None
+    settled_balances: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class ClubTableRecord:
+    game_id: str
+    evening_id: int
+    number: int
+    members: tuple[int, ...]  # member id per seat
+
+
+def _club(row) -> ClubRecord:
+    return ClubRecord(row["id"], row["name"], row["currency"], row["variant"], json.loads(row["options"]),
+                      row["password_hash"], row["failed_logins"], row["locked_until"], row["created"])
+
+
+def insert_club(db, *, id, name, currency, variant, options, password_hash) -> None:
+    stamp = now()
+    db.execute("INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [id, name, currency, variant, _dump(options), password_hash, stamp, stamp])
+
+
+def get_club(db, club_id: str) -> ClubRecord | None:
+    rows = list(db.query("SELECT * FROM clubs WHERE id = ?", [club_id]))
+    return _club(rows[0]) if rows else None
+
+
+def list_clubs(db, ids: list[str]) -> list[ClubRecord]:
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    return [_club(r) for r in db.query(f"SELECT * FROM clubs WHERE id IN ({marks}) ORDER BY name", ids)]
+
+
+def update_club(db, club_id: str, *, name, currency, variant, options, password_hash=None) -> None:
+    db.execute("UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?,"
+               " password_hash = coalesce(?, password_hash) WHERE id = ?",
+               [name, currency, variant, _dump(options), now(), password_hash, club_id])
+
+
+def set_club_logins(db, club_id: str, failed_logins: int, locked_until: float | None) -> None:
+    db.execute("UPDATE clubs SET failed_logins = ?, locked_until = ? WHERE id = ?", [failed_logins, locked_until, club_id])
+
+
+def club_members(db, club_id: str) -> list[MemberRecord]:
+    return [MemberRecord(r["id"], r["name"], r["retired"])
+            for r in db.query("SELECT id, name, retired FROM club_members WHERE club_id = ? ORDER BY name COLLATE NOCASE, id",
+                              [club_id])]
+
+
+def insert_member(db, club_id: str, name: str) -> int:
+    return db.execute("INSERT INTO club_members (club_id, name, created) VALUES (?, ?, ?)", [club_id, name, now()]).lastrowid
+
+
+def rename_member(db, club_id: str, member_id: int, name: str) -> None:
+    db.execute("UPDATE club_members SET name = ? WHERE id = ? AND club_id = ?", [name, member_id, club_id])
+
+
+def retire_member(db, club_id: str, member_id: int, retired: bool) -> None:
+    db.execute("UPDATE club_members SET retired = ? WHERE id = ? AND club_id = ?",
+               [now() if retired else None, member_id, club_id])
+
+
+def _evening(row) -> EveningRecord:
+    balances = json.loads(row["settled_balances"]) if row["settled_balances"] else None
+    return EveningRecord(row["id"], row["club_id"], row["date"], row["fee_cents"], row["rate"], row["settlement"],
+                         row["settled"], balances)
+
+
+def insert_evening(db, club_id: str, date: str, fee_cents: int, rate: str | None, settlement: str) -> int:
+    return db.execute("INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created) VALUES (?, ?, ?, ?, ?, ?)",
+                      [club_id, date, fee_cents, rate, settlement, now()]).lastrowid
+
+
+def get_evening(db, club_id: str, evening_id: int) -> EveningRecord | None:
+    rows = list(db.query("SELECT * FROM club_evenings WHERE id = ? AND club_id = ?", [evening_id, club_id]))
+    return _evening(rows[0]) if rows else None
+
+
+def club_evenings(db, club_id: str, start: str | None = None, end: str | None = None) -> list[EveningRecord]:
+    """The club's evenings from `start` to `end` (ISO dates, both included), oldest first."""
+    return [_evening(r) for r in db.query(
+        "SELECT * FROM club_evenings WHERE club_id = ? AND date >= coalesce(?, date) AND date <= coalesce(?, date)"
+        " ORDER BY date, id", [club_id, start, end])]
+
+
+def settle_evening(db, evening_id: int, settlement: str, balances: dict[str, int] | None) -> None:
+    """Mark an evening settled with the balances it was settled at, or (balances None) not settled."""
+    db.execute("UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ? WHERE id = ?",
+               [settlement, None if balances is None else now(), None if balances is None else _dump(balances), evening_id])
+
+
+def insert_club_table(db, evening_id: int, game_id: str, members: list[int]) -> int:
+    """Link a game to an evening as its next table, with the member in each seat; answers the table's number."""
+    number = next(db.query("SELECT coalesce(max(number), 0) + 1 AS n FROM club_tables WHERE evening_id = ?",
+                           [evening_id]))["n"]
+    db.execute("INSERT INTO club_tables (game_id, evening_id, number) VALUES (?, ?, ?)", [game_id, evening_id, number])
+    for seat, member_id in enumerate(members):
+        db.execute("INSERT INTO club_seats (game_id, seat, member_id) VALUES (?, ?, ?)", [game_id, seat, member_id])
+    return number
+
+
+def delete_club_table(db, evening_id: int, game_id: str) -> None:
+    """Unlink a game from its evening (the game itself stays)."""
+    db.execute("DELETE FROM club_tables WHERE game_id = ? AND evening_id = ?", [game_id, evening_id])
+
+
+def club_tables(db, evening_ids: list[int]) -> list[ClubTableRecord]:
+    """The tables of these evenings, by evening and number, with their seats."""
+    if not evening_ids:
+        return []
+    marks = ",".join("?" * len(evening_ids))
+    seats: dict[str, list[int]] = {}
+    for r in db.query(f"SELECT s.game_id, s.member_id FROM club_seats s JOIN club_tables t ON t.game_id = s.game_id"
+                      f" WHERE t.evening_id IN ({marks}) ORDER BY s.game_id, s.seat", evening_ids):
+        seats.setdefault(r["game_id"], []).append(r["member_id"])
+    return [ClubTableRecord(r["game_id"], r["evening_id"], r["number"], tuple(seats.get(r["game_id"], ())))
+            for r in db.query(f"SELECT * FROM club_tables WHERE evening_id IN ({marks}) ORDER BY evening_id, number",
+                              evening_ids)]

@@ -19,7 +19,8 @@ def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
     assert set(game["options"]) == {"tariff", "lost", "solo_values", "rate", "currency", "deals"}
     assert len(game["edit_key"]) >= 32
     assert game["edit_key"] in game["edit_page"]
-    assert game["links"] == {"page": f"/g/{game['id']}", "json": f"/api/games/{game['id']}"}
+    assert game["links"] == {"page": f"/g/{game['id']}", "json": f"/api/games/{game['id']}",
+                             "pdf": f"/g/{game['id']}/sheet.pdf", "csv": f"/g/{game['id']}/hands.csv"}
     assert game["hands"] == [] and game["totals"] == [0, 0, 0, 0]
     assert game["next_dealer"] == 0 and game["finished"] is False and game["winner"] is None
 

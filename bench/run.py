@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""How fast scorekeeper keeps score, side by side with the bare framework, in one run of a few minutes.
+
+1. Load: scorekeeper and a bare Flask app (bench/bare.py) under gunicorn with the same sync workers on 127.0.0.1,
+   both driven by wrk at 1, 8 and 32 connections: (a) a hand through the JSON API, (b) the same hand through the
+   HTML form (the POST answered by its redirect), (c) the protokoll page of a 50-hand game; each beside the bare
+   route's figures and as a ratio.
+2. Scaling, in-process (Flask test client): the protokoll page and the JSON game for 10, 100 and 1,000 hands per
+   variant, median server time of several runs.
+3. The protokoll page of a 50-hand game: bytes (raw and gzip) and the requests of a first visit.
+
+Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling]
+Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import random
+import re
+import secrets
+import shutil
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime
+from html.parser import HTMLParser
+from http.cookiejar import CookieJar
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+sys.path.insert(0, str(ROOT))
+
+PLAYERS = {"classic": ["Anna", "Bo", "Carl", "Dina"], "norwegian": ["Ola", "Kari", "Per", "Liv"],
+           "danish": ["Anna", "Bo", "Carl", "Dina"], "german": ["Anna", "Bo"],
+           "swedish": ["Åsa", "Björn", "Örjan", "Märta"]}
+# Options that let a game run long: no end (danish), or a far target with mostly pointless hands.
+LONG_OPTIONS = {"classic": {"deals": 500}, "norwegian": {"target": 100}, "danish": {},
+                "german": {"count": "all26", "target": 100}, "swedish": {"target": 100}}
+# The rules cap these: a classic tournament has at most 500 deals; in swedish every hand scores, so a game to 100
+# points is over after at most 199 hands.
+MAX_HANDS = {"classic": 500, "swedish": 190}
+SIZES = (10, 100, 1000)
+PAGE_HANDS = 50
+POOL = 200  # fresh Danish games per hand-entry run; the posts go round-robin over them
+HAND_BODY = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
+FORM_BODY = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}  # no number, version, token
+TARGETS = {"throughput": 0.5, "p99": 3.0, "ms_1000": 50.0, "page_kb": 30.0}
+
+
+# ---------------------------------------------------------------- hands that keep a game going
+
+
+def hands(variant: str, n: int, seed: int = 1) -> list[dict]:
+    """n valid hands that do not end the game: a realistic Danish mix; elsewhere mostly hands that score nothing."""
+    rng = random.Random(f"{variant}-{n}-{seed}")
+    out = []
+    for i in range(n):
+        if variant == "danish":
+            r = rng.random()
+            bidder = rng.randrange(4)
+            if r < 0.06:
+                out.append({"passed": True})
+            elif r < 0.14:
+                out.append({"bidder": bidder, "bid": rng.choice(["sol", "sol", "ren_sol", "bordlaegger"]),
+                            "tricks": rng.choice([0, 1, 1, 2])})
+            else:
+                bid = rng.choice([7, 7, 8, 8, 8, 9, 9, 10, 11])
+                suffix = rng.choice(["plain", "plain", "plain", "vip", "gode", "sans", "halve"])
+                trump = {"gode": "clubs", "sans": "none"}.get(suffix) or rng.choice(["hearts", "diamonds", "clubs", "spades"])
+                out.append({"bidder": bidder, "bid": bid, "suffix": suffix, "trump": trump,
+                            "partner": rng.choice([bidder, (bidder + 1) % 4, (bidder + 2) % 4, (bidder + 3) % 4]),
+                            "tricks": rng.randint(bid - 2, min(13, bid + 2))})
+        elif variant == "classic":
+            a = rng.randint(3, 10)
+            out.append({"trump": rng.choice(["hearts", "diamonds", "clubs", "spades"]), "tricks": [a, 13 - a]})
+        elif variant == "norwegian":  # pass 6–7 scores nothing; every tenth hand a grand made by 7 scores 1
+            if i % 10 == 9:
+                bidder = (i // 10) % 4
+                out.append({"bid": "grand", "bidder": bidder, "tricks": [7, 6] if bidder % 2 == 0 else [6, 7]})
+            else:
+                out.append({"bid": "pass", "tricks": rng.choice([[6, 7], [7, 6]])})
+        elif variant == "german":  # all 26 tricks: 13–13 scores nothing, every tenth deal one point
+            out.append({"tricks": ([14, 12] if (i // 10) % 2 == 0 else [12, 14]) if i % 10 == 9 else [13, 13]})
+        elif variant == "swedish":  # one point per hand, to each side in turn
+            side = i % 2
+            if rng.random() < 0.3:
+                out.append({"red": side + 2 * rng.randrange(2), "tricks": [7, 6] if side == 0 else [6, 7]})
+            else:
+                out.append({"red": None, "tricks": [6, 7] if side == 0 else [7, 6]})
+    return out
+
+
+def game_data(variant: str, n: int, title: str | None = None) -> dict:
+    from scorekeeper import service
+    return {"format": service.EXPORT_FORMAT, "variant": variant, "title": title or f"{variant} {n}",
+            "players": PLAYERS[variant], "dealer": 0, "options": dict(LONG_OPTIONS[variant]),
+            "hands": hands(variant, n)}
+
+
+# ---------------------------------------------------------------- the machine
+
+
+def machine() -> dict:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or str(os.cpu_count())
+    wrk = shutil.which("wrk")
+    wrk_version = subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split("[")[0].strip() if wrk else None
+    gunicorn = subprocess.run([sys.executable, "-m", "gunicorn", "--version"], capture_output=True, text=True)
+    return {"date": datetime.now().strftime("%Y-%m-%d %H:%M"), "nproc": nproc, "cpu": cpu,
+            "load_before": round(os.getloadavg()[0], 2),
+            "python": f"Python {platform.python_version()}", "wrk": wrk_version,
+            "gunicorn": gunicorn.stdout.strip() or gunicorn.stderr.strip()}
+
+
+# ---------------------------------------------------------------- servers and HTTP
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A gunicorn master with its sync workers on 127.0.0.1; stopped with SIGTERM to the master we started."""
+
+    def __init__(self, name: str, app: str, chdir: Path, workers: int, out: Path, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(out / f"{name}.log", "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
+             "--chdir", str(chdir), app],
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+
+    def wait(self, path: str, timeout: float = 30) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server {self.url} stopped; see {self.log.name}")
+            try:
+                urllib.request.urlopen(self.url + path, timeout=2).read()
+                return
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.1)
+        raise SystemExit(f"the server {self.url} did not answer within {timeout} s")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def call(opener, url: str, method: str = "GET", data: bytes | None = None, headers: dict | None = None):
+    """(status, body) of one request; redirects and errors are answers too."""
+    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+PLAIN = urllib.request.build_opener(NoRedirect)
+
+
+def new_game(base: str, title: str) -> dict:
+    body = json.dumps({"variant": "danish", "players": PLAYERS["danish"], "dealer": 0, "title": title}).encode()
+    status, answer = call(PLAIN, base + "/api/games", "POST", body, {"Content-Type": "application/json"})
+    if status != 201:
+        raise SystemExit(f"POST /api/games answered {status}: {answer[:200]!r}")
+    return json.loads(answer)
+
+
+def form_session(base: str, game: dict) -> tuple[str, str]:
+    """What one phone holds after following the edit link and opening the hand form: (Cookie header, CSRF token)."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(NoRedirect, urllib.request.HTTPCookieProcessor(jar))
+    status, _ = call(opener, base + game["edit_page"])
+    if status not in (301, 302, 303):
+        raise SystemExit(f"the edit page answered {status}")
+    status, page = call(opener, f"{base}/g/{game['id']}/hands/new")
+    match = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page) or \
+        re.search(rb'value="([^"]+)"[^>]*name="csrf_token"', page)
+    if status != 200 or not match:
+        raise SystemExit(f"the hand form answered {status} without a CSRF token")
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return cookie, match.group(1).decode()
+
+
+# ---------------------------------------------------------------- wrk
+
+
+LUA = r"""-- Written by bench/run.py: round-robin over prepared requests; done() prints the figures as JSON.
+local targets = {
+%(targets)s
+}
+local prepared = {}
+local i = 0
+local threads = 0
+
+function setup(thread)
+  thread:set("offset", threads)
+  threads = threads + 1
+end
+
+function init(args)
+  for k, t in ipairs(targets) do
+    prepared[k] = wrk.format(t[1], t[2], t[3], t[4])
+  end
+  i = ((offset or 0) * 37) %% #prepared
+end
+
+function request()
+  i = i %% #prepared + 1
+  return prepared[i]
+end
+
+function done(summary, latency, requests)
+  io.write(string.format('BENCH {"requests": %%d, "duration_us": %%d, "p50_us": %%d, "p99_us": %%d, "max_us": %%d, ' ..
+    '"errors": {"connect": %%d, "read": %%d, "write": %%d, "status": %%d, "timeout": %%d}}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
+    summary.errors.connect, summary.errors.read, summary.errors.write, summary.errors.status, summary.errors.timeout))
+end
+"""
+
+
+def lua_string(text: str) -> str:
+    if not text.isascii():
+        raise ValueError("the Lua scripts carry ASCII only")
+    return json.dumps(text)  # for ASCII text a JSON string is a valid Lua string
+
+
+def lua_script(path: Path, targets: list[tuple[str, str, dict, str | None]]) -> Path:
+    lines = []
+    for method, url_path, headers, body in targets:
+        head = ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items())
+        lines.append(f"  {{{lua_string(method)}, {lua_string(url_path)}, {{{head}}}, "
+                     f"{lua_string(body) if body is not None else 'nil'}}},")
+    path.write_text(LUA % {"targets": "\n".join(lines)})
+    return path
+
+
+def wrk(base: str, script: Path, clients: int, duration: int) -> dict:
+    threads = max(1, min(clients, os.cpu_count() or 1))
+    run = subprocess.run(["wrk", f"-t{threads}", f"-c{clients}", f"-d{duration}s", "--timeout", "10s",
+                          "-s", str(script), base], capture_output=True, text=True)
+    line = next((l for l in run.stdout.splitlines() if l.startswith("BENCH ")), None)
+    if line is None:
+        raise SystemExit(f"wrk gave no figures:\n{run.stdout}\n{run.stderr}")
+    figures = json.loads(line[6:])
+    seconds = figures["duration_us"] / 1e6
+    errors = sum(figures["errors"].values())
+    return {"clients": clients, "requests": figures["requests"], "rps": figures["requests"] / seconds,
+            "p50_ms": figures["p50_us"] / 1000, "p99_ms": figures["p99_us"] / 1000, "max_ms": figures["max_us"] / 1000,
+            "errors": errors, "error_detail": figures["errors"]}
+
+
+def hands_stored(db_path: Path, game_ids: list[str]) -> dict:
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        marks = ",".join("?" * len(game_ids))
+        counts = [r[0] for r in conn.execute(
+            f"SELECT count(h.id) FROM games g LEFT JOIN hands h ON h.game_id = g.id WHERE g.id IN ({marks}) GROUP BY g.id",
+            game_ids)]
+    finally:
+        conn.close()
+    return {"total": sum(counts), "max_per_game": max(counts), "mean_per_game": sum(counts) / len(counts)}
+
+
+def load(args, out: Path) -> dict:
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: make system (or apt-get install wrk)")
+    db_path = out / "bench.sqlite"
+    env = {"SCOREKEEPER_DATABASE": str(db_path), "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16)}
+    app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
+    bare = Server("bare", "bare:app", BENCH, args.workers, out)
+    try:
+        app.wait("/")
+        bare.wait("/ping")
+        print(f"scorekeeper on {app.url}, bare Flask on {bare.url}, gunicorn --workers {args.workers}; "
+              f"wrk {args.duration} s per run", flush=True)
+
+        # The page everyone reads: a 50-hand Danish game, read-only (no cookie).
+        data = game_data("danish", PAGE_HANDS, "bench protokoll")
+        status, answer = call(PLAIN, app.url + "/api/games/import", "POST", json.dumps(data).encode(),
+                              {"Content-Type": "application/json"})
+        if status != 201:
+            raise SystemExit(f"POST /api/games/import answered {status}: {answer[:200]!r}")
+        page_game = json.loads(answer)
+        scripts = out / "lua"
+        scripts.mkdir()
+        bare_lua = lua_script(scripts / "bare.lua", [("GET", "/ping", {}, None)])
+        read_lua = lua_script(scripts / "protokoll.lua", [("GET", f"/g/{page_game['id']}", {}, None)])
+        for _ in range(20):  # warm both servers' workers
+            call(PLAIN, bare.url + "/ping")
+            call(PLAIN, f"{app.url}/g/{page_game['id']}")
+
+        runs: dict[str, list] = {"bare": [], "api": [], "form": [], "page": []}
+        for clients in args.clients:
+            # (a) a fresh pool of games for the JSON API
+            pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
+            api_lua = lua_script(scripts / f"api-{clients}.lua", [
+                ("POST", f"/api/games/{g['id']}/hands",
+                 {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
+                 json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4})) for k, g in enumerate(pool)])
+            # (b) a fresh pool for the form: each game's phone holds its edit key and a CSRF token in its session
+            form_pool = [new_game(app.url, f"bench form {clients}.{k}") for k in range(POOL)]
+            form_targets = []
+            for k, g in enumerate(form_pool):
+                cookie, token = form_session(app.url, g)
+                body = urlencode({"csrf_token": token, **FORM_BODY, "bidder": str(k % 4), "partner": str((k + 2) % 4)})
+                form_targets.append(("POST", f"/g/{g['id']}/hands/new",
+                                     {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}, body))
+            form_lua = lua_script(scripts / f"form-{clients}.lua", form_targets)
+
+            for name, base, script, ids in (("bare", bare.url, bare_lua, None), ("api", app.url, api_lua, pool),
+                                            ("form", app.url, form_lua, form_pool), ("page", app.url, read_lua, None)):
+                result = wrk(base, script, clients, args.duration)
+                if ids:
+                    result["stored"] = hands_stored(db_path, [g["id"] for g in ids])
+                runs[name].append(result)
+                extra = f", {result['stored']['total']} hands stored" if ids else ""
+                print(f"  {name:5} {clients:3} clients: {result['rps']:8.0f} req/s  p50 {result['p50_ms']:7.2f} ms  "
+                      f"p99 {result['p99_ms']:7.2f} ms  errors {result['errors']}{extra}", flush=True)
+        return runs
+    finally:
+        app.stop()
+        bare.stop()
+
+
+# ---------------------------------------------------------------- scaling, in-process
+
+
+def median_ms(client, path: str, runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time of this process, in ms; CPU time hardly moves when others load the machine."""
+    client.get(path)  # warm
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        response = client.get(path)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        if response.status_code != 200:
+            raise SystemExit(f"GET {path} answered {response.status_code}")
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
+
+
+class Subresources(HTMLParser):
+    """The URLs a browser fetches while loading the page (not links the user may follow)."""
+
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        rel = (a.get("rel") or "").lower().split()
+        if tag == "link" and a.get("href") and set(rel) & {"stylesheet", "icon", "preload", "modulepreload",
+                                                             "manifest", "apple-touch-icon", "shortcut"}:
+            self.urls.append(a["href"])
+        elif tag in ("script", "img", "iframe", "embed", "audio", "video", "source", "track") and a.get("src"):
+            self.urls.append(a["src"])
+        elif tag == "object" and a.get("data"):
+            self.urls.append(a["data"])
+        elif tag == "input" and (a.get("type") or "").lower() == "image" and a.get("src"):
+            self.urls.append(a["src"])
+        for name in ("srcset", "poster"):
+            if a.get(name):
+                self.urls.extend(part.strip().split()[0] for part in a[name].split(",") if part.strip())
+
+
+def first_visit(client, path: str) -> dict:
+    """The page, then everything it pulls in (stylesheets' url() and @import included); data: URIs cost no request."""
+    html = client.get(path).data
+    parser = Subresources()
+    parser.feed(html.decode())
+    queue, seen, fetched, external = list(parser.urls), set(), [], []
+    total = len(html)
+    while queue:
+        url = queue.pop(0)
+        if url.startswith("data:") or url in seen:
+            continue
+        seen.add(url)
+        parts = urlsplit(url)
+        if parts.netloc and parts.hostname not in ("localhost", "127.0.0.1"):
+            external.append(url)
+            continue
+        response = client.get(parts.path + (f"?{parts.query}" if parts.query else ""))
+        fetched.append({"url": parts.path, "status": response.status_code, "bytes": len(response.data)})
+        total += len(response.data)
+        if response.mimetype == "text/css":
+            css = response.data.decode()
+            queue += re.findall(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""", css)
+            queue += re.findall(r"""@import\s+['"]([^'"]+)['"]""", css)
+    return {"requests": 1 + len(fetched) + len(external), "subresources": fetched, "external": external,
+            "total_bytes": total}
+
+
+def scaling(args, out: Path) -> dict:
+    from scorekeeper import create_app, service
+    from scorekeeper.db import get_db
+
+    app = create_app({"DATABASE": str(out / "scaling.sqlite"), "SECRET_KEY": "bench"})
+    client = app.test_client()
+    rows = []
+    print("Scaling (in-process, median of runs):", flush=True)
+    for variant in PLAYERS:
+        for size in SIZES:
+            n = min(size, MAX_HANDS.get(variant, size))
+            with app.app_context():
+                game_id, _key = service.import_game(get_db(), game_data(variant, n))
+            runs = 7 if n >= 500 else 11
+            page, page_cpu = median_ms(client, f"/g/{game_id}", runs)
+            api, api_cpu = median_ms(client, f"/api/games/{game_id}", runs)
+            rows.append({"variant": variant, "hands": n, "page_ms": page, "page_cpu_ms": page_cpu,
+                         "json_ms": api, "json_cpu_ms": api_cpu})
+            print(f"  {variant:9} {n:5} hands: protokoll {page:7.1f} ms ({page_cpu:.1f} CPU), "
+                  f"JSON {api:6.1f} ms ({api_cpu:.1f} CPU)", flush=True)
+
+    with app.app_context():
+        game_id, key = service.import_game(get_db(), game_data("danish", PAGE_HANDS, "Thursday at Bo's"))
+    viewer = client.get(f"/g/{game_id}").data
+    editor_client = app.test_client()
+    editor_client.get(f"/g/{game_id}/k/{key}")
+    editor = editor_client.get(f"/g/{game_id}").data
+    visit = first_visit(app.test_client(), f"/g/{game_id}")
+    page = {"hands": PAGE_HANDS, "viewer_bytes": len(viewer), "viewer_gzip": len(gzip.compress(viewer, 6)),
+            "editor_bytes": len(editor), "editor_gzip": len(gzip.compress(editor, 6)), **visit}
+    print(f"  protokoll of {PAGE_HANDS} hands: {page['viewer_bytes']} bytes ({page['viewer_gzip']} gzip) read-only, "
+          f"{page['editor_bytes']} ({page['editor_gzip']} gzip) with the edit right; first visit "
+          f"{page['requests']} requests, {len(page['external'])} to other hosts", flush=True)
+    return {"rows": rows, "page": page}
+
+
+# ---------------------------------------------------------------- the table
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b else "–"
+
+
+def report(info: dict, runs: dict | None, scale: dict | None) -> str:
+    lines = [f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
+             f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
+             f"per run; load average before the run {info['load_before']}.", ""]
+    checks = []
+    if runs:
+        lines += ["| what | clients | req/s | p50 ms | p99 ms | bare req/s | bare p50 ms | bare p99 ms "
+                  "| req/s ÷ bare | p99 ÷ bare |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        names = {"api": "(a) hand, JSON API", "form": "(b) hand, form post → redirect",
+                 "page": f"(c) protokoll page, {PAGE_HANDS} hands"}
+        for name, label in names.items():
+            for run, base in zip(runs[name], runs["bare"]):
+                lines.append(f"| {label} | {run['clients']} | {run['rps']:.0f} | {run['p50_ms']:.2f} | "
+                             f"{run['p99_ms']:.2f} | {base['rps']:.0f} | {base['p50_ms']:.2f} | {base['p99_ms']:.2f} | "
+                             f"{ratio(run['rps'], base['rps'])} | {ratio(run['p99_ms'], base['p99_ms'])} |")
+        errors = sum(r["errors"] for rs in runs.values() for r in rs)
+        stored = [r["stored"] for n in ("api", "form") for r in runs[n]]
+        lines += ["", f"Errors (connect/read/write/timeout, or status ≥ 400): {errors}. Hand entry went round-robin "
+                  f"over {POOL} fresh Danish games per run; they reached at most "
+                  f"{max(s['max_per_game'] for s in stored)} hands."]
+        for name, how in (("api", "JSON"), ("form", "form")):
+            run, base = runs[name][-1], runs["bare"][-1]  # the most clients
+            checks.append((f"hand entry ({how}) at {run['clients']} clients ≥ {TARGETS['throughput']} × bare req/s",
+                           run["rps"] / base["rps"] >= TARGETS["throughput"], ratio(run["rps"], base["rps"])))
+            checks.append((f"hand entry ({how}) p99 at {run['clients']} clients < {TARGETS['p99']:.0f} × bare p99",
+                           run["p99_ms"] / base["p99_ms"] < TARGETS["p99"], ratio(run["p99_ms"], base["p99_ms"])))
+    if scale:
+        by = {(r["variant"], r["hands"]): r for r in scale["rows"]}
+        variants = list(dict.fromkeys(r["variant"] for r in scale["rows"]))
+        lines += ["", "Server time per request, in-process (median), for games of 10, 100 and 1,000 hands "
+                  f"(classic stops at {MAX_HANDS['classic']} deals, swedish at {MAX_HANDS['swedish']} hands):", "",
+                  "| variant | hands | protokoll page ms | (CPU ms) | µs per hand | JSON game ms | (CPU ms) | µs per hand |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for v in variants:
+            for r in (r for r in scale["rows"] if r["variant"] == v):
+                lines.append(f"| {v} | {r['hands']} | {r['page_ms']:.1f} | {r['page_cpu_ms']:.1f} | "
+                             f"{1000 * r['page_ms'] / r['hands']:.0f} | {r['json_ms']:.1f} | {r['json_cpu_ms']:.1f} | "
+                             f"{1000 * r['json_ms'] / r['hands']:.0f} |")
+        p = scale["page"]
+        lines += ["", f"Protokoll page of a {p['hands']}-hand Danish game: {p['viewer_bytes'] / 1000:.1f} KB "
+                  f"({p['viewer_gzip'] / 1000:.1f} KB gzip) read-only, {p['editor_bytes'] / 1000:.1f} KB "
+                  f"({p['editor_gzip'] / 1000:.1f} KB gzip) with the edit right. A first visit makes "
+                  f"{p['requests']} requests (" + ", ".join(["the page"] + [s["url"] for s in p["subresources"]]) +
+                  f"), {len(p['external'])} to another host; {p['total_bytes'] / 1000:.1f} KB in all."]
+        big = [r for r in scale["rows"] if r["hands"] == 1000]
+        if big:
+            slowest = max(big, key=lambda r: r["page_ms"])
+            checks.append((f"protokoll of 1,000 hands < {TARGETS['ms_1000']:.0f} ms ({slowest['variant']}, slowest)",
+                           slowest["page_ms"] < TARGETS["ms_1000"], f"{slowest['page_ms']:.1f} ms"))
+        for v in variants:
+            small, large = by[(v, 100)], by[(v, max(h for (w, h) in by if w == v))]
+            growth = (large["page_ms"] / small["page_ms"]) / (large["hands"] / small["hands"])
+            checks.append((f"protokoll grows linearly ({v}: time ratio ÷ hands ratio, {small['hands']} → "
+                           f"{large['hands']}, ≤ 1.3)", growth <= 1.3, f"{growth:.2f}"))
+        checks.append((f"protokoll of {p['hands']} hands < {TARGETS['page_kb']:.0f} KB (read-only and editor)",
+                       max(p["viewer_bytes"], p["editor_bytes"]) < TARGETS["page_kb"] * 1000,
+                       f"{max(p['viewer_bytes'], p['editor_bytes']) / 1000:.1f} KB"))
+        checks.append(("no request to another host", not p["external"], str(len(p["external"]))))
+    if checks:
+        lines += ["", "Targets:", ""] + [f"- {'✔' if ok else '✘'} {what}: {value}" for what, ok, value in checks]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
+    parser.add_argument("--clients", default="1,8,32", help="concurrent connections, comma-separated")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers, as make run (default 2)")
+    parser.add_argument("--only", choices=("load", "scaling"), help="run one half only")
+    args = parser.parse_args(argv)
+    args.clients = [int(c) for c in args.clients.split(",")]
+    out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
+    out.mkdir(parents=True)
+    info = {**machine(), "workers": args.workers, "duration": args.duration}
+    print(f"{info['date']}: {info['nproc']} × {info['cpu']}, {info['python']}; results in {out}", flush=True)
+    if info["load_before"] > 0.5:
+        print(f"Note: the machine is busy (load average {info['load_before']}); the figures will be noisy.", flush=True)
+    runs = load(args, out) if args.only != "scaling" else None
+    scale = scaling(args, out) if args.only != "load" else None
+    table = report(info, runs, scale)
+    (out / "table.md").write_text(table + "\n")
+    (out / "results.json").write_text(json.dumps({"machine": info, "load": runs, "scaling": scale}, indent=1))
+    for name in ("bench.sqlite", "scaling.sqlite"):  # the figures are kept; the databases are not
+        for path in out.glob(name + "*"):
+            path.unlink()
+    print("\n" + table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+"""Club results as the pages and the CSV files show them: names for member ids, money as text. No arithmetic."""
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+from flask_babel import gettext as _
+
+from . import describe
+from .club_service import EveningData
+from .present import minus
+from .scoring import VARIANTS, format_cents
+from .scoring import club as club_rules
+from .scoring import danish as danish_rules
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def money(cents: int) -> str:
+    """Cents as text with a real minus sign: −12.50."""
+    return format_cents(cents).replace("-", "−")
+
+
+def signed_money(cents: int) -> str:
+    return ("+" if cents > 0 else "") + money(cents)
+
+
+def amount(cents: int) -> Decimal:
+    """Cents as a number for a CSV cell: 1250 → 12.50."""
+    return Decimal(cents).scaleb(-2)
+
+
+def party_name(party, members, first: bool = False) -> str:
+    """A member's name as it is now, or the kitty (capitalised when it starts the sentence)."""
+    if party == club_rules.KITTY:
+        return _("The kitty") if first else _("the kitty")
+    member = members.get(party)
+    return member.name if member else "?"
+
+
+def rules_context(club) -> dict:
+    """The club's rule set in words, and for Danish the bid × tricks matrix it gives."""
+    ctx = {"variant_title": VARIANTS[club.variant].TITLE,
+           "rules": describe.house_rules(club.variant, club.options) if hasattr(describe, "house_rules") else [],
+           "matrix": None, "rate": club.options.get("rate") if club.variant == "danish" else None}
+    if club.variant == "danish":
+        ctx["matrix"] = matrix_context(club.options)
+    return ctx
+
+
+def matrix_context(options) -> dict:
+    """Rows of the bid × tricks matrix (plain bids; a suffix doubles) and the sol values."""
+    matrix = danish_rules.tariff_matrix(options)
+    return {"tricks": list(range(14)),
+            "rows": [{"bid": bid, "cells": [{"text": minus(v), "made": v > 0} for v in values]}
+                     for bid, values in matrix["bids"].items()],
+            "sol": [{"bid": describe.solo_name(bid), "made": made, "lost": lost}
+                    for bid, (made, lost) in matrix["sol"].items()]}
+
+
+def table_context(table, members) -> dict:
+    sheet = table.sheet
+    names = [members[m].name for m in table.record.members]
+    p = sheet.protokoll
+    sides = describe.side_names(names, p.sides)
+    return {"number": table.record.number, "game_id": sheet.game.id, "variant": VARIANTS[sheet.game.variant].TITLE,
+            "money": sheet.game.variant == "danish", "hands": len(p.hands), "finished": p.finished,
+            "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)]}
+
+
+def evening_context(data: EveningData, members, currency: str) -> dict:
+    """The evening's result: money per member (best first), standings, the kitty and the payments."""
+    r = data.result
+    rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
+    at_standings = {m for t in data.tables if t.sheet.game.variant != "danish" for m in t.record.members}
+    standings = sorted((m for m in r.members if m.member in at_standings),
+                       key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()))
+    return {
+        "id": data.record.id, "date": data.record.date, "currency": currency,
+        "rate": data.record.rate, "fee": money(data.record.fee_cents) if data.record.fee_cents else None,
+        "settlement": r.evening.settlement, "stored_settlement": data.record.settlement,
+        "settled": data.record.settled, "changed": r.changed_since_settled,
+        "has_money": r.has_money, "has_standings": r.has_standings,
+        "members": [{"id": m.member, "name": party_name(m.member, members), "tables": m.tables, "hands": m.hands,
+                     "points": minus(m.points), "winnings": signed_money(m.winnings), "fee": money(m.fee),
+                     "net": signed_money(m.net), "won": m.net > 0, "lost": m.net < 0} for m in rows],
+        "standings": [{"name": party_name(m.member, members), "games_won": m.games_won,
+                       "points": minus(m.standing_points)} for m in standings],
+        "kitty": signed_money(r.kitty) if r.kitty else None,
+        "payments": [{"from": party_name(t.payer, members, first=True), "to": party_name(t.payee, members),
+                      "amount": money(t.cents)} for t in r.transfers],
+        "tables": [table_context(t, members) for t in data.tables],
+    }
+
+
+def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
+    has_standings = any(r.has_standings for r in ledger.results)
+    evenings = [{"id": r.evening.id, "date": r.evening.date, "settled": r.evening.settled is not None}
+                for r in ledger.results]
+    lines = []
+    for line in sorted(ledger.lines, key=lambda l: (-l.net, party_name(l.member, members).casefold())):
+        member = members.get(line.member)
+        lines.append({
+            "name": party_name(line.member, members), "retired": bool(member and member.retired),
+            "evenings": line.evenings, "hands": line.hands, "points": minus(line.points), "net": signed_money(line.net),
+            "unsettled": signed_money(line.unsettled), "games_won": line.games_won,
+            "standing_points": minus(line.standing_points),
+            "entries": [{"date": e["date"], "id": e["id"], "points": minus(x.points), "net": signed_money(x.net)}
+                        for e, x in zip(evenings, line.entries) if x is not None]})
+    return {"currency": currency, "evenings": evenings, "lines": lines, "has_standings": has_standings,
+            "kitty": signed_money(ledger.kitty), "kitty_unsettled": signed_money(ledger.kitty_unsettled),
+            "kitty_entries": [{"date": e["date"], "id": e["id"], "net": signed_money(r.kitty)}
+                              for e, r in zip(evenings, ledger.results) if r.kitty]}
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)} %" if whole else "–"
+
+
+def stats_context(stats, members) -> list[dict]:
+    out = []
+    for s in sorted(stats, key=lambda s: party_name(s.member, members).casefold()):
+        if not s.evenings:
+            continue
+        out.append({
+            "name": party_name(s.member, members), "bids": s.bids, "bids_made": s.bids_made,
+            "bids_pct": percent(s.bids_made, s.bids), "sol_bids": s.sol_bids, "sol_made": s.sol_made,
+            "sol_pct": percent(s.sol_made, s.sol_bids), "selvmakker": s.selvmakker,
+            "selvmakker_made": s.selvmakker_made, "evenings": s.evenings, "points": minus(s.points),
+            "average": signed_average(s.average),
+            "partners": [{"name": party_name(m, members), "hands": n} for m, n in s.partners]})
+    return out
+
+
+def signed_average(value: Decimal | None) -> str:
+    if value is None:
+        return "–"
+    return ("+" if value > 0 else "") + str(value).replace("-", "−")
+
+
+# ---------------------------------------------------------------- CSV
+
+
+def cell(value):
+    """A CSV cell that a spreadsheet will not run: text starting with = + - @ tab or CR gets an apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _csv(rows) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([cell(v) for v in row])
+    return out.getvalue()
+
+
+def evening_csv(data: EveningData, members) -> str:
+    r = data.result
+    rows = [[_("member"), _("tables"), _("hands"), _("points"), _("winnings"), _("fee"), _("net"),
+             _("games won"), _("standing points")]]
+    for m in sorted(r.members, key=lambda m: party_name(m.member, members).casefold()):
+        rows.append([party_name(m.member, members), m.tables, m.hands, m.points, amount(m.winnings), amount(m.fee),
+                     amount(m.net), m.games_won, m.standing_points])
+    rows.append([_("kitty"), "", "", "", "", "", amount(r.kitty), "", ""])
+    return _csv(rows)
+
+
+def ledger_csv(ledger: club_rules.Ledger, members) -> str:
+    head = [_("member"), _("evenings"), _("hands"), _("points"), _("money"), _("unsettled"), _("games won"),
+            _("standing points")]
+    dates = [r.evening.date for r in ledger.results]
+    for r in ledger.results:
+        label = r.evening.date if dates.count(r.evening.date) == 1 else f"{r.evening.date} ({r.evening.id})"
+        head += [_("%(date)s points", date=label), _("%(date)s money", date=label)]
+    rows = [head]
+    for line in sorted(ledger.lines, key=lambda l: party_name(l.member, members).casefold()):
+        row = [party_name(line.member, members), line.evenings, line.hands, line.points, amount(line.net),
+               amount(line.unsettled), line.games_won, line.standing_points]
+        for entry in line.entries:
+            row += ["", ""] if entry is None else [entry.points, amount(entry.net)]
+        rows.append(row)
+    kitty = [_("kitty"), "", "", "", amount(ledger.kitty), amount(ledger.kitty_unsettled), "", ""]
+    for r in ledger.results:
+        kitty += ["", amount(r.kitty)]
+    rows.append(kitty)
+    return _csv(rows)

@@ -1,0 +1,151 @@
+"""The cost shape, counted rather than timed: a sheet is scored once per hand, and a page's SQL does not grow with it.
+
+bench/run.py times these paths; these tests keep them from turning quadratic without anyone noticing.
+"""
+import re
+
+import pytest
+
+from scorekeeper import db as dbmod
+from scorekeeper import service
+from scorekeeper.db import get_db
+from scorekeeper.scoring import VARIANTS
+
+from conftest import PLAYERS
+
+# Options that let a game run long, and the longest game the rules allow (≤ 1,000 hands).
+LONG = {"classic": ({"deals": 500}, 500), "norwegian": ({"target": 100}, 1000), "danish": ({}, 1000),
+        "german": ({"count": "all26", "target": 100}, 1000), "swedish": ({"target": 100}, 190)}
+DANISH = [{"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9},
+          {"bidder": 1, "bid": "sol", "tricks": 1},
+          {"passed": True},
+          {"bidder": 2, "bid": 9, "suffix": "gode", "trump": "clubs", "partner": 2, "tricks": 8},
+          {"bidder": 3, "bid": 7, "suffix": "sans", "trump": "none", "partner": 1, "tricks": 10},
+          {"bidder": 0, "bid": 10, "suffix": "vip", "trump": "hearts", "partner": 3, "tricks": 10}]
+
+
+def long_hands(variant: str, n: int) -> list[dict]:
+    """n hands that keep the game going: Danish has no end; elsewhere most hands score nothing or one point."""
+    if variant == "danish":
+        return [DANISH[i % len(DANISH)] for i in range(n)]
+    if variant == "classic":
+        return [{"trump": "hearts", "tricks": [7, 6] if i % 2 else [5, 8]} for i in range(n)]
+    if variant == "norwegian":
+        return [{"bid": "grand", "bidder": i % 4, "tricks": [7, 6] if i % 2 == 0 else [6, 7]} if i % 10 == 9
+                else {"bid": "pass", "tricks": [6, 7]} for i in range(n)]
+    if variant == "german":
+        return [{"tricks": [14, 12] if i % 20 == 9 else [12, 14]} if i % 10 == 9 else {"tricks": [13, 13]}
+                for i in range(n)]
+    return [{"red": None, "tricks": [6, 7] if i % 2 == 0 else [7, 6]} for i in range(n)]
+
+
+def make_game(app, variant: str, n: int) -> tuple[str, str]:
+    options, _longest = LONG[variant]
+    with app.app_context():
+        return service.import_game(get_db(), {
+            "format": service.EXPORT_FORMAT, "variant": variant, "title": f"{n} hands", "players": PLAYERS[variant],
+            "dealer": 0, "options": options, "hands": long_hands(variant, n)})
+
+
+@pytest.fixture
+def scorer_calls(monkeypatch):
+    """Counts the calls of every variant's check_hand and hand_points."""
+    calls = {}
+
+    def counting(variant, name, fn):
+        def wrapper(*args, **kwargs):
+            calls[variant, name] = calls.get((variant, name), 0) + 1
+            return fn(*args, **kwargs)
+        return wrapper
+
+    for variant, module in VARIANTS.items():
+        for name in ("check_hand", "hand_points"):
+            monkeypatch.setattr(module, name, counting(variant, name, getattr(module, name)))
+
+    def read(variant):
+        counts = (calls.get((variant, "check_hand"), 0), calls.get((variant, "hand_points"), 0))
+        calls.clear()
+        return counts
+
+    return read
+
+
+@pytest.mark.parametrize("variant", list(LONG))
+def test_a_long_sheet_is_scored_once_per_hand(app, client, scorer_calls, variant):
+    n = LONG[variant][1]
+    game_id, key = make_game(app, variant, n)
+    scorer_calls(variant)
+    assert client.get(f"/g/{game_id}").status_code == 200
+    assert scorer_calls(variant) == (n, n)
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+    assert scorer_calls(variant) == (n, n)
+    client.get(f"/g/{game_id}/k/{key}")
+    scorer_calls(variant)
+    assert client.get(f"/g/{game_id}").status_code == 200  # with the edit links
+    assert scorer_calls(variant) == (n, n)
+
+
+def test_entering_a_hand_replays_the_game_a_fixed_number_of_times(app, client, scorer_calls):
+    n = 300
+    game_id, key = make_game(app, "danish", n)
+    scorer_calls("danish")
+    r = client.post(f"/api/games/{game_id}/hands", json=DANISH[0], headers={"X-Edit-Key": key})
+    assert r.status_code == 201
+    assert scorer_calls("danish")[0] <= 2 * (n + 1)  # load, then the game with the new hand
+    client.get(f"/g/{game_id}/k/{key}")
+    page = client.get(f"/g/{game_id}/hands/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    scorer_calls("danish")
+    r = client.post(f"/g/{game_id}/hands/new", data={"csrf_token": token, "bidder": "0", "bid": "8",
+                                                     "trump": "spades", "partner": "2", "tricks": "9"})
+    assert r.status_code == 302
+    assert scorer_calls("danish")[0] <= 3 * (n + 2)  # the form's sheet, then as the API
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement the app's connections run, by sqlite3's trace callback."""
+    seen = []
+    connect = dbmod.connect
+
+    def tracing(path):
+        db = connect(path)
+        db.conn.set_trace_callback(seen.append)
+        return db
+
+    monkeypatch.setattr(dbmod, "connect", tracing)
+
+    def read():
+        out = list(seen)
+        seen.clear()
+        return out
+
+    return read
+
+
+def queries(client, statements, method, path, **kwargs) -> list[str]:
+    statements()
+    response = client.open(path, method=method, **kwargs)
+    assert response.status_code < 400, (path, response.status_code)
+    return statements()
+
+
+def test_sql_per_page_does_not_grow_with_the_hands(app, statements):
+    counts = {}
+    for n in (10, 100):
+        game_id, key = make_game(app, "danish", n)
+        client = app.test_client()
+        client.get(f"/g/{game_id}/k/{key}")
+        page = client.get(f"/g/{game_id}/hands/new").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        counts[n] = {
+            "protokoll": len(queries(client, statements, "GET", f"/g/{game_id}")),
+            "game json": len(queries(client, statements, "GET", f"/api/games/{game_id}")),
+            "hand form": len(queries(client, statements, "GET", f"/g/{game_id}/hands/new")),
+            "form post": len(queries(client, statements, "POST", f"/g/{game_id}/hands/new", data={
+                "csrf_token": token, "bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"})),
+            "api post": len(queries(client, statements, "POST", f"/api/games/{game_id}/hands", json=DANISH[1],
+                                    headers={"X-Edit-Key": key})),
+        }
+    assert counts[10] == counts[100]
+    assert all(0 < count < 30 for count in counts[10].values()), counts[10]

@@ -1,0 +1,120 @@
+"""The hands as CSV: read back with the csv module, they are exactly the game's hands and totals."""
+import csv
+import io
+
+import pytest
+
+from scorekeeper.paper import guard
+
+GAMES = {
+    "classic": ({"honours": True}, [
+        {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
+        {"trump": "spades", "tricks": [4, 9], "revoke": {"side": 0, "penalty": "deduct"}},
+        {"trump": "clubs", "tricks": [7, 6]},
+    ]),
+    "norwegian": ({}, [{"bid": "grand", "bidder": 2, "tricks": [5, 8]}, {"bid": "pass", "tricks": [4, 9]}]),
+    "danish": ({}, [
+        {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
+        {"bidder": 1, "bid": "sol", "tricks": 1},
+        {"passed": True},
+        {"bidder": 0, "bid": 9, "suffix": "gode", "partner": 0, "tricks": 9},
+        {"bidder": 3, "bid": 10, "suffix": "sans", "partner": 1, "tricks": 8},
+    ]),
+    "german": ({}, [{"tricks": [9, 4]}, {"tricks": [5, 8]}]),
+    "swedish": ({}, [{"red": 3, "tricks": [5, 8]}, {"red": None, "tricks": [4, 9]}]),
+}
+
+
+def read_csv(client, game) -> list[dict]:
+    r = client.get(game["links"]["csv"])
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert r.headers["Content-Disposition"] == f'attachment; filename="protokoll-{game["id"]}.csv"'
+    return list(csv.DictReader(io.StringIO(r.data.decode("utf-8-sig"))))
+
+
+def side_names(game):
+    return [" & ".join(game["players"][s] for s in side) for side in game["sides"]]
+
+
+def entered(variant, row, game):
+    """The hand's input as the API gives it, rebuilt from a CSV row (names back to seats)."""
+    seat = {name: i for i, name in enumerate(game["players"])}
+    sides = side_names(game)
+
+    def per_side(field):
+        values = [row[f"{field} {s}"] for s in sides]
+        return [int(v) for v in values] if all(values) else None
+
+    if variant == "danish":
+        if row["passed"] == "yes":
+            return {"passed": True}
+        bid = int(row["bid"]) if row["bid"].isdigit() else row["bid"]
+        out = {"bidder": seat[row["bidder"]], "bid": bid, "tricks": int(row["tricks"])}
+        if isinstance(bid, int):
+            out.update(suffix=row["suffix"], trump=row["trump"], partner=seat[row["partner"]])
+        return out
+    out = {"tricks": per_side("tricks")}
+    if variant == "classic":
+        out["trump"] = row["trump"]
+        if per_side("honours"):
+            out["honours"] = per_side("honours")
+        if row["revoke"]:
+            out["revoke"] = {"side": sides.index(row["revoke"]), "penalty": row["revoke penalty"]}
+    if variant == "norwegian":
+        out["bid"] = row["bid"]
+        if row["bidder"]:
+            out["bidder"] = seat[row["bidder"]]
+    if variant == "swedish":
+        out["red"] = seat[row["red"]] if row["red"] else None
+    return out
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_the_csv_reads_back_to_the_hands_and_totals(client, api, variant):
+    options, hands = GAMES[variant]
+    game = api.create(variant, options=options)
+    for hand in hands:
+        api.hand(game, hand)
+    game = api.get(game)
+    rows = read_csv(client, game)
+    sides = side_names(game)
+    assert len(rows) == len(game["hands"])
+    for row, hand in zip(rows, game["hands"]):
+        assert int(row["hand"]) == hand["number"]
+        assert row["dealer"] == game["players"][hand["dealer"]]
+        assert entered(variant, row, game) == hand["input"]
+        assert [int(row[f"points {s}"]) for s in sides] == hand["points"]
+        assert [int(row[f"total {s}"]) for s in sides] == hand["totals"]
+    assert [int(rows[-1][f"total {s}"]) for s in sides] == game["totals"]
+
+
+def test_a_rubber_has_its_game_column(client, api):
+    game = api.create("classic", options={"rubber": True})
+    for hand in ({"trump": "hearts", "tricks": [13, 0]}, {"trump": "spades", "tricks": [0, 13]}):
+        api.hand(game, hand)
+    rows = read_csv(client, api.get(game))
+    assert [row["game"] for row in rows] == ["1", "2"]
+
+
+def test_text_cells_cannot_run_as_formulas_but_negative_numbers_stay_numbers(client, api):
+    players = ["=HYPERLINK(1)", "+Bo", "-Carl", "@Dina"]
+    game = api.create("danish", players=players)
+    api.hand(game, {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10})
+    r = client.get(f"/g/{game['id']}/hands.csv")
+    raw = r.data.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(raw)))
+    header, first = rows
+    assert "points =HYPERLINK(1)" in header and "total -Carl" in header  # harmless after the word
+    assert first[1] == "'=HYPERLINK(1)" and first[3] == "'=HYPERLINK(1)" and first[7] == "'-Carl"
+    assert first[-8:] == ["60", "-60", "60", "-60", "60", "-60", "60", "-60"]
+    for cell in (c for row in rows for c in row):
+        assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+        assert not cell.startswith("-") or cell.lstrip("-").isdigit(), cell
+
+
+@pytest.mark.parametrize("value, cell", [
+    ("=1+1", "'=1+1"), ("+45", "'+45"), ("-Bo", "'-Bo"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
+    ("\rx", "'\rx"), ("Åsa", "Åsa"), ("", ""), (-60, -60), (0, 0), (None, None),
+])
+def test_guard(value, cell):
+    assert guard(value) == cell
