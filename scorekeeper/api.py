@@ -13,6 +13,7 @@ from .db import get_db
 from .i18n import translate_errors
 from .present import game_dict, hand_dict, settlement_dict
 from .scoring import GameOver, InputError
+from .scoring.core import Msg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -30,28 +31,30 @@ def _input_error(exc):
 @bp.errorhandler(service.NotFound)
 def _not_found(exc):
     what = str(exc) or "game"
-    return error(404, {what: f"no such {what}"})
+    return error(404, {what: Msg("no such game") if what == "game" else Msg("no such hand") if what == "hand"
+                       else Msg("not found")})
 
 
 @bp.errorhandler(service.Forbidden)
 def _forbidden(exc):
-    return error(403, {"X-Edit-Key": "missing or wrong edit key for this game"})
+    return error(403, {"X-Edit-Key": Msg("missing or wrong edit key for this game")})
 
 
 @bp.errorhandler(service.Stale)
 def _stale(exc):
     if exc.field == "version":
-        message = f"the game changed since you loaded it (it is at version {exc.version} now); reload the game"
+        message = Msg("the game changed since you loaded it (it is at version %(version)d now); reload the game",
+                      version=exc.version)
         errors = {"If-Match": message}
     else:
-        errors = {"number": f"someone else just entered hand {exc.latest}; reload the game"}
-    return jsonify({"errors": errors, "latest": exc.latest, "version": exc.version}), 409
+        errors = {"number": Msg("someone else just entered hand %(n)d; reload the game", n=exc.latest)}
+    return jsonify({"errors": translate_errors(errors), "latest": exc.latest, "version": exc.version}), 409
 
 
 @bp.errorhandler(HTTPException)
 def _http_error(exc):
     if isinstance(exc, RequestEntityTooLarge):
-        return error(413, {"body": "is too large (at most 64 KiB)"})
+        return error(413, {"body": Msg("is too large (at most 64 KiB)")})
     return error(exc.code or 500, {"request": exc.description or exc.name})
 
 
@@ -69,14 +72,14 @@ def _finite(text):
 def body():
     """The request's JSON object (UTF-8, no NaN or Infinity), or a 400 that says why not."""
     if not request.is_json:
-        raise InputError({"body": "must be JSON: send Content-Type: application/json"})
+        raise InputError({"body": Msg("must be JSON: send Content-Type: application/json")})
     raw = request.get_data(cache=True)
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
     except (UnicodeDecodeError, ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
-        raise InputError({"body": "must be a JSON object (Content-Type: application/json, UTF-8)"})
+        raise InputError({"body": Msg("must be a JSON object (Content-Type: application/json, UTF-8)")})
     return data
 
 
@@ -95,7 +98,7 @@ def _whole_header(name: str) -> int | None:
             return None
         value = re.sub(r'^(?:W/)?"([0-9]+)"$', r"\1", value)
     if not re.fullmatch(r"[0-9]{1,9}", value):
-        raise InputError({name: "must be a whole number"})
+        raise InputError({name: Msg("must be a whole number")})
     return int(value)
 
 
@@ -168,5 +171,5 @@ def delete_hand(game_id, number):
 def settlement(game_id):
     result = settlement_dict(service.load(get_db(), game_id))
     if result is None:
-        return error(404, {"settlement": "this game is not played for money (no rate)"})
+        return error(404, {"settlement": Msg("this game is not played for money (no rate)")})
     return jsonify(result)

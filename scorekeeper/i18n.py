@@ -40,7 +40,8 @@ def translate(message) -> str:
     from .scoring.core import Msg
 
     if isinstance(message, Msg):
-        values = {k: translate(v) if isinstance(v, Msg) else v for k, v in message.values.items()}
+        values = {k: "; ".join(map(translate, v)) if isinstance(v, (list, tuple)) else translate(v) if isinstance(v, Msg)
+                  else v for k, v in message.values.items()}
         return gettext(message.template, **values) if values else gettext(message.template)
     if isinstance(message, str):
         return message

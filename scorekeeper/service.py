@@ -12,6 +12,7 @@ from typing import Any
 from . import store
 from .db import writing
 from .scoring import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play
+from .scoring.core import Msg, field_messages, message_of
 
 GAME_FIELDS = ("variant", "players", "dealer", "title", "options")
 EXPORT_FORMAT = "scorekeeper/game/1"
@@ -57,13 +58,13 @@ def setup_of(game: store.GameRecord) -> Setup:
 def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None]:
     """Check what a game is started with; answer its setup and title, or raise InputError naming every wrong field."""
     if not isinstance(data, dict):
-        raise InputError({"body": "must be a JSON object with variant, players, dealer, title and options"})
-    errors = {k: "unknown field" for k in sorted(set(data) - set(allowed))}
+        raise InputError({"body": Msg("must be a JSON object with variant, players, dealer, title and options")})
+    errors = {k: Msg("unknown field") for k in sorted(set(data) - set(allowed))}
     title = None
     try:
-        title = check_name(data.get("title"), "the title", required=False, limit=80)
+        title = check_name(data.get("title"), Msg("the title"), required=False, limit=80)
     except ValueError as exc:
-        errors["title"] = str(exc)
+        errors["title"] = message_of(exc)
     setup = None
     try:
         setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), data.get("options"))
@@ -111,19 +112,19 @@ def _replay(sheet: Sheet, inputs: list, changed: int, deleted: bool = False) -> 
             raise
         number = exc.number + 1 if deleted and exc.number >= changed else exc.number
         kind = GameOver if isinstance(exc, GameOver) else InputError
-        raise kind({"hand": f"this change does not fit hand {number}: " + "; ".join(
-            f"{k} {v}" for k, v in exc.errors.items())}, changed) from None
+        raise kind({"hand": Msg("this change does not fit hand %(n)d: %(details)s", n=number,
+                                details=field_messages(exc.errors))}, changed) from None
 
 
 def _check_idempotency_key(value: Any) -> str | None:
     if value is not None and (not isinstance(value, str) or not IDEMPOTENCY_KEY.fullmatch(value)):
-        raise InputError({"Idempotency-Key": "must be 1 to 255 printable ASCII characters without spaces"})
+        raise InputError({"Idempotency-Key": Msg("must be 1 to 255 printable ASCII characters without spaces")})
     return value
 
 
 def _check_expected(value: Any, field: str) -> None:
     if value is not None and not is_int(value):
-        raise InputError({field: "must be a whole number"})
+        raise InputError({field: Msg("must be a whole number")})
 
 
 def _fingerprint(action: str, number: int | None, raw: Any) -> str:
@@ -141,7 +142,7 @@ def _done_before(db, game_id: str, key: str | None, action: str, request: str) -
         return None
     done = store.get_idempotency(db, game_id, key)
     if done is not None and (done.action != action or done.request != request):
-        raise InputError({"Idempotency-Key": "was already used for another change to this game; send a new key"})
+        raise InputError({"Idempotency-Key": Msg("was already used for another change to this game; send a new key")})
     return done
 
 
@@ -177,7 +178,7 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
             return _scored(sheet, done.hand_id)
         number = len(sheet.hands) + 1
         if sheet.protokoll.finished:
-            raise GameOver({"hand": "the game is over; it takes no more hands (edit a hand to reopen it)"}, number)
+            raise GameOver({"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number)
         if expected_number is not None and expected_number != number:
             raise Stale(number - 1, sheet.game.version)
         protokoll = play(sheet.setup, [h.input for h in sheet.hands] + [raw])
@@ -265,13 +266,13 @@ def export_game(db, game_id: str) -> dict:
 def import_game(db, data: Any) -> tuple[str, str]:
     """Rebuild an exported game as a new game with a new edit key; answer (game id, edit key)."""
     if not isinstance(data, dict):
-        raise InputError({"body": "must be a JSON object as GET /api/games/<id>/export answers it"})
+        raise InputError({"body": Msg("must be a JSON object as GET /api/games/<id>/export answers it")})
     errors: dict[str, str] = {}
     if data.get("format") != EXPORT_FORMAT:
-        errors["format"] = f'must be "{EXPORT_FORMAT}" (a game exported by GET /api/games/<id>/export)'
+        errors["format"] = Msg('must be "%(format)s" (a game exported by GET /api/games/<id>/export)', format=EXPORT_FORMAT)
     hands = data.get("hands", [])
     if not isinstance(hands, list):
-        errors["hands"] = "must be a list of hand inputs"
+        errors["hands"] = Msg("must be a list of hand inputs")
     setup = title = None
     try:
         setup, title = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
@@ -282,7 +283,8 @@ def import_game(db, data: Any) -> tuple[str, str]:
     try:
         protokoll = play(setup, hands)
     except InputError as exc:
-        raise InputError({"hands": f"hand {exc.number}: " + "; ".join(f"{k} {v}" for k, v in exc.errors.items())}) from None
+        raise InputError({"hands": Msg("hand %(n)d: %(details)s", n=exc.number,
+                                          details=field_messages(exc.errors))}) from None
     with writing(db):
         game_id, key = _insert_game(db, setup, title)
         for hand in protokoll.hands:

@@ -20,10 +20,16 @@ class Msg(str):
     values: dict
 
     def __new__(cls, template: str, **values):
-        self = super().__new__(cls, template % values if values else template)
+        shown = {k: "; ".join(map(str, v)) if isinstance(v, (list, tuple)) else v for k, v in values.items()}
+        self = super().__new__(cls, template % shown if values else template)
         self.template = template
         self.values = values
         return self
+
+
+def field_messages(errors: Mapping[str, str]) -> tuple:
+    """Several field errors as one list of "field: message" parts, each still translatable."""
+    return tuple(Msg("%(field)s: %(message)s", field=k, message=v) for k, v in errors.items())
 
 
 def message_of(exc: Exception):
