@@ -14,12 +14,12 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed catalogs
 
 catalogs: $(VENV)/.installed
-	@if [ -d scorekeeper/translations ]; then $(VENV)/bin/pybabel compile -q -d scorekeeper/translations; fi
+	@if [ -d scorekeeper/translations ]; then $(VENV)/bin/pybabel --quiet compile -d scorekeeper/translations; fi
 
 # After changing user-visible strings: extract them and merge them into the da, nb and sv catalogues.
 messages: $(VENV)/.installed
-	$(VENV)/bin/pybabel extract -q -F babel.cfg -k _l -k Msg --no-location --sort-output -o scorekeeper/translations/messages.pot .
-	$(VENV)/bin/pybabel update -q -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching
+	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -o scorekeeper/translations/messages.pot .
+	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching
 
 system:
 	bash scripts/system-packages.sh

@@ -74,6 +74,12 @@ def m002_edit_log_and_idempotency(db):
         )""")
 
 
+@migrations()
+def m003_game_language(db):
+    """A game may name the language its printed sheets speak."""
+    db.execute("ALTER TABLE games ADD COLUMN language TEXT")
+
+
 def connect(path: str) -> sqlite_utils.Database:
     """A connection with foreign keys on, WAL, and a busy timeout for concurrent phones."""
     conn = sqlite3.connect(path, timeout=10, check_same_thread=False)

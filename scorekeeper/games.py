@@ -93,7 +93,8 @@ def new_game(variant):
             try:
                 game_id, key = service.start_game(get_db(), {
                     "variant": variant, "players": players, "dealer": forms._int(form.dealer.data) or 0,
-                    "title": form.title.data or None, "options": options})
+                    "title": form.title.data or None, "options": options,
+                    "language": request.form.get("language") or None})
             except InputError as exc:
                 for name, message in exc.errors.items():
                     target = f"opt_{name[8:]}" if name.startswith("options.") else name

@@ -17,7 +17,14 @@ ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en
 
 def select_locale() -> str:
     """The language chosen on the page (cookie), else the browser's first one we speak; Norwegian in any form is bokmål."""
-    chosen = request.args.get("lang") or request.cookies.get("lang")
+    from flask import g
+
+    chosen = request.args.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    if g.get("sheet_language") in LANGUAGES:
+        return g.sheet_language
+    chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
         return chosen
     for value, _quality in request.accept_languages:

@@ -30,7 +30,7 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
     game, p = sheet.game, sheet.protokoll
     out = {
-        "id": game.id, "variant": game.variant, "title": game.title,
+        "id": game.id, "variant": game.variant, "title": game.title, "language": game.language,
         "players": list(game.players), "dealer": game.dealer,
         "sides": [list(s) for s in p.sides], "options": dict(game.options),
         "created": game.created, "version": game.version,

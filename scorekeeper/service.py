@@ -14,7 +14,8 @@ from .db import writing
 from .scoring import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play
 from .scoring.core import Msg, field_messages, message_of
 
-GAME_FIELDS = ("variant", "players", "dealer", "title", "options")
+GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language")
+LANGUAGES = ("da", "nb", "sv", "en")
 EXPORT_FORMAT = "scorekeeper/game/1"
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 
@@ -55,7 +56,7 @@ def setup_of(game: store.GameRecord) -> Setup:
     return Setup(game.variant, game.players, game.dealer, game.options)
 
 
-def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None]:
+def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None, str | None]:
     """Check what a game is started with; answer its setup and title, or raise InputError naming every wrong field."""
     if not isinstance(data, dict):
         raise InputError({"body": Msg("must be a JSON object with variant, players, dealer, title and options")})
@@ -65,6 +66,9 @@ def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setu
         title = check_name(data.get("title"), Msg("the title"), required=False, limit=80)
     except ValueError as exc:
         errors["title"] = message_of(exc)
+    language = data.get("language")
+    if language is not None and language not in LANGUAGES:
+        errors["language"] = Msg("must be one of %(choices)s, or null", choices=", ".join(LANGUAGES))
     setup = None
     try:
         setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), data.get("options"))
@@ -72,22 +76,23 @@ def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setu
         errors.update(exc.errors)
     if errors:
         raise InputError(errors)
-    return setup, title
+    return setup, title, language
 
 
-def _insert_game(db, setup: Setup, title: str | None) -> tuple[str, str]:
+def _insert_game(db, setup: Setup, title: str | None, language: str | None = None) -> tuple[str, str]:
     game_id = secrets.token_urlsafe(8)
     key = secrets.token_urlsafe(24)
     store.insert_game(db, id=game_id, variant=setup.variant, title=title, players=setup.players,
-                      dealer=setup.dealer, options=dict(setup.options), edit_key_hash=hash_key(key))
+                      dealer=setup.dealer, options=dict(setup.options), edit_key_hash=hash_key(key), language=language)
     return game_id, key
+
 
 
 def start_game(db, data: Any) -> tuple[str, str]:
     """Check and store a new game; answer (game id, edit key)."""
-    setup, title = _check_game(data)
+    setup, title, language = _check_game(data)
     with writing(db):
-        return _insert_game(db, setup, title)
+        return _insert_game(db, setup, title, language)
 
 
 def load(db, game_id: str) -> Sheet:
@@ -259,7 +264,7 @@ def export_game(db, game_id: str) -> dict:
     """Everything a game is made of — its setup and the hands as entered — for import_game to rebuild it."""
     game = load(db, game_id).game
     return {"format": EXPORT_FORMAT, "variant": game.variant, "title": game.title, "players": list(game.players),
-            "dealer": game.dealer, "options": dict(game.options),
+            "dealer": game.dealer, "options": dict(game.options), "language": game.language,
             "hands": [h.input for h in store.get_hands(db, game_id)]}
 
 
@@ -273,9 +278,9 @@ def import_game(db, data: Any) -> tuple[str, str]:
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         errors["hands"] = Msg("must be a list of hand inputs")
-    setup = title = None
+    setup = title = language = None
     try:
-        setup, title = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
+        setup, title, language = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
     except InputError as exc:
         errors.update(exc.errors)
     if errors:
@@ -286,7 +291,7 @@ def import_game(db, data: Any) -> tuple[str, str]:
         raise InputError({"hands": Msg("hand %(n)d: %(details)s", n=exc.number,
                                           details=field_messages(exc.errors))}) from None
     with writing(db):
-        game_id, key = _insert_game(db, setup, title)
+        game_id, key = _insert_game(db, setup, title, language)
         for hand in protokoll.hands:
             hand_id = store.insert_hand(db, game_id, dict(hand.input))
             store.log_edit(db, game_id, "added", hand.number, hand_id, None, dict(hand.input))

@@ -10,11 +10,11 @@ import json
 import mimetypes
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.utils import safe_join
 
-from . import paper, service
+from . import paper, service, store
 from .db import get_db
 from .present import game_dict
 from .scoring import VARIANTS, InputError
@@ -23,6 +23,16 @@ from .scoring import danish as danish_rules
 bp = Blueprint("sheets", __name__)
 # The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
 PDF_ORIGIN = "https://sheet.invalid"
+
+
+@bp.url_value_preprocessor
+def _sheet_language(endpoint, values):
+    """A game that names a language gets its sheets printed in it (an explicit ?lang= still wins)."""
+    game_id = (values or {}).get("game_id")
+    if game_id:
+        game = store.get_game(get_db(), game_id)
+        if game is not None and game.language:
+            g.sheet_language = game.language
 
 
 def _load(game_id):

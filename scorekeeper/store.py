@@ -19,6 +19,7 @@ class GameRecord:
     created: str
     updated: str
     version: int
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,12 @@ def _dump(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_hash) -> None:
+def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_hash, language=None) -> None:
     stamp = now()
     db.execute(
-        "INSERT INTO games (id, variant, title, players, dealer, options, edit_key_hash, created, updated, version)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
-        [id, variant, title, _dump(list(players)), dealer, _dump(options), edit_key_hash, stamp, stamp])
+        "INSERT INTO games (id, variant, title, players, dealer, options, edit_key_hash, created, updated, version,"
+        " language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+        [id, variant, title, _dump(list(players)), dealer, _dump(options), edit_key_hash, stamp, stamp, language])
 
 
 def get_game(db, game_id: str) -> GameRecord | None:
@@ -69,7 +70,8 @@ def get_game(db, game_id: str) -> GameRecord | None:
         return None
     row = rows[0]
     return GameRecord(row["id"], row["variant"], row["title"], tuple(json.loads(row["players"])), row["dealer"],
-                      json.loads(row["options"]), row["edit_key_hash"], row["created"], row["updated"], row["version"])
+                      json.loads(row["options"]), row["edit_key_hash"], row["created"], row["updated"], row["version"],
+                      row["language"])
 
 
 def get_hands(db, game_id: str) -> list[HandRecord]:

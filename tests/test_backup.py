@@ -156,7 +156,7 @@ def test_backup_while_writing(app, db_path, tmp_path):
     # The copy is a working database for the app.
     restored = create_app({"TESTING": True, "DATABASE": str(tmp_path / "copy4.sqlite"), "SECRET_KEY": "x"})
     conn = sqlite3.connect(tmp_path / "copy4.sqlite")
-    game_id = conn.execute("SELECT id FROM games LIMIT 1").fetchone()[0]
+    game_id = conn.execute("SELECT id FROM games ORDER BY rowid LIMIT 1").fetchone()[0]  # the first game, complete
     conn.close()
     r = restored.test_client().get(f"/api/games/{game_id}")
     assert r.status_code == 200 and len(r.json["hands"]) == 10

@@ -146,7 +146,7 @@ def test_gunicorn_access_log_redacts_the_edit_page(tmp_path):
         opener = urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {
             "redirect_request": lambda *a, **k: None}))
         try:
-            opener.open(server.url + game["edit_page"], timeout=5)
+            opener.open(server.url + game["edit_page"], timeout=30)
         except urllib.error.HTTPError as exc:
             assert exc.code in (302, 303)
     finally:
