@@ -156,8 +156,8 @@ for _i in range(SEATS):
 def table_form(club_variant: str, active_members, formdata=None) -> TableForm:
     """The new-table form: the club's rule set or another variant, and a member for each seat."""
     form = TableForm(formdata=formdata) if formdata is not None else TableForm()
-    form.variant.choices = [(club_variant, _l("The club's rules (%(variant)s)", variant=VARIANTS[club_variant].TITLE))] + \
-        [(name, _l("%(variant)s, standard rules", variant=m.TITLE)) for name, m in VARIANTS.items() if name != club_variant]
+    form.variant.choices = [(club_variant, _l("The club's rules (%(variant)s)", variant=_l(VARIANTS[club_variant].TITLE)))] + \
+        [(name, _l("%(variant)s, standard rules", variant=_l(m.TITLE))) for name, m in VARIANTS.items() if name != club_variant]
     if not form.variant.data:
         form.variant.data = club_variant
     pick = [("", _l("— nobody —"))] + [(str(m.id), m.name) for m in active_members]

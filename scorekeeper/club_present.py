@@ -41,7 +41,7 @@ def party_name(party, members, first: bool = False) -> str:
 
 def rules_context(club) -> dict:
     """The club's rule set in words, and for Danish the bid × tricks matrix it gives."""
-    ctx = {"variant_title": VARIANTS[club.variant].TITLE,
+    ctx = {"variant_title": _(VARIANTS[club.variant].TITLE),
            "rules": describe.house_rules(club.variant, club.options) if hasattr(describe, "house_rules") else [],
            "matrix": None, "rate": club.options.get("rate") if club.variant == "danish" else None}
     if club.variant == "danish":
@@ -64,7 +64,7 @@ def table_context(table, members) -> dict:
     names = [members[m].name for m in table.record.members]
     p = sheet.protokoll
     sides = describe.side_names(names, p.sides)
-    return {"number": table.record.number, "game_id": sheet.game.id, "variant": VARIANTS[sheet.game.variant].TITLE,
+    return {"number": table.record.number, "game_id": sheet.game.id, "variant": _(VARIANTS[sheet.game.variant].TITLE),
             "money": sheet.game.variant == "danish", "hands": len(p.hands), "finished": p.finished,
             "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)]}
 

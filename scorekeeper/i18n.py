@@ -38,6 +38,7 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen")
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
+    app.jinja_env.filters.update(money=money, amount=amount, number=number)
 
 
 def translate(message) -> str:
@@ -93,3 +94,47 @@ def ngettext(singular: str, plural: str, num: int, **variables) -> str:
         return flask_babel.ngettext(singular, plural, num, **variables)
     variables.setdefault("num", num)
     return catalogue.ungettext(singular, plural, num) % variables
+
+
+def _decimal(value):
+    """A money amount as Decimal, from cents (int) or text such as "−12.50", "+3.00" or "0.05"."""
+    from decimal import Decimal, InvalidOperation
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Decimal(value).scaleb(-2)
+    try:
+        return Decimal(str(value).replace("−", "-").replace("+", "").strip())
+    except InvalidOperation:
+        return None
+
+
+def money(value, currency: str) -> str:
+    """An amount with its currency, as the reader's language writes it: 1.234,50 kr. in Danish."""
+    from flask_babel import format_currency
+
+    import re
+
+    amount = _decimal(value)
+    if amount is None:
+        return str(value)
+    # English writes the code straight onto the number (DKK28.50): give it a no-break space.
+    return re.sub(r"^(-?[A-Z]{3})(?=\d)", "\\1\xa0", format_currency(amount, currency))
+
+
+def amount(value) -> str:
+    """An amount without currency, two decimals, in the reader's number format; a leading + is kept."""
+    from flask_babel import format_decimal
+
+    number = _decimal(value)
+    if number is None:
+        return str(value)
+    text = format_decimal(number, format="#,##0.00")
+    return "+" + text if str(value).startswith("+") else text
+
+
+def number(value) -> str:
+    """A rate or other decimal in the reader's number format (0,05 in Danish)."""
+    from flask_babel import format_decimal
+
+    parsed = _decimal(value)
+    return str(value) if parsed is None else format_decimal(parsed)

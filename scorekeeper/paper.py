@@ -132,12 +132,12 @@ def blank_request(variant: str, args: Mapping) -> dict:
     wanted = args.get("seats", "")
     if wanted:
         if not wanted.isdigit() or int(wanted) not in module.PLAYER_COUNTS:
-            errors["seats"] = _("%(title)s takes %(counts)s players", title=module.TITLE,
+            errors["seats"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
                                 counts=" / ".join(map(str, module.PLAYER_COUNTS)))
         else:
             seats = int(wanted)
     if len(raw_players) > max(module.PLAYER_COUNTS):
-        errors["player"] = _("%(title)s takes %(counts)s players", title=module.TITLE,
+        errors["player"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
                              counts=" / ".join(map(str, module.PLAYER_COUNTS)))
     players: list[str | None] = []
     for raw in raw_players[:max(module.PLAYER_COUNTS)]:

@@ -1,8 +1,12 @@
 """A scored game as one plain dict: the JSON answer, and the context the pages render."""
 from __future__ import annotations
 
-from flask import url_for
+from datetime import datetime
 
+from flask import url_for
+from flask_babel import format_date
+
+from .i18n import translate
 from .scoring import format_cents, settle, settlement_points
 from .service import Sheet
 
@@ -108,7 +112,8 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     from .scoring import VARIANTS
     return {
         "game": game,
-        "variant_title": VARIANTS[sheet.game.variant].TITLE,
+        "variant_title": translate(VARIANTS[sheet.game.variant].TITLE),
+        "date": format_date(datetime.fromisoformat(sheet.game.created), "medium"),
         "sides": names,
         "totals": [minus(t) for t in p.totals],
         "rows": rows,

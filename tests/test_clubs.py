@@ -6,6 +6,8 @@ import sqlite3
 from collections import Counter
 from decimal import Decimal
 
+from babel.numbers import format_currency
+
 import pytest
 
 from scorekeeper import club_service, service
@@ -310,7 +312,8 @@ def test_the_result_page_shows_the_settlement(client, season, db):
     for t in r.transfers:
         payer = "The kitty" if t.payer == KITTY else names[t.payer]
         payee = "the kitty" if t.payee == KITTY else names[t.payee]
-        assert f"{payer} pays {payee} {t.cents // 100}.{t.cents % 100:02d} DKK" in page
+        amount = format_currency(Decimal(t.cents).scaleb(-2), "DKK", locale="en").replace("DKK", "DKK\xa0")  # DKK 12.50
+        assert f"{payer} pays {payee} {amount}" in page
     assert len(r.transfers) == page.count("pays")
 
 
@@ -602,7 +605,7 @@ def test_a_club_made_and_run_through_its_pages(client, db):
     assert key not in reader.get(f"/c/{club_id}/e/{evening_id}").get_data(as_text=True)
     page = client.get(f"/c/{club_id}/e/{evening_id}/result").get_data(as_text=True)
     # Anna −160 × 0.10 = −16.00 − 12.50 fee: pays the kitty 28.50; Bo +16.00 − 12.50: the kitty pays 3.50.
-    assert "Anna pays the kitty 28.50 DKK" in page and "The kitty pays Bo 3.50 DKK" in page
+    assert "Anna pays the kitty DKK\xa028.50" in page and "The kitty pays Bo DKK\xa03.50" in page
     r = client.post(f"/c/{club_id}/e/{evening_id}/settle", data={"settlement": "kitty", "action": "settle",
                                                                  "csrf_token": csrf})
     assert r.status_code == 302 and club_service.get_evening(db, club_id, evening_id).settled

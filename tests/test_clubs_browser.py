@@ -104,7 +104,7 @@ def test_a_club_evening_with_two_tables(page, live_server):
     assert 0 < len(payments) <= len(points) - 1
     left = dict(balances)
     for line in payments:
-        payer, payee, amount = re.fullmatch(r"(\w+) pays (\w+) ([\d.]+) DKK", line.strip()).groups()
+        payer, payee, amount = re.fullmatch(r"(\w+) pays (\w+) DKK\s([\d.]+)", line.strip()).groups()
         left[payer] += money(amount)
         left[payee] -= money(amount)
     assert set(left.values()) == {0}, (payments, left)

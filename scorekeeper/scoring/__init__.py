@@ -42,7 +42,8 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
     if module is None:
         raise InputError({"variant": Msg("must be one of %(choices)s", choices=", ".join(VARIANTS))})
     names: list[str] = []
-    counts = " or ".join(map(str, module.PLAYER_COUNTS))
+    low, high = min(module.PLAYER_COUNTS), max(module.PLAYER_COUNTS)
+    counts = str(low) if low == high else Msg("%(low)d or %(high)d", low=low, high=high)
     if not isinstance(players, list):
         errors["players"] = Msg("must be a list of %(counts)s names in seating order", counts=counts)
     elif len(players) not in module.PLAYER_COUNTS:
