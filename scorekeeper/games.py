@@ -172,6 +172,7 @@ def _choices(sheet, form, ctx: HandContext) -> dict:
         form.tricks.choices = [(str(x), str(x)) for x in range(14)]
         playing = [i for i in range(ctx.n_players) if not (ctx.n_players == 5 and i == ctx.dealer)]
         form.bidder.choices = [(str(i), players[i]) for i in playing]
+        extra["name_cols"] = 4 if max(len(players[i]) for i in playing) <= 8 else 2  # long names get wider buttons
         form.partner.choices = [(str(i), players[i]) for i in playing] + [("self", _("alone (selvmakker)"))]
         form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades", "none")]
         rows = []
