@@ -34,10 +34,11 @@ def runner(app):
 
 
 def dump(db_path):
-    """Everything in the games and hands tables, read straight from the file."""
+    """Every table's rows, read straight from the file: compared before and after a refused request."""
     conn = sqlite3.connect(db_path)
     try:
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in ("games", "hands")}
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
     finally:
         conn.close()
 

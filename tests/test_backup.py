@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from conftest import PLAYERS
+from conftest import PLAYERS, dump
 from scorekeeper import create_app, service
 from scorekeeper import db as dbmod
 
@@ -65,13 +65,7 @@ def test_an_export_survives_a_round_trip_through_a_file(client, api, tmp_path):
     assert r.status_code == 201 and r.json["players"] == ["Åsa", "Örjan"] and r.json["totals"] == [3, 0]
 
 
-def everything(db_path):
-    conn = sqlite3.connect(db_path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
-    finally:
-        conn.close()
+everything = dump  # every table, read straight from the file
 
 
 @pytest.mark.parametrize("change,field", [

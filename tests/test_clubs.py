@@ -10,6 +10,8 @@ from babel.numbers import format_currency
 
 import pytest
 
+from conftest import dump
+
 from scorekeeper import club_service, service
 from scorekeeper.db import connect
 from scorekeeper.scoring.club import KITTY, apply_transfers
@@ -389,13 +391,7 @@ def test_cell_guard():
 # ---------------------------------------------------------------- access
 
 
-def everything(db_path):
-    conn = sqlite3.connect(db_path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
-    finally:
-        conn.close()
+everything = dump  # every table, read straight from the file
 
 
 def admin_posts(season):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PLAYERS
+from conftest import PLAYERS, dump
 from scorekeeper import create_app
 from scorekeeper.scoring import make_setup, play
 
@@ -287,13 +287,7 @@ def test_migrations_are_applied_once_when_workers_start_together(tmp_path):
 DANISH_8 = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}
 
 
-def everything(db_path):
-    conn = sqlite3.connect(db_path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
-    finally:
-        conn.close()
+everything = dump  # every table, read straight from the file
 
 
 @pytest.fixture
