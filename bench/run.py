@@ -299,6 +299,8 @@ def load(args, out: Path) -> dict:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: make system (or apt-get install wrk)")
     db_path = out / "bench.sqlite"
+    from scorekeeper import db
+    db.migrate(str(db_path))  # as make run does (flask init-db) before gunicorn starts its workers
     env = {"SCOREKEEPER_DATABASE": str(db_path), "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16)}
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
     bare = Server("bare", "bare:app", BENCH, args.workers, out)
