@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
+import threading
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -117,15 +118,37 @@ def writing(db: sqlite_utils.Database):
     db.commit()
 
 
+_thread = threading.local()
+
+
+def _kept_connection(path: str) -> sqlite_utils.Database:
+    """This thread's connection, kept between requests: opening one costs more than scoring a hand.
+
+    One per thread and process (a forked worker opens its own); a different database file replaces it.
+    """
+    key = (os.getpid(), path)
+    if getattr(_thread, "key", None) != key:
+        old = getattr(_thread, "db", None)
+        if old is not None and getattr(_thread, "key", (None,))[0] == os.getpid():
+            old.conn.close()
+        _thread.db, _thread.key = connect(path), key
+    return _thread.db
+
+
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        path = current_app.config["DATABASE"]
+        g.db = _kept_connection(path) if current_app.config.get("KEEP_CONNECTION", True) else connect(path)
     return g.db
 
 
 def close_db(exc=None):
     db = g.pop("db", None)
-    if db is not None:
+    if db is None:
+        return
+    if current_app.config.get("KEEP_CONNECTION", True):
+        db.rollback()  # never carry an open transaction into the next request
+    else:
         db.conn.close()
 
 

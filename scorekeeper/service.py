@@ -176,17 +176,26 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
     idempotency_key = _check_idempotency_key(idempotency_key)
     request = _fingerprint("added", None, raw)
     with writing(db):
-        sheet = load(db, game_id)
-        authorise(sheet, key)
+        game = store.get_game(db, game_id)
+        if game is None:
+            raise NotFound("game")
+        if not key_matches(game, key):
+            raise Forbidden()
         done = _done_before(db, game_id, idempotency_key, "added", request)
         if done is not None:
-            return _scored(sheet, done.hand_id)
-        number = len(sheet.hands) + 1
-        if sheet.protokoll.finished:
-            raise GameOver({"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number)
+            return _scored(load(db, game_id), done.hand_id)
+        hands = store.get_hands(db, game_id)
+        number = len(hands) + 1
         if expected_number is not None and expected_number != number:
-            raise Stale(number - 1, sheet.game.version)
-        protokoll = play(sheet.setup, [h.input for h in sheet.hands] + [raw])
+            raise Stale(number - 1, game.version)
+        # One replay checks the new hand in its place; a game already over refuses it as hand `number`.
+        try:
+            protokoll = play(setup_of(game), [h.input for h in hands] + [raw])
+        except GameOver as exc:
+            if exc.number != number:
+                raise
+            raise GameOver({"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")},
+                           number) from None
         scored = protokoll.hands[-1]
         hand_id = store.insert_hand(db, game_id, dict(scored.input))
         store.log_edit(db, game_id, "added", number, hand_id, None, dict(scored.input))
