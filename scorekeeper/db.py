@@ -1,10 +1,11 @@
-"""The SQLite connection per request, the schema's migrations and `flask init-db`."""
+"""The SQLite connection (one per thread, kept between requests), the schema's migrations, `init-db` and `backup`."""
 from __future__ import annotations
 
 import os
 import secrets
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -87,8 +88,16 @@ def connect(path: str) -> sqlite_utils.Database:
     db = sqlite_utils.Database(conn)
     db.execute("PRAGMA foreign_keys=ON")
     db.execute("PRAGMA busy_timeout=10000")
-    if path != ":memory:":
-        db.enable_wal()
+    # WAL is kept in the file: set it only once, since switching takes a lock that racing workers may hold.
+    if path != ":memory:" and db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        for attempt in range(50):  # the switch does not wait in SQLite's busy handler: wait here, up to ~5 s
+            try:
+                db.enable_wal()
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 49:
+                    raise
+                time.sleep(0.1)
     db.execute("PRAGMA synchronous=FULL")  # a commit is on disk before the answer goes out
     return db
 
