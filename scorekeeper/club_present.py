@@ -9,12 +9,12 @@ from flask_babel import gettext as _
 
 from . import describe
 from .club_service import EveningData
+from .paper import guard
 from .present import minus
 from .scoring import VARIANTS, format_cents
 from .scoring import club as club_rules
 from .scoring import danish as danish_rules
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def money(cents: int) -> str:
@@ -142,11 +142,7 @@ def signed_average(value: Decimal | None) -> str:
 # ---------------------------------------------------------------- CSV
 
 
-def cell(value):
-    """A CSV cell that a spreadsheet will not run: text starting with = + - @ tab or CR gets an apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+cell = guard  # a CSV cell a spreadsheet will not run as a formula
 
 
 def _csv(rows) -> str:
