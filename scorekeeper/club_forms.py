@@ -37,6 +37,7 @@ def preset_of(options: dict) -> str:
 class ClubForm(FlaskForm):
     name = StringField(validators=[InputRequired(message=_l("Give the club a name."))])
     currency = SelectField(choices=[(c, c) for c in CURRENCIES], default="DKK")
+    language = SelectField(choices=[], default="", validate_choice=False)
     preset = SelectField(choices=[], default="standard", validate_choice=False)
     password = PasswordField(validators=[Optional()])
     password2 = PasswordField(validators=[Optional()])

@@ -99,6 +99,10 @@ def _check_club(data: dict, creating: bool) -> tuple[dict, dict]:
     if currency not in CURRENCIES:
         errors["currency"] = _("must be one of %(choices)s", choices=", ".join(CURRENCIES))
     out["currency"] = currency
+    language = data.get("language") or None
+    if language is not None and language not in service.LANGUAGES:
+        errors["language"] = _("must be one of %(choices)s, or null", choices=", ".join(service.LANGUAGES))
+    out["language"] = language
     try:
         out["options"] = check_rules(data.get("variant"), data.get("options"), currency)
         out["variant"] = data["variant"]
@@ -300,7 +304,7 @@ def add_table(db, club_id: str, evening_id: int, member_ids: Any, dealer: Any = 
     game_id, key = service.start_game(db, {
         "variant": variant, "players": [known[m].name for m in member_ids], "dealer": dealer,
         "title": _("Table %(n)d · %(date)s", n=number, date=evening.date),
-        "options": table_options(club, variant)})
+        "options": table_options(club, variant), "language": club.language})
     # The game is its own transaction in start_game; if the link fails, an unlinked game is all that is left.
     with writing(db):
         get_evening(db, club_id, evening_id)

@@ -102,7 +102,7 @@ def _club_form_page(variant, club=None):
     current = club.options if club and club.variant == variant else None
     form = club_forms.club_form(variant, request.form if request.method == "POST" else None, current)
     if request.method == "GET" and club:
-        form.name.data, form.currency.data = club.name, club.currency
+        form.name.data, form.currency.data, form.language.data = club.name, club.currency, club.language or ""
     options, errors = club_forms.rules_from_form(variant, form, current)
     general, status = [], 200
     if request.method == "POST" and not request.form.get("preview"):
@@ -113,7 +113,8 @@ def _club_form_page(variant, club=None):
         elif errors:
             general = _errors(form, errors)
         else:
-            data = {"name": form.name.data, "currency": form.currency.data, "variant": variant, "options": options,
+            data = {"name": form.name.data, "currency": form.currency.data, "language": form.language.data or None,
+                    "variant": variant, "options": options,
                     "password": form.password.data or None}
             try:
                 if club is None:

@@ -275,3 +275,9 @@ def m101_club_evenings(db):
             PRIMARY KEY (game_id, seat)
         )""")
     db.execute("CREATE INDEX club_seats_member ON club_seats(member_id)")
+
+
+@migrations()
+def m102_club_language(db):
+    """A club may name the language its tables' printed sheets speak."""
+    db.execute("ALTER TABLE clubs ADD COLUMN language TEXT")

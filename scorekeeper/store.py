@@ -158,6 +158,7 @@ class ClubRecord:
     failed_logins: int
     locked_until: float | None
     created: str
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -189,13 +190,14 @@ class ClubTableRecord:
 
 def _club(row) -> ClubRecord:
     return ClubRecord(row["id"], row["name"], row["currency"], row["variant"], json.loads(row["options"]),
-                      row["password_hash"], row["failed_logins"], row["locked_until"], row["created"])
+                      row["password_hash"], row["failed_logins"], row["locked_until"], row["created"], row["language"])
 
 
-def insert_club(db, *, id, name, currency, variant, options, password_hash) -> None:
+def insert_club(db, *, id, name, currency, variant, options, password_hash, language=None) -> None:
     stamp = now()
-    db.execute("INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [id, name, currency, variant, _dump(options), password_hash, stamp, stamp])
+    db.execute("INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated, language)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               [id, name, currency, variant, _dump(options), password_hash, stamp, stamp, language])
 
 
 def get_club(db, club_id: str) -> ClubRecord | None:
@@ -210,10 +212,10 @@ def list_clubs(db, ids: list[str]) -> list[ClubRecord]:
     return [_club(r) for r in db.query(f"SELECT * FROM clubs WHERE id IN ({marks}) ORDER BY name", ids)]
 
 
-def update_club(db, club_id: str, *, name, currency, variant, options, password_hash=None) -> None:
-    db.execute("UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?,"
+def update_club(db, club_id: str, *, name, currency, variant, options, password_hash=None, language=None) -> None:
+    db.execute("UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?, language = ?,"
                " password_hash = coalesce(?, password_hash) WHERE id = ?",
-               [name, currency, variant, _dump(options), now(), password_hash, club_id])
+               [name, currency, variant, _dump(options), now(), language, password_hash, club_id])
 
 
 def set_club_logins(db, club_id: str, failed_logins: int, locked_until: float | None) -> None:

@@ -190,3 +190,23 @@ def test_a_club_evening_result_in_each_language(app, season, lang, words, money)
     for word in words:
         assert word in html, (lang, word)
     assert re.search(money, html), lang
+
+
+def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
+    from scorekeeper import club_service
+    from scorekeeper.db import connect
+
+    db = connect(db_path)
+    try:
+        with app.test_request_context():
+            club_id = club_service.create_club(db, {"name": "Sparklubben", "currency": "DKK", "variant": "danish",
+                                                    "language": "da", "options": {"rate": "0.05"},
+                                                    "password": "hemmeligt ord"})
+            members = [club_service.add_member(db, club_id, n) for n in PLAYERS["danish"]]
+            evening_id = club_service.create_evening(db, club_id, "2026-11-26", None, "pairwise")
+            game_id, _key, _n = club_service.add_table(db, club_id, evening_id, members)
+    finally:
+        db.conn.close()
+    html = client.get(f"/g/{game_id}/print", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'lang="da"' in html and "Første giver" in html
+    assert client.get(f"/api/games/{game_id}").json["language"] == "da"
