@@ -38,7 +38,7 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen")
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
-    app.jinja_env.filters.update(money=money, amount=amount, number=number)
+    app.jinja_env.filters.update(money=money, amount=amount, number=number, day=day)
 
 
 def translate(message) -> str:
@@ -138,3 +138,15 @@ def number(value) -> str:
 
     parsed = _decimal(value)
     return str(value) if parsed is None else format_decimal(parsed)
+
+
+def day(value) -> str:
+    """An ISO date (2026-03-05) as the reader's language writes it: 5. mar. 2026 in Danish."""
+    from datetime import date
+
+    from flask_babel import format_date
+
+    try:
+        return format_date(date.fromisoformat(str(value)[:10]), "medium")
+    except ValueError:
+        return str(value)

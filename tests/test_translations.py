@@ -190,6 +190,7 @@ def test_a_club_evening_result_in_each_language(app, season, lang, words, money)
     for word in words:
         assert word in html, (lang, word)
     assert re.search(money, html), lang
+    assert {"da": "8. jan. 2026", "nb": "8. jan. 2026", "sv": "8 jan. 2026"}[lang] in html  # the evening's date
 
 
 def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
