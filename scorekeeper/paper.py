@@ -11,10 +11,9 @@ from flask_babel import format_date, gettext as _
 
 from . import describe
 from .present import minus, protokoll_context
-from .scoring import VARIANTS, InputError, check_name
+from .scoring import VARIANTS, InputError, check_name, variant_options
 from .scoring import classic as classic_rules
 from .scoring import danish as danish_rules
-from .scoring.core import check_options
 from .service import Sheet
 
 ROWS_MAX = 200
@@ -186,10 +185,8 @@ def blank_request(variant: str, args: Mapping) -> dict:
     for name, opt in module.OPTIONS.items():
         if name in args:
             given[name] = _option_value(opt, args[name])
-    options, option_errors = check_options(module.OPTIONS, given)
+    options, option_errors = variant_options(module, given)
     errors.update(option_errors)
-    if not option_errors:
-        errors.update(module.check_options(options))
     if errors:
         raise InputError(errors)
     return {"players": players, "title": title, "dealer": dealer, "options": options, "rows": rows}

@@ -13,7 +13,7 @@ NAME_MAX = 40
 TITLE_MAX = 80
 
 __all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement",
-           "check_name", "format_cents", "make_setup", "play", "settle", "settlement_points"]
+           "check_name", "format_cents", "make_setup", "play", "settle", "settlement_points", "variant_options"]
 
 
 def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAME_MAX) -> str | None:
@@ -65,13 +65,19 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
         dealer = 0
     if not is_int(dealer) or not 0 <= dealer < n:
         errors["dealer"] = Msg("must be the first dealer's seat, from 0 to %(last)d", last=n - 1)
-    opts, option_errors = check_options(module.OPTIONS, options)
+    opts, option_errors = variant_options(module, options)
     errors.update(option_errors)
-    if not option_errors:
-        errors.update(module.check_options(opts))
     if errors:
         raise InputError(errors)
     return Setup(variant, tuple(names), dealer, opts)
+
+
+def variant_options(module, given) -> tuple[dict, dict]:
+    """A variant's full options from those given: each value checked, then the rules that combine them."""
+    options, errors = check_options(module.OPTIONS, given)
+    if not errors:
+        errors = module.check_options(options)
+    return options, errors
 
 
 def play(setup: Setup, inputs) -> Protokoll:
