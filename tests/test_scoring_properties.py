@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.scoring import GameOver, InputError, make_setup, play, settle
+from scorekeeper.scoring import GameOver, InputError, make_setup, play, play_on, settle
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -208,6 +208,36 @@ def test_totals_are_the_sum_of_the_hands_points(variant, data):
 def test_hand_by_hand_equals_replay(variant, data):
     setup, inputs = data.draw(games(variant, max_hands=10))
     assert_same_as_incremental(setup, inputs, play(setup, inputs))
+
+
+def outcome(f):
+    """What a replay gives: the protokoll, or the kind, hand number and fields of the error it raises."""
+    try:
+        return f()
+    except InputError as exc:
+        return (type(exc).__name__, exc.number, sorted(exc.errors))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@SETTINGS
+@given(data=st.data())
+def test_going_on_from_a_protokoll_equals_replaying_everything(variant, data):
+    """play_on (what the store's cached protokoll uses to add a hand) gives exactly what a full replay gives: the
+    same hands, totals, game state, and for a hand that does not fit or comes after the end, the same error."""
+    setup, inputs = data.draw(games(variant, max_hands=16))
+    cut = data.draw(st.integers(0, len(inputs)))
+    more = list(inputs[cut:])
+    if data.draw(st.booleans()):  # one more hand at the end: past a finished game, or a wrong one
+        extra = one_hand(data.draw, setup, len(inputs))
+        if data.draw(st.booleans()):
+            extra = dict(extra, tricks=[14, 0]) if "tricks" in extra else dict(extra, bid=99)
+        more.append(extra)
+    first = play(setup, inputs[:cut])
+    whole = outcome(lambda: play(setup, inputs[:cut] + more))
+    assert outcome(lambda: play_on(first, more)) == whole
+    if not isinstance(whole, tuple):  # and the protokoll it gives goes on in turn
+        assert play_on(play_on(first, more[:1]), more[1:]) == whole
+        assert whole.resume == play_on(first, more).resume
 
 
 # ------------------------------------------------------------------ edits

@@ -13,7 +13,7 @@ NAME_MAX = 40
 TITLE_MAX = 80
 
 __all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement",
-           "check_name", "format_cents", "make_setup", "play", "settle", "settlement_points", "variant_options"]
+           "check_name", "format_cents", "make_setup", "play", "play_on", "settle", "settlement_points", "variant_options"]
 
 
 def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAME_MAX) -> str | None:
@@ -83,6 +83,13 @@ def variant_options(module, given) -> tuple[dict, dict]:
 def play(setup: Setup, inputs) -> Protokoll:
     """Replay a game from its first hand; raises InputError naming the first hand that does not fit."""
     return VARIANTS[setup.variant].play(setup, list(inputs))
+
+
+def play_on(protokoll: Protokoll, inputs) -> Protokoll:
+    """Go on scoring a game from the protokoll of its first hands: the same as `play` with all the hands, in the time of
+    the new ones. Raises InputError naming the first new hand that does not fit."""
+    setup = protokoll.setup
+    return VARIANTS[setup.variant].play(setup, list(inputs), start=protokoll)
 
 
 def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:

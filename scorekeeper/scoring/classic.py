@@ -148,17 +148,23 @@ def game_value(loser_total: int) -> int:
     return 1
 
 
-def play(setup, inputs) -> Protokoll:
+def play(setup, inputs, start: Protokoll | None = None) -> Protokoll:
+    """Score the deals one by one; `start`, the protokoll of the first deals, goes on from its last deal."""
     opts = setup.options
     n = setup.n
     target, deals, rubber = opts["target"], opts["deals"], opts["rubber"]
-    totals = (0, 0)
-    games_won = [0, 0]
-    won_games: list[tuple[int, int]] = []  # (winning side, losers' total)
-    hands: list[ScoredHand] = []
-    game = 1
-    finished, winner = False, None
-    for i, raw in enumerate(inputs):
+    if start is None:
+        totals = (0, 0)
+        games_won = [0, 0]
+        won_games: list[tuple[int, int]] = []  # (winning side, losers' total)
+        hands: list[ScoredHand] = []
+        game = 1
+        finished, winner = False, None
+    else:
+        won, game, done = start.resume
+        totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
+        games_won, won_games = list(won), list(done)
+    for i, raw in enumerate(inputs, len(hands)):
         number, dealer = i + 1, (setup.dealer + i) % n
         if finished:
             raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
@@ -208,4 +214,5 @@ def play(setup, inputs) -> Protokoll:
         deals_left=(deals - len(hands)) if deals else None,
         extra={"game": game if rubber else None,
                "next_trump": None if finished else fixed_trump(len(hands) + 1, opts)},
+        resume=(tuple(games_won), game, tuple(won_games)),
     )

@@ -204,6 +204,8 @@ class Protokoll:
     rubber_points: tuple[int, ...] | None = None
     deals_left: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # What a variant needs beyond the above to go on scoring from the last hand (see play_on); not part of the result.
+    resume: Any = field(default=None, compare=False, repr=False)
 
 
 PARTNERSHIP_SIDES = ((0, 2), (1, 3))
@@ -282,13 +284,19 @@ def target_or_deals(totals, number, options) -> tuple[bool, int | None]:
 
 
 def replay(setup: Setup, inputs, *, sides, check_hand, hand_points, leader,
-           game_end=target_or_deals, sits_out=None) -> Protokoll:
-    """Score the hands one by one, checking each in its place; the totals are their sum."""
+           game_end=target_or_deals, sits_out=None, start: Protokoll | None = None) -> Protokoll:
+    """Score the hands one by one, checking each in its place; the totals are their sum.
+
+    `start`, the protokoll of the game's first hands, goes on from its last hand: the same as replaying them all.
+    """
     n = setup.n
-    totals = (0,) * len(sides)
-    hands: list[ScoredHand] = []
-    finished, winner = False, None
-    for i, raw in enumerate(inputs):
+    if start is None:
+        totals = (0,) * len(sides)
+        hands: list[ScoredHand] = []
+        finished, winner = False, None
+    else:
+        totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
+    for i, raw in enumerate(inputs, len(hands)):
         number, dealer = i + 1, (setup.dealer + i) % n
         if finished:
             raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)

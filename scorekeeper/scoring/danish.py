@@ -229,9 +229,9 @@ def game_end(totals, number, options):
     return False, None
 
 
-def play(setup, inputs):
+def play(setup, inputs, start=None):
     return replay(setup, inputs, sides=sides(setup.n), check_hand=check_hand, hand_points=hand_points,
-                  leader=leader, game_end=game_end, sits_out=sits_out)
+                  leader=leader, game_end=game_end, sits_out=sits_out, start=start)
 
 
 def tariff_matrix(options) -> dict:

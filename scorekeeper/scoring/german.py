@@ -46,5 +46,5 @@ def leader(inp, ctx) -> int:
     return (ctx.dealer + 1) % 2
 
 
-def play(setup, inputs):
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader)
+def play(setup, inputs, start=None):
+    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader, start=start)
