@@ -6,12 +6,12 @@ import hmac
 import json
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import store
-from .db import writing
-from .scoring import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play
+from . import cache, store
+from .db import file_of, reading, writing
+from .scoring import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play, play_on
 from .scoring.core import Msg, field_messages, message_of
 
 GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language")
@@ -35,6 +35,8 @@ class Sheet:
     game: store.GameRecord
     hands: tuple[store.HandRecord, ...]
     protokoll: Protokoll
+    # The id of the newest edit log line this sheet includes: from there a sheet kept by this worker catches up.
+    mark: int | None = field(default=None, compare=False)
 
     @property
     def setup(self) -> Setup:
@@ -95,12 +97,66 @@ def start_game(db, data: Any) -> tuple[str, str]:
         return _insert_game(db, setup, title, language)
 
 
+def _cache_key(db, game_id: str) -> tuple[str, str] | None:
+    path = file_of(db)
+    return None if path is None else (path, game_id)
+
+
+def _remember(db, sheet: Sheet) -> None:
+    """Keep a sheet as committed (never one with writes of an open transaction: they may yet be rolled back)."""
+    key = _cache_key(db, sheet.game.id)
+    if key is not None and not db.conn.in_transaction:
+        cache.sheets.put(key, sheet, len(sheet.hands))
+
+
+def _caught_up(db, kept: Sheet, game: store.GameRecord) -> Sheet | None:
+    """A kept sheet brought up to the game's row, if all that happened since is hands added (by another worker):
+    then only those are scored. None if anything else changed (an edit, a deletion, the game's own fields)."""
+    if kept.mark is None or not kept.game.version < game.version or \
+            replace(kept.game, version=game.version, updated=game.updated) != game:
+        return None
+    since = store.edits_since(db, game.id, kept.mark)
+    # Each change bumps the version once and logs one line: hands added and nothing else, or replay. (The count of
+    # the hands after the kept ones checks the same again: an edit or a deletion makes it fall short of the lines.)
+    if len(since) != game.version - kept.game.version or any(action != "added" for _, action in since):
+        return None
+    added = tuple(store.hands_after(db, game.id, kept.hands[-1].id if kept.hands else 0))
+    if len(added) != len(since):
+        return None
+    try:
+        protokoll = play_on(kept.protokoll, [h.input for h in added])
+    except InputError:  # cannot be for hands that were checked when stored; a replay says which hand if it is
+        return None
+    return Sheet(game, kept.hands + added, protokoll, since[-1][0])
+
+
+def _sheet(db, game: store.GameRecord) -> Sheet:
+    """The game as scored: the sheet kept from the last time if its row is unchanged, else caught up or replayed.
+
+    Inside a write transaction the reads see what the transaction sees; outside, they are made from one snapshot.
+    """
+    key = _cache_key(db, game.id)
+    kept = cache.sheets.get(key) if key is not None else None
+    if kept is not None and kept.game == game:
+        return kept
+    inside = db.conn.in_transaction  # a write transaction, which read `game`
+    with reading(db):
+        now = game if inside else store.get_game(db, game.id)
+        if now is None:
+            raise NotFound("game")
+        sheet = _caught_up(db, kept, now) if kept is not None else None
+        if sheet is None:
+            hands = tuple(store.get_hands(db, now.id))
+            sheet = Sheet(now, hands, play(setup_of(now), [h.input for h in hands]), store.last_edit(db, now.id))
+    _remember(db, sheet)
+    return sheet
+
+
 def load(db, game_id: str) -> Sheet:
     game = store.get_game(db, game_id)
     if game is None:
         raise NotFound("game")
-    hands = tuple(store.get_hands(db, game_id))
-    return Sheet(game, hands, play(setup_of(game), [h.input for h in hands]))
+    return _sheet(db, game)
 
 
 def authorise(sheet: Sheet, key: Any) -> None:
@@ -182,25 +238,28 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
         if not key_matches(game, key):
             raise Forbidden()
         done = _done_before(db, game_id, idempotency_key, "added", request)
+        sheet = _sheet(db, game)
         if done is not None:
-            return _scored(load(db, game_id), done.hand_id)
-        hands = store.get_hands(db, game_id)
-        number = len(hands) + 1
+            return _scored(sheet, done.hand_id)
+        number = len(sheet.hands) + 1
         if expected_number is not None and expected_number != number:
             raise Stale(number - 1, game.version)
-        # One replay checks the new hand in its place; a game already over refuses it as hand `number`.
+        # The new hand is checked and scored in its place, going on from the sheet as it stands (the same as replaying
+        # every hand, property-tested); a game already over refuses it as hand `number`.
         try:
-            protokoll = play(setup_of(game), [h.input for h in hands] + [raw])
+            protokoll = play_on(sheet.protokoll, [raw])
         except GameOver as exc:
             if exc.number != number:
                 raise
             raise GameOver({"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")},
                            number) from None
         scored = protokoll.hands[-1]
-        hand_id = store.insert_hand(db, game_id, dict(scored.input))
-        store.log_edit(db, game_id, "added", number, hand_id, None, dict(scored.input))
+        record = store.insert_hand(db, game_id, dict(scored.input))
+        mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
         if idempotency_key is not None:
-            store.put_idempotency(db, game_id, idempotency_key, "added", request, hand_id)
+            store.put_idempotency(db, game_id, idempotency_key, "added", request, record.id)
+        after = Sheet(store.get_game(db, game_id), sheet.hands + (record,), protokoll, mark)
+    _remember(db, after)
     return scored
 
 
@@ -228,11 +287,16 @@ def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_ver
         inputs[number - 1] = raw
         protokoll = _replay(sheet, inputs, number)
         scored = protokoll.hands[number - 1]
+        after = None
         if dict(scored.input) != record.input:
-            store.update_hand(db, game_id, record.id, dict(scored.input))
-            store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
+            changed = store.update_hand(db, game_id, record.id, dict(scored.input))
+            mark = store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
+            hands = sheet.hands[:number - 1] + (changed,) + sheet.hands[number:]
+            after = Sheet(store.get_game(db, game_id), hands, protokoll, mark)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
+    if after is not None:
+        _remember(db, after)
     return scored
 
 
@@ -251,11 +315,13 @@ def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int |
         record = _hand_record(sheet, number)
         inputs = [h.input for h in sheet.hands]
         del inputs[number - 1]
-        _replay(sheet, inputs, number, deleted=True)
+        protokoll = _replay(sheet, inputs, number, deleted=True)
         store.delete_hand(db, game_id, record.id)
-        store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
+        mark = store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
+        after = Sheet(store.get_game(db, game_id), sheet.hands[:number - 1] + sheet.hands[number:], protokoll, mark)
+    _remember(db, after)
 
 
 def edit_log(db, game_id: str, *, changes_only: bool = False) -> list[dict]:
@@ -302,8 +368,8 @@ def import_game(db, data: Any) -> tuple[str, str]:
     with writing(db):
         game_id, key = _insert_game(db, setup, title, language)
         for hand in protokoll.hands:
-            hand_id = store.insert_hand(db, game_id, dict(hand.input))
-            store.log_edit(db, game_id, "added", hand.number, hand_id, None, dict(hand.input))
+            record = store.insert_hand(db, game_id, dict(hand.input))
+            store.log_edit(db, game_id, "added", hand.number, record.id, None, dict(hand.input))
     return game_id, key
 
 

@@ -64,19 +64,23 @@ def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_ha
         [id, variant, title, _dump(list(players)), dealer, _dump(options), edit_key_hash, stamp, stamp, language])
 
 
+# The reads a hand entry makes go through db.execute: db.query wraps each one in a savepoint of its own, which doubles
+# the statements of the busiest request.
+GAME_COLUMNS = "id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language"
+
+
 def get_game(db, game_id: str) -> GameRecord | None:
-    rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))
-    if not rows:
+    row = db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    if row is None:
         return None
-    row = rows[0]
-    return GameRecord(row["id"], row["variant"], row["title"], tuple(json.loads(row["players"])), row["dealer"],
-                      json.loads(row["options"]), row["edit_key_hash"], row["created"], row["updated"], row["version"],
-                      row["language"])
+    id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language = row
+    return GameRecord(id, variant, title, tuple(json.loads(players)), dealer, json.loads(options), edit_key_hash,
+                      created, updated, version, language)
 
 
 def get_hands(db, game_id: str) -> list[HandRecord]:
-    return [HandRecord(r["id"], json.loads(r["input"]))
-            for r in db.query("SELECT id, input FROM hands WHERE game_id = ? ORDER BY id", [game_id])]
+    return [HandRecord(id, json.loads(input))
+            for id, input in db.execute("SELECT id, input FROM hands WHERE game_id = ? ORDER BY id", [game_id])]
 
 
 def count_hands(db, game_id: str) -> int:
@@ -87,19 +91,21 @@ def _touch(db, game_id: str) -> None:
     db.execute("UPDATE games SET version = version + 1, updated = ? WHERE id = ?", [now(), game_id])
 
 
-def insert_hand(db, game_id: str, input: dict) -> int:
-    """Store a hand; answers its row id."""
-    stamp = now()
+def insert_hand(db, game_id: str, input: dict) -> HandRecord:
+    """Store a hand; answers it as get_hands will read it back."""
+    stamp, text = now(), _dump(input)
     cursor = db.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)",
-                        [game_id, _dump(input), stamp, stamp])
+                        [game_id, text, stamp, stamp])
     _touch(db, game_id)
-    return cursor.lastrowid
+    return HandRecord(cursor.lastrowid, json.loads(text))
 
 
-def update_hand(db, game_id: str, hand_id: int, input: dict) -> None:
-    db.execute("UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?",
-               [_dump(input), now(), hand_id, game_id])
+def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:
+    """Change a hand's input; answers it as get_hands will read it back."""
+    text = _dump(input)
+    db.execute("UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(), hand_id, game_id])
     _touch(db, game_id)
+    return HandRecord(hand_id, json.loads(text))
 
 
 def delete_hand(db, game_id: str, hand_id: int) -> None:
@@ -117,10 +123,29 @@ def list_games(db, ids: list[str]) -> list[GameRecord]:
 
 
 def log_edit(db, game_id: str, action: str, number: int, hand_id: int | None,
-             before: dict | None, after: dict | None) -> None:
-    db.execute("INSERT INTO edits (game_id, at, action, number, hand_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
-               [game_id, now(), action, number, hand_id,
-                None if before is None else _dump(before), None if after is None else _dump(after)])
+             before: dict | None, after: dict | None) -> int:
+    """Write a line of the edit log; answers its id."""
+    return db.execute(
+        "INSERT INTO edits (game_id, at, action, number, hand_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [game_id, now(), action, number, hand_id,
+         None if before is None else _dump(before), None if after is None else _dump(after)]).lastrowid
+
+
+def last_edit(db, game_id: str) -> int:
+    """The id of the game's newest edit log line (0 if none)."""
+    return db.execute("SELECT coalesce(max(id), 0) FROM edits WHERE game_id = ?", [game_id]).fetchone()[0]
+
+
+def edits_since(db, game_id: str, edit_id: int) -> list[tuple[int, str]]:
+    """(id, action) of the game's edit log lines after `edit_id`, oldest first."""
+    return db.execute("SELECT id, action FROM edits WHERE game_id = ? AND id > ? ORDER BY id",
+                      [game_id, edit_id]).fetchall()
+
+
+def hands_after(db, game_id: str, hand_id: int) -> list[HandRecord]:
+    """The game's hands stored after the hand with this row id."""
+    return [HandRecord(id, json.loads(input)) for id, input in db.execute(
+        "SELECT id, input FROM hands WHERE game_id = ? AND id > ? ORDER BY id", [game_id, hand_id])]
 
 
 def get_edits(db, game_id: str, *, skip_added: bool = False) -> list[EditRecord]:
@@ -133,9 +158,9 @@ def get_edits(db, game_id: str, *, skip_added: bool = False) -> list[EditRecord]
 
 
 def get_idempotency(db, game_id: str, key: str) -> IdempotencyRecord | None:
-    rows = list(db.query("SELECT action, request, hand_id FROM idempotency_keys WHERE game_id = ? AND key = ?",
-                         [game_id, key]))
-    return IdempotencyRecord(rows[0]["action"], rows[0]["request"], rows[0]["hand_id"]) if rows else None
+    row = db.execute("SELECT action, request, hand_id FROM idempotency_keys WHERE game_id = ? AND key = ?",
+                     [game_id, key]).fetchone()
+    return IdempotencyRecord(*row) if row else None
 
 
 def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_id: int | None) -> None:

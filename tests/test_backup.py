@@ -128,7 +128,7 @@ def test_backup_while_writing(app, db_path, tmp_path):
         except Exception as exc:  # noqa: BLE001
             failures.append(exc)
         finally:
-            db.conn.close()
+            dbmod.close(db)
 
     thread = threading.Thread(target=writer)
     thread.start()

@@ -13,7 +13,7 @@ import pytest
 from conftest import dump
 
 from scorekeeper import club_service, service
-from scorekeeper.db import connect
+from scorekeeper.db import close, connect
 from scorekeeper.scoring.club import KITTY, apply_transfers
 
 PASSWORD = "kløver-es-42"
@@ -105,7 +105,7 @@ def by_hand(evening):
 def db(app, db_path):
     conn = connect(db_path)
     yield conn
-    conn.conn.close()
+    close(conn)
 
 
 @pytest.fixture

@@ -468,7 +468,7 @@ def test_upgrading_an_old_database_starts_the_log_from_its_hands(tmp_path):
                  " ('g1', '{\"tricks\":[8,5]}', '2026-01-01T20:00:00+00:00', 't'),"
                  " ('g1', '{\"tricks\":[5,8]}', '2026-01-01T20:05:00+00:00', 't')")
     conn.conn.commit()
-    conn.conn.close()
+    dbmod.close(conn)
     app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x"})
     log = app.test_client().get("/api/games/g1/log").json["log"]
     assert log == [

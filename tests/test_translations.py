@@ -195,7 +195,7 @@ def test_a_club_evening_result_in_each_language(app, season, lang, words, money)
 
 def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
     from scorekeeper import club_service
-    from scorekeeper.db import connect
+    from scorekeeper.db import close, connect
 
     db = connect(db_path)
     try:
@@ -207,7 +207,7 @@ def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
             evening_id = club_service.create_evening(db, club_id, "2026-11-26", None, "pairwise")
             game_id, _key, _n = club_service.add_table(db, club_id, evening_id, members)
     finally:
-        db.conn.close()
+        close(db)
     html = client.get(f"/g/{game_id}/print", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert 'lang="da"' in html and "Første giver" in html
     assert client.get(f"/api/games/{game_id}").json["language"] == "da"

@@ -1,0 +1,68 @@
+"""The score sheets this process scored last, so that entering a hand scores one hand instead of the whole game.
+
+A sheet is kept under its database file and game id; service uses it only while the game's row read now equals the
+row it was kept with, or, when another worker only added hands since, after scoring those (service._sheet). Every
+change to a game's hands bumps the row's version (store._touch) and writes a line of the edit log in the same
+transaction, so a change made anywhere shows in the row. What is kept is never changed in place (frozen records,
+tuples).
+
+Restoring a backup over the database file needs a restart (as the README says): a restored game could otherwise come
+back to a version and time stamp a sheet was kept under.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Hashable
+
+MAX_SHEETS = 500
+MAX_HANDS = 50_000  # about 50 MB of scored hands at most
+
+
+class Sheets:
+    """A least-recently-used store of sheets, bounded by their number and by the hands they hold together."""
+
+    def __init__(self, max_sheets: int = MAX_SHEETS, max_hands: int = MAX_HANDS):
+        self.max_sheets, self.max_hands = max_sheets, max_hands
+        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (sheet, hands)
+        self._hands = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any | None:
+        """The sheet kept under `key`, up to date or not (the caller checks), else None."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                return None
+            self._kept.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, sheet: Any, size: int) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._hands -= old[1]
+            if size > self.max_hands:
+                return
+            self._kept[key] = (sheet, size)
+            self._hands += size
+            while len(self._kept) > self.max_sheets or self._hands > self.max_hands:
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._hands -= dropped
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._hands -= old[1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._hands = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+sheets = Sheets()
