@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Optional
 
@@ -34,7 +33,7 @@ def preset_of(options: dict) -> str:
     return OWN
 
 
-class ClubForm(FlaskForm):
+class ClubForm(forms.Form):
     name = StringField(validators=[InputRequired(message=_l("Give the club a name."))])
     currency = SelectField(choices=[(c, c) for c in CURRENCIES], default="DKK")
     language = SelectField(choices=[], default="", validate_choice=False)
@@ -105,20 +104,20 @@ def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[di
     return options, errors
 
 
-class LoginForm(FlaskForm):
+class LoginForm(forms.Form):
     password = PasswordField(validators=[InputRequired(message=_l("Enter the password."))])
     next = HiddenField()
 
 
-class ButtonForm(FlaskForm):
+class ButtonForm(forms.Form):
     """A form that is only a button (logout, remove a table): the CSRF token is all it carries."""
 
 
-class MemberForm(FlaskForm):
+class MemberForm(forms.Form):
     name = StringField(validators=[InputRequired(message=_l("Enter a name."))])
 
 
-class EveningForm(FlaskForm):
+class EveningForm(forms.Form):
     date = StringField(validators=[InputRequired(message=_l("Enter the date."))])
     fee = StringField(validators=[Optional()])
     settlement = RadioField(choices=[], default="pairwise", validate_choice=False)
@@ -133,7 +132,7 @@ def settlement_choices():
     return [(s, names[s]) for s in SETTLEMENTS]
 
 
-class TableForm(FlaskForm):
+class TableForm(forms.Form):
     variant = SelectField(choices=[], validate_choice=False)
     dealer = SelectField(choices=[], default="0", validate_choice=False)
 
@@ -168,7 +167,7 @@ def table_form(club_variant: str, active_members, formdata=None) -> TableForm:
     return form
 
 
-class SettleForm(FlaskForm):
+class SettleForm(forms.Form):
     settlement = RadioField(choices=[], validate_choice=False)
     action = HiddenField()
 

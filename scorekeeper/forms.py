@@ -27,8 +27,25 @@ def _int(value):
         return value if value not in ("", None) else None
 
 
-class HandForm(FlaskForm):
-    """Fields every hand form has: the hand number the writer saw and a one-time token against double taps."""
+class Form(FlaskForm):
+    """Flask-WTF's form (CSRF, Babel), with WTForms' own catalogue kept between requests."""
+
+    class Meta:
+        def get_translations(self, form):
+            from .i18n import wtforms_translations
+
+            return wtforms_translations()
+
+
+class HandForm(Form):
+    """Fields every hand form has: the hand number the writer saw and a one-time token against double taps.
+
+    CSRF: CSRFProtect checks every form post before the view; the templates carry its token (csrf_token()). The form
+    does not check it again, nor sign a fresh token for a post that only redirects.
+    """
+
+    class Meta:
+        csrf = False
 
     number = HiddenField()
     version = HiddenField()
@@ -172,7 +189,7 @@ def _pair(first, total):
 # ---------------------------------------------------------------- new game
 
 
-class NewGameForm(FlaskForm):
+class NewGameForm(Form):
     title = StringField(validators=[Optional()])
     dealer = RadioField(choices=[], validate_choice=False, default="0")
 

@@ -6,11 +6,11 @@ import secrets
 
 import segno
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for)
-from flask_babel import gettext as _
 
 from . import forms, service
 from .db import get_db
-from .i18n import translate
+from .i18n import gettext as _
+from .i18n import one_catalogue, translate
 from .present import edit_log_view, protokoll_context
 from .scoring import VARIANTS, GameOver, InputError
 from .scoring import classic as classic_rules
@@ -157,16 +157,18 @@ def _hand_context(sheet, number: int) -> HandContext:
 
 def _choices(sheet, form, ctx: HandContext) -> dict:
     """Buttons for the form: names for seats, the other side filled in on trick buttons, the bid ladder."""
+    with one_catalogue():  # some thirty words to translate
+        return _buttons(sheet, form, ctx)
+
+
+def _buttons(sheet, form, ctx: HandContext) -> dict:
     variant, players = sheet.game.variant, list(sheet.game.players)
     sides = sheet.protokoll.sides
     side_names = [" & ".join(players[s] for s in seats) for seats in sides]
     extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
                    "leader": players[(ctx.dealer + 1) % ctx.n_players],
                    "shown": {name for name in form._fields if name not in ("csrf_token", "number", "version", "token")}}
-    total = 13
-    if variant == "german" and ctx.options["count"] == "all26":
-        total = 26
-        form.total = 26
+    total = getattr(form, "total", 13)
     form.tricks.choices = [(str(x), f"{x}–{total - x}") for x in range(total + 1)]
     if variant == "danish":
         form.tricks.choices = [(str(x), str(x)) for x in range(14)]
@@ -247,7 +249,10 @@ def _hand_view(game_id: str, number: int | None = None):
         form.token.data = secrets.token_urlsafe(16)
     else:
         form = form_class()
-    extra = _choices(sheet, form, _hand_context(sheet, number))
+    ctx = _hand_context(sheet, number)
+    if sheet.game.variant == "german" and ctx.options["count"] == "all26":
+        form.total = 26
+    extra = None  # the buttons' labels: made only for a page that shows the form (not for a hand stored and redirected)
     general, status = [], 200
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -273,14 +278,17 @@ def _hand_view(game_id: str, number: int | None = None):
                 if not editing:
                     flash(_("The game is over. Edit a hand to reopen it."))
                     return redirect(url_for("games.protokoll", game_id=game_id))
+                extra = _choices(sheet, form, ctx)
                 general, status = _apply_errors(form, exc.errors, extra["shown"]), 409
             except InputError as exc:
+                extra = _choices(sheet, form, ctx)
                 general, status = _apply_errors(form, exc.errors, extra["shown"]), 400
             else:
                 if editing:
                     return redirect(url_for("games.protokoll", game_id=game_id, changed=number,
                                             _anchor=f"hand-{number}"))
                 return redirect(url_for("games.protokoll", game_id=game_id))
+    extra = extra or _choices(sheet, form, ctx)
     return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
                            editing=sheet.protokoll.hands[number - 1] if editing else None,
                            general=general, **extra), status

@@ -4,6 +4,8 @@ from __future__ import annotations
 import logging
 import re
 
+from flask.sessions import SecureCookieSessionInterface
+
 HEADERS = {
     "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                 "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
@@ -40,12 +42,23 @@ def _add_filter(logger: logging.Logger) -> None:
 
 
 def add_headers(response):
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+    headers = response.headers
+    headers.extend([(name, value) for name, value in HEADERS.items() if name not in headers])
     return response
 
 
+class Sessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions; a request without the cookie (every API call) gets an empty one without
+    building the signer first."""
+
+    def open_session(self, app, request):
+        if self.get_cookie_name(app) not in request.cookies:
+            return self.session_class()
+        return super().open_session(app, request)
+
+
 def init_app(app) -> None:
+    app.session_interface = Sessions()
     app.after_request(add_headers)
     for name in LOGGERS + (app.logger.name,):
         _add_filter(logging.getLogger(name))

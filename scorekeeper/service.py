@@ -230,7 +230,7 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
     """
     _check_expected(expected_number, "number")
     idempotency_key = _check_idempotency_key(idempotency_key)
-    request = _fingerprint("added", None, raw)
+    request = _fingerprint("added", None, raw) if idempotency_key is not None else ""
     with writing(db):
         game = store.get_game(db, game_id)
         if game is None:
@@ -274,7 +274,7 @@ def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_ver
     """Replace hand `number` and rescore everything after it; `expected_version` and `idempotency_key` as in add_hand."""
     _check_expected(expected_version, "version")
     idempotency_key = _check_idempotency_key(idempotency_key)
-    request = _fingerprint("edited", number, raw)
+    request = _fingerprint("edited", number, raw) if idempotency_key is not None else ""
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)
@@ -305,7 +305,7 @@ def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int |
     """Delete hand `number`; the hands after it move up. The same `idempotency_key` again deletes nothing more."""
     _check_expected(expected_version, "version")
     idempotency_key = _check_idempotency_key(idempotency_key)
-    request = _fingerprint("deleted", number, None)
+    request = _fingerprint("deleted", number, None) if idempotency_key is not None else ""
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)

@@ -475,3 +475,36 @@ def test_upgrading_an_old_database_starts_the_log_from_its_hands(tmp_path):
         {"at": "2026-01-01T20:00:00+00:00", "action": "added", "number": 1, "before": None, "after": {"tricks": [8, 5]}},
         {"at": "2026-01-01T20:05:00+00:00", "action": "added", "number": 2, "before": None, "after": {"tricks": [5, 8]}},
     ]
+
+
+def test_a_write_is_flushed_to_disk_before_it_is_answered_and_outside_the_lock(app, client, db_path, monkeypatch):
+    """Durability without synchronous=FULL: after the COMMIT, and before the answer, the WAL file is fsynced; by then
+    the lock file is free, so the next writer's transaction overlaps this one's disk flush (group commit)."""
+    import fcntl
+
+    from scorekeeper import db as dbmod
+
+    events = []
+    fsync = os.fsync
+
+    def watched_fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        probe = os.open(db_path + ".lock", os.O_RDWR)
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises if a writer still held the lock
+            fcntl.flock(probe, fcntl.LOCK_UN)
+            events.append(("lock free",))
+        finally:
+            os.close(probe)
+        return fsync(fd)
+
+    game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).get_json()
+    with app.app_context():
+        dbmod.get_db().conn.set_trace_callback(lambda sql: sql == "COMMIT" and events.append(("COMMIT",)))
+    monkeypatch.setattr(os, "fsync", watched_fsync)
+    r = client.post(f"/api/games/{game['id']}/hands", headers={"X-Edit-Key": game["edit_key"]},
+                    json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 9})
+    events.append(("answered", r.status_code))
+    assert events == [("COMMIT",), ("fsync", os.path.realpath(db_path) + "-wal"), ("lock free",), ("answered", 201)]
+    with app.app_context():
+        assert dbmod.get_db().conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the flush is ours
