@@ -28,7 +28,7 @@ class Forbidden(Exception):
     """The edit key is wrong or missing."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sheet:
     """A game as stored and as scored."""
 

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     id: str
     variant: str
@@ -22,7 +22,7 @@ class GameRecord:
     language: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     id: int
     input: dict[str, Any]

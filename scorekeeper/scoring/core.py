@@ -150,7 +150,7 @@ def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:
 # ---------------------------------------------------------------- hands
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Setup:
     """What a game is started with: variant, seats, first dealer and the full set of options."""
 
@@ -164,7 +164,7 @@ class Setup:
         return len(self.players)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandContext:
     """Where a hand sits in its game when it is checked and scored."""
 
@@ -175,7 +175,7 @@ class HandContext:
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredHand:
     number: int
     dealer: int
@@ -188,7 +188,7 @@ class ScoredHand:
     details: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Protokoll:
     """A scored game: every hand with its points and running totals, and how the game stands."""
 
