@@ -111,8 +111,9 @@ def connect(path: str) -> sqlite_utils.Database:
     # and one flush covers every commit written before it (a group commit).
     db.execute("PRAGMA synchronous=NORMAL" if GROUP_FLUSH and path != ":memory:" else "PRAGMA synchronous=FULL")
     db.scorekeeper_file = None if path == ":memory:" else os.path.realpath(path)
+    # A file object, not a bare descriptor: a connection dropped without close() (a thread that ends) closes it too.
     db.scorekeeper_lock = None if fcntl is None or path == ":memory:" else \
-        os.open(db.scorekeeper_file + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        open(db.scorekeeper_file + ".lock", "ab", buffering=0, opener=lambda name, flags: os.open(name, flags, 0o600))
     return db
 
 
@@ -120,7 +121,7 @@ def close(db: sqlite_utils.Database) -> None:
     """Close a connection made by `connect`, and its lock file."""
     lock = getattr(db, "scorekeeper_lock", None)
     if lock is not None:
-        os.close(lock)
+        lock.close()
         db.scorekeeper_lock = None
     db.conn.close()
 

@@ -84,3 +84,31 @@ def test_edit_keys_are_stored_hashed(app, api, db_path):
     row = sqlite3.connect(db_path).execute("SELECT * FROM games").fetchone()
     assert game["edit_key"] not in json.dumps(row)
     assert service.hash_key(game["edit_key"]) in row
+
+
+def test_threads_that_end_leave_no_lock_files_open(app, client, api, db_path):
+    """Each thread keeps its own connection and lock file (the dev server starts a thread per request); when the
+    thread ends its lock file is closed, not left open until the process runs out of file descriptors. (SQLite
+    itself keeps a few descriptors of closed connections for reuse while others hold locks: a bounded number.)"""
+    import gc
+    import os
+    import threading
+
+    def lock_files():
+        found = 0
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                found += os.readlink(f"/proc/self/fd/{fd}") == os.path.realpath(db_path) + ".lock"
+            except OSError:
+                pass
+        return found
+
+    game = api.create("danish")
+    client.get(f"/api/games/{game['id']}")
+    before = lock_files()
+    for _ in range(40):
+        worker = threading.Thread(target=lambda: client.get(f"/api/games/{game['id']}"))
+        worker.start()
+        worker.join()
+    gc.collect()
+    assert lock_files() <= before
