@@ -99,7 +99,7 @@ def live_server(tmp_path):
     from werkzeug.serving import make_server
 
     path = str(tmp_path / "live.sqlite")
-    app = create_app({"DATABASE": path, "SECRET_KEY": "live"})
+    app = create_app({"DATABASE": path, "SECRET_KEY": "live", "GC_FREEZE": False})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

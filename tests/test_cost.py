@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from scorekeeper import db as dbmod
-from scorekeeper import cache, service
+from scorekeeper import cache, create_app, service
 from scorekeeper.db import get_db
 from scorekeeper.scoring import VARIANTS
 
@@ -178,3 +178,18 @@ def test_sql_per_page_does_not_grow_with_the_hands(app, statements):
         }
     assert counts[10] == counts[100]
     assert all(0 < count < 30 for count in counts[10].values()), counts[10]
+
+
+def test_a_served_app_keeps_its_own_objects_out_of_full_collections(tmp_path):
+    """Outside tests, create_app freezes what it loaded (gc.freeze), so the collector's full passes walk only what
+    requests made since; tests leave the collector as it is (GC_FREEZE defaults to `not TESTING`)."""
+    import gc
+
+    gc.unfreeze()
+    create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.sqlite"), "SECRET_KEY": "x"})
+    assert gc.get_freeze_count() == 0
+    try:
+        create_app({"DATABASE": str(tmp_path / "b.sqlite"), "SECRET_KEY": "x"})
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()

@@ -111,7 +111,7 @@ def test_edit_key_never_in_read_only_answers(client, game):
 def test_werkzeug_request_log_redacts_the_edit_page(tmp_path, caplog):
     from werkzeug.serving import make_server
 
-    app = create_app({"DATABASE": str(tmp_path / "log.sqlite"), "SECRET_KEY": "log"})
+    app = create_app({"DATABASE": str(tmp_path / "log.sqlite"), "SECRET_KEY": "log", "GC_FREEZE": False})
     game = app.test_client().post("/api/games", json={"variant": "german", "players": PLAYERS["german"]}).json
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
