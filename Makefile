@@ -18,8 +18,8 @@ catalogs: $(VENV)/.installed
 
 # After changing user-visible strings: extract them and merge them into the da, nb and sv catalogues.
 messages: $(VENV)/.installed
-	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -o scorekeeper/translations/messages.pot .
-	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching
+	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -w 100 -o scorekeeper/translations/messages.pot .
+	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching -w 100
 
 system:
 	bash scripts/system-packages.sh

@@ -237,9 +237,8 @@ def club_rate(club: store.ClubRecord) -> str | None:
     return None if rate is None else str(Decimal(str(rate)))
 
 
-def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str = "pairwise") -> int:
-    """A card evening at the club's rate as it is today (later changes of the rate leave it alone)."""
-    club = get_club(db, club_id)
+def _check_evening(date: Any, fee: Any, settlement: Any) -> tuple[str, int]:
+    """An evening's date and fee as stored (ISO date, cents), or InputError naming every wrong field."""
     errors: dict[str, str] = {}
     day = fee_cents = None
     try:
@@ -254,8 +253,34 @@ def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str
         errors["settlement"] = _("must be one of %(choices)s", choices=", ".join(club_rules.SETTLEMENTS))
     if errors:
         raise InputError(errors)
+    return day, fee_cents
+
+
+def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str = "pairwise") -> int:
+    """A card evening at the club's rate as it is today (later changes of the rate leave it alone)."""
+    club = get_club(db, club_id)
+    day, fee_cents = _check_evening(date, fee, settlement)
     with writing(db):
         return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement)
+
+
+def change_evening(db, club_id: str, evening_id: int, date: Any, fee: Any = None,
+                   settlement: str = "pairwise") -> None:
+    """Correct an evening's date, fee or way of settling up. Its rate stays; a settled evening stays marked settled
+    with the balances it was settled at, so a changed fee shows on its result as a change since settling."""
+    day, fee_cents = _check_evening(date, fee, settlement)
+    with writing(db):
+        get_evening(db, club_id, evening_id)
+        store.update_evening(db, evening_id, day, fee_cents, settlement)
+
+
+def delete_evening(db, club_id: str, evening_id: int) -> None:
+    """Delete an evening made by mistake: only while it has no tables (take them off first)."""
+    with writing(db):
+        get_evening(db, club_id, evening_id)
+        if store.club_tables(db, [evening_id]):
+            raise InputError({"evening": _("this evening has tables; take them off the evening first")})
+        store.delete_evening(db, evening_id)
 
 
 def evening_records(db, club_id: str) -> list[store.EveningRecord]:

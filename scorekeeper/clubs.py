@@ -294,6 +294,59 @@ def new_evening(club_id):
                  general=general, rate=club_service.club_rate(club))
 
 
+@bp.route("/c/<club_id>/e/<int:evening_id>/edit", methods=["GET", "POST"])
+def edit_evening(club_id, evening_id):
+    """Correct the date, the fee or the way of settling up; an evening without tables can be deleted here too."""
+    club, refused = _admin(club_id)
+    if refused:
+        return refused
+    db = get_db()
+    try:
+        record = club_service.get_evening(db, club_id, evening_id)
+    except club_service.ClubNotFound:
+        abort(404)
+    form = club_forms.EveningForm()
+    general: list[str] = []
+    if request.method == "GET":
+        form.date.data = record.date
+        form.fee.data = f"{record.fee_cents / 100:.2f}" if record.fee_cents else ""
+        form.settlement.data = record.settlement
+    elif form.validate_on_submit():
+        try:
+            club_service.change_evening(db, club_id, evening_id, form.date.data, form.fee.data,
+                                        form.settlement.data or "pairwise")
+        except InputError as exc:
+            general = _errors(form, exc.errors)
+        else:
+            flash(_("The evening was changed."))
+            return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
+    elif not form.errors:
+        general = [_("The form expired; please try again.")]
+    tables = club_service.evening(db, club_id, evening_id).tables
+    return _page("evening_new.html", 400 if request.method == "POST" else 200, club=club, form=form,
+                 general=general, rate=record.rate, editing=record, deletable=not tables,
+                 button=club_forms.ButtonForm())
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/delete")
+def delete_evening(club_id, evening_id):
+    club, refused = _admin(club_id)
+    if refused:
+        return refused
+    if not club_forms.ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        club_service.delete_evening(get_db(), club_id, evening_id)
+    except club_service.ClubNotFound:
+        abort(404)
+    except InputError as exc:
+        for message in exc.errors.values():
+            flash(_say(message))
+        return redirect(url_for("clubs.edit_evening", club_id=club_id, evening_id=evening_id))
+    flash(_("The evening was deleted."))
+    return redirect(url_for("clubs.club", club_id=club_id))
+
+
 def _evening(club_id, evening_id, settlement=None):
     try:
         return club_service.evening(get_db(), club_id, evening_id, settlement)

@@ -289,6 +289,15 @@ def club_evenings(db, club_id: str, start: str | None = None, end: str | None = 
         " ORDER BY date, id", [club_id, start, end])]
 
 
+def update_evening(db, evening_id: int, date: str, fee_cents: int, settlement: str) -> None:
+    db.execute("UPDATE club_evenings SET date = ?, fee_cents = ?, settlement = ? WHERE id = ?",
+               [date, fee_cents, settlement, evening_id])
+
+
+def delete_evening(db, evening_id: int) -> None:
+    db.execute("DELETE FROM club_evenings WHERE id = ?", [evening_id])
+
+
 def settle_evening(db, evening_id: int, settlement: str, balances: dict[str, int] | None) -> None:
     """Mark an evening settled with the balances it was settled at, or (balances None) not settled."""
     db.execute("UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ? WHERE id = ?",

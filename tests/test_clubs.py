@@ -406,6 +406,8 @@ def admin_posts(season):
         (f"/c/{club_id}/e/{evening_id}/tables", {"variant": "danish", "seat0": ids["Anna"], "seat1": ids["Bo"],
                                                  "seat2": ids["Carl"], "seat3": ids["Dina"], "dealer": "0"}),
         (f"/c/{club_id}/e/{evening_id}/settle", {"settlement": "kitty", "action": "settle"}),
+        (f"/c/{club_id}/e/{evening_id}/edit", {"date": "2026-03-02", "fee": "1", "settlement": "kitty"}),
+        (f"/c/{club_id}/e/{evening_id}/delete", {}),
     ]
 
 
@@ -655,3 +657,59 @@ def test_the_preview_names_a_wrong_tariff(client):
                                         "opt_solo_values": "50, 100, 150, 200", "opt_rate": "0.05", "preview": "1"})
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "must be 7 whole numbers" in page and 'id="matrix"' not in page
+
+
+# ---------------------------------------------------------------- correcting and deleting an evening
+
+
+def test_an_evening_is_corrected_and_its_result_follows(client, season, db, db_path):
+    club_id, first = season["club"], season["evenings"][0]
+    url = f"/c/{club_id}/e/{first}/edit"
+    assert client.get(url).status_code == 302  # not logged in: to the login
+    assert log_in(client, club_id).status_code == 302
+    page = client.get(f"/c/{club_id}/e/{first}").get_data(as_text=True)
+    assert f'href="{url}"' in page
+    club_service.set_settled(db, club_id, first, "pairwise", True)
+    page = client.get(url).get_data(as_text=True)
+    assert 'value="2026-01-08"' in page and 'value="5.00"' in page and "marked settled" in page
+    assert "cannot be deleted" in page and 'id="delete-evening"' not in page  # it has tables
+
+    before = everything(db_path)
+    r = client.post(url, data={"csrf_token": token(client, url), "date": "2026-02-30", "fee": "x",
+                               "settlement": "pairwise"})
+    text = r.get_data(as_text=True)
+    assert r.status_code == 400 and "must be a date" in text and "must be an amount" in text
+    assert everything(db_path) == before
+
+    r = client.post(url, data={"csrf_token": token(client, url), "date": "2026-01-09", "fee": "7,50",
+                               "settlement": "kitty"})
+    assert r.status_code == 302 and r.location.endswith(f"/c/{club_id}/e/{first}")
+    record = club_service.get_evening(db, club_id, first)
+    assert (record.date, record.fee_cents, record.settlement, record.rate) == ("2026-01-09", 750, "kitty", "0.05")
+    present, points, *_ = by_hand(SEASON[0])
+    data = club_service.evening(db, club_id, first)
+    assert {season["names"][m.member]: m.net for m in data.result.members} == \
+        {name: points[name] * RATE_CENTS - 750 for name in present}
+    assert data.record.settled and data.result.changed_since_settled  # the fee changed since it was settled
+    assert "changed after it was settled" in client.get(f"/c/{club_id}/e/{first}/result").get_data(as_text=True)
+
+
+def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
+    club_id, first = season["club"], season["evenings"][0]
+    assert log_in(client, club_id).status_code == 302
+    before = everything(db_path)
+    r = client.post(f"/c/{club_id}/e/{first}/delete", data={"csrf_token": token(client, f"/c/{club_id}/e/{first}/edit")})
+    assert r.status_code == 302
+    assert "has tables" in client.get(r.location).get_data(as_text=True)
+    assert everything(db_path) == before
+
+    mistake = club_service.create_evening(db, club_id, "2026-03-01")
+    page = client.get(f"/c/{club_id}/e/{mistake}/edit").get_data(as_text=True)
+    assert 'id="delete-evening"' in page
+    r = client.post(f"/c/{club_id}/e/{mistake}/delete", data={"csrf_token": token(client, f"/c/{club_id}/e/{mistake}/edit")})
+    assert r.status_code == 302 and r.location.endswith(f"/c/{club_id}")
+    assert "The evening was deleted." in client.get(r.location).get_data(as_text=True)
+    with pytest.raises(club_service.ClubNotFound):
+        club_service.get_evening(db, club_id, mistake)
+    assert everything(db_path) == before
+    assert client.get(f"/c/{club_id}/e/{mistake}/edit").status_code == 404

@@ -68,6 +68,12 @@ def test_a_club_evening_with_two_tables(page, live_server):
     page.fill("#date", "2026-03-05")
     page.click("#make-evening")
     page.wait_for_selector("#start-table")
+    page.click("#edit-evening")                                               # the date was a day off: correct it
+    assert page.input_value("#date") == "2026-03-05"
+    page.fill("#date", "2026-03-06")
+    page.click("#save-evening")
+    page.wait_for_selector("#start-table")
+    assert re.search(r"Mar\s+6,\s+2026", page.locator("h1").inner_text())
     evening_url = page.url
     for number, names in enumerate(TABLES, 1):
         for seat, name in enumerate(names):
