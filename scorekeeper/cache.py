@@ -2,9 +2,9 @@
 
 A sheet is kept under its database file and game id; service uses it only while the game's row read now equals the
 row it was kept with, or, when another worker only added hands since, after scoring those (service._sheet). Every
-change to a game's hands bumps the row's version (store._touch) and writes a line of the edit log in the same
-transaction, so a change made anywhere shows in the row. What is kept is never changed in place (frozen records,
-tuples).
+change to a game's hands bumps the row's version (a trigger, migration m103, so even a change made with sqlite3 at
+the file shows), and the app writes a line of the edit log in the same transaction. What is kept is never changed in
+place (frozen records, tuples).
 
 Restoring a backup over the database file needs a restart (as the README says): a restored game could otherwise come
 back to a version and time stamp a sheet was kept under.

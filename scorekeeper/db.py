@@ -354,3 +354,24 @@ def m101_club_evenings(db):
 def m102_club_language(db):
     """A club may name the language its tables' printed sheets speak."""
     db.execute("ALTER TABLE clubs ADD COLUMN language TEXT")
+
+
+@migrations()
+def m103_hand_changes_bump_the_version(db):
+    """Any change to a game's hands bumps the game's version in the database itself, whoever makes it (the app, or
+    someone with sqlite3 at the file): the version is what a worker's kept sheet is checked against (cache.py)."""
+    db.execute("""
+        CREATE TRIGGER hands_added AFTER INSERT ON hands BEGIN
+            UPDATE games SET version = version + 1, updated = NEW.updated WHERE id = NEW.game_id;
+        END""")
+    db.execute("""
+        CREATE TRIGGER hands_changed AFTER UPDATE ON hands BEGIN
+            UPDATE games SET version = version + 1, updated = NEW.updated WHERE id = NEW.game_id;
+            UPDATE games SET version = version + 1, updated = NEW.updated
+                WHERE id = OLD.game_id AND OLD.game_id != NEW.game_id;
+        END""")
+    db.execute("""
+        CREATE TRIGGER hands_deleted AFTER DELETE ON hands BEGIN
+            UPDATE games SET version = version + 1, updated = strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')
+                WHERE id = OLD.game_id;
+        END""")

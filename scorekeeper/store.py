@@ -87,8 +87,7 @@ def count_hands(db, game_id: str) -> int:
     return next(db.query("SELECT count(*) AS n FROM hands WHERE game_id = ?", [game_id]))["n"]
 
 
-def _touch(db, game_id: str) -> None:
-    db.execute("UPDATE games SET version = version + 1, updated = ? WHERE id = ?", [now(), game_id])
+# Inserting, changing or deleting a hand bumps its game's `version` and `updated` by trigger (migration m103).
 
 
 def insert_hand(db, game_id: str, input: dict) -> HandRecord:
@@ -96,7 +95,6 @@ def insert_hand(db, game_id: str, input: dict) -> HandRecord:
     stamp, text = now(), _dump(input)
     cursor = db.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)",
                         [game_id, text, stamp, stamp])
-    _touch(db, game_id)
     return HandRecord(cursor.lastrowid, json.loads(text))
 
 
@@ -104,13 +102,11 @@ def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:
     """Change a hand's input; answers it as get_hands will read it back."""
     text = _dump(input)
     db.execute("UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(), hand_id, game_id])
-    _touch(db, game_id)
     return HandRecord(hand_id, json.loads(text))
 
 
 def delete_hand(db, game_id: str, hand_id: int) -> None:
     db.execute("DELETE FROM hands WHERE id = ? AND game_id = ?", [hand_id, game_id])
-    _touch(db, game_id)
 
 
 def list_games(db, ids: list[str]) -> list[GameRecord]:

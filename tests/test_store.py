@@ -112,3 +112,36 @@ def test_threads_that_end_leave_no_lock_files_open(app, client, api, db_path):
         worker.join()
     gc.collect()
     assert lock_files() <= before
+
+
+def test_any_change_to_the_hands_bumps_the_game_version_in_the_database(app, api, client, db_path):
+    """A trigger, not the app, bumps the version: a hand mended with sqlite3 at the file reaches every page at once,
+    though the workers keep scored sheets (they are checked against the game's row)."""
+    from scorekeeper.scoring import make_setup, play
+
+    game = api.create("german")
+    setup = make_setup("german", game["players"], game["dealer"], game["options"])
+
+    def expected(*tricks):
+        return list(play(setup, [{"tricks": list(t)} for t in tricks]).totals)
+
+    for tricks in ([8, 5], [5, 8]):
+        api.hand(game, {"tricks": tricks})
+    assert api.get(game)["totals"] == expected((8, 5), (5, 8))  # the sheet is now kept
+    conn = sqlite3.connect(db_path)
+    version = lambda: conn.execute("SELECT version FROM games WHERE id = ?", [game["id"]]).fetchone()[0]  # noqa: E731
+    before = version()
+    with conn:
+        conn.execute("UPDATE hands SET input = '{\"tricks\":[10,3]}' WHERE id = (SELECT max(id) FROM hands)")
+    assert version() == before + 1
+    assert api.get(game)["totals"] == expected((8, 5), (10, 3))
+    with conn:
+        conn.execute("DELETE FROM hands WHERE id = (SELECT max(id) FROM hands)")
+    assert version() == before + 2
+    assert api.get(game)["totals"] == expected((8, 5))
+    with conn:
+        conn.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, '{\"tricks\":[3,10]}', 'x', 'x')",
+                     [game["id"]])
+    assert version() == before + 3
+    assert api.get(game)["totals"] == expected((8, 5), (3, 10))
+    conn.close()
