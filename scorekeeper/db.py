@@ -183,6 +183,16 @@ def flush(db: sqlite_utils.Database) -> None:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
+        # A WAL file made since this connection last flushed (SQLite deletes it when the last connection closes, and
+        # makes a new one) needs its directory entry on the disk too, or a power cut could lose the whole file.
+        made = os.fstat(fd).st_ino
+        if getattr(db, "scorekeeper_wal", None) != made:
+            directory = os.open(os.path.dirname(path), os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+            db.scorekeeper_wal = made
     finally:
         os.close(fd)
 

@@ -508,3 +508,25 @@ def test_a_write_is_flushed_to_disk_before_it_is_answered_and_outside_the_lock(a
     assert events == [("COMMIT",), ("fsync", os.path.realpath(db_path) + "-wal"), ("lock free",), ("answered", 201)]
     with app.app_context():
         assert dbmod.get_db().conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the flush is ours
+
+
+def test_a_new_wal_file_gets_its_directory_entry_flushed_once(tmp_path, monkeypatch):
+    """SQLite deletes the WAL file when the last connection closes and makes a new one later: the first flush after
+    that also fsyncs the folder, so a power cut cannot lose the file's name; later flushes only the file."""
+    from scorekeeper import db as dbmod
+
+    path = str(tmp_path / "fresh.sqlite")
+    dbmod.migrate(path)  # and closes: no WAL file is left
+    flushed = []
+    fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: flushed.append(os.readlink(f"/proc/self/fd/{fd}")) or fsync(fd))
+    db = dbmod.connect(path)
+    try:
+        for _ in range(2):
+            with dbmod.writing(db):
+                db.execute("INSERT INTO games (id, variant, players, dealer, options, edit_key_hash, created, updated)"
+                           " VALUES (lower(hex(randomblob(4))), 'german', '[]', 0, '{}', 'h', 't', 't')")
+    finally:
+        dbmod.close(db)
+    wal, folder = os.path.realpath(path) + "-wal", os.path.realpath(tmp_path)
+    assert flushed == [wal, folder, wal]
