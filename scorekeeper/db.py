@@ -1,4 +1,5 @@
-"""The SQLite connection (one per thread, kept between requests), the schema's migrations, `init-db` and `backup`."""
+"""The SQLite connection (one per thread, kept between requests), the schema's migrations, `init-db`, `backup` and
+`restore`."""
 from __future__ import annotations
 
 import os
@@ -291,10 +292,65 @@ def backup_command(path):
     click.echo(f"Backed up {current_app.config['DATABASE']} to {written}")
 
 
+def restore(source: str, target: str) -> list[str]:
+    """Put a backup made by `backup` back as the database at `target`; answers the migrations it then needed.
+
+    The backup is checked first (a whole SQLite file of scorekeeper's that passes its integrity check) and left as it
+    is. It is copied in by SQLite's backup API under the writers' lock file and SQLite's write lock, so the database
+    is never half old, half restored, and the WAL and shared-memory files stay right (nothing to delete by hand). A
+    backup from an older version of the app is then brought up to the current schema.
+    """
+    if not os.path.isfile(source):
+        raise RuntimeError(f"there is no backup at {source}")
+    try:
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            check = src.execute("PRAGMA integrity_check").fetchone()[0]
+            tables = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise RuntimeError(f"{source} is not an SQLite database: {exc}") from None
+        if check != "ok":
+            raise RuntimeError(f"the backup failed its integrity check: {check}")
+        if not {"games", "hands", "_sqlite_migrations"} <= tables:
+            raise RuntimeError(f"{source} is not a scorekeeper database")
+        db = connect(target)
+        lock = db.scorekeeper_lock
+        try:
+            if lock is not None:  # the app's writers queue behind the lock file while the pages go in
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            src.backup(db.conn)  # takes SQLite's own locks on the database; one step, all pages
+            db.conn.execute("PRAGMA journal_mode=WAL")  # the backup's DELETE journal mode came in with its pages
+            flush(db)
+        finally:
+            if lock is not None:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+            close(db)
+    finally:
+        src.close()
+    return migrate(target)
+
+
+@click.command("restore")
+@click.argument("backup_file", metavar="BACKUP", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
+@with_appcontext
+def restore_command(backup_file, yes):
+    """Replace the database with BACKUP, a file made by `backup`. Stop the app first: its workers keep scored sheets."""
+    target = current_app.config["DATABASE"]
+    if not yes:
+        click.confirm(f"Replace every game and club in {target} with {backup_file}?", abort=True)
+    try:
+        applied = restore(backup_file, target)
+    except (RuntimeError, sqlite3.Error, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Restored {target} from {backup_file}" + (f"; applied {', '.join(applied)}" if applied else ""))
+
+
 def init_app(app):
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
 
 # ---------------------------------------------------------------- clubs (m100 onwards; see scorekeeper/clubs.py)

@@ -201,3 +201,38 @@ def test_flask_backup_command_line(api, db_path, tmp_path):
                           cwd=root, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert check_copy(target) == 0
+
+
+def test_restore_puts_a_backup_back_and_refuses_what_is_not_one(app, api, client, db_path, tmp_path):
+    runner = app.test_cli_runner()
+    game = api.create("german")
+    api.hand(game, {"tricks": [8, 5]})
+    saved = tmp_path / "saved.sqlite"
+    assert runner.invoke(args=["backup", str(saved)]).exit_code == 0
+    kept = dump(db_path)
+    api.hand(game, {"tricks": [5, 8]})  # a hand entered after the backup, then regretted
+    other = api.create("danish")
+
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("hands on paper")
+    before = dump(db_path)
+    result = runner.invoke(args=["restore", "--yes", str(not_a_db)])
+    assert result.exit_code != 0 and "not an SQLite database" in result.output
+    stranger = tmp_path / "stranger.sqlite"
+    sqlite3.connect(stranger).execute("CREATE TABLE t (x)").connection.commit()
+    result = runner.invoke(args=["restore", "--yes", str(stranger)])
+    assert result.exit_code != 0 and "not a scorekeeper database" in result.output
+    result = runner.invoke(args=["restore", str(saved)], input="n\n")  # asks first; no means no
+    assert result.exit_code != 0 and dump(db_path) == before
+
+    result = runner.invoke(args=["restore", "--yes", str(saved)])
+    assert result.exit_code == 0, result.output
+    assert dump(db_path) == kept
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+    # The kept sheets were made at later versions than the restored rows: none of them is used again.
+    assert len(api.get(game)["hands"]) == 1
+    assert client.get(f"/api/games/{other['id']}").status_code == 404
+    api.hand(game, {"tricks": [7, 6]})  # and the restored database takes hands again
+    assert len(api.get(game)["hands"]) == 2
