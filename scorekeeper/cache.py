@@ -6,8 +6,8 @@ change to a game's hands bumps the row's version (a trigger, migration m103, so 
 the file shows), and the app writes a line of the edit log in the same transaction. What is kept is never changed in
 place (frozen records, tuples).
 
-Restoring a backup over the database file needs a restart (as the README says): a restored game could otherwise come
-back to a version and time stamp a sheet was kept under.
+After `flask restore` (which asks for the app to be stopped) a kept sheet of a restored game is not used again: the
+restored row has an older version, and the versions it climbs back to come with later time stamps (`updated`).
 """
 from __future__ import annotations
 
