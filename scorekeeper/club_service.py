@@ -194,7 +194,8 @@ def _member(db, club_id: str, member_id: int) -> store.MemberRecord:
 
 
 def rename_member(db, club_id: str, member_id: int, name: Any) -> None:
-    """A new name for a member; their old results follow them, because tables keep member ids."""
+    """A new name for a member; their old results follow them (tables keep member ids), and so do the score sheets
+    of the tables they played."""
     with writing(db):
         _member(db, club_id, member_id)
         store.rename_member(db, club_id, member_id, _member_name(db, club_id, name, member_id))

@@ -254,7 +254,14 @@ def insert_member(db, club_id: str, name: str) -> int:
 
 
 def rename_member(db, club_id: str, member_id: int, name: str) -> None:
+    """A member's new name, in the club and in the seat they have at every table they played (the games' players)."""
     db.execute("UPDATE club_members SET name = ? WHERE id = ? AND club_id = ?", [name, member_id, club_id])
+    seats = db.execute("SELECT g.id, g.players, s.seat FROM club_seats s JOIN games g ON g.id = s.game_id"
+                       " WHERE s.member_id = ?", [member_id]).fetchall()
+    for game_id, players, seat in seats:
+        names = json.loads(players)
+        names[seat] = name
+        db.execute("UPDATE games SET players = ? WHERE id = ?", [_dump(names), game_id])
 
 
 def retire_member(db, club_id: str, member_id: int, retired: bool) -> None:

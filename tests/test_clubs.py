@@ -294,6 +294,12 @@ def test_the_pages_show_the_season(client, season):
     assert "New card evening" not in page
     first = client.get(f"/c/{club_id}/e/{season['evenings'][0]}/result").get_data(as_text=True)
     assert "Bo Jensen" in first and ">Bo<" not in first                  # the rename follows into old results
+    game_id, _key = season["keys"][0, 0]                                # and into the table's own score sheet
+    sheet = client.get(f"/api/games/{game_id}").get_json()
+    assert sheet["players"] == ["Anna", "Bo Jensen", "Carl", "Dina"]
+    assert "Bo Jensen" in client.get(f"/g/{game_id}/print").get_data(as_text=True)
+    other, _key = season["keys"][0, 1]
+    assert client.get(f"/api/games/{other}").get_json()["players"] == ["Eva", "Finn", "Gro", "Hans", "Ida"]
     kitty = client.get(f"/c/{club_id}/e/{season['evenings'][1]}/result").get_data(as_text=True)
     assert "the kitty" in kitty and "Standings" in kitty
     ledger = client.get(f"/c/{club_id}/ledger").get_data(as_text=True)
