@@ -18,7 +18,7 @@ from flask.cli import with_appcontext
 
 try:
     import fcntl
-except ImportError:  # not on Windows: writers then wait in SQLite's busy handler, and SQLite flushes each commit
+except ImportError:  # Windows: writers then wait in SQLite's busy handler, and SQLite flushes each commit
     fcntl = None
 GROUP_FLUSH = fcntl is not None  # writing() flushes the WAL after the commit, outside the lock (see connect)
 
@@ -302,8 +302,8 @@ def restore(source: str, target: str) -> list[str]:
     """
     if not os.path.isfile(source):
         raise RuntimeError(f"there is no backup at {source}")
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
         try:
             check = src.execute("PRAGMA integrity_check").fetchone()[0]
             tables = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
