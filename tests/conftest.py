@@ -43,6 +43,25 @@ def dump(db_path):
         conn.close()
 
 
+# ------------------------------------------------------------------ the scorer tests' helpers
+
+
+def points(protokoll):
+    """Each hand's points, as lists."""
+    return [list(h.points) for h in protokoll.hands]
+
+
+def refused(setup, inputs, field, *, parts=False):
+    """The hands are refused with an error naming `field` (with `parts`, or one of its parts, e.g. revoke.side)."""
+    from scorekeeper.scoring import InputError, play
+
+    with pytest.raises(InputError) as exc:
+        play(setup, inputs)
+    keys = exc.value.errors
+    assert field in keys or (parts and any(k.startswith(field + ".") for k in keys)), keys
+    return exc.value
+
+
 class Api:
     """A small client of the JSON API for tests."""
 

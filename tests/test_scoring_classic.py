@@ -3,6 +3,8 @@
 Also holds the make_setup checks common to every variant (names, dealer, variant)."""
 import pytest
 
+import conftest
+from conftest import points
 from scorekeeper.scoring import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
@@ -17,17 +19,9 @@ def hand(a, trump="hearts", **extra):
     return {"trump": trump, "tricks": [a, 13 - a], **extra}
 
 
-def points(p):
-    return [list(h.points) for h in p.hands]
-
-
 def refused(setup, inputs, field):
     """The hand is refused with an error naming `field` (or one of its parts, e.g. revoke.side)."""
-    with pytest.raises(InputError) as exc:
-        play(setup, inputs)
-    keys = exc.value.errors
-    assert any(k == field or k.startswith(field + ".") for k in keys), keys
-    return exc.value
+    return conftest.refused(setup, inputs, field, parts=True)
 
 
 # ------------------------------------------------------------------ tricks

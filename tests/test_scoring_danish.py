@@ -1,6 +1,7 @@
 """Danish es-makker whist scoring, as RULES.md states it (seed 002)."""
 import pytest
 
+from conftest import points, refused
 from scorekeeper.scoring import GameOver, InputError, make_setup, play
 from scorekeeper.scoring import danish
 
@@ -28,19 +29,8 @@ def sol(bidder, name, tricks):
 PASSED = {"passed": True}
 
 
-def points(p):
-    return [list(h.points) for h in p.hands]
-
-
 def one(inp, **kw):
     return list(play(game(**kw), [inp]).hands[0].points)
-
-
-def refused(setup, inputs, field):
-    with pytest.raises(InputError) as exc:
-        play(setup, inputs)
-    assert field in exc.value.errors, exc.value.errors
-    return exc.value
 
 
 # ------------------------------------------------------------------ seed examples

@@ -1,6 +1,7 @@
 """Two-player (German) whist scoring, as RULES.md states it (seed 003)."""
 import pytest
 
+from conftest import points, refused
 from scorekeeper.scoring import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Anna", "Bo"]
@@ -12,17 +13,6 @@ def game(dealer=0, **options):
 
 def hand(a, total=13):
     return {"tricks": [a, total - a]}
-
-
-def points(p):
-    return [list(h.points) for h in p.hands]
-
-
-def refused(setup, inputs, field):
-    with pytest.raises(InputError) as exc:
-        play(setup, inputs)
-    assert field in exc.value.errors, exc.value.errors
-    return exc.value
 
 
 # ------------------------------------------------------------------ seed example

@@ -1,6 +1,7 @@
 """Norwegian whist (grand/pass, Minnesota whist) scoring, as RULES.md states it (seed 001)."""
 import pytest
 
+from conftest import points, refused
 from scorekeeper.scoring import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
@@ -16,17 +17,6 @@ def grand(bidder, a):
 
 def passed(a):
     return {"bid": "pass", "tricks": [a, 13 - a]}
-
-
-def points(p):
-    return [list(h.points) for h in p.hands]
-
-
-def refused(setup, inputs, field):
-    with pytest.raises(InputError) as exc:
-        play(setup, inputs)
-    assert field in exc.value.errors, exc.value.errors
-    return exc.value
 
 
 # ------------------------------------------------------------------ seed examples

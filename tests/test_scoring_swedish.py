@@ -1,6 +1,7 @@
 """Swedish whist (Firemannswhist) scoring, as RULES.md states it (seed 004)."""
 import pytest
 
+from conftest import points, refused
 from scorekeeper.scoring import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
@@ -16,17 +17,6 @@ def red(seat, a):
 
 def black(a):
     return {"red": None, "tricks": [a, 13 - a]}
-
-
-def points(p):
-    return [list(h.points) for h in p.hands]
-
-
-def refused(setup, inputs, field):
-    with pytest.raises(InputError) as exc:
-        play(setup, inputs)
-    assert field in exc.value.errors, exc.value.errors
-    return exc.value
 
 
 # ------------------------------------------------------------------ red: a game for tricks
