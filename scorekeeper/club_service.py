@@ -275,11 +275,15 @@ def change_evening(db, club_id: str, evening_id: int, date: Any, fee: Any = None
         store.update_evening(db, evening_id, day, fee_cents, settlement)
 
 
+def table_count(db, evening_id: int) -> int:
+    return store.count_club_tables(db, evening_id)
+
+
 def delete_evening(db, club_id: str, evening_id: int) -> None:
     """Delete an evening made by mistake: only while it has no tables (take them off first)."""
     with writing(db):
         get_evening(db, club_id, evening_id)
-        if store.club_tables(db, [evening_id]):
+        if table_count(db, evening_id):
             raise InputError({"evening": _("this evening has tables; take them off the evening first")})
         store.delete_evening(db, evening_id)
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import time
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, flash, make_response, redirect, render_template, request,
+                   session, url_for)
 from flask_babel import gettext as _
 
 from . import club_forms, club_present, club_service, games
 from .db import get_db
-from .scoring import VARIANTS, InputError
+from .scoring import VARIANTS, InputError, format_cents
 
 bp = Blueprint("clubs", __name__)
 RECENT_MAX = 20
@@ -273,75 +273,77 @@ def member(club_id, member_id):
 
 @bp.route("/c/<club_id>/evenings/new", methods=["GET", "POST"])
 def new_evening(club_id):
-    club, refused = _admin(club_id)
-    if refused:
-        return refused
-    form = club_forms.EveningForm()
-    general: list[str] = []
-    if request.method == "GET":
-        form.date.data = time.strftime("%Y-%m-%d")
-    elif form.validate_on_submit():
-        try:
-            evening_id = club_service.create_evening(get_db(), club_id, form.date.data, form.fee.data,
-                                                     form.settlement.data or "pairwise")
-        except InputError as exc:
-            general = _errors(form, exc.errors)
-        else:
-            return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
-    elif not form.errors:
-        general = [_("The form expired; please try again.")]
-    return _page("evening_new.html", 400 if request.method == "POST" else 200, club=club, form=form,
-                 general=general, rate=club_service.club_rate(club))
+    return _evening_form(club_id)
 
 
 @bp.route("/c/<club_id>/e/<int:evening_id>/edit", methods=["GET", "POST"])
 def edit_evening(club_id, evening_id):
     """Correct the date, the fee or the way of settling up; an evening without tables can be deleted here too."""
+    return _evening_form(club_id, evening_id)
+
+
+def _evening_form(club_id, evening_id: int | None = None):
+    """A new evening (evening_id None), or the one to correct."""
     club, refused = _admin(club_id)
     if refused:
         return refused
     db = get_db()
-    try:
-        record = club_service.get_evening(db, club_id, evening_id)
-    except club_service.ClubNotFound:
-        abort(404)
+    record = None
+    if evening_id is not None:
+        try:
+            record = club_service.get_evening(db, club_id, evening_id)
+        except club_service.ClubNotFound:
+            abort(404)
     form = club_forms.EveningForm()
     general: list[str] = []
     if request.method == "GET":
-        form.date.data = record.date
-        form.fee.data = f"{record.fee_cents / 100:.2f}" if record.fee_cents else ""
-        form.settlement.data = record.settlement
+        form.date.data = record.date if record else time.strftime("%Y-%m-%d")
+        if record:
+            form.fee.data = format_cents(record.fee_cents) if record.fee_cents else ""
+            form.settlement.data = record.settlement
     elif form.validate_on_submit():
+        fields = (form.date.data, form.fee.data, form.settlement.data or "pairwise")
         try:
-            club_service.change_evening(db, club_id, evening_id, form.date.data, form.fee.data,
-                                        form.settlement.data or "pairwise")
+            if record:
+                club_service.change_evening(db, club_id, evening_id, *fields)
+            else:
+                evening_id = club_service.create_evening(db, club_id, *fields)
         except InputError as exc:
             general = _errors(form, exc.errors)
         else:
-            flash(_("The evening was changed."))
+            if record:
+                flash(_("The evening was changed."))
             return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
     elif not form.errors:
         general = [_("The form expired; please try again.")]
-    tables = club_service.evening(db, club_id, evening_id).tables
+    editing = {"editing": record, "deletable": not club_service.table_count(db, record.id),
+               "button": club_forms.ButtonForm()} if record else {}
     return _page("evening_new.html", 400 if request.method == "POST" else 200, club=club, form=form,
-                 general=general, rate=record.rate, editing=record, deletable=not tables,
-                 button=club_forms.ButtonForm())
+                 general=general, rate=record.rate if record else club_service.club_rate(club), **editing)
 
 
-@bp.post("/c/<club_id>/e/<int:evening_id>/delete")
-def delete_evening(club_id, evening_id):
-    club, refused = _admin(club_id)
+def _button_post(club_id: str, change) -> bool:
+    """A post that is only a button (the admin's, with its CSRF token): does `change(db)`; False if it was refused
+    (its messages flashed)."""
+    _, refused = _admin(club_id)
     if refused:
-        return refused
+        abort(make_response(refused))
     if not club_forms.ButtonForm().validate_on_submit():
         abort(400)
     try:
-        club_service.delete_evening(get_db(), club_id, evening_id)
+        change(get_db())
     except club_service.ClubNotFound:
         abort(404)
     except InputError as exc:
         for message in exc.errors.values():
             flash(_say(message))
+        return False
+    return True
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/delete")
+def delete_evening(club_id, evening_id):
+    if not _button_post(club_id, lambda db: club_service.delete_evening(db, club_id, evening_id)):
         return redirect(url_for("clubs.edit_evening", club_id=club_id, evening_id=evening_id))
     flash(_("The evening was deleted."))
     return redirect(url_for("clubs.club", club_id=club_id))
@@ -399,18 +401,7 @@ def new_table(club_id, evening_id):
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/tables/<game_id>/remove")
 def remove_table(club_id, evening_id, game_id):
-    club, refused = _admin(club_id)
-    if refused:
-        return refused
-    if not club_forms.ButtonForm().validate_on_submit():
-        abort(400)
-    try:
-        club_service.remove_table(get_db(), club_id, evening_id, game_id)
-    except club_service.ClubNotFound:
-        abort(404)
-    except InputError as exc:
-        for message in exc.errors.values():
-            flash(_say(message))
+    _button_post(club_id, lambda db: club_service.remove_table(db, club_id, evening_id, game_id))
     return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
 
 

@@ -317,6 +317,10 @@ def insert_club_table(db, evening_id: int, game_id: str, members: list[int]) -> 
     return number
 
 
+def count_club_tables(db, evening_id: int) -> int:
+    return db.execute("SELECT count(*) FROM club_tables WHERE evening_id = ?", [evening_id]).fetchone()[0]
+
+
 def delete_club_table(db, evening_id: int, game_id: str) -> None:
     """Unlink a game from its evening (the game itself stays)."""
     db.execute("DELETE FROM club_tables WHERE game_id = ? AND evening_id = ?", [game_id, evening_id])
