@@ -252,8 +252,7 @@ def _hand_view(game_id: str, number: int | None = None):
     ctx = _hand_context(sheet, number)
     if sheet.game.variant == "german" and ctx.options["count"] == "all26":
         form.total = 26
-    extra = None  # the buttons' labels: made only for a page that shows the form (not for a hand stored and redirected)
-    general, status = [], 200
+    general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
     if request.method == "POST":
         if not form.validate_on_submit():
             general, status = [_("The form expired; please try again.")], 400
@@ -278,17 +277,16 @@ def _hand_view(game_id: str, number: int | None = None):
                 if not editing:
                     flash(_("The game is over. Edit a hand to reopen it."))
                     return redirect(url_for("games.protokoll", game_id=game_id))
-                extra = _choices(sheet, form, ctx)
-                general, status = _apply_errors(form, exc.errors, extra["shown"]), 409
+                errors, status = exc.errors, 409
             except InputError as exc:
-                extra = _choices(sheet, form, ctx)
-                general, status = _apply_errors(form, exc.errors, extra["shown"]), 400
+                errors, status = exc.errors, 400
             else:
                 if editing:
                     return redirect(url_for("games.protokoll", game_id=game_id, changed=number,
                                             _anchor=f"hand-{number}"))
                 return redirect(url_for("games.protokoll", game_id=game_id))
-    extra = extra or _choices(sheet, form, ctx)
+    extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
+    general += _apply_errors(form, errors, extra["shown"])
     return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
                            editing=sheet.protokoll.hands[number - 1] if editing else None,
                            general=general, **extra), status
