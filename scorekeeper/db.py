@@ -153,10 +153,7 @@ def writing(db: sqlite_utils.Database):
     with a few workers writing at once made most of a hand entry's time. The busy timeout still covers writers that
     do not take the lock file (another program on the same database).
     """
-    lock = getattr(db, "scorekeeper_lock", None)
-    if lock is not None:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-    try:
+    with _queued(db):
         db.conn.execute("BEGIN IMMEDIATE")  # sqlite-utils sees the open transaction: its writes neither commit nor nest
         try:
             yield db
@@ -164,10 +161,20 @@ def writing(db: sqlite_utils.Database):
             db.rollback()
             raise
         db.commit()
+    flush(db)
+
+
+@contextmanager
+def _queued(db: sqlite_utils.Database):
+    """Hold the writers' lock file of the connection's database (nothing to hold where there is no fcntl)."""
+    lock = getattr(db, "scorekeeper_lock", None)
+    if lock is not None:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        yield
     finally:
         if lock is not None:
             fcntl.flock(lock, fcntl.LOCK_UN)
-    flush(db)
 
 
 def flush(db: sqlite_utils.Database) -> None:
@@ -314,16 +321,12 @@ def restore(source: str, target: str) -> list[str]:
         if not {"games", "hands", "_sqlite_migrations"} <= tables:
             raise RuntimeError(f"{source} is not a scorekeeper database")
         db = connect(target)
-        lock = db.scorekeeper_lock
         try:
-            if lock is not None:  # the app's writers queue behind the lock file while the pages go in
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            src.backup(db.conn)  # takes SQLite's own locks on the database; one step, all pages
-            db.conn.execute("PRAGMA journal_mode=WAL")  # the backup's DELETE journal mode came in with its pages
-            flush(db)
+            with _queued(db):  # the app's writers queue behind the lock file while the pages go in
+                src.backup(db.conn)  # takes SQLite's own locks on the database; one step, all pages
+                db.conn.execute("PRAGMA journal_mode=WAL")  # the backup's DELETE journal mode came in with its pages
+                flush(db)
         finally:
-            if lock is not None:
-                fcntl.flock(lock, fcntl.LOCK_UN)
             close(db)
     finally:
         src.close()

@@ -177,10 +177,13 @@ def _replay(sheet: Sheet, inputs: list, changed: int, deleted: bool = False) -> 
                                 details=field_messages(exc.errors))}, changed) from None
 
 
-def _check_idempotency_key(value: Any) -> str | None:
-    if value is not None and (not isinstance(value, str) or not IDEMPOTENCY_KEY.fullmatch(value)):
+def _keyed(key: Any, action: str, number: int | None, raw: Any) -> tuple[str | None, str]:
+    """The write's idempotency key, checked, and the fingerprint of what it asks for (made only when a key is sent)."""
+    if key is None:
+        return None, ""
+    if not isinstance(key, str) or not IDEMPOTENCY_KEY.fullmatch(key):
         raise InputError({"Idempotency-Key": Msg("must be 1 to 255 printable ASCII characters without spaces")})
-    return value
+    return key, _fingerprint(action, number, raw)
 
 
 def _check_expected(value: Any, field: str) -> None:
@@ -229,8 +232,7 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
     The same `idempotency_key` again answers the hand it made, as it is scored now, and adds nothing.
     """
     _check_expected(expected_number, "number")
-    idempotency_key = _check_idempotency_key(idempotency_key)
-    request = _fingerprint("added", None, raw) if idempotency_key is not None else ""
+    idempotency_key, request = _keyed(idempotency_key, "added", None, raw)
     with writing(db):
         game = store.get_game(db, game_id)
         if game is None:
@@ -273,8 +275,7 @@ def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_ver
                  idempotency_key: str | None = None) -> ScoredHand:
     """Replace hand `number` and rescore everything after it; `expected_version` and `idempotency_key` as in add_hand."""
     _check_expected(expected_version, "version")
-    idempotency_key = _check_idempotency_key(idempotency_key)
-    request = _fingerprint("edited", number, raw) if idempotency_key is not None else ""
+    idempotency_key, request = _keyed(idempotency_key, "edited", number, raw)
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)
@@ -304,8 +305,7 @@ def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int |
                 idempotency_key: str | None = None) -> None:
     """Delete hand `number`; the hands after it move up. The same `idempotency_key` again deletes nothing more."""
     _check_expected(expected_version, "version")
-    idempotency_key = _check_idempotency_key(idempotency_key)
-    request = _fingerprint("deleted", number, None) if idempotency_key is not None else ""
+    idempotency_key, request = _keyed(idempotency_key, "deleted", number, None)
     with writing(db):
         sheet = load(db, game_id)
         authorise(sheet, key)
