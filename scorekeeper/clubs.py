@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 
 from . import club_forms, club_present, club_service, games
 from .db import get_db
+from .proxy import external_url
 from .scoring import VARIANTS, InputError, format_cents
 
 bp = Blueprint("clubs", __name__)
@@ -170,7 +171,7 @@ def club(club_id):
                            active=[m for m in members if not m.retired], retired=[m for m in members if m.retired],
                            evenings=list(reversed(evenings)), member_form=club_forms.MemberForm(),
                            logout_form=club_forms.ButtonForm(), **club_present.rules_context(club),
-                           share_url=url_for("clubs.club", club_id=club_id, _external=True))
+                           share_url=external_url("clubs.club", club_id=club_id))
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])
@@ -364,7 +365,7 @@ def _evening_page(club, evening_id, form=None, general=(), status=200):
     ctx = club_present.evening_context(data, members, club.currency)
     for table in ctx["tables"]:
         key = games._key(table["game_id"]) if admin else None
-        table["edit_url"] = url_for("games.claim", game_id=table["game_id"], key=key, _external=True) if key else None
+        table["edit_url"] = external_url("games.claim", game_id=table["game_id"], key=key) if key else None
         table["removable"] = admin and table["hands"] == 0
     if form is None and admin:
         form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired])

@@ -1,17 +1,20 @@
 """The phone pages: home, new game, hand entry, the protokoll, editing and sharing. Thin: service does the work."""
 from __future__ import annotations
 
+import hashlib
 import io
 import secrets
 
 import segno
-from flask import (Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for)
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
+                   url_for)
 
 from . import forms, service
 from .db import get_db
 from .i18n import gettext as _
 from .i18n import one_catalogue, translate
 from .present import edit_log_view, protokoll_context
+from .proxy import external_url, is_secure
 from .scoring import VARIANTS, GameOver, InputError
 from .scoring import classic as classic_rules
 from .scoring import danish as danish_rules
@@ -122,8 +125,8 @@ def protokoll(game_id):
     _remember(game_id)
     return render_template("games/protokoll.html", **ctx, editable=editable,
                            changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
-                           share_url=url_for("games.protokoll", game_id=game_id, _external=True),
-                           edit_url=url_for("games.claim", game_id=game_id, key=_key(game_id), _external=True)
+                           share_url=external_url("games.protokoll", game_id=game_id),
+                           edit_url=external_url("games.claim", game_id=game_id, key=_key(game_id))
                            if editable else None)
 
 
@@ -140,10 +143,14 @@ def claim(game_id, key):
 @bp.get("/g/<game_id>/qr.svg")
 def qr(game_id):
     _load(game_id)
-    url = url_for("games.protokoll", game_id=game_id, _external=True)
+    url = external_url("games.protokoll", game_id=game_id)
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=4, dark="#111", light="#fff", xmldecl=False)
-    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+    # Without PUBLIC_URL the code holds the Host the phone used: no shared cache may keep it for another Host.
+    cache = "public, max-age=86400" if current_app.config.get("PUBLIC_URL") else "private, no-cache"
+    response = Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": cache, "Vary": "Host"})
+    response.set_etag(hashlib.sha256(url.encode()).hexdigest()[:32])
+    return response.make_conditional(request)
 
 
 # ---------------------------------------------------------------- hand entry
@@ -346,5 +353,5 @@ def set_language(code):
         target = url_for("games.home")
     response = redirect(target)
     if code in LANGUAGES:
-        response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
+        response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax", secure=is_secure())
     return response

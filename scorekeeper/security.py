@@ -4,7 +4,10 @@ from __future__ import annotations
 import logging
 import re
 
+from flask import current_app
 from flask.sessions import SecureCookieSessionInterface
+
+from . import proxy
 
 HEADERS = {
     "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -44,6 +47,9 @@ def _add_filter(logger: logging.Logger) -> None:
 def add_headers(response):
     headers = response.headers
     headers.extend([(name, value) for name, value in HEADERS.items() if name not in headers])
+    hsts = current_app.config.get("HSTS")
+    if hsts and "Strict-Transport-Security" not in headers and proxy.is_secure():
+        headers["Strict-Transport-Security"] = hsts  # only over HTTPS: plain http on a LAN must stay reachable
     return response
 
 
@@ -56,9 +62,15 @@ class Sessions(SecureCookieSessionInterface):
             return self.session_class()
         return super().open_session(app, request)
 
+    def get_cookie_secure(self, app) -> bool:
+        """Secure over HTTPS (or with an https PUBLIC_URL); over plain http on a LAN a Secure cookie would be dropped
+        and the phone would lose its edit keys."""
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or proxy.is_secure()
+
 
 def init_app(app) -> None:
     app.session_interface = Sessions()
+    proxy.init_app(app)
     app.after_request(add_headers)
     for name in LOGGERS + (app.logger.name,):
         _add_filter(logging.getLogger(name))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the app and its tests need: Pango and fonts for the PDFs, Chromium for the browser tests,
-# poppler-utils to read PDFs back, wrk for the benchmark. Installs only what is missing.
+# poppler-utils to read PDFs back, wrk for the benchmark, nginx and openssl for the reverse-proxy test (tests/test_proxy.py).
+# Installs only what is missing.
 set -euo pipefail
-wanted=(chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 wrk)
+wanted=(chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 wrk nginx openssl)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

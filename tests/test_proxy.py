@@ -1,0 +1,353 @@
+"""Behind a reverse proxy: links that do not follow the Host header, TRUSTED_HOSTS, Secure cookies and HSTS over
+HTTPS only, the client's own address; and the real thing: deploy/nginx.conf with TLS in front of waitress."""
+import http.client
+import io
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import segno
+from flask import request
+
+from scorekeeper import club_service, create_app
+from scorekeeper.db import close, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+GERMAN = {"tricks": [8, 5]}
+EVIL = {"Host": "evil.example"}
+
+
+def make_app(db_path, **config):
+    app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test", **config})
+
+    @app.get("/_test/whoami")
+    def whoami():
+        return {"remote_addr": request.remote_addr, "host": request.host, "scheme": request.scheme}
+    return app
+
+
+def new_game(client, **headers):
+    r = client.post("/api/games", json={"variant": "german", "players": ["Anna", "Bo"]}, headers=headers)
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def qr_svg(url):
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, dark="#111", light="#fff", xmldecl=False)
+    return out.getvalue()
+
+
+def cookies(response):
+    return response.headers.getlist("Set-Cookie")
+
+
+# ------------------------------------------------------------------ the finding, as it was
+
+
+def test_without_public_url_the_links_are_the_address_the_phone_used(db_path):
+    client = make_app(db_path).test_client()
+    game = new_game(client)
+    client.get(game["edit_page"], headers={"Host": "192.168.1.20:5000"})
+    html = client.get(f"/g/{game['id']}", headers={"Host": "192.168.1.20:5000"}).get_data(as_text=True)
+    assert f"http://192.168.1.20:5000/g/{game['id']}" in html
+    assert f"http://192.168.1.20:5000/g/{game['id']}/k/" in html  # the edit link, to this phone only
+
+
+def test_without_public_url_the_qr_code_is_not_kept_by_shared_caches(db_path):
+    client = make_app(db_path).test_client()
+    game = new_game(client)
+    r = client.get(f"/g/{game['id']}/qr.svg", headers=EVIL)
+    assert r.status_code == 200
+    assert r.data == qr_svg(f"http://evil.example/g/{game['id']}")
+    cache = r.headers["Cache-Control"]
+    assert "public" not in cache and "private" in cache and "no-cache" in cache
+    assert "Host" in r.headers["Vary"]
+    # The ETag is the URL's: the same phone revalidates cheaply, another Host never matches it.
+    again = client.get(f"/g/{game['id']}/qr.svg", headers={**EVIL, "If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304
+    other = client.get(f"/g/{game['id']}/qr.svg", headers={"Host": "whist.lan", "If-None-Match": r.headers["ETag"]})
+    assert other.status_code == 200 and other.headers["ETag"] != r.headers["ETag"]
+
+
+# ------------------------------------------------------------------ PUBLIC_URL
+
+
+def test_with_public_url_a_forged_host_gets_links_to_the_public_url_only(db_path):
+    app = make_app(db_path, PUBLIC_URL="https://whist.example.org")
+    client = app.test_client()
+    game = new_game(client, **EVIL)
+    client.get(game["edit_page"], headers=EVIL)
+    html = client.get(f"/g/{game['id']}", headers=EVIL).get_data(as_text=True)
+    assert f"https://whist.example.org/g/{game['id']}" in html
+    assert f"https://whist.example.org/g/{game['id']}/k/" in html
+    assert "evil.example" not in html
+    r = client.get(f"/g/{game['id']}/qr.svg", headers=EVIL)
+    assert r.data == qr_svg(f"https://whist.example.org/g/{game['id']}")
+    assert "evil.example" not in r.get_data(as_text=True)
+
+    conn = connect(db_path)
+    try:
+        club_id = club_service.create_club(conn, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",
+                                                  "options": {}, "password": "kløver-es-42"})
+    finally:
+        close(conn)
+    html = client.get(f"/c/{club_id}", headers=EVIL).get_data(as_text=True)
+    assert f"https://whist.example.org/c/{club_id}" in html and "evil.example" not in html
+
+
+def test_public_url_with_a_path_prefix(db_path):
+    client = make_app(db_path, PUBLIC_URL="https://example.org/whist/").test_client()
+    game = new_game(client)
+    # The proxy may pass the path on with its prefix or without it; the links carry it either way.
+    for path in (f"/whist/g/{game['id']}", f"/g/{game['id']}"):
+        r = client.get(path, headers=EVIL)
+        assert r.status_code == 200, path
+        html = r.get_data(as_text=True)
+        assert f"https://example.org/whist/g/{game['id']}" in html
+        assert 'href="/whist/static/app.css"' in html
+
+
+@pytest.mark.parametrize("url", ["whist.example.org", "ftp://whist.example.org", "https://", "https://x.org/?a=1"])
+def test_a_malformed_public_url_stops_the_start(db_path, url):
+    with pytest.raises(ValueError, match="PUBLIC_URL"):
+        create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test", "PUBLIC_URL": url})
+
+
+# ------------------------------------------------------------------ TRUSTED_HOSTS
+
+
+def test_trusted_hosts_refuse_another_host_with_the_error_page(db_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", '["whist.example.org"]')
+    client = make_app(db_path).test_client()
+    r = client.get("/", headers=EVIL)
+    assert r.status_code == 400
+    assert r.mimetype == "text/html" and "<title>400" in r.get_data(as_text=True)
+    assert r.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    r = client.get("/api/games/nonesuch", headers=EVIL)
+    assert r.status_code == 400 and "errors" in r.json
+    assert client.get("/", headers={"Host": "whist.example.org"}).status_code == 200
+    assert client.get("/", headers={"Host": "whist.example.org:8443"}).status_code == 200
+
+
+# ------------------------------------------------------------------ Secure cookies, HSTS, the client's address
+
+
+def test_plain_http_keeps_working_as_on_a_kitchen_table(db_path):
+    client = make_app(db_path).test_client()
+    game = new_game(client)
+    # Without PROXY_FIX the X-Forwarded headers are anybody's: not believed.
+    forged = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "6.6.6.6", "X-Forwarded-Host": "evil.example"}
+    r = client.get(game["edit_page"], headers=forged)
+    assert r.status_code in (302, 303)
+    assert cookies(r) and not any("Secure" in c for c in cookies(r))
+    assert "Strict-Transport-Security" not in r.headers
+    r = client.get("/lang/da?next=/", headers=forged)
+    assert cookies(r) and not any("Secure" in c for c in cookies(r))
+    html = client.get(f"/g/{game['id']}", headers=forged).get_data(as_text=True)
+    assert f"http://localhost/g/{game['id']}" in html and "evil.example" not in html
+    assert client.get("/_test/whoami", headers=forged).json == {"remote_addr": "127.0.0.1", "host": "localhost",
+                                                                "scheme": "http"}
+
+
+def test_behind_one_proxy_https_gives_secure_cookies_and_hsts(db_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_PROXY_FIX", "1")  # as JSON: the number 1
+    app = make_app(db_path)
+    assert app.config["PROXY_FIX"] == 1
+    client = app.test_client()
+    game = new_game(client)
+    proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "6.6.6.6, 192.168.1.20",
+               "X-Forwarded-Host": "whist.example.org"}
+    r = client.get(game["edit_page"], headers=proxied)
+    assert cookies(r) and all("Secure" in c for c in cookies(r))
+    assert r.headers["Strict-Transport-Security"] == "max-age=31536000"
+    r = client.get("/lang/da?next=/", headers=proxied)
+    assert cookies(r) and all("Secure" in c for c in cookies(r))
+    html = client.get(f"/g/{game['id']}", headers=proxied).get_data(as_text=True)
+    assert f"https://whist.example.org/g/{game['id']}" in html
+    # Only the last hop (the one our proxy wrote) is believed; what the client put before it is not.
+    assert client.get("/_test/whoami", headers=proxied).json == {
+        "remote_addr": "192.168.1.20", "host": "whist.example.org", "scheme": "https"}
+    # The same app over plain http through the proxy: no Secure cookie, no HSTS.
+    r = client.get(game["edit_page"], headers={**proxied, "X-Forwarded-Proto": "http"})
+    assert cookies(r) and not any("Secure" in c for c in cookies(r))
+    assert "Strict-Transport-Security" not in r.headers
+
+
+def test_an_https_public_url_makes_cookies_secure_and_sends_hsts(db_path):
+    client = make_app(db_path, PUBLIC_URL="https://whist.example.org", HSTS="max-age=600").test_client()
+    game = new_game(client)
+    r = client.get(game["edit_page"])
+    assert cookies(r) and all("Secure" in c for c in cookies(r))
+    assert r.headers["Strict-Transport-Security"] == "max-age=600"
+
+
+# ------------------------------------------------------------------ the real thing: nginx with TLS in front
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def render_nginx_conf(tmp: Path, http_port: int, tls_port: int, app_port: int, cert: Path, key: Path) -> Path:
+    """deploy/nginx.conf as it is, with the test's ports and paths, inside a main config that keeps everything
+    (pid, logs, temporary files) under tmp."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    swaps = [
+        ("listen 80;", f"listen 127.0.0.1:{http_port};"),
+        ("listen 443 ssl http2;", f"listen 127.0.0.1:{tls_port} ssl http2;"),
+        ("return 301 https://$host$request_uri;", f"return 301 https://$host:{tls_port}$request_uri;"),
+        ("server 127.0.0.1:5000;", f"server 127.0.0.1:{app_port};"),
+        ("/etc/letsencrypt/live/whist.example.org/fullchain.pem", str(cert)),
+        ("/etc/letsencrypt/live/whist.example.org/privkey.pem", str(key)),
+        ("server_name whist.example.org;", "server_name localhost;"),
+    ]
+    for old, new in swaps:
+        assert old in site, f"deploy/nginx.conf no longer has {old!r}: update the test"
+        site = site.replace(old, new)
+    site = "\n".join(line for line in site.splitlines() if "[::]" not in line)  # no IPv6 needed here
+    (tmp / "site.conf").write_text(site)
+    temp = {name: tmp / name for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    for path in temp.values():
+        path.mkdir()
+    conf = tmp / "nginx.conf"
+    conf.write_text(f"""
+user root;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log info;
+events {{ worker_connections 256; }}
+http {{
+    access_log {tmp}/access.log;
+    client_body_temp_path {temp['client_body']};
+    proxy_temp_path {temp['proxy']};
+    fastcgi_temp_path {temp['fastcgi']};
+    uwsgi_temp_path {temp['uwsgi']};
+    scgi_temp_path {temp['scgi']};
+    include {tmp}/site.conf;
+}}
+""")
+    return conf
+
+
+def wait_for_port(port, proc, log, timeout=15):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"nginx stopped:\n{log.read_text() if log.exists() else ''}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"nginx did not listen on {port}:\n{log.read_text() if log.exists() else ''}")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """nginx (deploy/nginx.conf, TLS) → waitress → the app with PROXY_FIX=1 and no PUBLIC_URL."""
+    import waitress
+
+    # No skip: `make test` installs nginx and openssl (scripts/system-packages.sh); missing, this test fails.
+    for tool in ("nginx", "openssl"):
+        assert shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists(), \
+            f"{tool} is not installed: run scripts/system-packages.sh (make test does)"
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    tmp = tmp_path_factory.mktemp("nginx")
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+
+    app = make_app(str(tmp / "scorekeeper.sqlite"), PROXY_FIX=1)
+    # waitress drops X-Forwarded-* unless told not to (see deploy/scorekeeper.env.example).
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=2, clear_untrusted_proxy_headers=False)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+
+    http_port, tls_port = free_port(), free_port()
+    conf = render_nginx_conf(tmp, http_port, tls_port, server.effective_port, cert, key)
+    check = subprocess.run([nginx, "-t", "-c", str(conf), "-g", "daemon off;"], capture_output=True, text=True,
+                           timeout=30)
+    assert check.returncode == 0, check.stderr
+    log = tmp / "error.log"
+    proc = subprocess.Popen([nginx, "-c", str(conf), "-g", "daemon off;"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        wait_for_port(tls_port, proc, log)
+        wait_for_port(http_port, proc, log)
+        yield {"http": http_port, "tls": tls_port, "log": log}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        server.close()
+        thread.join(5)
+
+
+def call(port, method, path, *, tls=True, headers=None, body=None):
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    conn = (http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=context) if tls
+            else http.client.HTTPConnection("127.0.0.1", port, timeout=10))
+    try:
+        conn.request(method, path, body=body, headers={"Host": f"localhost:{port}", **(headers or {})})
+        r = conn.getresponse()
+        return r.status, r.headers, r.read()
+    finally:
+        conn.close()
+
+
+def test_nginx_with_tls_in_front(stack):
+    import json
+
+    tls = stack["tls"]
+    status, headers, body = call(tls, "POST", "/api/games", headers={"Content-Type": "application/json"},
+                                 body=json.dumps({"variant": "german", "players": ["Anna", "Bo"]}))
+    assert status == 201, body
+    game = json.loads(body)
+    assert headers["Strict-Transport-Security"] == "max-age=31536000"
+
+    status, headers, _ = call(tls, "GET", game["edit_page"])
+    assert status in (302, 303)
+    session = [c for c in headers.get_all("Set-Cookie") if c.startswith("session=")]
+    assert session and "Secure" in session[0] and "HttpOnly" in session[0]
+    cookie = session[0].split(";", 1)[0]
+
+    status, headers, body = call(tls, "GET", f"/g/{game['id']}", headers={"Cookie": cookie})
+    assert status == 200
+    html = body.decode()
+    assert f'https://localhost:{tls}/g/{game["id"]}' in html  # the share link: the address and scheme the phone used
+    assert f'https://localhost:{tls}/g/{game["id"]}/k/' in html
+    assert headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "nginx/" not in headers.get("Server", "")
+
+    status, headers, _ = call(tls, "GET", "/lang/da?next=/")
+    assert all("Secure" in c for c in headers.get_all("Set-Cookie"))
+
+    # The app sees the client, not nginx's forwarding, and not what the client claims to be.
+    for forged in ({}, {"X-Forwarded-For": "6.6.6.6"}, {"X-Forwarded-For": "6.6.6.6, 7.7.7.7"}):
+        status, _, body = call(tls, "GET", "/_test/whoami", headers=forged)
+        assert status == 200
+        assert json.loads(body) == {"remote_addr": "127.0.0.1", "host": f"localhost:{tls}", "scheme": "https"}
+
+    # Plain http only redirects to https, and never reaches the app.
+    status, headers, _ = call(stack["http"], "GET", f"/g/{game['id']}?x=1", tls=False)
+    assert status == 301
+    assert headers["Location"] == f"https://localhost:{tls}/g/{game['id']}?x=1"
+
+    # nginx refuses an oversized body itself; the app's own 64 KiB limit answers just above it.
+    status, _, _ = call(tls, "POST", "/api/games", headers={"Content-Type": "application/json"}, body=b"x" * 200_000)
+    assert status == 413
+    status, _, body = call(tls, "POST", "/api/games", headers={"Content-Type": "application/json"}, body=b"x" * 70_000)
+    assert status == 413 and b"64 KiB" in body
