@@ -69,18 +69,32 @@ def table_context(table, members) -> dict:
             "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)]}
 
 
-def evening_context(data: EveningData, members, currency: str) -> dict:
-    """The evening's result: money per member (best first), standings, the kitty and the payments."""
+def changes_since_settled(data: EveningData) -> list[str]:
+    """What was changed on a settled evening since it was settled: "hands", "fee" (these change the balances),
+    "date", "settlement" (the way of settling up, as the evening is set, not as a page is asked to show it)."""
+    if not data.record.settled:
+        return []
+    changes = list(data.result.money_changed_since_settled)
+    terms = data.record.settled_terms or {}
+    for key, now in (("date", data.record.date), ("settlement", data.record.settlement)):
+        if key in terms and terms[key] != now:
+            changes.append(key)
+    return changes
+
+
+def evening_context(data: EveningData, members, currency: str | None = None) -> dict:
+    """The evening's result: money per member (best first), standings, the kitty and the payments; the money in the
+    currency the evening was played in (`currency` only for an evening that does not know it)."""
     r = data.result
     rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
     at_standings = {m for t in data.tables if t.sheet.game.variant != "danish" for m in t.record.members}
     standings = sorted((m for m in r.members if m.member in at_standings),
                        key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()))
     return {
-        "id": data.record.id, "date": data.record.date, "currency": currency,
+        "id": data.record.id, "date": data.record.date, "currency": data.record.currency or currency,
         "rate": data.record.rate, "fee": money(data.record.fee_cents) if data.record.fee_cents else None,
         "settlement": r.evening.settlement, "stored_settlement": data.record.settlement,
-        "settled": data.record.settled, "changed": r.changed_since_settled,
+        "settled": data.record.settled, "changed": r.changed_since_settled, "changes": changes_since_settled(data),
         "has_money": r.has_money, "has_standings": r.has_standings,
         "members": [{"id": m.member, "name": party_name(m.member, members), "tables": m.tables, "hands": m.hands,
                      "points": minus(m.points), "winnings": signed_money(m.winnings), "fee": money(m.fee),
@@ -94,23 +108,40 @@ def evening_context(data: EveningData, members, currency: str) -> dict:
     }
 
 
+def _currencies(ledger: club_rules.Ledger, currency: str) -> tuple[str, ...]:
+    """The ledger's currencies; with no money at all, the club's (`currency`)."""
+    return ledger.currencies or (currency,)
+
+
+def _per_currency(by_currency, currencies) -> list[dict]:
+    return [{"currency": c, "net": signed_money(by_currency.get(c, (0, 0))[0]),
+             "unsettled": signed_money(by_currency.get(c, (0, 0))[1])} for c in currencies]
+
+
 def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
+    """The season; money per currency the evenings were played in (`currency`, the club's, when none has money),
+    never one sum of two currencies."""
     has_standings = any(r.has_standings for r in ledger.results)
-    evenings = [{"id": r.evening.id, "date": r.evening.date, "settled": r.evening.settled is not None}
-                for r in ledger.results]
+    currencies = _currencies(ledger, currency)
+    evenings = [{"id": r.evening.id, "date": r.evening.date, "settled": r.evening.settled is not None,
+                 "currency": r.evening.currency or currency} for r in ledger.results]
     lines = []
-    for line in sorted(ledger.lines, key=lambda l: (-l.net, party_name(l.member, members).casefold())):
+    first = currencies[0]
+    for line in sorted(ledger.lines, key=lambda l: (-l.by_currency.get(first, (0, 0))[0],
+                                                    party_name(l.member, members).casefold())):
         member = members.get(line.member)
         lines.append({
             "name": party_name(line.member, members), "retired": bool(member and member.retired),
-            "evenings": line.evenings, "hands": line.hands, "points": minus(line.points), "net": signed_money(line.net),
-            "unsettled": signed_money(line.unsettled), "games_won": line.games_won,
+            "evenings": line.evenings, "hands": line.hands, "points": minus(line.points),
+            "money": _per_currency(line.by_currency, currencies), "games_won": line.games_won,
             "standing_points": minus(line.standing_points),
-            "entries": [{"date": e["date"], "id": e["id"], "points": minus(x.points), "net": signed_money(x.net)}
+            "entries": [{"date": e["date"], "id": e["id"], "points": minus(x.points), "net": signed_money(x.net),
+                         "currency": e["currency"]}
                         for e, x in zip(evenings, line.entries) if x is not None]})
-    return {"currency": currency, "evenings": evenings, "lines": lines, "has_standings": has_standings,
-            "kitty": signed_money(ledger.kitty), "kitty_unsettled": signed_money(ledger.kitty_unsettled),
-            "kitty_entries": [{"date": e["date"], "id": e["id"], "net": signed_money(r.kitty)}
+    return {"currency": first, "currencies": currencies, "mixed": len(currencies) > 1, "evenings": evenings,
+            "lines": lines, "has_standings": has_standings,
+            "kitty": _per_currency(ledger.kitty_by_currency, currencies),
+            "kitty_entries": [{"date": e["date"], "id": e["id"], "net": signed_money(r.kitty), "currency": e["currency"]}
                               for e, r in zip(evenings, ledger.results) if r.kitty]}
 
 
@@ -153,32 +184,45 @@ def _csv(rows) -> str:
     return out.getvalue()
 
 
-def evening_csv(data: EveningData, members) -> str:
+def evening_csv(data: EveningData, members, currency: str | None = None) -> str:
+    """The evening's figures; the amounts in the currency it was played in (its own column)."""
     r = data.result
+    currency = data.record.currency or currency or ""
     rows = [[_("member"), _("tables"), _("hands"), _("points"), _("winnings"), _("fee"), _("net"),
-             _("games won"), _("standing points")]]
+             _("games won"), _("standing points"), _("currency")]]
     for m in sorted(r.members, key=lambda m: party_name(m.member, members).casefold()):
         rows.append([party_name(m.member, members), m.tables, m.hands, m.points, amount(m.winnings), amount(m.fee),
-                     amount(m.net), m.games_won, m.standing_points])
-    rows.append([_("kitty"), "", "", "", "", "", amount(r.kitty), "", ""])
+                     amount(m.net), m.games_won, m.standing_points, currency])
+    rows.append([_("kitty"), "", "", "", "", "", amount(r.kitty), "", "", currency])
     return _csv(rows)
 
 
-def ledger_csv(ledger: club_rules.Ledger, members) -> str:
-    head = [_("member"), _("evenings"), _("hands"), _("points"), _("money"), _("unsettled"), _("games won"),
-            _("standing points")]
+def ledger_csv(ledger: club_rules.Ledger, members, currency: str = "") -> str:
+    """The season: a money and an unsettled column per currency (`currency`, the club's, when none has money), and
+    each evening's money column named with the currency it was played in."""
+    currencies = _currencies(ledger, currency)
+    head = [_("member"), _("evenings"), _("hands"), _("points")]
+    for c in currencies:
+        head += [_("money (%(currency)s)", currency=c), _("unsettled (%(currency)s)", currency=c)]
+    head += [_("games won"), _("standing points")]
     dates = [r.evening.date for r in ledger.results]
     for r in ledger.results:
         label = r.evening.date if dates.count(r.evening.date) == 1 else f"{r.evening.date} ({r.evening.id})"
-        head += [_("%(date)s points", date=label), _("%(date)s money", date=label)]
+        head += [_("%(date)s points", date=label),
+                 _("%(date)s money (%(currency)s)", date=label, currency=r.evening.currency or currency)]
     rows = [head]
     for line in sorted(ledger.lines, key=lambda l: party_name(l.member, members).casefold()):
-        row = [party_name(line.member, members), line.evenings, line.hands, line.points, amount(line.net),
-               amount(line.unsettled), line.games_won, line.standing_points]
+        row = [party_name(line.member, members), line.evenings, line.hands, line.points]
+        for c in currencies:
+            row += [amount(v) for v in line.by_currency.get(c, (0, 0))]
+        row += [line.games_won, line.standing_points]
         for entry in line.entries:
             row += ["", ""] if entry is None else [entry.points, amount(entry.net)]
         rows.append(row)
-    kitty = [_("kitty"), "", "", "", amount(ledger.kitty), amount(ledger.kitty_unsettled), "", ""]
+    kitty = [_("kitty"), "", "", ""]
+    for c in currencies:
+        kitty += [amount(v) for v in ledger.kitty_by_currency.get(c, (0, 0))]
+    kitty += ["", ""]
     for r in ledger.results:
         kitty += ["", amount(r.kitty)]
     rows.append(kitty)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
@@ -21,10 +22,12 @@ CLUB_NAME_MAX = 60
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 FEE_MAX = Decimal(10_000)
-# Wrong passwords: from the LOCK_AFTER-th in a row, each locks the club's login for LOCK_BASE × 2^k seconds.
+# Wrong passwords, counted per club and client address: from the LOCK_AFTER-th in a row, each locks that address's
+# login for LOCK_BASE × 2^k seconds, at most LOCK_MAX; a count is forgotten LOCK_FORGET seconds after its last lock ends.
 LOCK_AFTER = 3
 LOCK_BASE = 30
 LOCK_MAX = 3600
+LOCK_FORGET = 24 * 3600
 
 
 class ClubNotFound(Exception):
@@ -143,22 +146,44 @@ def admin_token(club: store.ClubRecord) -> str:
     return hashlib.sha256(club.password_hash.encode()).hexdigest()[:24]
 
 
-def login(db, club_id: str, password: Any, now: float) -> bool:
-    """Check the admin password. Wrong ones are counted per club and close the login for longer and longer."""
+def client_key(address: Any) -> str:
+    """Whom the login throttle counts: an IPv4 address, or an IPv6 client's /64 network (one home or phone line can
+    take any address in it); anything else as given."""
+    try:
+        ip = ipaddress.ip_address(str(address or "").strip())
+    except ValueError:
+        return str(address or "")[:100]
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def login_lock(db, club_id: str, address: Any, now: float) -> float | None:
+    """Until when the admin login is closed for this address (None: open)."""
+    return store.club_login(db, club_id, client_key(address), now)[1]
+
+
+def login(db, club_id: str, password: Any, now: float, address: Any) -> bool:
+    """Check the admin password. Wrong ones are counted per club and client address and close the login for that
+    address for longer and longer; wrong passwords from one address never refuse the right one from another, and the
+    right one clears its own address's count."""
     club = get_club(db, club_id)
-    if club.locked_until is not None and now < club.locked_until:
-        raise LockedOut(max(1, int(club.locked_until - now + 0.999)))
+    key = client_key(address)
+    locked_until = store.club_login(db, club_id, key, now)[1]
+    if locked_until is not None and now < locked_until:
+        raise LockedOut(max(1, int(locked_until - now + 0.999)))
     ok = isinstance(password, str) and check_password_hash(club.password_hash, password)
     with writing(db):
-        fresh = get_club(db, club_id)
         if ok:
-            store.set_club_logins(db, club_id, 0, None)
+            store.set_club_login(db, club_id, key, 0, None, now, now)
         else:
-            failures = fresh.failed_logins + 1
+            failures = store.club_login(db, club_id, key, now)[0] + 1
             locked = None
             if failures >= LOCK_AFTER:
                 locked = now + min(LOCK_BASE * 2 ** (failures - LOCK_AFTER), LOCK_MAX)
-            store.set_club_logins(db, club_id, failures, locked)
+            store.set_club_login(db, club_id, key, failures, locked, (locked or now) + LOCK_FORGET, now)
     return ok
 
 
@@ -258,11 +283,11 @@ def _check_evening(date: Any, fee: Any, settlement: Any) -> tuple[str, int]:
 
 
 def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str = "pairwise") -> int:
-    """A card evening at the club's rate as it is today (later changes of the rate leave it alone)."""
+    """A card evening at the club's rate and in its currency as they are today (later changes leave it alone)."""
     club = get_club(db, club_id)
     day, fee_cents = _check_evening(date, fee, settlement)
     with writing(db):
-        return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement)
+        return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement, club.currency)
 
 
 def change_evening(db, club_id: str, evening_id: int, date: Any, fee: Any = None,
@@ -331,10 +356,13 @@ def add_table(db, club_id: str, evening_id: int, member_ids: Any, dealer: Any = 
     if len(set(member_ids)) != len(member_ids):
         raise InputError({"players": _("a member can have only one seat at a table")})
     number = len(store.club_tables(db, [evening.id])) + 1
+    options = table_options(club, variant)
+    if "currency" in options and evening.currency:  # the evening's currency, though the club's has changed since
+        options["currency"] = evening.currency
     game_id, key = service.start_game(db, {
         "variant": variant, "players": [known[m].name for m in member_ids], "dealer": dealer,
         "title": _("Table %(n)d · %(date)s", n=number, date=evening.date),
-        "options": table_options(club, variant), "language": club.language})
+        "options": options, "language": club.language})
     # The game is its own transaction in start_game; if the link fails, an unlinked game is all that is left.
     with writing(db):
         get_evening(db, club_id, evening_id)
@@ -382,7 +410,8 @@ def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str]
         evening = club_rules.Evening(
             e.id, e.date, tuple(_pure_table(t.record, t.sheet) for t in mine),
             Decimal(e.rate) if e.rate is not None else None, e.fee_cents,
-            (settlement or {}).get(e.id, e.settlement), _settled(e.settled_balances))
+            (settlement or {}).get(e.id, e.settlement), _settled(e.settled_balances), e.currency,
+            (e.settled_terms or {}).get("fee_cents"))
         out.append(EveningData(e, mine, club_rules.evening_result(evening)))
     return out
 
@@ -405,7 +434,8 @@ def set_settled(db, club_id: str, evening_id: int, settlement: str, settled: boo
     with writing(db):
         data = evening(db, club_id, evening_id, settlement)
         balances = {str(k): v for k, v in data.result.net().items()} if settled else None
-        store.settle_evening(db, evening_id, settlement, balances)
+        terms = {"date": data.record.date, "fee_cents": data.record.fee_cents, "settlement": settlement}
+        store.settle_evening(db, evening_id, settlement, balances, terms)
 
 
 def date_range(start: Any, end: Any) -> tuple[str | None, str | None]:

@@ -186,9 +186,11 @@ def login(club_id):
     if request.method == "POST":
         if not form.validate_on_submit():
             status = 400
+        elif _is_admin(club):  # already logged in on this phone: no password to check, and no lock concerns it
+            return redirect(target)
         else:
             try:
-                ok = club_service.login(get_db(), club_id, form.password.data, _now())
+                ok = club_service.login(get_db(), club_id, form.password.data, _now(), request.remote_addr)
             except club_service.LockedOut as exc:
                 ok, retry, status = False, exc.retry_after, 429
                 form.password.errors = [_("Too many wrong passwords. Try again in %(n)d seconds.", n=exc.retry_after)]
@@ -475,13 +477,13 @@ def ledger(club_id):
 
 @bp.get("/c/<club_id>/ledger.csv")
 def ledger_csv(club_id):
-    _club(club_id)
+    club = _club(club_id)
     (start, end), general = _range()
     if general:
         abort(400)
     db = get_db()
     season = club_service.season(db, club_id, start, end)
-    return _csv(club_present.ledger_csv(season, club_service.members(db, club_id)), "ledger.csv")
+    return _csv(club_present.ledger_csv(season, club_service.members(db, club_id), club.currency), "ledger.csv")
 
 
 @bp.get("/c/<club_id>/stats")

@@ -444,3 +444,36 @@ def m103_hand_changes_bump_the_version(db):
             UPDATE games SET version = version + 1, updated = strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')
                 WHERE id = OLD.game_id;
         END""")
+
+
+@migrations()
+def m104_club_logins_per_address(db):
+    """Wrong admin passwords are counted per club and client address (club_service.login), so wrong ones from one
+    address never lock out the admin at another. The per-club counter of m100 (clubs.failed_logins, locked_until)
+    is no longer read; it is cleared here so an old lock is not left looking current."""
+    db.execute("""
+        CREATE TABLE club_logins (
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            address TEXT NOT NULL,
+            failures INTEGER NOT NULL DEFAULT 0,
+            locked_until REAL,
+            expires REAL NOT NULL,
+            PRIMARY KEY (club_id, address)
+        )""")
+    db.execute("CREATE INDEX club_logins_expires ON club_logins(expires)")
+    db.execute("UPDATE clubs SET failed_logins = 0, locked_until = NULL")
+
+
+@migrations()
+def m105_evening_currency(db):
+    """An evening keeps the currency it was played in, as it keeps its rate: the club's currency when it was made
+    (the evenings made before this are given their club's currency as it is now)."""
+    db.execute("ALTER TABLE club_evenings ADD COLUMN currency TEXT")
+    db.execute("UPDATE club_evenings SET currency = (SELECT currency FROM clubs WHERE clubs.id = club_evenings.club_id)")
+
+
+@migrations()
+def m106_evening_settled_terms(db):
+    """What an evening was settled on besides the balances (its date, fee and way of settling up), so its result can
+    say what was changed since."""
+    db.execute("ALTER TABLE club_evenings ADD COLUMN settled_terms TEXT")

@@ -164,8 +164,13 @@ def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_
                [game_id, key, action, request, hand_id, now()])
 
 
+def purge_idempotency(db, before: str) -> int:
+    """Forget the idempotency keys made before `before` (an ISO time in UTC, as now() writes them)."""
+    return db.execute("DELETE FROM idempotency_keys WHERE created < ?", [before]).rowcount
+
+
 # ================================================================ clubs
-# Clubs, their members, card evenings and the games that are an evening's tables (migrations m100, m101).
+# Clubs, their members, card evenings and the games that are an evening's tables (migrations m100 onwards).
 
 
 @dataclass(frozen=True)
@@ -176,8 +181,6 @@ class ClubRecord:
     variant: str
     options: dict[str, Any]
     password_hash: str
-    failed_logins: int
-    locked_until: float | None
     created: str
     language: str | None = None
 
@@ -199,6 +202,8 @@ class EveningRecord:
     settlement: str
     settled: str | None
     settled_balances: dict[str, int] | None
+    currency: str = ""                                 # the club's currency when the evening was made
+    settled_terms: dict[str, Any] | None = None        # date, fee_cents and settlement when it was marked settled
 
 
 @dataclass(frozen=True)
@@ -211,7 +216,7 @@ class ClubTableRecord:
 
 def _club(row) -> ClubRecord:
     return ClubRecord(row["id"], row["name"], row["currency"], row["variant"], json.loads(row["options"]),
-                      row["password_hash"], row["failed_logins"], row["locked_until"], row["created"], row["language"])
+                      row["password_hash"], row["created"], row["language"])
 
 
 def insert_club(db, *, id, name, currency, variant, options, password_hash, language=None) -> None:
@@ -239,8 +244,22 @@ def update_club(db, club_id: str, *, name, currency, variant, options, password_
                [name, currency, variant, _dump(options), now(), language, password_hash, club_id])
 
 
-def set_club_logins(db, club_id: str, failed_logins: int, locked_until: float | None) -> None:
-    db.execute("UPDATE clubs SET failed_logins = ?, locked_until = ? WHERE id = ?", [failed_logins, locked_until, club_id])
+def club_login(db, club_id: str, address: str, now: float) -> tuple[int, float | None]:
+    """Wrong passwords in a row from this address and until when its login is closed; (0, None) once expired."""
+    rows = list(db.query("SELECT failures, locked_until FROM club_logins WHERE club_id = ? AND address = ? AND expires > ?",
+                         [club_id, address, now]))
+    return (rows[0]["failures"], rows[0]["locked_until"]) if rows else (0, None)
+
+
+def set_club_login(db, club_id: str, address: str, failures: int, locked_until: float | None, expires: float,
+                   now: float) -> None:
+    """Keep an address's count of wrong passwords (none: forget it), and forget every count that has expired."""
+    db.execute("DELETE FROM club_logins WHERE expires <= ?", [now])
+    if failures:
+        db.execute("INSERT OR REPLACE INTO club_logins (club_id, address, failures, locked_until, expires)"
+                   " VALUES (?, ?, ?, ?, ?)", [club_id, address, failures, locked_until, expires])
+    else:
+        db.execute("DELETE FROM club_logins WHERE club_id = ? AND address = ?", [club_id, address])
 
 
 def club_members(db, club_id: str) -> list[MemberRecord]:
@@ -271,13 +290,16 @@ def retire_member(db, club_id: str, member_id: int, retired: bool) -> None:
 
 def _evening(row) -> EveningRecord:
     balances = json.loads(row["settled_balances"]) if row["settled_balances"] else None
+    terms = json.loads(row["settled_terms"]) if row["settled_terms"] else None
     return EveningRecord(row["id"], row["club_id"], row["date"], row["fee_cents"], row["rate"], row["settlement"],
-                         row["settled"], balances)
+                         row["settled"], balances, row["currency"] or "", terms)
 
 
-def insert_evening(db, club_id: str, date: str, fee_cents: int, rate: str | None, settlement: str) -> int:
-    return db.execute("INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created) VALUES (?, ?, ?, ?, ?, ?)",
-                      [club_id, date, fee_cents, rate, settlement, now()]).lastrowid
+def insert_evening(db, club_id: str, date: str, fee_cents: int, rate: str | None, settlement: str,
+                   currency: str) -> int:
+    return db.execute("INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created, currency)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      [club_id, date, fee_cents, rate, settlement, now(), currency]).lastrowid
 
 
 def get_evening(db, club_id: str, evening_id: int) -> EveningRecord | None:
@@ -301,10 +323,14 @@ def delete_evening(db, evening_id: int) -> None:
     db.execute("DELETE FROM club_evenings WHERE id = ?", [evening_id])
 
 
-def settle_evening(db, evening_id: int, settlement: str, balances: dict[str, int] | None) -> None:
-    """Mark an evening settled with the balances it was settled at, or (balances None) not settled."""
-    db.execute("UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ? WHERE id = ?",
-               [settlement, None if balances is None else now(), None if balances is None else _dump(balances), evening_id])
+def settle_evening(db, evening_id: int, settlement: str, balances: dict[str, int] | None,
+                   terms: dict[str, Any] | None = None) -> None:
+    """Mark an evening settled with the balances (and the date, fee, way of settling up) it was settled at, or
+    (balances None) not settled."""
+    settled = balances is not None
+    db.execute("UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ?, settled_terms = ? WHERE id = ?",
+               [settlement, now() if settled else None, _dump(balances) if settled else None,
+                _dump(terms) if settled and terms is not None else None, evening_id])
 
 
 def insert_club_table(db, evening_id: int, game_id: str, members: list[int]) -> int:

@@ -359,15 +359,16 @@ def test_the_ledger_csv_reads_back_to_the_same_figures(client, season, db):
     for line in ledger.lines:
         row = by_name[names[line.member]]
         assert (int(row["evenings"]), int(row["hands"]), int(row["points"])) == (line.evenings, line.hands, line.points)
-        assert (Decimal(row["money"]), Decimal(row["unsettled"])) == (Decimal(line.net) / 100, Decimal(line.unsettled) / 100)
+        assert (Decimal(row["money (DKK)"]), Decimal(row["unsettled (DKK)"])) == \
+            (Decimal(line.net) / 100, Decimal(line.unsettled) / 100)
         for r, entry in zip(ledger.results, line.entries):
-            points, money = row[f"{r.evening.date} points"], row[f"{r.evening.date} money"]
+            points, money = row[f"{r.evening.date} points"], row[f"{r.evening.date} money (DKK)"]
             if entry is None:
                 assert points == money == ""
             else:
                 assert (int(points), Decimal(money)) == (entry.points, Decimal(entry.net) / 100)
-    assert Decimal(by_name["kitty"]["money"]) == Decimal(ledger.kitty) / 100 == Decimal("135.00")
-    assert sum(Decimal(row["money"]) for row in rows) == 0
+    assert Decimal(by_name["kitty"]["money (DKK)"]) == Decimal(ledger.kitty) / 100 == Decimal("135.00")
+    assert sum(Decimal(row["money (DKK)"]) for row in rows) == 0
     assert len(read_csv(client.get(f"/c/{club_id}/ledger.csv?from=2026-01-20"))[0]) == 8 + 2
 
 
@@ -494,10 +495,13 @@ def clocked(db_path):
     return app.test_client(), clock
 
 
-def failures(db_path, club_id):
+def failures(db_path, club_id, address="127.0.0.1"):
+    """The wrong passwords in a row from the test client's address, and until when its login is closed."""
     conn = sqlite3.connect(db_path)
     try:
-        return conn.execute("SELECT failed_logins, locked_until FROM clubs WHERE id = ?", [club_id]).fetchone()
+        row = conn.execute("SELECT failures, locked_until FROM club_logins WHERE club_id = ? AND address = ?",
+                           [club_id, address]).fetchone()
+        return row or (0, None)
     finally:
         conn.close()
 
@@ -531,16 +535,16 @@ def test_repeated_wrong_passwords_lock_the_login_for_longer_and_longer(clocked, 
 
 def test_the_lockout_is_capped_and_per_club(db, season):
     other = club_service.create_club(db, {"name": "Other", "currency": "SEK", "variant": "danish", "password": "other-pass"})
-    now, locked_for = 5_000.0, []
+    now, locked_for, address = 5_000.0, [], "192.0.2.7"
     for _ in range(11):                                                  # 30 × 2⁷ s passes the cap
-        assert club_service.login(db, season["club"], "bad", now) is False
-        until = club_service.get_club(db, season["club"]).locked_until
+        assert club_service.login(db, season["club"], "bad", now, address) is False
+        until = club_service.login_lock(db, season["club"], address, now)
         locked_for.append(until - now if until else 0)
         now = until or now
     assert locked_for[:6] == [0, 0, 30, 60, 120, 240] and locked_for[-1] == club_service.LOCK_MAX
     with pytest.raises(club_service.LockedOut):
-        club_service.login(db, season["club"], PASSWORD, now - 1)
-    assert club_service.login(db, other, "other-pass", now - 1) is True
+        club_service.login(db, season["club"], PASSWORD, now - 1, address)
+    assert club_service.login(db, other, "other-pass", now - 1, address) is True
 
 
 # ---------------------------------------------------------------- the whole flow through the forms

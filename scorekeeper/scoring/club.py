@@ -57,7 +57,8 @@ class Evening:
     """A card evening: its tables, the rate it is played at (None: no money), the fee and how it settles.
 
     `settled` is what each party's net was when the evening was marked settled (member id or KITTY → cents),
-    or None while it is not settled.
+    or None while it is not settled; `settled_fee` the fee it was settled with (None: not known, settled before it
+    was kept). `currency` is the one the evening was played in: its money never adds up with another currency's.
     """
 
     id: int
@@ -67,6 +68,8 @@ class Evening:
     fee_cents: int = 0
     settlement: str = "pairwise"
     settled: Mapping[Any, int] | None = None
+    currency: str = ""
+    settled_fee: int | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,32 @@ class EveningResult:
         if settled is None:
             return False
         return {k: v for k, v in settled.items() if v} != {k: v for k, v in self.net().items() if v}
+
+    @property
+    def money_changed_since_settled(self) -> tuple[str, ...]:
+        """Why the balances differ from those settled: "hands" (the points, or who played) and/or "fee"; () if not.
+
+        The members' winnings when it was settled are their settled nets plus the fee it was settled with; for an
+        evening settled before that fee was kept, the fee is the settled kitty shared out over the members.
+        """
+        settled = self.evening.settled
+        if not self.changed_since_settled:
+            return ()
+        players = [p for p in settled if p != KITTY]
+        fee = self.evening.settled_fee
+        if fee is None:
+            kitty = settled.get(KITTY, 0)
+            if players and kitty % len(players) == 0:
+                fee = kitty // len(players)
+            else:
+                return ("hands",)
+        winnings = {m.member: m.winnings for m in self.members}
+        out = []
+        if set(players) != set(winnings) or any(settled[p] + fee != winnings[p] for p in players):
+            out.append("hands")
+        if fee != self.evening.fee_cents:
+            out.append("fee")
+        return tuple(out) or ("hands",)
 
     def unsettled(self, party) -> int:
         """What is still owed to (positive) or by (negative) a party for this evening."""
@@ -194,43 +223,76 @@ class LedgerEntry:
 
 @dataclass(frozen=True)
 class LedgerLine:
+    """A member's season. Money is added up per currency (`by_currency`: currency → (net, unsettled)); `net` and
+    `unsettled` are those sums when every evening with money was played in one currency, else None."""
+
     member: int
     evenings: int
     hands: int
     points: int
-    net: int
-    unsettled: int
+    net: int | None
+    unsettled: int | None
     games_won: int
     standing_points: int
     entries: tuple[LedgerEntry | None, ...]  # aligned with Ledger.results; None where the member was absent
+    by_currency: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # only currencies with any money
 
 
 @dataclass(frozen=True)
 class Ledger:
+    """The season; `currencies` are those of its evenings with money, in the order first played. The kitty's
+    totals are None, as the lines' are, when there is more than one."""
+
     results: tuple[EveningResult, ...]
     lines: tuple[LedgerLine, ...]
-    kitty: int
-    kitty_unsettled: int
+    kitty: int | None
+    kitty_unsettled: int | None
+    currencies: tuple[str, ...] = ()
+    kitty_by_currency: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def _has_money(r: EveningResult) -> bool:
+    return r.has_money or any(r.net().values()) or any((r.evening.settled or {}).values())
+
+
+def _sums(by_currency: Mapping[str, tuple[int, int]], currencies: tuple[str, ...]) -> tuple[int | None, int | None]:
+    """The one currency's (net, unsettled); (0, 0) with no money at all; (None, None) with several currencies."""
+    if len(currencies) > 1:
+        return None, None
+    return by_currency.get(currencies[0], (0, 0)) if currencies else (0, 0)
+
+
+def _nonzero(by_currency: Mapping[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    return {c: v for c, v in by_currency.items() if any(v)}
 
 
 def ledger(results: Iterable[EveningResult], members: Iterable[int] = ()) -> Ledger:
-    """Per member: evenings, hands, points and money per evening and in total, what is unsettled; the kitty."""
+    """Per member: evenings, hands, points and money per evening and in total per currency, what is unsettled; the
+    kitty."""
     results = tuple(sorted(results, key=lambda r: (r.evening.date, r.evening.id)))
+    currencies = tuple(dict.fromkeys(r.evening.currency for r in results if _has_money(r)))
     everyone = sorted(set(members) | {m.member for r in results for m in r.members})
     lines = []
     for member in everyone:
         entries, rows = [], []
-        unsettled = 0
+        money: dict[str, tuple[int, int]] = {}
         for r in results:
             row = next((m for m in r.members if m.member == member), None)
             rows.append(row)
             entries.append(LedgerEntry(r.evening.id, row.points, row.net) if row else None)
-            unsettled += r.unsettled(member)
+            if r.evening.currency in currencies:
+                net, unsettled = money.get(r.evening.currency, (0, 0))
+                money[r.evening.currency] = (net + (row.net if row else 0), unsettled + r.unsettled(member))
         played = [row for row in rows if row]
         lines.append(LedgerLine(member, len(played), sum(r.hands for r in played), sum(r.points for r in played),
-                                sum(r.net for r in played), unsettled, sum(r.games_won for r in played),
-                                sum(r.standing_points for r in played), tuple(entries)))
-    return Ledger(results, tuple(lines), sum(r.kitty for r in results), sum(r.unsettled(KITTY) for r in results))
+                                *_sums(money, currencies), sum(r.games_won for r in played),
+                                sum(r.standing_points for r in played), tuple(entries), _nonzero(money)))
+    kitty: dict[str, tuple[int, int]] = {}
+    for r in results:
+        if r.evening.currency in currencies:
+            net, unsettled = kitty.get(r.evening.currency, (0, 0))
+            kitty[r.evening.currency] = (net + r.kitty, unsettled + r.unsettled(KITTY))
+    return Ledger(results, tuple(lines), *_sums(kitty, currencies), currencies, _nonzero(kitty))
 
 
 # ---------------------------------------------------------------- statistics (Danish)
