@@ -8,8 +8,10 @@
 2. Scaling, in-process (Flask test client): the protokoll page and the JSON game for 10, 100 and 1,000 hands per
    variant, median server time of several runs.
 3. The protokoll page of a 50-hand game: bytes (raw and gzip) and the requests of a first visit.
+4. The PDF of the largest game the app takes (MAX_HANDS): drawn once (time, the child process's peak memory), then
+   downloaded again (kept: a file read).
 
-Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling]
+Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling|pdf]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 from __future__ import annotations
@@ -470,6 +472,42 @@ def scaling(args, out: Path) -> dict:
     return {"rows": rows, "page": page}
 
 
+def pdf_cost(out: Path) -> dict:
+    """The costliest PDF (measured: Danish, five players with long names, MAX_HANDS hands; classic and norwegian
+    draw faster): its first download draws it in a child process, the second reads the kept file."""
+    import resource
+
+    from scorekeeper import create_app, service
+    from scorekeeper.db import get_db
+
+    app = create_app({"DATABASE": str(out / "pdf.sqlite"), "SECRET_KEY": "bench", "GC_FREEZE": False})
+    n = app.config["MAX_HANDS"]
+    data = game_data("danish", n, "Lang aften hos Skovbo-Kristoffersen")
+    data["players"] = [f"Skovbo-Kristoffersen-Høegh-Guldberg {i}" for i in range(5)]
+    data["options"]["rate"] = 0.05
+    # Five at the table: the dealer (seat i % 5 in hand i) sits out, so a hand of theirs is passed out instead.
+    data["hands"] = [h if h.get("passed") or i % 5 not in (h["bidder"], h.get("partner")) else {"passed": True}
+                     for i, h in enumerate(data["hands"])]
+    with app.app_context():
+        game_id, _key = service.import_game(get_db(), data, max_hands=n)
+    client = app.test_client()
+    client.get(f"/g/{game_id}")  # the sheet scored and kept: what is timed is the PDF
+    started = time.perf_counter()
+    first = client.get(f"/g/{game_id}/sheet.pdf")
+    drawn = time.perf_counter() - started
+    started = time.perf_counter()
+    again = client.get(f"/g/{game_id}/sheet.pdf")
+    kept = time.perf_counter() - started
+    assert first.status_code == again.status_code == 200 and first.data == again.data
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux: the largest child so far
+    result = {"hands": n, "drawn_s": drawn, "child_peak_mib": peak, "kept_ms": kept * 1000,
+              "pdf_kb": len(first.data) / 1000,
+              "worker_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    print(f"PDF of {n} Danish hands (5 players, long names): drawn in {drawn:.1f} s, child peak {peak:.0f} MiB; "
+          f"kept {kept * 1000:.1f} ms; {result['pdf_kb']:.0f} KB", flush=True)
+    return result
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -477,7 +515,7 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b else "–"
 
 
-def report(info: dict, runs: dict | None, scale: dict | None) -> str:
+def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None = None) -> str:
     lines = [f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
              f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
              f"per run; load average before the run {info['load_before']}.", ""]
@@ -538,6 +576,13 @@ def report(info: dict, runs: dict | None, scale: dict | None) -> str:
                        max(p["viewer_bytes"], p["editor_bytes"]) < TARGETS["page_kb"] * 1000,
                        f"{max(p['viewer_bytes'], p['editor_bytes']) / 1000:.1f} KB"))
         checks.append(("no request to another host", not p["external"], str(len(p["external"]))))
+    if pdf:
+        lines += ["", f"The PDF of the largest game the app takes: {pdf['hands']} Danish hands, five players with long "
+                  "names (the costliest sheet measured), drawn in a child process, then kept.", "",
+                  "| PDF | drawn s | child peak MiB | again (kept) ms | KB | worker peak MiB |",
+                  "|---|---:|---:|---:|---:|---:|",
+                  f"| danish, {pdf['hands']} hands | {pdf['drawn_s']:.1f} | {pdf['child_peak_mib']:.0f} | "
+                  f"{pdf['kept_ms']:.1f} | {pdf['pdf_kb']:.0f} | {pdf['worker_rss_mib']:.0f} |"]
     if checks:
         lines += ["", "Targets:", ""] + [f"- {'✔' if ok else '✘'} {what}: {value}" for what, ok, value in checks]
     return "\n".join(lines)
@@ -548,7 +593,7 @@ def main(argv=None) -> int:
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
     parser.add_argument("--clients", default="1,8,32", help="concurrent connections, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers, as make run (default 2)")
-    parser.add_argument("--only", choices=("load", "scaling"), help="run one half only")
+    parser.add_argument("--only", choices=("load", "scaling", "pdf"), help="run one part only")
     args = parser.parse_args(argv)
     args.clients = [int(c) for c in args.clients.split(",")]
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -557,14 +602,17 @@ def main(argv=None) -> int:
     print(f"{info['date']}: {info['nproc']} × {info['cpu']}, {info['python']}; results in {out}", flush=True)
     if info["load_before"] > 0.5:
         print(f"Note: the machine is busy (load average {info['load_before']}); the figures will be noisy.", flush=True)
-    runs = load(args, out) if args.only != "scaling" else None
-    scale = scaling(args, out) if args.only != "load" else None
-    table = report(info, runs, scale)
+    runs = load(args, out) if args.only in (None, "load") else None
+    scale = scaling(args, out) if args.only in (None, "scaling") else None
+    pdf = pdf_cost(out) if args.only in (None, "pdf") else None
+    table = report(info, runs, scale, pdf)
     (out / "table.md").write_text(table + "\n")
-    (out / "results.json").write_text(json.dumps({"machine": info, "load": runs, "scaling": scale}, indent=1))
-    for name in ("bench.sqlite", "scaling.sqlite"):  # the figures are kept; the databases are not
+    (out / "results.json").write_text(json.dumps({"machine": info, "load": runs, "scaling": scale, "pdf": pdf},
+                                                 indent=1))
+    for name in ("bench.sqlite", "scaling.sqlite", "pdf.sqlite"):  # the figures are kept; the databases are not
         for path in out.glob(name + "*"):
             path.unlink()
+    shutil.rmtree(out / "pdf", ignore_errors=True)  # the kept PDF beside pdf.sqlite
     print("\n" + table)
     return 0
 

@@ -41,6 +41,7 @@ def create_app(config=None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         WTF_CSRF_TIME_LIMIT=None,
+        MAX_HANDS=500,  # the most hands a game takes (service.add_hand, import_game): it bounds a PDF's cost
         PROXY_FIX=0,  # reverse proxies in front whose X-Forwarded-For/-Proto/-Host to believe (proxy.py)
         PUBLIC_URL=None,  # e.g. "https://whist.example.org": every absolute link uses it, never the Host header
         HSTS="max-age=31536000",  # sent over HTTPS only; None sends none

@@ -5,7 +5,7 @@ import json
 import math
 import re
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import service
@@ -120,7 +120,7 @@ def create_game():
 
 @bp.post("/games/import")
 def import_game():
-    return _created(*service.import_game(get_db(), body()))
+    return _created(*service.import_game(get_db(), body(), max_hands=current_app.config.get("MAX_HANDS")))
 
 
 @bp.get("/games/<game_id>")
@@ -143,7 +143,7 @@ def edit_log(game_id):
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id):
     scored = service.add_hand(get_db(), game_id, body(), edit_key(), expected_number=_whole_header("X-Hand-Number"),
-                              idempotency_key=idempotency_key())
+                              idempotency_key=idempotency_key(), max_hands=current_app.config.get("MAX_HANDS"))
     return jsonify(hand_dict(scored)), 201
 
 

@@ -260,6 +260,9 @@ def _hand_view(game_id: str, number: int | None = None):
     if sheet.game.variant == "german" and ctx.options["count"] == "all26":
         form.total = 26
     general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
+    max_hands = current_app.config.get("MAX_HANDS")
+    if not editing and max_hands is not None and number > max_hands:  # said before the players fill in the form
+        errors = {"hands": service.hand_limit_message(max_hands)}
     if request.method == "POST":
         if not form.validate_on_submit():
             general, status = [_("The form expired; please try again.")], 400
@@ -273,13 +276,16 @@ def _hand_view(game_id: str, number: int | None = None):
                                          expected_version=forms._int(form.version.data), idempotency_key=token)
                 else:
                     service.add_hand(get_db(), game_id, raw, _key(game_id),
-                                     expected_number=forms._int(form.number.data), idempotency_key=token)
+                                     expected_number=forms._int(form.number.data), idempotency_key=token,
+                                     max_hands=max_hands)
             except service.Stale as exc:
                 if editing:
                     flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
                 else:
                     flash(_("Someone else just entered hand %(n)d — here is the sheet.", n=exc.latest))
                 return redirect(url_for("games.protokoll", game_id=game_id))
+            except service.HandLimit as exc:
+                errors, status = exc.errors, 409
             except GameOver as exc:
                 if not editing:
                     flash(_("The game is over. Edit a hand to reopen it."))

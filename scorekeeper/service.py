@@ -28,6 +28,14 @@ class Forbidden(Exception):
     """The edit key is wrong or missing."""
 
 
+class HandLimit(GameOver):
+    """The game already holds the most hands a game may have (the app's MAX_HANDS): it takes no more."""
+
+
+def hand_limit_message(max_hands: int) -> Msg:
+    return Msg("a game takes at most %(max)d hands; start a new game to play on", max=max_hands)
+
+
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """A game as stored and as scored."""
@@ -225,11 +233,12 @@ def _check_version(sheet: Sheet, expected_version: Any) -> None:
 
 
 def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None = None,
-             idempotency_key: str | None = None) -> ScoredHand:
+             idempotency_key: str | None = None, max_hands: int | None = None) -> ScoredHand:
     """Append a hand: checked in its place, stored as the scorer normalised it. Answers the scored hand.
 
     `expected_number` is the number the writer is entering; someone else got there first raises Stale.
     The same `idempotency_key` again answers the hand it made, as it is scored now, and adds nothing.
+    A game that holds `max_hands` hands (the app's MAX_HANDS; None: no limit) refuses another with HandLimit.
     """
     _check_expected(expected_number, "number")
     idempotency_key, request = _keyed(idempotency_key, "added", None, raw)
@@ -246,6 +255,8 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
         number = len(sheet.hands) + 1
         if expected_number is not None and expected_number != number:
             raise Stale(number - 1, game.version)
+        if max_hands is not None and number > max_hands:
+            raise HandLimit({"hands": hand_limit_message(max_hands)}, number)
         # The new hand is checked and scored in its place, going on from the sheet as it stands (the same as replaying
         # every hand, property-tested); a game already over refuses it as hand `number`.
         try:
@@ -343,8 +354,10 @@ def export_game(db, game_id: str) -> dict:
             "hands": [h.input for h in store.get_hands(db, game_id)]}
 
 
-def import_game(db, data: Any) -> tuple[str, str]:
-    """Rebuild an exported game as a new game with a new edit key; answer (game id, edit key)."""
+def import_game(db, data: Any, max_hands: int | None = None) -> tuple[str, str]:
+    """Rebuild an exported game as a new game with a new edit key; answer (game id, edit key).
+
+    More than `max_hands` hands (the app's MAX_HANDS; None: no limit) are refused before any is scored."""
     if not isinstance(data, dict):
         raise InputError({"body": Msg("must be a JSON object as GET /api/games/<id>/export answers it")})
     errors: dict[str, str] = {}
@@ -353,6 +366,8 @@ def import_game(db, data: Any) -> tuple[str, str]:
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         errors["hands"] = Msg("must be a list of hand inputs")
+    elif max_hands is not None and len(hands) > max_hands:
+        errors["hands"] = Msg("has %(n)d hands; a game takes at most %(max)d", n=len(hands), max=max_hands)
     setup = title = language = None
     try:
         setup, title, language = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})

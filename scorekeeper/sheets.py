@@ -1,17 +1,32 @@
 """Score sheets to take away: the print page and its PDF, blank sheets for pen and paper, the hands as CSV and JSON.
 
 Thin: paper.py builds the contexts; the PDF is the print page's own HTML rendered by WeasyPrint.
+
+A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn in a child process (the worker's
+threads go on serving pages, and the memory goes back when the child ends), one at a time per worker (the others are
+answered 503 with Retry-After), and a game's PDF is kept on disk per game version and language, so that a download
+again is a file read and a browser's revalidation (If-None-Match) a 304.
 """
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import io
 import json
 import mimetypes
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
+import flask_babel
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
+from flask_babel import get_locale
 from werkzeug.utils import safe_join
 
 from . import paper, service, store
@@ -49,14 +64,17 @@ def _download(body, mimetype: str, filename: str) -> Response:
 
 # ---------------------------------------------------------------- PDF
 
+RENDER_TIMEOUT = 120  # seconds; the largest game the app takes (MAX_HANDS 500) draws in about 15
+RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
+PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
+_drawing = threading.Lock()  # one PDF at a time per worker process
 
-def render_pdf(html: str) -> bytes:
-    """The print HTML as an A4 PDF, drawn in-process by WeasyPrint with Pango; it fetches only our static files."""
+
+def _draw(html: str, static_folder: str, prefix: str, base_url: str) -> bytes:
+    """The print HTML as an A4 PDF, drawn by WeasyPrint with Pango; it fetches only the files under `prefix`, from
+    `static_folder`. No Flask: it runs in the child process (see render_pdf)."""
     from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
-
-    static_folder = current_app.static_folder
-    prefix = PDF_ORIGIN + request.script_root + current_app.static_url_path + "/"
 
     class StaticFiles(URLFetcher):
         def fetch(self, url, headers=None):
@@ -69,13 +87,148 @@ def render_pdf(html: str) -> bytes:
     # fail_on_errors: a sheet without its stylesheet is an error, never a silently unstyled PDF.
     fetcher = StaticFiles(allowed_protocols=("https",), allow_redirects=False, fail_on_errors=True)
     try:
-        return HTML(string=html, base_url=PDF_ORIGIN + request.script_root + "/", url_fetcher=fetcher).write_pdf()
+        return HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf()
     except FatalURLFetchingError as exc:  # a BaseException: make it an ordinary error the app can answer
         raise RuntimeError(f"the sheet's PDF failed: {exc}") from exc
 
 
+class Busy(Exception):
+    """The PDF could not be drawn now (the child ran out of time or was killed): try again later."""
+
+
+def render_pdf(html: str) -> bytes:
+    """The print HTML as an A4 PDF, drawn by a child process (`python -m scorekeeper.sheets`, about 0.8 s to start):
+    WeasyPrint's layout is Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
+    job = {"html": html, "static_folder": current_app.static_folder,
+           "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
+           "base_url": PDF_ORIGIN + request.script_root + "/"}
+    root = str(Path(__file__).resolve().parent.parent)  # scorekeeper importable in the child, installed or not
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    try:
+        done = subprocess.run([sys.executable, "-P", "-m", "scorekeeper.sheets"], input=json.dumps(job).encode(),
+                              capture_output=True, timeout=RENDER_TIMEOUT, env=env, cwd=root)
+    except subprocess.TimeoutExpired:  # run() has killed the child
+        raise Busy(f"the PDF took more than {RENDER_TIMEOUT} s") from None
+    if done.returncode < 0:
+        raise Busy(f"the PDF's child process was killed by signal {-done.returncode}")
+    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
+        raise RuntimeError(lines[-1])
+    return done.stdout
+
+
+def _busy() -> Response:
+    """503, Retry-After: a page in the reader's language (not the sheet's)."""
+    g.pop("sheet_language", None)
+    flask_babel.refresh()
+    page = render_template("errors/error.html", code=503, title=_("Busy printing"),
+                           message=_("Another PDF is being made right now. Please try again in a few seconds."))
+    return Response(page, 503, headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"})
+
+
+@contextmanager
+def _one_at_a_time():
+    """Holds this worker's PDF lock, or answers 503 at once (never waits: a waiting thread is a thread not serving)."""
+    if not _drawing.acquire(blocking=False):
+        abort(_busy())
+    try:
+        yield
+    except Busy as exc:
+        current_app.logger.warning("PDF not made: %s", exc)
+        abort(_busy())
+    finally:
+        _drawing.release()
+
+
 def _pdf(template: str, filename: str, **ctx) -> Response:
-    return _download(render_pdf(render_template(template, pdf=True, **ctx)), "application/pdf", filename)
+    html = render_template(template, pdf=True, **ctx)
+    with _one_at_a_time():
+        return _download(render_pdf(html), "application/pdf", filename)
+
+
+# ---------------------------------------------------------------- a game's PDF, kept
+
+
+@functools.cache
+def _build(*folders: str) -> str:
+    """What the code, templates, styles and catalogues are (names, sizes, times): another build's PDFs are stale."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.suffix in (".py", ".html", ".css", ".mo") and path.is_file():
+                stat = path.stat()
+                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def _pdf_folder() -> Path:
+    """The kept PDFs: PDF_FOLDER, else pdf/ beside the database (instance/pdf)."""
+    return Path(current_app.config.get("PDF_FOLDER") or Path(current_app.config["DATABASE"]).parent / "pdf")
+
+
+def _kept_name(sheet: service.Sheet, kind: str) -> tuple[str, str]:
+    """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
+    the game is printed (players may be renamed by their club without a new version), the language and the build."""
+    game = sheet.game
+    state = hashlib.sha256(json.dumps(
+        [game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created,
+         current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
+         _build(str(Path(__file__).parent), current_app.template_folder, current_app.static_folder)],
+        sort_keys=True, ensure_ascii=True).encode()).hexdigest()[:16]
+    language = str(get_locale())
+    return f"{game.id}.{game.version}.{state}.{language}.{kind}.pdf", f"{game.version}-{state}-{language}-{kind}"
+
+
+def _keep(folder: Path, name: str, body: bytes) -> None:
+    """Written whole or not at all (a temporary file, then os.replace); the game's older PDFs go, and the oldest of
+    all while the folder holds more than PDF_KEEP_BYTES."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(body)
+        os.replace(temp, folder / name)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    game_id, version, state = name.split(".")[:3]
+    files = []
+    for path in folder.glob("*.pdf"):
+        parts = path.name.split(".")
+        if parts[0] == game_id and (int(parts[1]), parts[2]) != (int(version), state) and int(parts[1]) <= int(version):
+            path.unlink(missing_ok=True)
+        elif path.name != name:
+            try:
+                files.append((path.stat().st_mtime, path.stat().st_size, path))
+            except FileNotFoundError:
+                pass
+    total = len(body) + sum(size for _, size, _ in files)
+    for _, size, path in sorted(files):
+        if total <= current_app.config.get("PDF_KEEP_BYTES", PDF_KEEP_BYTES):
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+
+
+def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, context) -> Response:
+    """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
+    browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
+    name, etag = _kept_name(sheet, kind)
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304, headers=headers)
+        response.set_etag(etag)
+        return response
+    folder = _pdf_folder()
+    path = folder / name
+    if not path.is_file():
+        html = render_template(template, pdf=True, **context())
+        with _one_at_a_time():
+            if not path.is_file():  # unless another request of this worker drew it meanwhile
+                _keep(folder, name, render_pdf(html))
+    response = send_file(path, mimetype="application/pdf", etag=etag, conditional=True, max_age=None)
+    response.headers.update(headers)
+    return response
 
 
 # ---------------------------------------------------------------- a game's sheet
@@ -90,7 +243,7 @@ def print_sheet(game_id):
 @bp.get("/g/<game_id>/sheet.pdf")
 def pdf(game_id):
     sheet = _load(game_id)
-    return _pdf("print/sheet.html", f"protokoll-{game_id}.pdf", **paper.sheet_context(sheet))
+    return _kept_pdf(sheet, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(sheet))
 
 
 @bp.get("/g/<game_id>/hands.csv")
@@ -119,7 +272,8 @@ def game_blank(game_id):
 @bp.get("/g/<game_id>/blank.pdf")
 def game_blank_pdf(game_id):
     sheet = _load(game_id)
-    return _pdf("print/blank.html", f"blank-{game_id}.pdf", game_id=game_id, **paper.blank_from_game(sheet))
+    return _kept_pdf(sheet, "blank", f"blank-{game_id}.pdf", "print/blank.html",
+                     lambda: dict(game_id=game_id, **paper.blank_from_game(sheet)))
 
 
 # ---------------------------------------------------------------- blank sheets
@@ -162,3 +316,8 @@ def blank(variant):
 @bp.get("/blank/<variant>.pdf")
 def blank_pdf(variant):
     return _pdf("print/blank.html", f"blank-{variant}.pdf", **_blank(variant))
+
+
+if __name__ == "__main__":  # the child of render_pdf: a job as JSON on stdin, the PDF on stdout
+    _job = json.loads(sys.stdin.buffer.read())
+    sys.stdout.buffer.write(_draw(_job["html"], _job["static_folder"], _job["prefix"], _job["base_url"]))

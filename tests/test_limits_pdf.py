@@ -1,0 +1,258 @@
+"""Bounded cost for the expensive answers: a game takes at most MAX_HANDS hands, a game's PDF is drawn once per
+version and language and then kept, and one PDF at a time per worker is drawn, in a child process."""
+import re
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from scorekeeper import create_app, service, sheets
+from scorekeeper.db import get_db
+
+from conftest import PLAYERS, Api, dump
+
+HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
+FORM_HAND = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}
+
+
+@pytest.fixture
+def app(db_path):
+    return create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test", "MAX_HANDS": 5})
+
+
+def exported(n: int, variant: str = "danish", **extra) -> dict:
+    return {"format": service.EXPORT_FORMAT, "variant": variant, "players": PLAYERS[variant], "dealer": 0,
+            "options": {}, "hands": [{"passed": True}] * n, **extra}
+
+
+# ---------------------------------------------------------------- the hand limit
+
+
+def test_the_limit_is_500_hands_and_set_by_the_environment(db_path, monkeypatch):
+    assert create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "x"}).config["MAX_HANDS"] == 500
+    monkeypatch.setenv("SCOREKEEPER_MAX_HANDS", "42")
+    assert create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "x"}).config["MAX_HANDS"] == 42
+
+
+def test_a_hand_beyond_the_limit_is_refused_by_the_api(api, db_path):
+    game = api.create("danish")
+    for _ in range(5):
+        api.hand(game, HAND)
+    before = dump(db_path)
+    refused = api.hand(game, {"passed": True}, status=409)
+    assert list(refused["errors"]) == ["hands"] and "at most 5 hands" in refused["errors"]["hands"]
+    assert dump(db_path) == before
+
+
+def test_a_hand_beyond_the_limit_is_refused_on_the_form_page(client, api, db_path):
+    game = api.create("danish")
+    for _ in range(5):
+        api.hand(game, HAND)
+    client.get(f"/g/{game['id']}/k/{game['edit_key']}")
+    page = client.get(f"/g/{game['id']}/hands/new")
+    assert page.status_code == 200 and "at most 5 hands" in page.get_data(as_text=True)  # said before it is filled in
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    before = dump(db_path)
+    r = client.post(f"/g/{game['id']}/hands/new", data={"csrf_token": token, **FORM_HAND})
+    assert r.status_code == 409
+    assert "at most 5 hands; start a new game to play on" in r.get_data(as_text=True)
+    assert dump(db_path) == before
+    assert client.get(f"/g/{game['id']}/hands/5").status_code == 200  # the hands it has can still be edited
+
+
+def test_an_import_with_more_hands_than_the_limit_is_refused(client, db_path):
+    before = dump(db_path)
+    r = client.post("/api/games/import", json=exported(6))
+    assert r.status_code == 400 and list(r.json["errors"]) == ["hands"]
+    assert "has 6 hands; a game takes at most 5" in r.json["errors"]["hands"]
+    assert dump(db_path) == before
+    assert client.post("/api/games/import", json=exported(5)).status_code == 201
+
+
+def test_the_service_takes_the_limit_from_its_caller(app):
+    with app.app_context():
+        game_id, key = service.import_game(get_db(), exported(3), max_hands=3)
+        with pytest.raises(service.HandLimit):
+            service.add_hand(get_db(), game_id, HAND, key, max_hands=3)
+        service.add_hand(get_db(), game_id, HAND, key)  # None: no limit (the scorer tests' long games)
+
+
+# ---------------------------------------------------------------- the kept PDF
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """Counts the PDFs drawn (each a tiny fake PDF naming its count), in place of the child process."""
+    drawn = []
+
+    def fake(html):
+        drawn.append(html)
+        return b"%PDF-1.7 fake " + str(len(drawn)).encode()
+
+    monkeypatch.setattr(sheets, "render_pdf", fake)
+    return drawn
+
+
+def test_a_games_pdf_is_drawn_once_then_kept(client, api, renders, tmp_path):
+    game = api.create("danish", title="Torsdag")
+    api.hand(game, HAND)
+    url = f"/g/{game['id']}/sheet.pdf"
+    first = client.get(url)
+    assert first.status_code == 200 and first.mimetype == "application/pdf" and len(renders) == 1
+    assert first.headers["Content-Disposition"] == f'attachment; filename="protokoll-{game["id"]}.pdf"'
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    etag = first.headers["ETag"]
+    assert re.fullmatch(r'"[0-9]+-[0-9a-f]+-en-sheet"', etag)  # strong
+    kept = list((tmp_path / "pdf").glob("*.pdf"))
+    assert [p.read_bytes() for p in kept] == [first.data]
+    again = client.get(url)
+    assert again.data == first.data and again.headers["ETag"] == etag and len(renders) == 1
+    assert "X-Content-Type-Options" in again.headers  # the app's headers still
+    # The browser revalidates: 304, no body, nothing drawn.
+    unchanged = client.get(url, headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == etag
+    assert len(renders) == 1
+    # Another language is another PDF, kept beside the first.
+    danish = client.get(url + "?lang=da")
+    assert danish.headers["ETag"] != etag and danish.headers["ETag"].endswith('-da-sheet"') and len(renders) == 2
+    assert len(list((tmp_path / "pdf").glob("*.pdf"))) == 2
+    # A new hand is a new version: a new ETag, drawn again, and the old version's files are gone.
+    api.hand(game, {"passed": True})
+    changed = client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag and len(renders) == 3
+    assert [p.read_bytes() for p in (tmp_path / "pdf").glob("*.pdf")] == [changed.data]
+
+
+def test_a_renamed_player_is_a_new_pdf(client, api, renders, db_path):
+    """A club renames a member in the games they played: the version stays, the printed names change."""
+    game = api.create("danish")
+    url = f"/g/{game['id']}/sheet.pdf"
+    etag = client.get(url).headers["ETag"]
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("UPDATE games SET players = ? WHERE id = ?", ['["Anne","Bo","Carl","Dina"]', game["id"]])
+    conn.close()
+    r = client.get(url, headers={"If-None-Match": etag})
+    assert r.status_code == 200 and r.headers["ETag"] != etag and len(renders) == 2
+    assert "Anne" in renders[-1]
+
+
+def test_the_games_blank_pdf_is_kept_too(client, api, renders):
+    game = api.create("german")
+    first = client.get(f"/g/{game['id']}/blank.pdf")
+    assert first.status_code == 200 and first.headers["ETag"].endswith('-blank"')
+    assert client.get(f"/g/{game['id']}/blank.pdf").data == first.data and len(renders) == 1
+    assert client.get(f"/g/{game['id']}/sheet.pdf").headers["ETag"] != first.headers["ETag"]
+
+
+def test_the_kept_pdfs_stay_under_their_size(app, client, api, renders, tmp_path):
+    app.config["PDF_KEEP_BYTES"] = 40  # two fake PDFs of 15 bytes, not three
+    urls = [f"/g/{api.create('german')['id']}/sheet.pdf" for _ in range(3)]
+    for url in urls:
+        client.get(url)
+    assert len(list((tmp_path / "pdf").glob("*.pdf"))) == 2
+    client.get(urls[0])  # the oldest went; it is drawn again
+    assert len(renders) == 4
+
+
+# ---------------------------------------------------------------- one at a time
+
+
+@pytest.mark.parametrize("path", ["sheet.pdf", "blank.pdf", "/blank/danish.pdf"])
+def test_a_pdf_asked_for_while_another_is_drawn_is_503(client, api, renders, path):
+    game = api.create("danish", language="sv")
+    url = path if path.startswith("/") else f"/g/{game['id']}/{path}"
+    assert sheets._drawing.acquire(blocking=False)
+    try:
+        r = client.get(url, headers={"Accept-Language": "en"})
+    finally:
+        sheets._drawing.release()
+    assert r.status_code == 503 and r.headers["Retry-After"] == "5" and r.mimetype == "text/html"
+    page = r.get_data(as_text=True)
+    assert '<html lang="en"' in page  # the reader's language, not the sheet's (sv)
+    assert "Another PDF is being made right now. Please try again in a few seconds." in page
+    assert renders == []
+    assert client.get(url).status_code == 200 and len(renders) == 1
+
+
+def test_a_pdf_that_takes_too_long_is_503_and_the_lock_is_free(client, api, monkeypatch):
+    def slow(html):
+        raise sheets.Busy("the PDF took more than 120 s")
+
+    monkeypatch.setattr(sheets, "render_pdf", slow)
+    game = api.create("danish")
+    r = client.get(f"/g/{game['id']}/sheet.pdf")
+    assert r.status_code == 503 and r.headers["Retry-After"] == "5"
+    assert sheets._drawing.acquire(blocking=False)
+    sheets._drawing.release()
+
+
+def test_the_child_process_draws_the_pdf(app):
+    with app.test_request_context("/"):
+        assert sheets.render_pdf('<link rel="stylesheet" href="/static/print.css"><p>Æ</p>').startswith(b"%PDF")
+
+
+# ---------------------------------------------------------------- the largest game under waitress
+
+
+def long_danish_game() -> dict:
+    """The most expensive sheet the app takes: 500 Danish hands, five players with long names."""
+    import random
+
+    rng = random.Random(1)
+    hands = []
+    for i in range(500):
+        out = i % 5  # the dealer sits out
+        seats = [s for s in range(5) if s != out]
+        bidder, partner = rng.choice(seats), rng.choice(seats)
+        hands.append({"bidder": bidder, "bid": rng.choice([7, 8, 9]), "suffix": rng.choice(["plain", "vip", "halve"]),
+                      "trump": rng.choice(["hearts", "spades"]), "partner": partner, "tricks": rng.randrange(4, 14)})
+    names = [f"Skovbo-Kristoffersen-Høegh-Guldberg {i}" for i in range(5)]
+    return {"format": service.EXPORT_FORMAT, "variant": "danish", "title": "Lang aften " * 7, "players": names,
+            "dealer": 0, "options": {"rate": 0.05}, "hands": hands}
+
+
+def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
+    import waitress
+
+    app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False})
+    with app.app_context():
+        big, _ = service.import_game(get_db(), long_danish_game(), max_hands=app.config["MAX_HANDS"])
+        small, _ = service.import_game(get_db(), exported(10))
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.effective_port}"
+
+    def get(path):
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(base + path, timeout=60) as r:
+                r.read()
+                return r.status, time.perf_counter() - started, r.headers
+        except urllib.error.HTTPError as exc:
+            return exc.code, time.perf_counter() - started, exc.headers
+
+    try:
+        assert get("/")[0] == 200 and get(f"/g/{small}")[0] == 200 and get(f"/g/{big}")[0] == 200
+        answers = []
+        downloads = [threading.Thread(target=lambda: answers.append(get(f"/g/{big}/sheet.pdf"))) for _ in range(2)]
+        for download in downloads:
+            download.start()
+        time.sleep(0.3)
+        waits = []
+        while downloads[0].is_alive() or downloads[1].is_alive():
+            waits += [get("/")[1], get(f"/g/{small}")[1]]
+            time.sleep(0.1)
+        statuses = sorted(a[0] for a in answers)
+        assert statuses == [200, 503], statuses  # one drawn; the other told to come back
+        assert [a[2]["Retry-After"] for a in answers if a[0] == 503] == ["5"]
+        assert len(waits) > 10 and max(waits) < 3, (len(waits), max(waits))
+        again = get(f"/g/{big}/sheet.pdf")  # kept: a file read
+        assert again[0] == 200 and again[1] < 1
+    finally:
+        server.close()
+        thread.join(5)
