@@ -41,7 +41,8 @@ class Server:
 
     def start(self, timeout=60):
         env = {**os.environ, "SCOREKEEPER_DATABASE": self.db_path, "SCOREKEEPER_SECRET_KEY": "reliability",
-               "PYTHONPATH": str(ROOT)}
+               "PYTHONPATH": str(ROOT),
+               "SCOREKEEPER_MAX_HANDS": "1000000"}  # the writers enter hands as fast as they can, past 500 a game
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--worker-class", "gthread",
