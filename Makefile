@@ -26,7 +26,7 @@ system:
 
 run: setup system
 	$(VENV)/bin/flask --app scorekeeper init-db
-	$(VENV)/bin/gunicorn --workers 2 --bind 0.0.0.0:$(PORT) 'scorekeeper:create_app()'
+	$(PY) -m scorekeeper.serve --host 0.0.0.0 --port $(PORT)
 
 dev: setup
 	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)

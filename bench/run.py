@@ -11,7 +11,7 @@
 4. The PDF of the largest game the app takes (MAX_HANDS): drawn once (time, the child process's peak memory), then
    downloaded again (kept: a file read).
 
-Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling|pdf]
+Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling|pdf|slow]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 from __future__ import annotations
@@ -42,6 +42,8 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(BENCH))
+import slow_clients  # noqa: E402  (bench/slow_clients.py)
 
 PLAYERS = {"classic": ["Anna", "Bo", "Carl", "Dina"], "norwegian": ["Ola", "Kari", "Per", "Liv"],
            "danish": ["Anna", "Bo", "Carl", "Dina"], "german": ["Anna", "Bo"],
@@ -515,7 +517,8 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b else "–"
 
 
-def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None = None) -> str:
+def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None = None,
+           slow: dict | None = None) -> str:
     lines = [f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
              f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
              f"per run; load average before the run {info['load_before']}.", ""]
@@ -583,6 +586,9 @@ def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None =
                   "|---|---:|---:|---:|---:|---:|",
                   f"| danish, {pdf['hands']} hands | {pdf['drawn_s']:.1f} | {pdf['child_peak_mib']:.0f} | "
                   f"{pdf['kept_ms']:.1f} | {pdf['pdf_kb']:.0f} | {pdf['worker_rss_mib']:.0f} |"]
+    if slow:
+        lines += ["", "An ordinary page (GET /) while 50 slow clients stay connected (bench/slow_clients.py):", "",
+                  slow_clients.table(slow)]
     if checks:
         lines += ["", "Targets:", ""] + [f"- {'✔' if ok else '✘'} {what}: {value}" for what, ok, value in checks]
     return "\n".join(lines)
@@ -593,7 +599,7 @@ def main(argv=None) -> int:
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
     parser.add_argument("--clients", default="1,8,32", help="concurrent connections, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers, as make run (default 2)")
-    parser.add_argument("--only", choices=("load", "scaling", "pdf"), help="run one part only")
+    parser.add_argument("--only", choices=("load", "scaling", "pdf", "slow"), help="run one part only")
     args = parser.parse_args(argv)
     args.clients = [int(c) for c in args.clients.split(",")]
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -605,10 +611,11 @@ def main(argv=None) -> int:
     runs = load(args, out) if args.only in (None, "load") else None
     scale = scaling(args, out) if args.only in (None, "scaling") else None
     pdf = pdf_cost(out) if args.only in (None, "pdf") else None
-    table = report(info, runs, scale, pdf)
+    slow = slow_clients.run() if args.only in (None, "slow") else None
+    table = report(info, runs, scale, pdf, slow)
     (out / "table.md").write_text(table + "\n")
-    (out / "results.json").write_text(json.dumps({"machine": info, "load": runs, "scaling": scale, "pdf": pdf},
-                                                 indent=1))
+    (out / "results.json").write_text(json.dumps({"machine": info, "load": runs, "scaling": scale, "pdf": pdf,
+                                                  "slow_clients": slow}, indent=1))
     for name in ("bench.sqlite", "scaling.sqlite", "pdf.sqlite"):  # the figures are kept; the databases are not
         for path in out.glob(name + "*"):
             path.unlink()

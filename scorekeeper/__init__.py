@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import db, i18n, security
+from . import db, guard, i18n, security
 
 csrf = CSRFProtect()
 MAX_BODY = 64 * 1024
@@ -53,6 +53,7 @@ def create_app(config=None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
 
     db.init_app(app)
+    guard.init_app(app)
     security.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)

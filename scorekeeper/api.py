@@ -8,7 +8,7 @@ import re
 from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from . import service
+from . import guard, service
 from .db import get_db
 from .i18n import translate_errors
 from .present import game_dict, hand_dict, settlement_dict
@@ -55,6 +55,10 @@ def _stale(exc):
 def _http_error(exc):
     if isinstance(exc, RequestEntityTooLarge):
         return error(413, {"body": Msg("is too large (at most 64 KiB)")})
+    if exc.code == 429:
+        return error(429, {"request": Msg("too many new games from this address; try again in a minute")})
+    if exc.code == 507:
+        return error(507, {"storage": Msg("the server's storage is full: no new games can be started")})
     return error(exc.code or 500, {"request": exc.description or exc.name})
 
 
@@ -114,12 +118,16 @@ def _created(game_id: str, key: str):
 
 
 @bp.post("/games")
+@guard.new_game
 def create_game():
+    guard.check_storage()
     return _created(*service.start_game(get_db(), body()))
 
 
 @bp.post("/games/import")
+@guard.new_import
 def import_game():
+    guard.check_storage()
     return _created(*service.import_game(get_db(), body(), max_hands=current_app.config.get("MAX_HANDS")))
 
 

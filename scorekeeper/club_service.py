@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
@@ -22,6 +23,7 @@ CLUB_NAME_MAX = 60
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 FEE_MAX = Decimal(10_000)
+MONEY = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?", re.ASCII)
 # Wrong passwords, counted per club and client address: from the LOCK_AFTER-th in a row, each locks that address's
 # login for LOCK_BASE × 2^k seconds, at most LOCK_MAX; a count is forgotten LOCK_FORGET seconds after its last lock ends.
 LOCK_AFTER = 3
@@ -248,6 +250,8 @@ def parse_money(value: Any, field: str = "fee") -> int:
     text = str(value or "").strip().replace(",", ".")
     if not text:
         return 0
+    if not MONEY.fullmatch(text):  # ASCII digits only: Decimal() also reads "１２" and "1e3"
+        raise InputError({field: _("must be an amount such as 20 or 12.50")})
     try:
         amount = Decimal(text)
     except InvalidOperation:

@@ -11,9 +11,10 @@ from flask import (Blueprint, Response, abort, current_app, flash, make_response
                    session, url_for)
 from flask_babel import gettext as _
 
-from . import club_forms, club_present, club_service, games
+from . import club_forms, club_present, club_service, games, guard
 from .db import get_db
 from .proxy import external_url
+from .inputs import safe_next
 from .scoring import VARIANTS, InputError, format_cents
 
 bp = Blueprint("clubs", __name__)
@@ -147,7 +148,10 @@ def _club_form_page(variant, club=None):
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
+@guard.new_club
 def new_club():
+    if request.method == "POST":
+        guard.check_storage()
     return _club_form_page(request.args.get("variant", "danish"))
 
 
@@ -175,12 +179,11 @@ def club(club_id):
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])
+@guard.login
 def login(club_id):
     club = _club(club_id)
     form = club_forms.LoginForm()
-    target = request.values.get("next") or url_for("clubs.club", club_id=club_id)
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("clubs.club", club_id=club_id)
+    target = safe_next(request.values.get("next"), url_for("clubs.club", club_id=club_id))
     status = 200
     retry = None
     if request.method == "POST":

@@ -14,6 +14,10 @@ def _messages():
         404: (_("Not found"), _("There is no such game or hand.")),
         405: (_("Not allowed"), _("That cannot be done here.")),
         413: (_("Too much"), _("The request was too large.")),
+        429: (_("Too many at once"), _("Too many new games or logins from this address. Wait a minute and try again.")),
+        503: (_("Busy"), _("The server is busy. Wait a few seconds and try again.")),
+        507: (_("Storage full"), _("The server's storage is full: no new games can be started. Games already "
+                                   "started can go on. Tell whoever runs the server.")),
     }
 
 

@@ -9,9 +9,11 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
+from .inputs import number_or_raw
 from .scoring import VARIANTS
 from .scoring import danish as danish_rules
 from .scoring.core import SUITS
+
 
 SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "none": "–"}
 
@@ -21,10 +23,8 @@ def _radio(**kw) -> RadioField:
 
 
 def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return value if value not in ("", None) else None
+    """A whole number in ASCII digits, or the value as it came for the scorer to refuse by name."""
+    return number_or_raw(value, negative=True)
 
 
 class Form(FlaskForm):

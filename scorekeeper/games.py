@@ -9,10 +9,11 @@ import segno
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
                    url_for)
 
-from . import forms, service
+from . import forms, guard, service
 from .db import get_db
 from .i18n import gettext as _
 from .i18n import one_catalogue, translate
+from .inputs import number_or_raw, safe_next, whole_number
 from .present import edit_log_view, protokoll_context
 from .proxy import external_url, is_secure
 from .scoring import VARIANTS, GameOver, InputError
@@ -82,10 +83,13 @@ def choose_variant():
 
 
 @bp.route("/new/<variant>", methods=["GET", "POST"])
+@guard.new_game
 def new_game(variant):
     module = VARIANTS.get(variant)
     if module is None:
         abort(404)
+    if request.method == "POST":
+        guard.check_storage()
     form = forms.new_game_form(variant, request.form if request.method == "POST" else None)
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
@@ -120,7 +124,7 @@ def new_game(variant):
 def protokoll(game_id):
     sheet = _load(game_id)
     editable = service.key_matches(sheet.game, _key(game_id))
-    changed = request.args.get("changed", type=int)
+    changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(sheet, changed)
     _remember(game_id)
     return render_template("games/protokoll.html", **ctx, editable=editable,
@@ -354,10 +358,7 @@ def delete_hand(game_id, number):
 @bp.get("/lang/<code>")
 def set_language(code):
     from .i18n import LANGUAGES
-    target = request.args.get("next") or url_for("games.home")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("games.home")
-    response = redirect(target)
+    response = redirect(safe_next(request.args.get("next"), url_for("games.home")))
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax", secure=is_secure())
     return response

@@ -10,6 +10,7 @@ from datetime import datetime
 from flask_babel import format_date, gettext as _
 
 from . import describe
+from .inputs import number_or_raw, whole_number
 from .present import minus, protokoll_context
 from .scoring import VARIANTS, InputError, check_name, variant_options
 from .scoring import classic as classic_rules
@@ -107,9 +108,9 @@ def _option_value(opt, raw: str):
     if raw.lower() in ("", "none", "null") and opt.kind in ("int_or_none", "rate"):
         return None
     if opt.kind in ("int", "int_or_none"):
-        return int(raw) if raw.lstrip("-").isdigit() else raw
+        return number_or_raw(raw, negative=True)
     if opt.kind in ("tariff", "solo_values"):
-        values = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in raw.replace(";", ",").split(",")]
+        values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",")]
         if opt.kind == "solo_values":
             if len(values) != len(danish_rules.SOLO_BIDS):
                 return raw
@@ -130,11 +131,11 @@ def blank_request(variant: str, args: Mapping) -> dict:
     seats = min(module.PLAYER_COUNTS)
     wanted = args.get("seats", "")
     if wanted:
-        if not wanted.isdigit() or int(wanted) not in module.PLAYER_COUNTS:
+        if whole_number(wanted) not in module.PLAYER_COUNTS:
             errors["seats"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
                                 counts=" / ".join(map(str, module.PLAYER_COUNTS)))
         else:
-            seats = int(wanted)
+            seats = whole_number(wanted)
     if len(raw_players) > max(module.PLAYER_COUNTS):
         errors["player"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
                              counts=" / ".join(map(str, module.PLAYER_COUNTS)))
@@ -160,20 +161,20 @@ def blank_request(variant: str, args: Mapping) -> dict:
     dealer = None
     raw_dealer = args.get("dealer", "")
     if raw_dealer:
-        if not raw_dealer.isdigit() or int(raw_dealer) >= seats:
+        dealer = whole_number(raw_dealer)
+        if dealer is None or dealer >= seats:
             errors["dealer"] = _("must be the first dealer's seat, from 0 to %(n)d", n=seats - 1)
-        else:
-            dealer = int(raw_dealer)
+            dealer = None
     elif all(players):
         dealer = 0
 
     rows = None
     raw_rows = args.get("rows", "")
     if raw_rows:
-        if not raw_rows.isdigit() or not 1 <= int(raw_rows) <= ROWS_MAX:
+        rows = whole_number(raw_rows)
+        if rows is None or not 1 <= rows <= ROWS_MAX:
             errors["rows"] = _("must be a whole number from 1 to %(n)d", n=ROWS_MAX)
-        else:
-            rows = int(raw_rows)
+            rows = None
 
     given = {}
     if variant == "danish" and args.get("preset"):

@@ -213,6 +213,11 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
 def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, context) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
+    max_hands = current_app.config.get("MAX_HANDS")
+    if max_hands is not None and len(sheet.hands) > max_hands:  # a game stored before the limit: print page or CSV
+        abort(Response(render_template("errors/error.html", code=413, title=_("Too long to print as a PDF"), message=_(
+            "This game has %(n)d hands; a PDF is made for at most %(max)d. Print the print page or download the CSV.",
+            n=len(sheet.hands), max=max_hands)), 413))
     name, etag = _kept_name(sheet, kind)
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):

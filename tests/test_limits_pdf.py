@@ -256,3 +256,19 @@ def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
     finally:
         server.close()
         thread.join(5)
+
+
+def test_a_game_stored_before_the_limit_is_not_drawn_as_a_pdf(client, api, renders, db_path):
+    """A game with more hands than MAX_HANDS (stored before the limit, or with a larger one) gets a 413 page, not a
+    PDF whose drawing could take a minute and a gigabyte; its print page and CSV still work."""
+    game = api.create("danish")
+    for _ in range(5):
+        api.hand(game, HAND)
+    conn = sqlite3.connect(db_path)
+    conn.execute("INSERT INTO hands (game_id, input, created, updated) SELECT game_id, input, created, updated FROM hands LIMIT 1")
+    conn.commit()
+    conn.close()
+    r = client.get(f"/g/{game['id']}/sheet.pdf")
+    assert r.status_code == 413 and b"CSV" in r.data and renders == []
+    assert client.get(f"/g/{game['id']}/print").status_code == 200
+    assert client.get(f"/g/{game['id']}/hands.csv").status_code == 200
