@@ -106,7 +106,7 @@ def hands(variant: str, n: int, seed: int = 1) -> list[dict]:
 
 
 def game_data(variant: str, n: int, title: str | None = None) -> dict:
-    from scorekeeper import service
+    from scorekeeper.services import games as service
     return {"format": service.EXPORT_FORMAT, "variant": variant, "title": title or f"{variant} {n}",
             "players": PLAYERS[variant], "dealer": 0, "options": dict(LONG_OPTIONS[variant]),
             "hands": hands(variant, n)}
@@ -303,7 +303,7 @@ def load(args, out: Path) -> dict:
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: make system (or apt-get install wrk)")
     db_path = out / "bench.sqlite"
-    from scorekeeper import db
+    from scorekeeper import storage as db
     db.migrate(str(db_path))  # as make run does (flask init-db) before gunicorn starts its workers
     env = {"SCOREKEEPER_DATABASE": str(db_path), "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16)}
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
@@ -437,8 +437,9 @@ def first_visit(client, path: str) -> dict:
 def scaling(args, out: Path) -> dict:
     """Each read timed twice: by a worker that has not kept the game's sheet (it reads every hand and replays them:
     the first read after a change made elsewhere), and with the sheet kept (only the page or the JSON is made)."""
-    from scorekeeper import cache, create_app, service
-    from scorekeeper.db import get_db
+    from scorekeeper.services import cache, games as service
+    from scorekeeper import create_app
+    from scorekeeper.web.db import get_db
 
     app = create_app({"DATABASE": str(out / "scaling.sqlite"), "SECRET_KEY": "bench"})
     client = app.test_client()
@@ -479,8 +480,9 @@ def pdf_cost(out: Path) -> dict:
     draw faster): its first download draws it in a child process, the second reads the kept file."""
     import resource
 
-    from scorekeeper import create_app, service
-    from scorekeeper.db import get_db
+    from scorekeeper import create_app
+    from scorekeeper.services import games as service
+    from scorekeeper.web.db import get_db
 
     app = create_app({"DATABASE": str(out / "pdf.sqlite"), "SECRET_KEY": "bench", "GC_FREEZE": False})
     n = app.config["MAX_HANDS"]

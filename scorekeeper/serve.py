@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=SETTINGS["threads"], help="worker threads (default: 8)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from . import create_app
+    from scorekeeper import create_app
 
     app = create_app()
     serve(app, host=args.host, port=args.port, threads=args.threads)

@@ -53,7 +53,7 @@ def points(protokoll):
 
 def refused(setup, inputs, field, *, parts=False):
     """The hands are refused with an error naming `field` (with `parts`, or one of its parts, e.g. revoke.side)."""
-    from scorekeeper.scoring import InputError, play
+    from scorekeeper.core import InputError, play
 
     with pytest.raises(InputError) as exc:
         play(setup, inputs)

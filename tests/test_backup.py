@@ -5,8 +5,9 @@ import threading
 import pytest
 
 from conftest import PLAYERS, dump
-from scorekeeper import create_app, service
-from scorekeeper import db as dbmod
+from scorekeeper import create_app
+from scorekeeper.services import games as service
+import scorekeeper.storage as dbmod
 
 HANDS = {
     "classic": ({"honours": True, "rubber": True},

@@ -4,9 +4,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import cache, create_app, service, store
-from scorekeeper.db import get_db
-from scorekeeper.scoring import InputError
+from scorekeeper.services import cache, games as service
+from scorekeeper import create_app
+from scorekeeper.storage import store
+from scorekeeper.web.db import get_db
+from scorekeeper.core import InputError
 
 from test_scoring_properties import VARIANTS, games, one_hand
 

@@ -12,9 +12,9 @@ import pytest
 
 from conftest import dump
 
-from scorekeeper import club_service, service
-from scorekeeper.db import close, connect
-from scorekeeper.scoring.club import KITTY, apply_transfers
+from scorekeeper.services import clubs as club_service, games as service
+from scorekeeper.storage import close, connect
+from scorekeeper.core.club import KITTY, apply_transfers
 
 PASSWORD = "kløver-es-42"
 MEMBERS = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans", "Ida"]
@@ -390,7 +390,7 @@ def test_csv_text_cells_cannot_be_formulas(client, db, name):
 
 
 def test_cell_guard():
-    from scorekeeper.club_present import cell
+    from scorekeeper.web.clubs.present import cell
     assert [cell(v) for v in ("=1+2", "+4", "-x", "@a", "\tx", "\rx", "Anna", "", 5, Decimal("-1.50"))] == \
         ["'=1+2", "'+4", "'-x", "'@a", "'\tx", "'\rx", "Anna", "", 5, Decimal("-1.50")]
 

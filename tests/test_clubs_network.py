@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from scorekeeper import club_service, service
-from scorekeeper.db import close, connect
+from scorekeeper.services import clubs as club_service, games as service
+from scorekeeper.storage import close, connect
 
 PASSWORD = "kløver-es-42"
 A, B = "10.0.0.1", "10.0.0.2"  # fake client addresses inside the Flask test client only
@@ -207,7 +207,7 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
 
 
 def test_the_migration_gives_old_evenings_their_clubs_currency(tmp_path):
-    from scorekeeper import db as dbmod
+    import scorekeeper.storage as dbmod
     path = str(tmp_path / "old.sqlite")
     conn = connect(path)
     dbmod.migrations.apply(conn, stop_before="m104_club_logins_per_address")

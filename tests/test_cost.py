@@ -8,10 +8,11 @@ import sqlite3
 
 import pytest
 
-from scorekeeper import db as dbmod
-from scorekeeper import cache, create_app, service
-from scorekeeper.db import get_db
-from scorekeeper.scoring import VARIANTS
+from scorekeeper.web import db as web_db
+from scorekeeper.services import cache, games as service
+from scorekeeper import create_app
+from scorekeeper.web.db import get_db
+from scorekeeper.core import VARIANTS
 
 from conftest import PLAYERS
 
@@ -134,14 +135,14 @@ def test_entering_a_hand_scores_that_hand(app, client, scorer_calls):
 def statements(monkeypatch):
     """Every SQL statement the app's connections run, by sqlite3's trace callback."""
     seen = []
-    connect = dbmod.connect
+    connect = web_db.connect
 
     def tracing(path):
         db = connect(path)
         db.conn.set_trace_callback(seen.append)
         return db
 
-    monkeypatch.setattr(dbmod, "connect", tracing)
+    monkeypatch.setattr(web_db, "connect", tracing)
 
     def read():
         out = list(seen)

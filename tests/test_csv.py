@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from scorekeeper.paper import guard
+from scorekeeper.web.sheets.paper import guard
 
 GAMES = {
     "classic": ({"honours": True}, [

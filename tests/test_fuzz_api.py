@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import PLAYERS
 from scorekeeper import create_app
-from scorekeeper.scoring import VARIANTS
+from scorekeeper.core import VARIANTS
 
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
 HAND_FIELDS = sorted({f for m in VARIANTS.values() for f in m.INPUT_FIELDS})

@@ -9,8 +9,10 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app, service, sheets
-from scorekeeper.db import get_db
+from scorekeeper import create_app
+from scorekeeper.services import games as service
+from scorekeeper.web.sheets import views as sheets
+from scorekeeper.web.db import get_db
 
 from conftest import PLAYERS, Api, dump
 

@@ -62,8 +62,8 @@ def test_language_switch_keeps_a_path_on_the_site(client):
 
 @pytest.mark.parametrize("target", EVIL)
 def test_club_login_never_redirects_off_the_site(app, client, db_path, target):
-    from scorekeeper import club_service
-    from scorekeeper.db import close, connect
+    from scorekeeper.services import clubs as club_service
+    from scorekeeper.storage import close, connect
     from test_clubs import PASSWORD, token
     db = connect(db_path)
     try:
@@ -94,7 +94,7 @@ def test_blank_sheet_number_error_speaks_the_readers_language(client):
 
 
 def test_numbers_in_forms_are_ascii_only():
-    from scorekeeper.inputs import whole_number
+    from scorekeeper.web.inputs import whole_number
     assert whole_number("12") == 12
     for raw in ("²", "١٢", "１２", "1_0", " 7", "+7", "-1", "", None, "0x1", "99999999999"):
         assert whole_number(raw) is None, raw
@@ -207,7 +207,7 @@ def test_old_idempotency_keys_are_purged(db_path):
     conn.execute("UPDATE idempotency_keys SET created = '2020-01-01T00:00:00+00:00' WHERE key IN ('k0', 'k1')")
     conn.commit()
     conn.close()
-    from scorekeeper import guard
+    from scorekeeper.web import guard
     guard.purge_keys_now(app)
     conn = sqlite3.connect(db_path)
     left = [r[0] for r in conn.execute("SELECT key FROM idempotency_keys ORDER BY key")]

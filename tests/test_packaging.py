@@ -1,4 +1,4 @@
-"""A non-editable install finds its templates: the wheel carries the top-level templates/ folder."""
+"""A non-editable install finds its templates: the wheel carries scorekeeper/templates."""
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +15,8 @@ r = c.post("/api/games", json={"variant": "german", "players": ["Anna", "Bo"]})
 page = c.get(r.json["links"]["page"])
 assert page.status_code == 200, page.status_code
 assert c.get("/").status_code == 200
-print("ok", app.template_folder)
+import os
+print("ok", os.path.join(app.root_path, app.template_folder))
 """
 
 

@@ -73,7 +73,7 @@ def test_choose_variant_lists_all_five_with_a_line_each(client):
 @pytest.mark.parametrize("variant,inputs", [
     ("classic", 4), ("norwegian", 4), ("danish", 5), ("german", 2), ("swedish", 4)])
 def test_new_game_page_has_players_and_every_option_with_its_default(client, variant, inputs):
-    from scorekeeper.scoring import VARIANTS
+    from scorekeeper.core import VARIANTS
     html = client.get(f"/new/{variant}").get_data(as_text=True)
     assert len(re.findall(r'name="player\d"', html)) == inputs
     for name, opt in VARIANTS[variant].OPTIONS.items():
@@ -247,7 +247,7 @@ def test_five_danish_players_the_dealer_sits_out(client):
 
 
 def test_danish_bid_buttons_follow_the_ladder(client):
-    from scorekeeper.scoring import danish
+    from scorekeeper.core.variants import danish
     gid = start(client, "danish")
     html = client.get(f"/g/{gid}/hands/new").get_data(as_text=True)
     values = re.findall(r'name="bid" id="bid-[^"]+" value="([^"]+)"', html)

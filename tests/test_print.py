@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from conftest import ARTIFACTS, PLAYERS
-from scorekeeper.scoring import danish
+from scorekeeper.core.variants import danish
 
 NORDIC = ["Ann-Kristin", "Søren", "Åsa", "Bo"]
 # A finished Danish evening of 8 deals: a made bid, a sol, a passed-out deal, a selvmakker, a lost sans, a lost sol …
@@ -259,7 +259,7 @@ def test_unknown_games_and_variants_are_404(client, path):
 
 
 def test_the_pdf_renderer_loads_only_the_static_files(app):
-    from scorekeeper.sheets import render_pdf
+    from scorekeeper.web.sheets.views import render_pdf
     with app.test_request_context("/"):
         assert render_pdf('<link rel="stylesheet" href="/static/print.css"><p>Æ Ø Å</p>').startswith(b"%PDF")
         for html in ('<img src="http://127.0.0.1:9/x.png">', '<link rel="stylesheet" href="file:///etc/passwd">',
@@ -283,7 +283,7 @@ BLANK_COLUMNS = {
 
 @pytest.mark.parametrize("variant", sorted(BLANK_COLUMNS))
 def test_a_blank_sheet_for_each_variant(client, variant, tmp_path):
-    from scorekeeper.scoring import VARIANTS
+    from scorekeeper.core import VARIANTS
     r = client.get(f"/blank/{variant}.pdf")
     assert r.status_code == 200 and r.mimetype == "application/pdf"
     save_artifact(f"blank-{variant}.pdf", r.data)

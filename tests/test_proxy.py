@@ -15,8 +15,9 @@ import pytest
 import segno
 from flask import request
 
-from scorekeeper import club_service, create_app
-from scorekeeper.db import close, connect
+from scorekeeper.services import clubs as club_service
+from scorekeeper import create_app
+from scorekeeper.storage import close, connect
 
 ROOT = Path(__file__).resolve().parent.parent
 GERMAN = {"tricks": [8, 5]}

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.scoring import VARIANTS, make_setup, play
+from scorekeeper.core import VARIANTS, make_setup, play
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

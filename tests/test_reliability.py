@@ -19,7 +19,7 @@ import pytest
 
 from conftest import PLAYERS, dump
 from scorekeeper import create_app
-from scorekeeper.scoring import make_setup, play
+from scorekeeper.core import make_setup, play
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -259,7 +259,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_hand(server_factory, tmp_path)
 
 def test_migrations_are_applied_once_when_workers_start_together(tmp_path):
     """Two gunicorn workers run create_app at the same moment on a new file."""
-    from scorekeeper import db as dbmod
+    import scorekeeper.storage as dbmod
 
     path = str(tmp_path / "new.sqlite")
     errors = []
@@ -415,8 +415,8 @@ def test_a_retried_edit_edits_once(client, danish):
 
 
 def test_the_service_contract(app, danish):
-    from scorekeeper import service
-    from scorekeeper.db import get_db
+    from scorekeeper.services import games as service
+    from scorekeeper.web.db import get_db
 
     with app.app_context():
         db, gid, key = get_db(), danish["id"], danish["edit_key"]
@@ -458,7 +458,7 @@ def test_the_edit_log_records_every_change_with_before_and_after(client, danish)
 
 
 def test_upgrading_an_old_database_starts_the_log_from_its_hands(tmp_path):
-    from scorekeeper import db as dbmod
+    import scorekeeper.storage as dbmod
 
     path = str(tmp_path / "old.sqlite")
     conn = dbmod.connect(path)
@@ -483,7 +483,7 @@ def test_a_write_is_flushed_to_disk_before_it_is_answered_and_outside_the_lock(a
     the lock file is free, so the next writer's transaction overlaps this one's disk flush (group commit)."""
     import fcntl
 
-    from scorekeeper import db as dbmod
+    from scorekeeper.web.db import get_db
 
     events = []
     fsync = os.fsync
@@ -501,20 +501,20 @@ def test_a_write_is_flushed_to_disk_before_it_is_answered_and_outside_the_lock(a
 
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).get_json()
     with app.app_context():
-        dbmod.get_db().conn.set_trace_callback(lambda sql: sql == "COMMIT" and events.append(("COMMIT",)))
+        get_db().conn.set_trace_callback(lambda sql: sql == "COMMIT" and events.append(("COMMIT",)))
     monkeypatch.setattr(os, "fsync", watched_fsync)
     r = client.post(f"/api/games/{game['id']}/hands", headers={"X-Edit-Key": game["edit_key"]},
                     json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 9})
     events.append(("answered", r.status_code))
     assert events == [("COMMIT",), ("fsync", os.path.realpath(db_path) + "-wal"), ("lock free",), ("answered", 201)]
     with app.app_context():
-        assert dbmod.get_db().conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the flush is ours
+        assert get_db().conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the flush is ours
 
 
 def test_a_new_wal_file_gets_its_directory_entry_flushed_once(tmp_path, monkeypatch):
     """SQLite deletes the WAL file when the last connection closes and makes a new one later: the first flush after
     that also fsyncs the folder, so a power cut cannot lose the file's name; later flushes only the file."""
-    from scorekeeper import db as dbmod
+    import scorekeeper.storage as dbmod
 
     path = str(tmp_path / "fresh.sqlite")
     dbmod.migrate(path)  # and closes: no WAL file is left

@@ -5,7 +5,7 @@ import pytest
 
 import conftest
 from conftest import points
-from scorekeeper.scoring import GameOver, InputError, make_setup, play
+from scorekeeper.core import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 

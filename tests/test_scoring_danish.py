@@ -2,8 +2,8 @@
 import pytest
 
 from conftest import points, refused
-from scorekeeper.scoring import GameOver, InputError, make_setup, play
-from scorekeeper.scoring import danish
+from scorekeeper.core import GameOver, InputError, make_setup, play
+from scorekeeper.core.variants import danish
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 FIVE = PLAYERS + ["Erik"]

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import points, refused
-from scorekeeper.scoring import GameOver, InputError, make_setup, play
+from scorekeeper.core import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.scoring import GameOver, InputError, make_setup, play, play_on, settle
+from scorekeeper.core import GameOver, InputError, make_setup, play, play_on, settle
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import PLAYERS, dump
 from scorekeeper import create_app
-from scorekeeper.security import HEADERS
+from scorekeeper.web.security import HEADERS
 from test_reliability import Server, call
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "

@@ -3,7 +3,7 @@ from decimal import Decimal
 
 import pytest
 
-from scorekeeper.scoring import format_cents, make_setup, play, settle, settlement_points
+from scorekeeper.core import format_cents, make_setup, play, settle, settlement_points
 
 
 def check(settlement, points, rate):

@@ -2,8 +2,11 @@
 import json
 import sqlite3
 
-from scorekeeper import create_app, db as dbmod
-from scorekeeper import service, store
+from scorekeeper import create_app
+import scorekeeper.storage as dbmod
+from scorekeeper.web import db as web_db
+from scorekeeper.services import games as service
+from scorekeeper.storage import store
 
 
 def test_init_db_creates_then_reports_up_to_date(tmp_path):
@@ -27,7 +30,7 @@ def test_init_db_on_an_empty_file_applies_the_migrations(tmp_path):
 
 def test_wal_and_foreign_keys(app, db_path):
     with app.app_context():
-        db = dbmod.get_db()
+        db = web_db.get_db()
         assert next(db.query("PRAGMA journal_mode"))["journal_mode"] == "wal"
         assert next(db.query("PRAGMA foreign_keys"))["foreign_keys"] == 1
 
@@ -58,7 +61,7 @@ def test_deleting_a_game_row_takes_its_hands(app, api, db_path):
     game = api.create("german")
     api.hand(game, {"tricks": [7, 6]})
     with app.app_context():
-        db = dbmod.get_db()
+        db = web_db.get_db()
         with dbmod.writing(db):
             db.execute("DELETE FROM games WHERE id = ?", [game["id"]])
         assert store.count_hands(db, game["id"]) == 0
@@ -69,7 +72,7 @@ def test_a_failed_write_leaves_nothing(app, api, db_path):
     game = api.create("german")
     before = dump(db_path)
     with app.app_context():
-        db = dbmod.get_db()
+        db = web_db.get_db()
         try:
             with dbmod.writing(db):
                 store.insert_hand(db, game["id"], {"tricks": [7, 6]})
@@ -117,7 +120,7 @@ def test_threads_that_end_leave_no_lock_files_open(app, client, api, db_path):
 def test_any_change_to_the_hands_bumps_the_game_version_in_the_database(app, api, client, db_path):
     """A trigger, not the app, bumps the version: a hand mended with sqlite3 at the file reaches every page at once,
     though the workers keep scored sheets (they are checked against the game's row)."""
-    from scorekeeper.scoring import make_setup, play
+    from scorekeeper.core import make_setup, play
 
     game = api.create("german")
     setup = make_setup("german", game["players"], game["dealer"], game["options"])

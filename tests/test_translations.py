@@ -26,7 +26,7 @@ def messages_in_the_code() -> set:
     from babel.messages.extract import DEFAULT_KEYWORDS
 
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "Msg": None}
-    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
+    method_map = [("scorekeeper/**.py", "python"), ("scorekeeper/templates/**.html", "jinja2")]
     found = set()
     for _filename, _lineno, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map=method_map, keywords=keywords):
@@ -194,8 +194,8 @@ def test_a_club_evening_result_in_each_language(app, season, lang, words, money)
 
 
 def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
-    from scorekeeper import club_service
-    from scorekeeper.db import close, connect
+    from scorekeeper.services import clubs as club_service
+    from scorekeeper.storage import close, connect
 
     db = connect(db_path)
     try:

@@ -1,0 +1,107 @@
+"""The scoring core: pure functions from what the players entered to the protokoll. No Flask, SQL or forms."""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Mapping
+
+from scorekeeper.core.variants import classic, danish, german, norwegian, swedish
+from scorekeeper.core.base import GameOver, InputError, Msg, Protokoll, ScoredHand, Setup, check_options, is_int, message_of
+from scorekeeper.core.settlement import Settlement, format_cents, settle
+
+VARIANTS = {m.NAME: m for m in (classic, norwegian, danish, german, swedish)}
+NAME_MAX = 40
+TITLE_MAX = 80
+
+__all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement",
+           "check_name", "format_cents", "make_setup", "play", "play_on", "settle", "settlement_points", "variant_options"]
+
+
+def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAME_MAX) -> str | None:
+    """A player's name or a title: trimmed text without control characters or markup; raises ValueError."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise ValueError(Msg("%(what)s is empty", what=what))
+        return None
+    if not isinstance(value, str):
+        raise ValueError(Msg("%(what)s must be text", what=what))
+    value = unicodedata.normalize("NFC", " ".join(value.split()))
+    if len(value) > limit:
+        raise ValueError(Msg("%(what)s is too long (%(length)d characters, at most %(limit)d)", what=what,
+                             length=len(value), limit=limit))
+    if any(unicodedata.category(c)[0] == "C" for c in value):
+        raise ValueError(Msg("%(what)s has control characters", what=what))
+    if "<" in value or ">" in value:
+        raise ValueError(Msg("%(what)s may not contain < or >", what=what))
+    return value
+
+
+def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None) -> Setup:
+    """Check everything a game is started with and fill in the default options."""
+    errors: dict[str, str] = {}
+    module = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if module is None:
+        raise InputError({"variant": Msg("must be one of %(choices)s", choices=", ".join(VARIANTS))})
+    names: list[str] = []
+    low, high = min(module.PLAYER_COUNTS), max(module.PLAYER_COUNTS)
+    counts = str(low) if low == high else Msg("%(low)d or %(high)d", low=low, high=high)
+    if not isinstance(players, list):
+        errors["players"] = Msg("must be a list of %(counts)s names in seating order", counts=counts)
+    elif len(players) not in module.PLAYER_COUNTS:
+        errors["players"] = Msg("%(variant)s takes %(counts)s players, not %(n)d", variant=module.TITLE, counts=counts,
+                                n=len(players))
+    else:
+        for i, raw in enumerate(players):
+            try:
+                names.append(check_name(raw, Msg("player %(n)d's name", n=i + 1)))
+            except ValueError as exc:
+                errors.setdefault("players", message_of(exc))
+        if "players" not in errors:
+            folded = [n.casefold() for n in names]
+            twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+            if twice:
+                errors["players"] = Msg("two players have the same name: %(names)s", names=", ".join(twice))
+    n = len(names) or max(module.PLAYER_COUNTS)
+    if dealer is None:
+        dealer = 0
+    if not is_int(dealer) or not 0 <= dealer < n:
+        errors["dealer"] = Msg("must be the first dealer's seat, from 0 to %(last)d", last=n - 1)
+    opts, option_errors = variant_options(module, options)
+    errors.update(option_errors)
+    if errors:
+        raise InputError(errors)
+    return Setup(variant, tuple(names), dealer, opts)
+
+
+def variant_options(module, given) -> tuple[dict, dict]:
+    """A variant's full options from those given: each value checked, then the rules that combine them."""
+    options, errors = check_options(module.OPTIONS, given)
+    if not errors:
+        errors = module.check_options(options)
+    return options, errors
+
+
+def play(setup: Setup, inputs) -> Protokoll:
+    """Replay a game from its first hand; raises InputError naming the first hand that does not fit."""
+    return VARIANTS[setup.variant].play(setup, list(inputs))
+
+
+def play_on(protokoll: Protokoll, inputs) -> Protokoll:
+    """Go on scoring a game from the protokoll of its first hands: the same as `play` with all the hands, in the time of
+    the new ones. Raises InputError naming the first new hand that does not fit."""
+    setup = protokoll.setup
+    return VARIANTS[setup.variant].play(setup, list(inputs), start=protokoll)
+
+
+def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:
+    """Points per player for the money: Danish totals as they are; partners each win or lose the sides' difference."""
+    setup = protokoll.setup
+    if setup.variant == "danish":
+        return protokoll.totals
+    side_points = protokoll.rubber_points or tuple(
+        sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides)))
+    per_player = [0] * setup.n
+    for s, seats in enumerate(protokoll.sides):
+        others = sum(side_points) - side_points[s]
+        for seat in seats:
+            per_player[seat] = side_points[s] - others
+    return tuple(per_player)

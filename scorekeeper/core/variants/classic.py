@@ -1,0 +1,216 @@
+"""Classic (English) whist: fixed partners, trump from the dealer's last card, the book of six."""
+from __future__ import annotations
+
+from scorekeeper.core.base import PARTNERSHIP_SIDES, SUITS, GameOver, Msg, HandContext, InputError, Protokoll, ScoredHand, add, bool_option, currency_option, int_option, is_int, rate_option, require_fields, side_winner, trick_pair
+
+NAME = "classic"
+TITLE = Msg("Classic whist")
+DESCRIPTION = Msg("English whist: fixed partners, trump from the last card, every trick over six scores.")
+PLAYER_COUNTS = (4,)
+INPUT_FIELDS = ("trump", "tricks", "honours", "revoke")
+PENALTIES = ("tricks", "add", "deduct")
+ROTATION = ("hearts", "diamonds", "spades", "clubs")
+
+OPTIONS = {
+    "target": int_option(5, 1, 30, Msg("Points that win a game: 5 (English), 7 (American), 10 (long whist).")),
+    "honours": bool_option(False, Msg("Score honours: all four trump honours 4, three of them 2.")),
+    "rubber": bool_option(False, Msg("Play a rubber: best of three games.")),
+    "revoke_penalty": int_option(3, 1, 13, Msg("Tricks or points a revoke costs (2 in older books).")),
+    "deals": int_option(None, 1, 500, Msg("Tournament: play this many deals, no target; the larger total wins."), allow_none=True),
+    "trump_rotation": bool_option(False, Msg("Tournament: trump follows hearts, diamonds, spades, clubs deal by deal.")),
+    "no_trump_every": int_option(None, 2, 52, Msg("With trump rotation: every m-th deal is played without trump."), allow_none=True),
+    "rate": rate_option(None, Msg("Money per point of difference, or none.")),
+    "currency": currency_option("SEK"),
+}
+
+
+def sides(n: int = 4):
+    return PARTNERSHIP_SIDES
+
+
+def check_options(options) -> dict:
+    errors = {}
+    if options["deals"] and options["rubber"]:
+        errors["options.rubber"] = Msg("a rubber is played to a target, not for a fixed number of deals")
+    if options["deals"] and options["honours"]:
+        errors["options.honours"] = Msg("tournament deals are played without honours")
+    if options["no_trump_every"] and not options["trump_rotation"]:
+        errors["options.no_trump_every"] = Msg("needs trump_rotation on")
+    return errors
+
+
+def fixed_trump(number: int, options) -> str | None:
+    """The trump of deal `number` when the rotation fixes it: no-trump deals are inserted into the suit cycle."""
+    if not options["trump_rotation"]:
+        return None
+    every = options["no_trump_every"]
+    if every and number % every == 0:
+        return "none"
+    trump_deals = number - (number // every if every else 0)
+    return ROTATION[(trump_deals - 1) % 4]
+
+
+def check_hand(raw, ctx: HandContext) -> dict:
+    data = require_fields(raw, INPUT_FIELDS)
+    opts = ctx.options
+    errors: dict = {}
+    out: dict = {}
+    fixed = fixed_trump(ctx.number, opts)
+    trump = data.get("trump")
+    if fixed:
+        if trump is not None and trump != fixed:
+            errors["trump"] = Msg("the rotation fixes the trump of deal %(n)d: %(trump)s", n=ctx.number, trump=fixed)
+    elif trump is None:
+        errors["trump"] = Msg("is missing: the suit of the dealer's last card")
+    elif trump not in SUITS:
+        errors["trump"] = Msg("no-trump deals come only with the tournament trump rotation") if trump == "none" \
+            else Msg("must be one of %(choices)s", choices=", ".join(SUITS))
+    else:
+        out["trump"] = trump
+    tricks = trick_pair(data.get("tricks"), 13, errors)
+    honours = data.get("honours")
+    if honours is not None:
+        if not opts["honours"]:
+            errors["honours"] = Msg("honours are not scored in this game (the option is off)")
+        elif (fixed or trump) == "none":
+            errors["honours"] = Msg("there are no honours in a deal without trump")
+        else:
+            honours = trick_pair(honours, 4, errors, "honours")
+            if "honours" in errors:
+                errors["honours"] = Msg("must be two numbers, the trump honours (A K Q J) each side held, adding up to 4")
+            else:
+                out["honours"] = list(honours)
+    revoke = data.get("revoke")
+    if revoke is not None:
+        if not isinstance(revoke, dict) or set(revoke) - {"side", "penalty"}:
+            errors["revoke"] = Msg('must be {"side": 0 or 1, "penalty": "tricks", "add" or "deduct"}')
+        else:
+            side = revoke.get("side")
+            penalty = revoke.get("penalty", "tricks")
+            if not is_int(side) or side not in (0, 1):
+                errors["revoke.side"] = Msg("must be the side that revoked: 0 or 1")
+            if penalty not in PENALTIES:
+                errors["revoke.penalty"] = Msg("must be tricks, add or deduct")
+            out["revoke"] = {"side": side, "penalty": penalty}
+    if errors:
+        raise InputError(errors)
+    out["tricks"] = list(tricks)
+    return out
+
+
+def hand_points(inp, before, opts, trump) -> tuple[int, int]:
+    """Revoke first, then tricks, then honours unless the tricks ended the game; a revoking side stops short of the target."""
+    tricks = list(inp["tricks"])
+    points = [0, 0]
+    target = None if opts["deals"] else opts["target"]
+    revoke = inp.get("revoke")
+    penalty = opts["revoke_penalty"]
+    if revoke:
+        guilty, other = revoke["side"], 1 - revoke["side"]
+        if revoke["penalty"] == "tricks":
+            moved = min(penalty, tricks[guilty])
+            tricks[guilty] -= moved
+            tricks[other] += moved
+        elif revoke["penalty"] == "add":
+            points[other] += penalty
+        else:
+            points[guilty] -= penalty
+
+    def cap():
+        if revoke and target is not None:
+            g = revoke["side"]
+            points[g] = min(points[g], target - 1 - before[g])
+
+    for side in (0, 1):
+        if tricks[side] >= 7:
+            points[side] += tricks[side] - 6
+    cap()
+    honours = inp.get("honours")
+    if honours and opts["honours"] and trump != "none":
+        ended = target is not None and any(before[s] + points[s] >= target for s in (0, 1))
+        if not ended:
+            for side in (0, 1):
+                bonus = {4: 4, 3: 2}.get(honours[side], 0)
+                if bonus and (target is None or before[side] != target - 1):
+                    points[side] += bonus
+        cap()
+    return tuple(points)
+
+
+def game_value(loser_total: int) -> int:
+    """A short-whist game's worth in a rubber: treble, double or single by the losers' score."""
+    if loser_total <= 0:
+        return 3
+    if loser_total <= 2:
+        return 2
+    return 1
+
+
+def play(setup, inputs, start: Protokoll | None = None) -> Protokoll:
+    """Score the deals one by one; `start`, the protokoll of the first deals, goes on from its last deal."""
+    opts = setup.options
+    n = setup.n
+    target, deals, rubber = opts["target"], opts["deals"], opts["rubber"]
+    if start is None:
+        totals = (0, 0)
+        games_won = [0, 0]
+        won_games: list[tuple[int, int]] = []  # (winning side, losers' total)
+        hands: list[ScoredHand] = []
+        game = 1
+        finished, winner = False, None
+    else:
+        won, game, done = start.resume
+        totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
+        games_won, won_games = list(won), list(done)
+    for i, raw in enumerate(inputs, len(hands)):
+        number, dealer = i + 1, (setup.dealer + i) % n
+        if finished:
+            raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
+        ctx = HandContext(number, dealer, n, opts, totals)
+        try:
+            inp = check_hand(raw, ctx)
+        except InputError as exc:
+            exc.number = number
+            raise
+        trump = fixed_trump(number, opts) or inp["trump"]
+        points = hand_points(inp, totals, opts, trump)
+        totals = add(totals, points)
+        hands.append(ScoredHand(number, dealer, inp, points, totals, (dealer + 1) % n,
+                                game=game if rubber else None, details={"trump": trump}))
+        if deals:
+            if number >= deals:
+                finished, winner = True, side_winner(totals)
+            continue
+        reached = [s for s in (0, 1) if totals[s] >= target]
+        if not reached:
+            continue
+        side = reached[0]
+        if not rubber:
+            finished, winner = True, side
+            continue
+        games_won[side] += 1
+        won_games.append((side, totals[1 - side]))
+        if games_won[side] == 2:
+            finished, winner = True, side
+        else:
+            game += 1
+            totals = (0, 0)
+    rubber_points = None
+    if rubber and finished and target == 5:
+        rp = [0, 0]
+        for side, loser_total in won_games:
+            rp[side] += game_value(loser_total)
+        rp[winner] += 2
+        rubber_points = tuple(rp)
+    next_dealer = (setup.dealer + len(hands)) % n
+    return Protokoll(
+        setup=setup, sides=sides(), hands=tuple(hands), totals=totals,
+        next_dealer=next_dealer, next_leader=(next_dealer + 1) % n,
+        finished=finished, winner=winner,
+        games_won=tuple(games_won) if rubber else None,
+        rubber_points=rubber_points,
+        deals_left=(deals - len(hands)) if deals else None,
+        extra={"game": game if rubber else None,
+               "next_trump": None if finished else fixed_trump(len(hands) + 1, opts)},
+        resume=(tuple(games_won), game, tuple(won_games)),
+    )

@@ -1,0 +1,402 @@
+"""What the pages and the API do to a game: check, replay, store. No HTTP here, and no arithmetic of its own."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scorekeeper.services import cache
+from scorekeeper.storage import store
+from scorekeeper.storage import file_of, reading, writing
+from scorekeeper.core import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play, play_on
+from scorekeeper.core.base import Msg, field_messages, message_of
+
+GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language")
+LANGUAGES = ("da", "nb", "sv", "en")
+EXPORT_FORMAT = "scorekeeper/game/1"
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+
+
+class NotFound(Exception):
+    """No such game or hand."""
+
+
+class Forbidden(Exception):
+    """The edit key is wrong or missing."""
+
+
+class HandLimit(GameOver):
+    """The game already holds the most hands a game may have (the app's MAX_HANDS): it takes no more."""
+
+
+def hand_limit_message(max_hands: int) -> Msg:
+    return Msg("a game takes at most %(max)d hands; start a new game to play on", max=max_hands)
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A game as stored and as scored."""
+
+    game: store.GameRecord
+    hands: tuple[store.HandRecord, ...]
+    protokoll: Protokoll
+    # The id of the newest edit log line this sheet includes: from there a sheet kept by this worker catches up.
+    mark: int | None = field(default=None, compare=False)
+
+    @property
+    def setup(self) -> Setup:
+        return self.protokoll.setup
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def key_matches(game: store.GameRecord, key: Any) -> bool:
+    """Constant-time comparison of a presented edit key with the stored hash."""
+    if not isinstance(key, str) or not key:
+        return False
+    return hmac.compare_digest(hash_key(key), game.edit_key_hash)
+
+
+def setup_of(game: store.GameRecord) -> Setup:
+    return Setup(game.variant, game.players, game.dealer, game.options)
+
+
+def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None, str | None]:
+    """Check what a game is started with; answer its setup and title, or raise InputError naming every wrong field."""
+    if not isinstance(data, dict):
+        raise InputError({"body": Msg("must be a JSON object with variant, players, dealer, title and options")})
+    errors = {k: Msg("unknown field") for k in sorted(set(data) - set(allowed))}
+    title = None
+    try:
+        title = check_name(data.get("title"), Msg("the title"), required=False, limit=80)
+    except ValueError as exc:
+        errors["title"] = message_of(exc)
+    language = data.get("language")
+    if language is not None and language not in LANGUAGES:
+        errors["language"] = Msg("must be one of %(choices)s, or null", choices=", ".join(LANGUAGES))
+    setup = None
+    try:
+        setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), data.get("options"))
+    except InputError as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise InputError(errors)
+    return setup, title, language
+
+
+def _insert_game(db, setup: Setup, title: str | None, language: str | None = None) -> tuple[str, str]:
+    game_id = secrets.token_urlsafe(8)
+    key = secrets.token_urlsafe(24)
+    store.insert_game(db, id=game_id, variant=setup.variant, title=title, players=setup.players,
+                      dealer=setup.dealer, options=dict(setup.options), edit_key_hash=hash_key(key), language=language)
+    return game_id, key
+
+
+
+def start_game(db, data: Any) -> tuple[str, str]:
+    """Check and store a new game; answer (game id, edit key)."""
+    setup, title, language = _check_game(data)
+    with writing(db):
+        return _insert_game(db, setup, title, language)
+
+
+def _cache_key(db, game_id: str) -> tuple[str, str] | None:
+    path = file_of(db)
+    return None if path is None else (path, game_id)
+
+
+def _remember(db, sheet: Sheet) -> None:
+    """Keep a sheet as committed (never one with writes of an open transaction: they may yet be rolled back)."""
+    key = _cache_key(db, sheet.game.id)
+    if key is not None and not db.conn.in_transaction:
+        cache.sheets.put(key, sheet, len(sheet.hands))
+
+
+def _caught_up(db, kept: Sheet, game: store.GameRecord) -> Sheet | None:
+    """A kept sheet brought up to the game's row, if all that happened since is hands added (by another worker):
+    then only those are scored. None if anything else changed (an edit, a deletion, the game's own fields)."""
+    if kept.mark is None or not kept.game.version < game.version or \
+            replace(kept.game, version=game.version, updated=game.updated) != game:
+        return None
+    since = store.edits_since(db, game.id, kept.mark)
+    # Each change bumps the version once and logs one line: hands added and nothing else, or replay. (The count of
+    # the hands after the kept ones checks the same again: an edit or a deletion makes it fall short of the lines.)
+    if len(since) != game.version - kept.game.version or any(action != "added" for _, action in since):
+        return None
+    added = tuple(store.hands_after(db, game.id, kept.hands[-1].id if kept.hands else 0))
+    if len(added) != len(since):
+        return None
+    try:
+        protokoll = play_on(kept.protokoll, [h.input for h in added])
+    except InputError:  # cannot be for hands that were checked when stored; a replay says which hand if it is
+        return None
+    return Sheet(game, kept.hands + added, protokoll, since[-1][0])
+
+
+def _sheet(db, game: store.GameRecord) -> Sheet:
+    """The game as scored: the sheet kept from the last time if its row is unchanged, else caught up or replayed.
+
+    Inside a write transaction the reads see what the transaction sees; outside, they are made from one snapshot.
+    """
+    key = _cache_key(db, game.id)
+    kept = cache.sheets.get(key) if key is not None else None
+    if kept is not None and kept.game == game:
+        return kept
+    inside = db.conn.in_transaction  # a write transaction, which read `game`
+    with reading(db):
+        now = game if inside else store.get_game(db, game.id)
+        if now is None:
+            raise NotFound("game")
+        sheet = _caught_up(db, kept, now) if kept is not None else None
+        if sheet is None:
+            hands = tuple(store.get_hands(db, now.id))
+            sheet = Sheet(now, hands, play(setup_of(now), [h.input for h in hands]), store.last_edit(db, now.id))
+    _remember(db, sheet)
+    return sheet
+
+
+def load(db, game_id: str) -> Sheet:
+    game = store.get_game(db, game_id)
+    if game is None:
+        raise NotFound("game")
+    return _sheet(db, game)
+
+
+def authorise(sheet: Sheet, key: Any) -> None:
+    if not key_matches(sheet.game, key):
+        raise Forbidden()
+
+
+def _replay(sheet: Sheet, inputs: list, changed: int, deleted: bool = False) -> Protokoll:
+    """Replay with a change at hand `changed`; an error in another hand names it by its number before the change."""
+    try:
+        return play(sheet.setup, inputs)
+    except InputError as exc:
+        if exc.number is None or (exc.number == changed and not deleted):
+            raise
+        number = exc.number + 1 if deleted and exc.number >= changed else exc.number
+        kind = GameOver if isinstance(exc, GameOver) else InputError
+        raise kind({"hand": Msg("this change does not fit hand %(n)d: %(details)s", n=number,
+                                details=field_messages(exc.errors))}, changed) from None
+
+
+def _keyed(key: Any, action: str, number: int | None, raw: Any) -> tuple[str | None, str]:
+    """The write's idempotency key, checked, and the fingerprint of what it asks for (made only when a key is sent)."""
+    if key is None:
+        return None, ""
+    if not isinstance(key, str) or not IDEMPOTENCY_KEY.fullmatch(key):
+        raise InputError({"Idempotency-Key": Msg("must be 1 to 255 printable ASCII characters without spaces")})
+    return key, _fingerprint(action, number, raw)
+
+
+def _check_expected(value: Any, field: str) -> None:
+    if value is not None and not is_int(value):
+        raise InputError({field: Msg("must be a whole number")})
+
+
+def _fingerprint(action: str, number: int | None, raw: Any) -> str:
+    """What a write asked for, so that a key sent again with a different request is refused rather than ignored."""
+    try:
+        text = json.dumps([action, number, raw], sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        text = repr([action, number, raw])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _done_before(db, game_id: str, key: str | None, action: str, request: str) -> store.IdempotencyRecord | None:
+    """The write already done under this idempotency key, if any."""
+    if key is None:
+        return None
+    done = store.get_idempotency(db, game_id, key)
+    if done is not None and (done.action != action or done.request != request):
+        raise InputError({"Idempotency-Key": Msg("was already used for another change to this game; send a new key")})
+    return done
+
+
+def _scored(sheet: Sheet, hand_id: int | None) -> ScoredHand:
+    """The hand stored under this row id as it is scored now."""
+    for i, hand in enumerate(sheet.hands):
+        if hand.id == hand_id:
+            return sheet.protokoll.hands[i]
+    raise NotFound("hand")
+
+
+def _check_version(sheet: Sheet, expected_version: Any) -> None:
+    _check_expected(expected_version, "version")
+    if expected_version is not None and expected_version != sheet.game.version:
+        raise Stale(len(sheet.hands), sheet.game.version, "version")
+
+
+def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None = None,
+             idempotency_key: str | None = None, max_hands: int | None = None) -> ScoredHand:
+    """Append a hand: checked in its place, stored as the scorer normalised it. Answers the scored hand.
+
+    `expected_number` is the number the writer is entering; someone else got there first raises Stale.
+    The same `idempotency_key` again answers the hand it made, as it is scored now, and adds nothing.
+    A game that holds `max_hands` hands (the app's MAX_HANDS; None: no limit) refuses another with HandLimit.
+    """
+    _check_expected(expected_number, "number")
+    idempotency_key, request = _keyed(idempotency_key, "added", None, raw)
+    with writing(db):
+        game = store.get_game(db, game_id)
+        if game is None:
+            raise NotFound("game")
+        if not key_matches(game, key):
+            raise Forbidden()
+        done = _done_before(db, game_id, idempotency_key, "added", request)
+        sheet = _sheet(db, game)
+        if done is not None:
+            return _scored(sheet, done.hand_id)
+        number = len(sheet.hands) + 1
+        if expected_number is not None and expected_number != number:
+            raise Stale(number - 1, game.version)
+        if max_hands is not None and number > max_hands:
+            raise HandLimit({"hands": hand_limit_message(max_hands)}, number)
+        # The new hand is checked and scored in its place, going on from the sheet as it stands (the same as replaying
+        # every hand, property-tested); a game already over refuses it as hand `number`.
+        try:
+            protokoll = play_on(sheet.protokoll, [raw])
+        except GameOver as exc:
+            if exc.number != number:
+                raise
+            raise GameOver({"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")},
+                           number) from None
+        scored = protokoll.hands[-1]
+        record = store.insert_hand(db, game_id, dict(scored.input))
+        mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "added", request, record.id)
+        after = Sheet(store.get_game(db, game_id), sheet.hands + (record,), protokoll, mark)
+    _remember(db, after)
+    return scored
+
+
+def _hand_record(sheet: Sheet, number: Any) -> store.HandRecord:
+    if not is_int(number) or not 1 <= number <= len(sheet.hands):
+        raise NotFound("hand")
+    return sheet.hands[number - 1]
+
+
+def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_version: int | None = None,
+                 idempotency_key: str | None = None) -> ScoredHand:
+    """Replace hand `number` and rescore everything after it; `expected_version` and `idempotency_key` as in add_hand."""
+    _check_expected(expected_version, "version")
+    idempotency_key, request = _keyed(idempotency_key, "edited", number, raw)
+    with writing(db):
+        sheet = load(db, game_id)
+        authorise(sheet, key)
+        done = _done_before(db, game_id, idempotency_key, "edited", request)
+        if done is not None:
+            return _scored(sheet, done.hand_id)
+        _check_version(sheet, expected_version)
+        record = _hand_record(sheet, number)
+        inputs = [h.input for h in sheet.hands]
+        inputs[number - 1] = raw
+        protokoll = _replay(sheet, inputs, number)
+        scored = protokoll.hands[number - 1]
+        after = None
+        if dict(scored.input) != record.input:
+            changed = store.update_hand(db, game_id, record.id, dict(scored.input))
+            mark = store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
+            hands = sheet.hands[:number - 1] + (changed,) + sheet.hands[number:]
+            after = Sheet(store.get_game(db, game_id), hands, protokoll, mark)
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
+    if after is not None:
+        _remember(db, after)
+    return scored
+
+
+def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int | None = None,
+                idempotency_key: str | None = None) -> None:
+    """Delete hand `number`; the hands after it move up. The same `idempotency_key` again deletes nothing more."""
+    _check_expected(expected_version, "version")
+    idempotency_key, request = _keyed(idempotency_key, "deleted", number, None)
+    with writing(db):
+        sheet = load(db, game_id)
+        authorise(sheet, key)
+        if _done_before(db, game_id, idempotency_key, "deleted", request) is not None:
+            return
+        _check_version(sheet, expected_version)
+        record = _hand_record(sheet, number)
+        inputs = [h.input for h in sheet.hands]
+        del inputs[number - 1]
+        protokoll = _replay(sheet, inputs, number, deleted=True)
+        store.delete_hand(db, game_id, record.id)
+        mark = store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
+        after = Sheet(store.get_game(db, game_id), sheet.hands[:number - 1] + sheet.hands[number:], protokoll, mark)
+    _remember(db, after)
+
+
+def edit_log(db, game_id: str, *, changes_only: bool = False) -> list[dict]:
+    """Every change to the game's hands, oldest first: when, what, which hand, its input before and after.
+
+    `changes_only`: edits and deletions, not the additions (the protokoll lists those as its rows).
+    """
+    if store.get_game(db, game_id) is None:
+        raise NotFound("game")
+    return [{"at": e.at, "action": e.action, "number": e.number, "before": e.before, "after": e.after}
+            for e in store.get_edits(db, game_id, skip_added=changes_only)]
+
+
+def export_game(db, game_id: str) -> dict:
+    """Everything a game is made of — its setup and the hands as entered — for import_game to rebuild it."""
+    game = load(db, game_id).game
+    return {"format": EXPORT_FORMAT, "variant": game.variant, "title": game.title, "players": list(game.players),
+            "dealer": game.dealer, "options": dict(game.options), "language": game.language,
+            "hands": [h.input for h in store.get_hands(db, game_id)]}
+
+
+def import_game(db, data: Any, max_hands: int | None = None) -> tuple[str, str]:
+    """Rebuild an exported game as a new game with a new edit key; answer (game id, edit key).
+
+    More than `max_hands` hands (the app's MAX_HANDS; None: no limit) are refused before any is scored."""
+    if not isinstance(data, dict):
+        raise InputError({"body": Msg("must be a JSON object as GET /api/games/<id>/export answers it")})
+    errors: dict[str, str] = {}
+    if data.get("format") != EXPORT_FORMAT:
+        errors["format"] = Msg('must be "%(format)s" (a game exported by GET /api/games/<id>/export)', format=EXPORT_FORMAT)
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        errors["hands"] = Msg("must be a list of hand inputs")
+    elif max_hands is not None and len(hands) > max_hands:
+        errors["hands"] = Msg("has %(n)d hands; a game takes at most %(max)d", n=len(hands), max=max_hands)
+    setup = title = language = None
+    try:
+        setup, title, language = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
+    except InputError as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise InputError(errors)
+    try:
+        protokoll = play(setup, hands)
+    except InputError as exc:
+        raise InputError({"hands": Msg("hand %(n)d: %(details)s", n=exc.number,
+                                          details=field_messages(exc.errors))}) from None
+    with writing(db):
+        game_id, key = _insert_game(db, setup, title, language)
+        for hand in protokoll.hands:
+            record = store.insert_hand(db, game_id, dict(hand.input))
+            store.log_edit(db, game_id, "added", hand.number, record.id, None, dict(hand.input))
+    return game_id, key
+
+
+class Stale(Exception):
+    """Someone else changed the game first: `latest` is the number of the newest hand, `version` the game's version now.
+
+    `field` says what the writer sent that no longer holds: the hand "number" it was entering, or the "version" it saw.
+    """
+
+    def __init__(self, latest: int, version: int | None = None, field: str = "number"):
+        super().__init__(latest)
+        self.latest = latest
+        self.version = version
+        self.field = field

@@ -1,0 +1,65 @@
+"""A connection to the SQLite file: foreign keys on, WAL, the busy timeout, and the writers' lock file beside it."""
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+import sqlite_utils
+
+try:
+    import fcntl
+except ImportError:  # Windows: writers then wait in SQLite's busy handler, and SQLite flushes each commit
+    fcntl = None
+GROUP_FLUSH = fcntl is not None  # writing() flushes the WAL after the commit, outside the lock (see connect)
+
+
+class Database(sqlite_utils.Database):
+    """sqlite-utils' Database, with what this app's writes need to know of its file."""
+
+    file: str | None = None  # the database file's real path (None in memory): what kept sheets are kept under
+    lock = None  # the writers' lock file (see writes.writing), None where there is no fcntl or no file
+    wal_inode: int | None = None  # the WAL file this connection last flushed (see writes.flush)
+
+
+def connect(path: str) -> Database:
+    """A connection with foreign keys on, WAL, and a busy timeout for concurrent phones."""
+    conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
+    db = Database(conn)
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA busy_timeout=10000")
+    # WAL is kept in the file: set it only once, since switching takes a lock that racing workers may hold.
+    if path != ":memory:" and db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        for attempt in range(50):  # the switch does not wait in SQLite's busy handler: wait here, up to ~5 s
+            try:
+                db.enable_wal()
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 49:
+                    raise
+                time.sleep(0.1)
+    # A write is on disk before its answer goes out, but not by synchronous=FULL: that flushes the WAL inside the
+    # commit, while the write lock is held, so every writer would wait for the others' disk flushes one by one. The
+    # commit runs with synchronous=NORMAL (just as safe against a crash of the program; only the flush is left out)
+    # and writing() then flushes the WAL itself after letting go of the lock: the flushes of several workers overlap,
+    # and one flush covers every commit written before it (a group commit).
+    db.execute("PRAGMA synchronous=NORMAL" if GROUP_FLUSH and path != ":memory:" else "PRAGMA synchronous=FULL")
+    db.file = None if path == ":memory:" else os.path.realpath(path)
+    # A file object, not a bare descriptor: a connection dropped without close() (a thread that ends) closes it too.
+    db.lock = None if fcntl is None or db.file is None else \
+        open(db.file + ".lock", "ab", buffering=0, opener=lambda name, flags: os.open(name, flags, 0o600))
+    return db
+
+
+def close(db: Database) -> None:
+    """Close a connection made by `connect`, and its lock file."""
+    if db.lock is not None:
+        db.lock.close()
+        db.lock = None
+    db.conn.close()
+
+
+def file_of(db: Database) -> str | None:
+    """The database file a connection made by `connect` opened (None in memory): what cached sheets are kept under."""
+    return db.file
+

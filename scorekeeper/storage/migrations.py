@@ -1,0 +1,193 @@
+"""The schema, as sqlite-utils migrations: `sqlite-utils migrate DB scorekeeper/storage/migrations.py` applies them,
+and so does the app on start (storage.migrate). Self-contained (sqlite-utils loads this file by its path)."""
+from __future__ import annotations
+
+import sqlite_utils
+
+migrations = sqlite_utils.Migrations("scorekeeper")
+
+@migrations()
+def m001_games_and_hands(db):
+    db.execute("""
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            title TEXT,
+            players TEXT NOT NULL,
+            dealer INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            edit_key_hash TEXT NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0
+        )""")
+    db.execute("""
+        CREATE TABLE hands (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            input TEXT NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX hands_game ON hands(game_id, id)")
+
+
+@migrations()
+def m002_edit_log_and_idempotency(db):
+    """The edit log (every hand added, edited or deleted) and the idempotency keys of retried writes."""
+    db.execute("""
+        CREATE TABLE edits (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            at TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('added', 'edited', 'deleted')),
+            number INTEGER NOT NULL,
+            hand_id INTEGER,
+            before TEXT,
+            after TEXT
+        )""")
+    db.execute("CREATE INDEX edits_game ON edits(game_id, id)")
+    # The hands already kept start the log as they stand now.
+    db.execute("""
+        INSERT INTO edits (game_id, at, action, number, hand_id, before, after)
+        SELECT game_id, created, 'added', ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY id), id, NULL, input
+        FROM hands ORDER BY id""")
+    db.execute("""
+        CREATE TABLE idempotency_keys (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            action TEXT NOT NULL,
+            request TEXT NOT NULL,
+            hand_id INTEGER,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, key)
+        )""")
+
+
+@migrations()
+def m003_game_language(db):
+    """A game may name the language its printed sheets speak."""
+    db.execute("ALTER TABLE games ADD COLUMN language TEXT")
+
+
+# ---------------------------------------------------------------- clubs (m100 onwards; see scorekeeper/clubs.py)
+
+
+@migrations()
+def m100_clubs(db):
+    """Clubs with their default rule set and hashed admin password, and their members (ids, so renames follow)."""
+    db.execute("""
+        CREATE TABLE clubs (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            options TEXT NOT NULL,
+            password_hash TEXT NOT NULL,
+            failed_logins INTEGER NOT NULL DEFAULT 0,
+            locked_until REAL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE club_members (
+            id INTEGER PRIMARY KEY,
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            retired TEXT,
+            created TEXT NOT NULL
+        )""")
+    db.execute("CREATE UNIQUE INDEX club_members_name ON club_members(club_id, name COLLATE NOCASE)")
+
+
+@migrations()
+def m101_club_evenings(db):
+    """Card evenings, the games that are their tables, and which member sat in which seat."""
+    db.execute("""
+        CREATE TABLE club_evenings (
+            id INTEGER PRIMARY KEY,
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            date TEXT NOT NULL,
+            fee_cents INTEGER NOT NULL DEFAULT 0,
+            rate TEXT,
+            settlement TEXT NOT NULL DEFAULT 'pairwise' CHECK (settlement IN ('pairwise', 'kitty')),
+            settled TEXT,
+            settled_balances TEXT,
+            created TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX club_evenings_date ON club_evenings(club_id, date)")
+    db.execute("""
+        CREATE TABLE club_tables (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            evening_id INTEGER NOT NULL REFERENCES club_evenings(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            UNIQUE (evening_id, number)
+        )""")
+    db.execute("""
+        CREATE TABLE club_seats (
+            game_id TEXT NOT NULL REFERENCES club_tables(game_id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            member_id INTEGER NOT NULL REFERENCES club_members(id),
+            PRIMARY KEY (game_id, seat)
+        )""")
+    db.execute("CREATE INDEX club_seats_member ON club_seats(member_id)")
+
+
+@migrations()
+def m102_club_language(db):
+    """A club may name the language its tables' printed sheets speak."""
+    db.execute("ALTER TABLE clubs ADD COLUMN language TEXT")
+
+
+@migrations()
+def m103_hand_changes_bump_the_version(db):
+    """Any change to a game's hands bumps the game's version in the database itself, whoever makes it (the app, or
+    someone with sqlite3 at the file): the version is what a worker's kept sheet is checked against (cache.py)."""
+    db.execute("""
+        CREATE TRIGGER hands_added AFTER INSERT ON hands BEGIN
+            UPDATE games SET version = version + 1, updated = NEW.updated WHERE id = NEW.game_id;
+        END""")
+    db.execute("""
+        CREATE TRIGGER hands_changed AFTER UPDATE ON hands BEGIN
+            UPDATE games SET version = version + 1, updated = NEW.updated WHERE id = NEW.game_id;
+            UPDATE games SET version = version + 1, updated = NEW.updated
+                WHERE id = OLD.game_id AND OLD.game_id != NEW.game_id;
+        END""")
+    db.execute("""
+        CREATE TRIGGER hands_deleted AFTER DELETE ON hands BEGIN
+            UPDATE games SET version = version + 1, updated = strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')
+                WHERE id = OLD.game_id;
+        END""")
+
+
+@migrations()
+def m104_club_logins_per_address(db):
+    """Wrong admin passwords are counted per club and client address (club_service.login), so wrong ones from one
+    address never lock out the admin at another. The per-club counter of m100 (clubs.failed_logins, locked_until)
+    is no longer read; it is cleared here so an old lock is not left looking current."""
+    db.execute("""
+        CREATE TABLE club_logins (
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            address TEXT NOT NULL,
+            failures INTEGER NOT NULL DEFAULT 0,
+            locked_until REAL,
+            expires REAL NOT NULL,
+            PRIMARY KEY (club_id, address)
+        )""")
+    db.execute("CREATE INDEX club_logins_expires ON club_logins(expires)")
+    db.execute("UPDATE clubs SET failed_logins = 0, locked_until = NULL")
+
+
+@migrations()
+def m105_evening_currency(db):
+    """An evening keeps the currency it was played in, as it keeps its rate: the club's currency when it was made
+    (the evenings made before this are given their club's currency as it is now)."""
+    db.execute("ALTER TABLE club_evenings ADD COLUMN currency TEXT")
+    db.execute("UPDATE club_evenings SET currency = (SELECT currency FROM clubs WHERE clubs.id = club_evenings.club_id)")
+
+
+@migrations()
+def m106_evening_settled_terms(db):
+    """What an evening was settled on besides the balances (its date, fee and way of settling up), so its result can
+    say what was changed since."""
+    db.execute("ALTER TABLE club_evenings ADD COLUMN settled_terms TEXT")

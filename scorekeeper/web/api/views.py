@@ -1,0 +1,184 @@
+"""The JSON API: thin routes over service; errors as {"errors": {field: message}}."""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from scorekeeper.web import guard
+from scorekeeper.services import games as service
+from scorekeeper.web.db import get_db
+from scorekeeper.web.i18n import translate_errors
+from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
+from scorekeeper.core import GameOver, InputError
+from scorekeeper.core.base import Msg
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def error(status: int, errors: dict):
+    """Field names stay English; the messages speak the request's language (Accept-Language, or the lang cookie)."""
+    return jsonify({"errors": translate_errors(errors)}), status
+
+
+@bp.errorhandler(InputError)
+def _input_error(exc):
+    return error(409 if isinstance(exc, GameOver) else 400, exc.errors)
+
+
+@bp.errorhandler(service.NotFound)
+def _not_found(exc):
+    what = str(exc) or "game"
+    return error(404, {what: Msg("no such game") if what == "game" else Msg("no such hand") if what == "hand"
+                       else Msg("not found")})
+
+
+@bp.errorhandler(service.Forbidden)
+def _forbidden(exc):
+    return error(403, {"X-Edit-Key": Msg("missing or wrong edit key for this game")})
+
+
+@bp.errorhandler(service.Stale)
+def _stale(exc):
+    if exc.field == "version":
+        message = Msg("the game changed since you loaded it (it is at version %(version)d now); reload the game",
+                      version=exc.version)
+        errors = {"If-Match": message}
+    else:
+        errors = {"number": Msg("someone else just entered hand %(n)d; reload the game", n=exc.latest)}
+    return jsonify({"errors": translate_errors(errors), "latest": exc.latest, "version": exc.version}), 409
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc):
+    if isinstance(exc, RequestEntityTooLarge):
+        return error(413, {"body": Msg("is too large (at most 64 KiB)")})
+    if exc.code == 429:
+        return error(429, {"request": Msg("too many new games from this address; try again in a minute")})
+    if exc.code == 507:
+        return error(507, {"storage": Msg("the server's storage is full: no new games can be started")})
+    return error(exc.code or 500, {"request": exc.description or exc.name})
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a number")
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("number out of range")
+    return value
+
+
+def body():
+    """The request's JSON object (UTF-8, no NaN or Infinity), or a 400 that says why not."""
+    if not request.is_json:
+        raise InputError({"body": Msg("must be JSON: send Content-Type: application/json")})
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        raise InputError({"body": Msg("must be a JSON object (Content-Type: application/json, UTF-8)")})
+    return data
+
+
+def edit_key():
+    return request.headers.get("X-Edit-Key")
+
+
+def _whole_header(name: str) -> int | None:
+    """An optional header that carries a whole number; If-Match may also quote it as an ETag ("7" or W/"7") or be *."""
+    value = request.headers.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    if name == "If-Match":
+        if value == "*":
+            return None
+        value = re.sub(r'^(?:W/)?"([0-9]+)"$', r"\1", value)
+    if not re.fullmatch(r"[0-9]{1,9}", value):
+        raise InputError({name: Msg("must be a whole number")})
+    return int(value)
+
+
+def idempotency_key():
+    return request.headers.get("Idempotency-Key")
+
+
+def _created(game_id: str, key: str):
+    out = game_dict(service.load(get_db(), game_id))
+    out["edit_key"] = key
+    out["edit_page"] = url_for("games.claim", game_id=game_id, key=key)
+    return jsonify(out), 201, {"Location": url_for("api.game", game_id=game_id)}
+
+
+@bp.post("/games")
+@guard.new_game
+def create_game():
+    guard.check_storage()
+    return _created(*service.start_game(get_db(), body()))
+
+
+@bp.post("/games/import")
+@guard.new_import
+def import_game():
+    guard.check_storage()
+    return _created(*service.import_game(get_db(), body(), max_hands=current_app.config.get("MAX_HANDS")))
+
+
+@bp.get("/games/<game_id>")
+def game(game_id):
+    out = game_dict(service.load(get_db(), game_id))
+    return jsonify(out), {"ETag": f'"{out["version"]}"'}
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id):
+    out = service.export_game(get_db(), game_id)
+    return jsonify(out), {"Content-Disposition": f'attachment; filename="scorekeeper-{game_id}.json"'}
+
+
+@bp.get("/games/<game_id>/log")
+def edit_log(game_id):
+    return jsonify({"log": service.edit_log(get_db(), game_id)})
+
+
+@bp.post("/games/<game_id>/hands")
+def add_hand(game_id):
+    scored = service.add_hand(get_db(), game_id, body(), edit_key(), expected_number=_whole_header("X-Hand-Number"),
+                              idempotency_key=idempotency_key(), max_hands=current_app.config.get("MAX_HANDS"))
+    return jsonify(hand_dict(scored)), 201
+
+
+def _number(number: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,9}", number):
+        raise service.NotFound("hand")
+    return int(number)
+
+
+@bp.put("/games/<game_id>/hands/<number>")
+def replace_hand(game_id, number):
+    scored = service.replace_hand(get_db(), game_id, _number(number), body(), edit_key(),
+                                  expected_version=_whole_header("If-Match"), idempotency_key=idempotency_key())
+    return jsonify(hand_dict(scored))
+
+
+@bp.delete("/games/<game_id>/hands/<number>")
+def delete_hand(game_id, number):
+    service.delete_hand(get_db(), game_id, _number(number), edit_key(),
+                        expected_version=_whole_header("If-Match"), idempotency_key=idempotency_key())
+    return jsonify(game_dict(service.load(get_db(), game_id)))
+
+
+@bp.get("/games/<game_id>/settlement")
+def settlement(game_id):
+    result = settlement_dict(service.load(get_db(), game_id))
+    if result is None:
+        return error(404, {"settlement": Msg("this game is not played for money (no rate)")})
+    return jsonify(result)

@@ -1,0 +1,176 @@
+"""The club pages' forms (WTForms, CSRF by Flask-WTF). They turn what was typed into club_service's input."""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Optional
+
+from scorekeeper.web.games import forms
+from scorekeeper.core import VARIANTS
+from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.core.club import SETTLEMENTS
+from scorekeeper.core.base import CURRENCIES
+
+SEATS = 5
+PRESET_NAMES = {"standard": _l("Standard tariff"), "per_trick": _l("Doubled tariff per missing trick"),
+                "double_sol": _l("Doubled sol values")}
+OWN = "own"
+# The options set by the club itself rather than per rule set.
+CLUB_LEVEL = ("currency",)
+TARIFF_FIELDS = ("tariff", "lost", "solo_values")
+
+
+def preset_choices():
+    return [(name, PRESET_NAMES.get(name, name)) for name in danish_rules.TARIFF_PRESETS] + \
+        [(OWN, _l("Own numbers (below)"))]
+
+
+def preset_of(options: dict) -> str:
+    """The preset a Danish rule set matches, or OWN."""
+    for name, preset in danish_rules.TARIFF_PRESETS.items():
+        if all(options.get(k) == v for k, v in preset.items()):
+            return name
+    return OWN
+
+
+class ClubForm(forms.Form):
+    name = StringField(validators=[InputRequired(message=_l("Give the club a name."))])
+    currency = SelectField(choices=[(c, c) for c in CURRENCIES], default="DKK")
+    language = SelectField(choices=[], default="", validate_choice=False)
+    preset = SelectField(choices=[], default="standard", validate_choice=False)
+    password = PasswordField(validators=[Optional()])
+    password2 = PasswordField(validators=[Optional()])
+
+    def validate(self, extra_validators=None) -> bool:
+        ok = super().validate(extra_validators)
+        if (self.password.data or "") != (self.password2.data or ""):
+            self.password2.errors = list(self.password2.errors) + [_l("The two passwords differ.")]
+            ok = False
+        return ok
+
+
+def shown_options(variant: str) -> list[str]:
+    """The house rules a club chooses for a variant: not the currency (the club's own), the rate only for Danish."""
+    return [name for name in VARIANTS[variant].OPTIONS
+            if name not in CLUB_LEVEL and (name != "rate" or variant == "danish")]
+
+
+def club_form(variant: str, formdata=None, current: dict | None = None) -> ClubForm:
+    """The club form for a variant, with one field per house rule; `current` fills it from a club's options."""
+    module = VARIANTS[variant]
+
+    class Form(ClubForm):
+        pass
+
+    for name, opt in module.OPTIONS.items():
+        setattr(Form, f"opt_{name}", forms.option_field(name, opt))
+    form = Form(formdata=formdata) if formdata is not None else Form()
+    form.preset.choices = preset_choices()
+    if formdata is None and current is not None:
+        form.preset.data = preset_of(current) if variant == "danish" else OWN
+    return form
+
+
+def option_value(opt, field, current: dict | None, name: str) -> str:
+    """What the text box of a house rule shows: what was typed, else the club's value, else the default."""
+    if field.raw_data:
+        return field.raw_data[0]
+    value = current.get(name, opt.default) if current else opt.default
+    if value is None:
+        return ""
+    if opt.kind == "tariff":
+        return ", ".join(map(str, value))
+    if opt.kind == "solo_values":
+        return ", ".join(str(value[k]) for k in danish_rules.SOLO_BIDS)
+    return str(value)
+
+
+def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[dict, dict]:
+    """The house rules typed into the form as the scorer's types, a chosen tariff preset over them."""
+    if form.is_submitted():
+        options, errors = forms.options_from_form(variant, form)
+    else:
+        options = dict(current) if current else {n: o.default for n, o in VARIANTS[variant].OPTIONS.items()}
+        errors = {}
+    if variant == "danish" and form.preset.data in danish_rules.TARIFF_PRESETS:
+        preset = danish_rules.TARIFF_PRESETS[form.preset.data]
+        options.update({k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+                        for k, v in preset.items()})
+        errors = {k: v for k, v in errors.items() if k[4:] not in TARIFF_FIELDS}
+    for name in CLUB_LEVEL:
+        options.pop(name, None)
+    if variant != "danish":
+        options.pop("rate", None)
+    return options, errors
+
+
+class LoginForm(forms.Form):
+    password = PasswordField(validators=[InputRequired(message=_l("Enter the password."))])
+    next = HiddenField()
+
+
+class ButtonForm(forms.Form):
+    """A form that is only a button (logout, remove a table): the CSRF token is all it carries."""
+
+
+class MemberForm(forms.Form):
+    name = StringField(validators=[InputRequired(message=_l("Enter a name."))])
+
+
+class EveningForm(forms.Form):
+    date = StringField(validators=[InputRequired(message=_l("Enter the date."))])
+    fee = StringField(validators=[Optional()])
+    settlement = RadioField(choices=[], default="pairwise", validate_choice=False)
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.settlement.choices = settlement_choices()
+
+
+def settlement_choices():
+    names = {"pairwise": _l("Pairwise: who pays whom"), "kitty": _l("Through the kitty")}
+    return [(s, names[s]) for s in SETTLEMENTS]
+
+
+class TableForm(forms.Form):
+    variant = SelectField(choices=[], validate_choice=False)
+    dealer = SelectField(choices=[], default="0", validate_choice=False)
+
+    def seat_fields(self):
+        return [self[f"seat{i}"] for i in range(SEATS)]
+
+    def member_ids(self) -> list:
+        """The members picked, in seat order; the empty seats left out."""
+        out = []
+        for field in self.seat_fields():
+            value = (field.data or "").strip()
+            if value:
+                out.append(forms._int(value))
+        return out
+
+
+for _i in range(SEATS):
+    setattr(TableForm, f"seat{_i}", SelectField(choices=[], validate_choice=False, validators=[Optional()]))
+
+
+def table_form(club_variant: str, active_members, formdata=None) -> TableForm:
+    """The new-table form: the club's rule set or another variant, and a member for each seat."""
+    form = TableForm(formdata=formdata) if formdata is not None else TableForm()
+    form.variant.choices = [(club_variant, _l("The club's rules (%(variant)s)", variant=_l(VARIANTS[club_variant].TITLE)))] + \
+        [(name, _l("%(variant)s, standard rules", variant=_l(m.TITLE))) for name, m in VARIANTS.items() if name != club_variant]
+    if not form.variant.data:
+        form.variant.data = club_variant
+    pick = [("", _l("— nobody —"))] + [(str(m.id), m.name) for m in active_members]
+    for field in form.seat_fields():
+        field.choices = pick
+    form.dealer.choices = [(str(i), _l("Seat %(n)d deals first", n=i + 1)) for i in range(SEATS)]
+    return form
+
+
+class SettleForm(forms.Form):
+    settlement = RadioField(choices=[], validate_choice=False)
+    action = HiddenField()
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.settlement.choices = settlement_choices()

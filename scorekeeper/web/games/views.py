@@ -1,0 +1,366 @@
+"""The phone pages: home, new game, hand entry, the protokoll, editing and sharing. Thin: service does the work."""
+from __future__ import annotations
+
+import hashlib
+import io
+import secrets
+
+import segno
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
+                   url_for)
+
+from scorekeeper.web.games import forms
+from scorekeeper.web import guard
+from scorekeeper.services import games as service
+from scorekeeper.web.db import get_db
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import one_catalogue, translate
+from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
+from scorekeeper.web.present import edit_log_view, protokoll_context
+from scorekeeper.web.proxy import external_url, is_secure
+from scorekeeper.core import VARIANTS, GameOver, InputError
+from scorekeeper.core.variants import classic as classic_rules
+from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.core.base import HandContext
+
+bp = Blueprint("games", __name__)
+RECENT_MAX = 30
+
+
+# ---------------------------------------------------------------- edit rights and recent games
+
+
+def _keys() -> dict:
+    return dict(session.get("keys", {}))
+
+
+def _remember(game_id: str, key: str | None = None) -> None:
+    recent = [g for g in session.get("recent", []) if g != game_id]
+    session["recent"] = ([game_id] + recent)[:RECENT_MAX]
+    if key:
+        keys = _keys()
+        keys[game_id] = key
+        session["keys"] = {g: k for g, k in keys.items() if g in session["recent"]}
+
+
+def _key(game_id: str) -> str | None:
+    return _keys().get(game_id)
+
+
+def _load(game_id):
+    try:
+        return service.load(get_db(), game_id)
+    except service.NotFound:
+        abort(404)
+
+
+def _editable(game_id):
+    """The sheet, if this phone holds the game's edit key; otherwise 403."""
+    sheet = _load(game_id)
+    if not service.key_matches(sheet.game, _key(game_id)):
+        abort(403)
+    return sheet
+
+
+# ---------------------------------------------------------------- home and new game
+
+
+@bp.get("/")
+def home():
+    db = get_db()
+    games = []
+    for gid in session.get("recent", []):
+        try:
+            sheet = service.load(db, gid)
+        except service.NotFound:
+            continue
+        ctx = protokoll_context(sheet)
+        games.append({"ctx": ctx, "editable": gid in _keys()})
+    return render_template("home.html", games=games, variants=VARIANTS)
+
+
+@bp.get("/new")
+def choose_variant():
+    return render_template("games/choose.html", variants=VARIANTS)
+
+
+@bp.route("/new/<variant>", methods=["GET", "POST"])
+@guard.new_game
+def new_game(variant):
+    module = VARIANTS.get(variant)
+    if module is None:
+        abort(404)
+    if request.method == "POST":
+        guard.check_storage()
+    form = forms.new_game_form(variant, request.form if request.method == "POST" else None)
+    player_fields = forms.player_field_names(variant)
+    errors: dict = {}
+    if request.method == "POST" and form.validate_on_submit():
+        players = [form[f].data.strip() for f in player_fields if (form[f].data or "").strip()]
+        options, errors = forms.options_from_form(variant, form)
+        if not errors:
+            try:
+                game_id, key = service.start_game(get_db(), {
+                    "variant": variant, "players": players, "dealer": forms._int(form.dealer.data) or 0,
+                    "title": form.title.data or None, "options": options,
+                    "language": request.form.get("language") or None})
+            except InputError as exc:
+                for name, message in exc.errors.items():
+                    target = f"opt_{name[8:]}" if name.startswith("options.") else name
+                    errors[target if target in form else "form"] = translate(message)
+            else:
+                _remember(game_id, key)
+                return redirect(url_for("games.protokoll", game_id=game_id))
+    elif request.method == "POST":
+        errors["form"] = _("The form expired; please try again.")
+    option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
+    return render_template("games/new.html", form=form, module=module, variant=variant, option_values=option_values,
+                           labels=forms.OPTION_LABELS, choice_labels=forms.CHOICE_LABELS,
+                           player_fields=player_fields, errors=errors), 400 if errors else 200
+
+
+# ---------------------------------------------------------------- the protokoll
+
+
+@bp.get("/g/<game_id>")
+def protokoll(game_id):
+    sheet = _load(game_id)
+    editable = service.key_matches(sheet.game, _key(game_id))
+    changed = whole_number(request.args.get("changed"))
+    ctx = protokoll_context(sheet, changed)
+    _remember(game_id)
+    return render_template("games/protokoll.html", **ctx, editable=editable,
+                           changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
+                           share_url=external_url("games.protokoll", game_id=game_id),
+                           edit_url=external_url("games.claim", game_id=game_id, key=_key(game_id))
+                           if editable else None)
+
+
+@bp.get("/g/<game_id>/k/<key>")
+def claim(game_id, key):
+    """The edit link: remembers the key on this phone, then shows the sheet."""
+    sheet = _load(game_id)
+    if not service.key_matches(sheet.game, key):
+        abort(403)
+    _remember(game_id, key)
+    return redirect(url_for("games.protokoll", game_id=game_id))
+
+
+@bp.get("/g/<game_id>/qr.svg")
+def qr(game_id):
+    _load(game_id)
+    url = external_url("games.protokoll", game_id=game_id)
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, dark="#111", light="#fff", xmldecl=False)
+    # Without PUBLIC_URL the code holds the Host the phone used: no shared cache may keep it for another Host.
+    cache = "public, max-age=86400" if current_app.config.get("PUBLIC_URL") else "private, no-cache"
+    response = Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": cache, "Vary": "Host"})
+    response.set_etag(hashlib.sha256(url.encode()).hexdigest()[:32])
+    return response.make_conditional(request)
+
+
+# ---------------------------------------------------------------- hand entry
+
+
+def _hand_context(sheet, number: int) -> HandContext:
+    setup = sheet.setup
+    totals = sheet.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(sheet.protokoll.sides)
+    return HandContext(number, (setup.dealer + number - 1) % setup.n, setup.n, setup.options, totals)
+
+
+def _choices(sheet, form, ctx: HandContext) -> dict:
+    """Buttons for the form: names for seats, the other side filled in on trick buttons, the bid ladder."""
+    with one_catalogue():  # some thirty words to translate
+        return _buttons(sheet, form, ctx)
+
+
+def _buttons(sheet, form, ctx: HandContext) -> dict:
+    variant, players = sheet.game.variant, list(sheet.game.players)
+    sides = sheet.protokoll.sides
+    side_names = [" & ".join(players[s] for s in seats) for seats in sides]
+    extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
+                   "leader": players[(ctx.dealer + 1) % ctx.n_players],
+                   "shown": {name for name in form._fields if name not in ("csrf_token", "number", "version", "token")}}
+    total = getattr(form, "total", 13)
+    form.tricks.choices = [(str(x), f"{x}–{total - x}") for x in range(total + 1)]
+    if variant == "danish":
+        form.tricks.choices = [(str(x), str(x)) for x in range(14)]
+        playing = [i for i in range(ctx.n_players) if not (ctx.n_players == 5 and i == ctx.dealer)]
+        form.bidder.choices = [(str(i), players[i]) for i in playing]
+        extra["name_cols"] = 4 if max(len(players[i]) for i in playing) <= 8 else 2  # long names get wider buttons
+        form.partner.choices = [(str(i), players[i]) for i in playing] + [("self", _("alone (selvmakker)"))]
+        form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades", "none")]
+        rows = []
+        for n in range(7, 14):
+            row = [(str(n), str(n))]
+            solo = [s for s, after in danish_rules.SOLO_AFTER.items() if after == n]
+            row.append((solo[0], _describe_bid(solo[0]).replace("bordlægger", "bord\u00adlægger")) if solo else None)
+            row += [(f"{n}-{s}", f"{n} {_describe_bid(s)}") for s in danish_rules.SUFFIXES[1:]]
+            rows.append(row)
+        extra["bid_rows"] = rows
+        form.bid.choices = [c for row in rows for c in row if c]
+        extra["sitting_out"] = players[ctx.dealer] if ctx.n_players == 5 else None
+    elif variant == "classic":
+        fixed = classic_rules.fixed_trump(ctx.number, ctx.options)
+        extra["fixed_trump"] = fixed
+        form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades")]
+        extra["honours"] = ctx.options["honours"] and fixed != "none"
+        if not extra["honours"]:
+            extra["shown"].discard("honours")
+        if fixed:
+            extra["shown"].discard("trump")
+        form.honours.choices = [(str(x), f"{x}–{4 - x}") for x in range(5)]
+        form.revoke_side.choices = [("", _("no revoke"))] + [(str(i), n) for i, n in enumerate(side_names)]
+        form.revoke_penalty.choices = [("tricks", _("move %(n)d tricks", n=ctx.options["revoke_penalty"])),
+                                       ("add", _("+%(n)d points to us", n=ctx.options["revoke_penalty"])),
+                                       ("deduct", _("−%(n)d points to them", n=ctx.options["revoke_penalty"]))]
+    elif variant == "norwegian":
+        form.bid.choices = [(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + \
+            [("pass", _("Pass (all passed)"))]
+    elif variant == "swedish":
+        form.red.choices = [(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(players)] + \
+            [("black", _("All black"))]
+    return extra
+
+
+def _describe_bid(code: str) -> str:
+    from scorekeeper.web import describe
+    if danish_rules.is_solo(code):
+        return describe.solo_name(code)
+    return describe.suffix_name(code)
+
+
+def _apply_errors(form, errors: dict, shown) -> list[str]:
+    """Put the scorer's messages next to their fields; answer those that belong to no field on the page."""
+    general = []
+    for key, message in errors.items():
+        name = form.field_for(key)
+        message = translate(message)
+        if name and name in shown:
+            form[name].errors = list(form[name].errors or []) + [message]
+        else:
+            general.append(message)
+    return general
+
+
+def _hand_view(game_id: str, number: int | None = None):
+    """Enter a new hand (number None) or edit hand `number`: one form per variant, the scorer decides what is valid."""
+    sheet = _editable(game_id)
+    editing = number is not None
+    if editing:
+        _number_or_404(sheet, number)
+    else:
+        number = len(sheet.hands) + 1
+    form_class = forms.HAND_FORMS[sheet.game.variant]
+    if request.method == "GET":
+        if not editing and sheet.protokoll.finished:
+            flash(_("The game is over. Edit a hand to reopen it."))
+            return redirect(url_for("games.protokoll", game_id=game_id))
+        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input)) if editing else form_class()
+        form.number.data = str(number)
+        form.version.data = str(sheet.game.version)
+        form.token.data = secrets.token_urlsafe(16)
+    else:
+        form = form_class()
+    ctx = _hand_context(sheet, number)
+    if sheet.game.variant == "german" and ctx.options["count"] == "all26":
+        form.total = 26
+    general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
+    max_hands = current_app.config.get("MAX_HANDS")
+    if not editing and max_hands is not None and number > max_hands:  # said before the players fill in the form
+        errors = {"hands": service.hand_limit_message(max_hands)}
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            general, status = [_("The form expired; please try again.")], 400
+        else:
+            passed = sheet.game.variant == "danish" and request.form.get("passed")
+            raw = {"passed": True} if passed else form.to_input()
+            token = f"form:{form.token.data}" if form.token.data else None
+            try:
+                if editing:
+                    service.replace_hand(get_db(), game_id, number, raw, _key(game_id),
+                                         expected_version=forms._int(form.version.data), idempotency_key=token)
+                else:
+                    service.add_hand(get_db(), game_id, raw, _key(game_id),
+                                     expected_number=forms._int(form.number.data), idempotency_key=token,
+                                     max_hands=max_hands)
+            except service.Stale as exc:
+                if editing:
+                    flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
+                else:
+                    flash(_("Someone else just entered hand %(n)d — here is the sheet.", n=exc.latest))
+                return redirect(url_for("games.protokoll", game_id=game_id))
+            except service.HandLimit as exc:
+                errors, status = exc.errors, 409
+            except GameOver as exc:
+                if not editing:
+                    flash(_("The game is over. Edit a hand to reopen it."))
+                    return redirect(url_for("games.protokoll", game_id=game_id))
+                errors, status = exc.errors, 409
+            except InputError as exc:
+                errors, status = exc.errors, 400
+            else:
+                if editing:
+                    return redirect(url_for("games.protokoll", game_id=game_id, changed=number,
+                                            _anchor=f"hand-{number}"))
+                return redirect(url_for("games.protokoll", game_id=game_id))
+    extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
+    general += _apply_errors(form, errors, extra["shown"])
+    return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
+                           editing=sheet.protokoll.hands[number - 1] if editing else None,
+                           general=general, **extra), status
+
+
+def _number_or_404(sheet, number: int) -> int:
+    if not 1 <= number <= len(sheet.hands):
+        abort(404)
+    return number
+
+
+@bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
+def new_hand(game_id):
+    return _hand_view(game_id)
+
+
+@bp.route("/g/<game_id>/hands/<int:number>", methods=["GET", "POST"])
+def edit_hand(game_id, number):
+    return _hand_view(game_id, number)
+
+
+@bp.route("/g/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+def delete_hand(game_id, number):
+    """Asks first; the form carries the version it saw and a one-time token, so a double tap deletes one hand."""
+    sheet = _editable(game_id)
+    _number_or_404(sheet, number)
+    form = forms.HandForm()
+    row = protokoll_context(sheet)["rows"][number - 1]
+    errors = []
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        token = f"form:{form.token.data}" if form.token.data else None
+        try:
+            service.delete_hand(get_db(), game_id, number, _key(game_id),
+                                expected_version=forms._int(form.version.data), idempotency_key=token)
+        except service.Stale:
+            flash(_("Someone else changed the sheet meanwhile — here it is; check it and delete again."))
+            return redirect(url_for("games.protokoll", game_id=game_id))
+        except InputError as exc:
+            errors = list(exc.errors.values())
+        else:
+            flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
+            return redirect(url_for("games.protokoll", game_id=game_id))
+    else:
+        form.version.data = str(sheet.game.version)
+        form.token.data = secrets.token_urlsafe(16)
+    return render_template("games/delete.html", form=form, row=row, game=sheet.game, errors=errors), \
+        400 if errors else 200
+
+
+@bp.get("/lang/<code>")
+def set_language(code):
+    from scorekeeper.web.i18n import LANGUAGES
+    response = redirect(safe_next(request.args.get("next"), url_for("games.home")))
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax", secure=is_secure())
+    return response

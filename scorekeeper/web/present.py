@@ -1,0 +1,175 @@
+"""A scored game as one plain dict: the JSON answer, and the context the pages render."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import url_for
+from flask_babel import format_date
+
+from scorekeeper.web.i18n import translate
+from scorekeeper.core import format_cents, settle, settlement_points
+from scorekeeper.services.games import Sheet
+
+
+def hand_dict(hand) -> dict:
+    out = {"number": hand.number, "dealer": hand.dealer, "input": dict(hand.input),
+           "points": list(hand.points), "totals": list(hand.totals), "leader": hand.leader}
+    if hand.sitting_out is not None:
+        out["sitting_out"] = hand.sitting_out
+    if hand.game is not None:
+        out["game"] = hand.game
+    if "trump" in hand.details:
+        out["trump"] = hand.details["trump"]
+    return out
+
+
+def links(game_id: str) -> dict:
+    return {"page": url_for("games.protokoll", game_id=game_id),
+            "json": url_for("api.game", game_id=game_id),
+            "pdf": url_for("sheets.pdf", game_id=game_id),
+            "csv": url_for("sheets.hands_csv", game_id=game_id)}
+
+
+def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
+    """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
+    game, p = sheet.game, sheet.protokoll
+    out = {
+        "id": game.id, "variant": game.variant, "title": game.title, "language": game.language,
+        "players": list(game.players), "dealer": game.dealer,
+        "sides": [list(s) for s in p.sides], "options": dict(game.options),
+        "created": game.created, "version": game.version,
+        "hands": [hand_dict(h) for h in p.hands] if hands else None,
+        "totals": list(p.totals), "next_dealer": p.next_dealer, "next_leader": p.next_leader,
+        "finished": p.finished, "winner": p.winner,
+        "links": links(game.id),
+    }
+    if p.games_won is not None:
+        out["games_won"] = list(p.games_won)
+        out["game"] = p.extra.get("game")
+        if game.options.get("target") == 5:
+            out["rubber_points"] = list(p.rubber_points) if p.rubber_points else None
+    if p.deals_left is not None:
+        out["deals_left"] = p.deals_left
+    if p.extra.get("next_trump"):
+        out["next_trump"] = p.extra["next_trump"]
+    return out
+
+
+def settlement_dict(sheet: Sheet) -> dict | None:
+    """Who pays whom, or None when the game is not played for money."""
+    rate = sheet.game.options.get("rate")
+    if rate is None:
+        return None
+    result = settle(settlement_points(sheet.protokoll), rate)
+    return {"rate": rate, "currency": sheet.game.options.get("currency"),
+            "balances": [format_cents(c) for c in result.balances],
+            "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments]}
+
+
+def signed(n: int) -> str:
+    """Points with their sign: +60, −60, 0 (a real minus sign)."""
+    return f"+{n}" if n > 0 else minus(n)
+
+
+def minus(n: int) -> str:
+    """A number with a real minus sign when negative."""
+    return "−" + str(-n) if n < 0 else str(n)
+
+
+def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
+    """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
+    from scorekeeper.web import describe
+    from scorekeeper.web.sheets import paper
+    from scorekeeper.web.i18n import gettext, one_catalogue
+
+    game = game_dict(sheet, hands=False)
+    p = sheet.protokoll
+    players = list(sheet.game.players)
+    names = describe.side_names(players, p.sides)
+    zero_sum = sheet.game.variant == "danish"
+    rows = []
+    # Per page, not per row (a 1,000-hand sheet): the words, and the edit link's path up to the hand number.
+    deals = [gettext("%(name)s deals", name=name) for name in players]
+    edit_label = gettext("Edit hand %(n)d")
+    edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
+    with one_catalogue():
+        for h in p.hands:
+            rows.append({
+                "number": h.number,
+                "dealer": players[h.dealer],
+                "deals": deals[h.dealer],
+                "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.details.get("trump")),
+                "cells": [{"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
+                          for i, (pt, t) in enumerate(zip(h.points, h.totals))],
+                "sum": signed(sum(h.points)) if zero_sum else None,
+                "game": h.game,
+                "changed": h.number == changed,
+                "edit_url": f"{edit_path}{h.number}",
+                "edit_label": edit_label % {"n": h.number},
+            })
+    winner = None
+    if p.finished:
+        winner = names[p.winner] if p.winner is not None else None
+    from scorekeeper.core import VARIANTS
+    return {
+        "game": game,
+        "variant_title": translate(VARIANTS[sheet.game.variant].TITLE),
+        "date": format_date(datetime.fromisoformat(sheet.game.created), "medium"),
+        "sides": names,
+        "totals": [minus(t) for t in p.totals],
+        "rows": rows,
+        "zero_sum": zero_sum,
+        "next_dealer": players[p.next_dealer],
+        "next_leader": players[p.next_leader],
+        "next_number": len(p.hands) + 1,
+        "finished": p.finished,
+        "winner": winner,
+        "draw": p.finished and p.winner is None,
+        "games_won": list(p.games_won) if p.games_won else None,
+        "rubber_points": list(p.rubber_points) if p.rubber_points else None,
+        "deals_left": p.deals_left,
+        "settlement": settlement_view(sheet, players),
+        "head": paper.sheet_head(sheet),
+    }
+
+
+def settlement_view(sheet: Sheet, players) -> dict | None:
+    result = settlement_dict(sheet)
+    if result is None:
+        return None
+    return {
+        "currency": result["currency"], "rate": result["rate"],
+        "balances": [{"player": players[i], "amount": amount.replace("-", "−")} for i, amount in enumerate(result["balances"])],
+        "payments": [{"from": players[pm["from"]], "to": players[pm["to"]], "amount": pm["amount"]}
+                     for pm in result["payments"]],
+    }
+
+
+def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
+    """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
+    from datetime import datetime
+
+    from flask_babel import format_datetime, gettext as _
+
+    from scorekeeper.web import describe
+    from scorekeeper.core.variants import classic
+
+    game, p = sheet.game, sheet.protokoll
+
+    def text(inp, number):
+        trump = inp.get("trump") or (classic.fixed_trump(number, game.options) if game.variant == "classic" else None)
+        return describe.hand(game.variant, inp, list(game.players), p.sides, trump)
+
+    rows = []
+    for entry in reversed(log):
+        if entry["action"] == "added":
+            continue
+        at = format_datetime(datetime.fromisoformat(entry["at"]), "short")
+        if entry["action"] == "edited":
+            line = _("Hand %(n)d changed %(at)s: %(before)s → %(after)s", n=entry["number"], at=at,
+                     before=text(entry["before"], entry["number"]), after=text(entry["after"], entry["number"]))
+        else:
+            line = _("Hand %(n)d deleted %(at)s: %(before)s", n=entry["number"], at=at,
+                     before=text(entry["before"], entry["number"]))
+        rows.append(line)
+    return rows

@@ -1,0 +1,314 @@
+"""Score sheets on paper: the printed protokoll's head, blank sheets to fill in with a pen, the hands as CSV rows.
+
+Like present.py, everything here is finished text and numbers, so the print templates do no arithmetic.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from flask_babel import format_date, gettext as _
+
+from scorekeeper.web import describe
+from scorekeeper.web.inputs import number_or_raw, whole_number
+from scorekeeper.web.present import minus, protokoll_context
+from scorekeeper.core import VARIANTS, InputError, check_name, variant_options
+from scorekeeper.core.variants import classic as classic_rules
+from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.services.games import Sheet
+
+ROWS_MAX = 200
+# Rows that fill one A4 page under the head; the Danish sheet leaves room for its tariff table.
+BLANK_ROWS = {"classic": 27, "norwegian": 27, "danish": 19, "german": 28, "swedish": 27}
+SEAT_FIELDS = ("bidder", "partner", "red")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+# ---------------------------------------------------------------- the head of a sheet
+
+
+def _players_line(variant: str, players, sides) -> str:
+    """Danish: the seats in order; the partnership variants and German whist: one side against the other."""
+    if variant == "danish":
+        return ", ".join(players)
+    names = describe.side_names(players, sides)
+    return _("%(a)s against %(b)s", a=names[0], b=names[1])
+
+
+def sheet_head(sheet: Sheet) -> dict:
+    """Variant, title, date, players and house rules: what the top of a printed protokoll says."""
+    game, p = sheet.game, sheet.protokoll
+    players = list(game.players)
+    return {
+        "variant_title": _(VARIANTS[game.variant].TITLE),
+        "title": game.title,
+        "date": format_date(datetime.fromisoformat(game.created), "long"),
+        "players": _players_line(game.variant, players, p.sides),
+        "first_dealer": players[game.dealer],
+        "rules": describe.house_rules(game.variant, game.options),
+    }
+
+
+def tariff_view(options) -> dict:
+    """The Danish tariff matrix as printed text: a row per bid 7..13, a column per tricks 0..13, then the sol bids."""
+    matrix = danish_rules.tariff_matrix(options)
+    return {
+        "tricks": list(range(14)),
+        "rows": [{"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]}
+                 for bid, values in matrix["bids"].items()],
+        "sol": [{"name": describe.solo_name(bid), "made": str(made), "lost": str(lost)}
+                for bid, (made, lost) in matrix["sol"].items()],
+    }
+
+
+def sheet_context(sheet: Sheet) -> dict:
+    """The protokoll's own context plus what paper needs: the head and, for Danish whist, the tariff table."""
+    ctx = protokoll_context(sheet)
+    ctx["tariff"] = tariff_view(sheet.game.options) if sheet.game.variant == "danish" else None
+    ctx["final"] = _("Total") if not ctx["games_won"] else _("Total, game %(n)d", n=sum(ctx["games_won"]) +
+                                                              (0 if ctx["finished"] else 1))
+    return ctx
+
+
+# ---------------------------------------------------------------- blank sheets
+
+
+def entry_columns(variant: str, options) -> list[dict]:
+    """What a player writes down for each hand, by variant: the fields the entry form asks for."""
+    if variant == "classic":
+        columns = [("trump", _("Trump")), ("tricks", _("Tricks"))]
+        if options["honours"] and not options["deals"]:
+            columns.append(("honours", _("Honours")))
+        columns.append(("revoke", _("Revoke")))
+    elif variant == "norwegian":
+        columns = [("bid", _("Grand by / pass")), ("tricks", _("Tricks"))]
+    elif variant == "danish":
+        columns = [("bidder", _("Bidder")), ("bid", _("Bid")), ("trump", _("Trump")), ("partner", _("Partner")),
+                   ("tricks", _("Tricks"))]
+    elif variant == "swedish":
+        columns = [("red", _("First red / black")), ("tricks", _("Tricks"))]
+    else:
+        columns = [("tricks", _("Tricks"))]
+    return [{"key": key, "label": label} for key, label in columns]
+
+
+def _clean_name(value: str, what: str) -> str | None:
+    try:
+        return check_name(value, what, required=False)
+    except ValueError as exc:
+        raise InputError({what: str(exc)}) from None
+
+
+def _option_value(opt, raw: str):
+    """A house rule from a query string, in the scorer's types; anything odd is left for the scorer to refuse."""
+    raw = raw.strip()
+    if opt.kind == "bool":
+        return {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
+                "off": False, "": False}.get(raw.lower(), raw)
+    if raw.lower() in ("", "none", "null") and opt.kind in ("int_or_none", "rate"):
+        return None
+    if opt.kind in ("int", "int_or_none"):
+        return number_or_raw(raw, negative=True)
+    if opt.kind in ("tariff", "solo_values"):
+        values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",")]
+        if opt.kind == "solo_values":
+            if len(values) != len(danish_rules.SOLO_BIDS):
+                return raw
+            return dict(zip(danish_rules.SOLO_BIDS, values))
+        return values
+    return raw
+
+
+def blank_request(variant: str, args: Mapping) -> dict:
+    """A blank sheet's players, title, first dealer, house rules and rows from a query string; InputError if bad.
+
+    `player` is repeated once per seat (an empty one leaves a line to write on), `seats` asks for five Danish
+    columns without names, `preset` picks a Danish tariff preset, and every house rule goes by its option name.
+    """
+    module = VARIANTS[variant]
+    errors: dict = {}
+    raw_players = args.getlist("player") if hasattr(args, "getlist") else list(args.get("player", []))
+    seats = min(module.PLAYER_COUNTS)
+    wanted = args.get("seats", "")
+    if wanted:
+        if whole_number(wanted) not in module.PLAYER_COUNTS:
+            errors["seats"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
+                                counts=" / ".join(map(str, module.PLAYER_COUNTS)))
+        else:
+            seats = whole_number(wanted)
+    if len(raw_players) > max(module.PLAYER_COUNTS):
+        errors["player"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
+                             counts=" / ".join(map(str, module.PLAYER_COUNTS)))
+    players: list[str | None] = []
+    for raw in raw_players[:max(module.PLAYER_COUNTS)]:
+        try:
+            players.append(_clean_name(raw, "player"))
+        except InputError as exc:
+            errors.update(exc.errors)
+    if len(players) == 5 and players[4] is None:
+        players.pop()
+    seats = max(seats, len(players))
+    players += [None] * (seats - len(players))
+    named = [p.casefold() for p in players if p]
+    if len(set(named)) != len(named):
+        errors["player"] = _("two players have the same name")
+    title = None
+    try:
+        title = _clean_name(args.get("title", ""), "title")
+    except InputError as exc:
+        errors.update(exc.errors)
+
+    dealer = None
+    raw_dealer = args.get("dealer", "")
+    if raw_dealer:
+        dealer = whole_number(raw_dealer)
+        if dealer is None or dealer >= seats:
+            errors["dealer"] = _("must be the first dealer's seat, from 0 to %(n)d", n=seats - 1)
+            dealer = None
+    elif all(players):
+        dealer = 0
+
+    rows = None
+    raw_rows = args.get("rows", "")
+    if raw_rows:
+        rows = whole_number(raw_rows)
+        if rows is None or not 1 <= rows <= ROWS_MAX:
+            errors["rows"] = _("must be a whole number from 1 to %(n)d", n=ROWS_MAX)
+            rows = None
+
+    given = {}
+    if variant == "danish" and args.get("preset"):
+        preset = danish_rules.TARIFF_PRESETS.get(args["preset"])
+        if preset is None:
+            errors["preset"] = _("must be one of %(names)s", names=", ".join(danish_rules.TARIFF_PRESETS))
+        else:
+            given.update(preset)
+    for name, opt in module.OPTIONS.items():
+        if name in args:
+            given[name] = _option_value(opt, args[name])
+    options, option_errors = variant_options(module, given)
+    errors.update(option_errors)
+    if errors:
+        raise InputError(errors)
+    return {"players": players, "title": title, "dealer": dealer, "options": options, "rows": rows}
+
+
+def blank_context(variant: str, players, options, *, title=None, dealer=None, rows=None, first=1,
+                  carried=None, date=None) -> dict:
+    """An empty score sheet: the head, the columns the variant needs, numbered rows with their dealers.
+
+    `players` holds a name or None (a line to write on) per seat. With a first `dealer`, each row names
+    who deals it (on five-seat Danish sheets that player's columns are shaded: the dealer sits out). A sheet
+    that continues a game starts at hand `first` with the game's totals `carried` forward.
+    """
+    module = VARIANTS[variant]
+    n = len(players)
+    sides = module.sides(n)
+    if rows is None:
+        rows = BLANK_ROWS[variant] - (1 if carried else 0)  # the carried-forward row takes one row's place
+        if options.get("deals"):
+            rows = max(1, min(rows, options["deals"] - first + 1))  # no more rows than deals left
+    known = all(players)
+    head = {
+        "variant_title": _(module.TITLE),
+        "title": title,
+        "date": date,
+        "players": _players_line(variant, players, sides) if known else None,
+        "first_dealer": players[dealer] if dealer is not None and players[dealer] else None,
+        "rules": describe.house_rules(variant, options),
+    }
+    lines = []
+    for number in range(first, first + rows):
+        seat = (dealer + number - 1) % n if dealer is not None else None
+        entries = [""] * len(entry_columns(variant, options))
+        if variant == "classic":
+            fixed = classic_rules.fixed_trump(number, options)
+            entries[0] = describe.suit(fixed) if fixed else ""
+        lines.append({
+            "number": number,
+            "dealer": (players[seat] or "") if seat is not None else "",
+            "entries": entries,
+            "out": [variant == "danish" and n == 5 and seat in side for side in sides],
+        })
+    return {
+        "variant": variant,
+        "head": head,
+        "columns": entry_columns(variant, options),
+        "sides": [[players[s] for s in side] for side in sides],
+        "rows": lines,
+        "carried": [minus(t) for t in carried] if carried else None,
+        "zero_sum": variant == "danish",
+        "tariff": tariff_view(options) if variant == "danish" else None,
+    }
+
+
+def blank_from_game(sheet: Sheet) -> dict:
+    """A blank sheet for a game's table: its players and house rules; it goes on where the game stands."""
+    game, p = sheet.game, sheet.protokoll
+    if p.finished or not p.hands:
+        return blank_context(game.variant, list(game.players), game.options, title=game.title,
+                             dealer=p.next_dealer if p.finished else game.dealer)
+    return blank_context(game.variant, list(game.players), game.options, title=game.title, dealer=game.dealer,
+                         first=len(p.hands) + 1, carried=p.totals)
+
+
+# ---------------------------------------------------------------- CSV
+
+
+def guard(value):
+    """A text cell a spreadsheet would run as a formula gets a leading apostrophe; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _input_columns(variant: str, options, players, side_names) -> list[tuple[str, object]]:
+    """(header, getter) per entered field: lists per side get a column per side, seats are written as names."""
+
+    def field(name):
+        def get(inp):
+            value = inp.get(name)
+            if name in SEAT_FIELDS and value is not None:
+                return players[value]
+            if value is True:
+                return "yes"
+            return "" if value is None or value is False else value
+        return name, get
+
+    def per_side(name):
+        return [(f"{name} {side}", lambda inp, i=i: "" if inp.get(name) is None else inp[name][i])
+                for i, side in enumerate(side_names)]
+
+    if variant == "classic":
+        columns = [field("trump")] + per_side("tricks")
+        if options["honours"] and not options["deals"]:
+            columns += per_side("honours")
+        columns += [("revoke", lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),
+                    ("revoke penalty", lambda inp: inp["revoke"]["penalty"] if inp.get("revoke") else "")]
+        return columns
+    if variant == "danish":
+        return [field(name) for name in danish_rules.INPUT_FIELDS]
+    if variant == "norwegian":
+        return [field("bid"), field("bidder")] + per_side("tricks")
+    if variant == "swedish":
+        return [field("red")] + per_side("tricks")
+    return per_side("tricks")
+
+
+def csv_rows(sheet: Sheet) -> list[list]:
+    """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded."""
+    game, p = sheet.game, sheet.protokoll
+    players = list(game.players)
+    names = describe.side_names(players, p.sides)
+    rubber = p.games_won is not None
+    columns = _input_columns(game.variant, game.options, players, names)
+    header = (["hand"] + (["game"] if rubber else []) + ["dealer"] + [c for c, _get in columns]
+              + [f"points {s}" for s in names] + [f"total {s}" for s in names])
+    out = [header]
+    for h in p.hands:
+        inp = dict(h.input)
+        if game.variant == "classic" and not inp.get("trump") and h.details.get("trump"):
+            inp["trump"] = h.details["trump"]
+        out.append([h.number] + ([h.game] if rubber else []) + [players[h.dealer]]
+                   + [get(inp) for _c, get in columns] + list(h.points) + list(h.totals))
+    return [[guard(v) for v in row] for row in out]

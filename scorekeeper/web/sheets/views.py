@@ -1,0 +1,303 @@
+"""Score sheets to take away: the print page and its PDF, blank sheets for pen and paper, the hands as CSV and JSON.
+
+Thin: paper.py builds the contexts; the PDF is the print page's own HTML rendered by WeasyPrint.
+
+A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn in a child process (the worker's
+threads go on serving pages, and the memory goes back when the child ends), one at a time per worker (the others are
+answered 503 with Retry-After), and a game's PDF is kept on disk per game version and language, so that a download
+again is a file read and a browser's revalidation (If-None-Match) a 304.
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import io
+import json
+import mimetypes
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import flask_babel
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _
+from flask_babel import get_locale
+from werkzeug.utils import safe_join
+
+from scorekeeper.web.sheets import paper
+from scorekeeper.services import games as service
+from scorekeeper.storage import store
+from scorekeeper.web.db import get_db
+from scorekeeper.web.present import game_dict
+from scorekeeper.core import VARIANTS, InputError
+from scorekeeper.core.variants import danish as danish_rules
+
+bp = Blueprint("sheets", __name__)
+# The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
+PDF_ORIGIN = "https://sheet.invalid"
+
+
+@bp.url_value_preprocessor
+def _sheet_language(endpoint, values):
+    """A game that names a language gets its sheets printed in it (an explicit ?lang= still wins)."""
+    game_id = (values or {}).get("game_id")
+    if game_id:
+        game = store.get_game(get_db(), game_id)
+        if game is not None and game.language:
+            g.sheet_language = game.language
+
+
+def _load(game_id):
+    try:
+        return service.load(get_db(), game_id)
+    except service.NotFound:
+        abort(404)
+
+
+def _download(body, mimetype: str, filename: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                                                      "Cache-Control": "no-store"})
+
+
+# ---------------------------------------------------------------- PDF
+
+RENDER_TIMEOUT = 120  # seconds; the largest game the app takes (MAX_HANDS 500) draws in about 15
+RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
+PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
+_drawing = threading.Lock()  # one PDF at a time per worker process
+
+
+class Busy(Exception):
+    """The PDF could not be drawn now (the child ran out of time or was killed): try again later."""
+
+
+def render_pdf(html: str) -> bytes:
+    """The print HTML as an A4 PDF, drawn by a child process (`python -m scorekeeper.web.sheets.pdf`, about 0.8 s to start):
+    WeasyPrint's layout is Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
+    job = {"html": html, "static_folder": current_app.static_folder,
+           "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
+           "base_url": PDF_ORIGIN + request.script_root + "/"}
+    root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    try:
+        done = subprocess.run([sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf"], input=json.dumps(job).encode(),
+                              capture_output=True, timeout=RENDER_TIMEOUT, env=env, cwd=root)
+    except subprocess.TimeoutExpired:  # run() has killed the child
+        raise Busy(f"the PDF took more than {RENDER_TIMEOUT} s") from None
+    if done.returncode < 0:
+        raise Busy(f"the PDF's child process was killed by signal {-done.returncode}")
+    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
+        raise RuntimeError(lines[-1])
+    return done.stdout
+
+
+def _busy() -> Response:
+    """503, Retry-After: a page in the reader's language (not the sheet's)."""
+    g.pop("sheet_language", None)
+    flask_babel.refresh()
+    page = render_template("errors/error.html", code=503, title=_("Busy printing"),
+                           message=_("Another PDF is being made right now. Please try again in a few seconds."))
+    return Response(page, 503, headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"})
+
+
+@contextmanager
+def _one_at_a_time():
+    """Holds this worker's PDF lock, or answers 503 at once (never waits: a waiting thread is a thread not serving)."""
+    if not _drawing.acquire(blocking=False):
+        abort(_busy())
+    try:
+        yield
+    except Busy as exc:
+        current_app.logger.warning("PDF not made: %s", exc)
+        abort(_busy())
+    finally:
+        _drawing.release()
+
+
+def _pdf(template: str, filename: str, **ctx) -> Response:
+    html = render_template(template, pdf=True, **ctx)
+    with _one_at_a_time():
+        return _download(render_pdf(html), "application/pdf", filename)
+
+
+# ---------------------------------------------------------------- a game's PDF, kept
+
+
+@functools.cache
+def _build(*folders: str) -> str:
+    """What the code, templates, styles and catalogues are (names, sizes, times): another build's PDFs are stale."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.suffix in (".py", ".html", ".css", ".mo") and path.is_file():
+                stat = path.stat()
+                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def _pdf_folder() -> Path:
+    """The kept PDFs: PDF_FOLDER, else pdf/ beside the database (instance/pdf)."""
+    return Path(current_app.config.get("PDF_FOLDER") or Path(current_app.config["DATABASE"]).parent / "pdf")
+
+
+def _kept_name(sheet: service.Sheet, kind: str) -> tuple[str, str]:
+    """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
+    the game is printed (players may be renamed by their club without a new version), the language and the build."""
+    game = sheet.game
+    state = hashlib.sha256(json.dumps(
+        [game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created,
+         current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
+         _build(str(Path(__file__).resolve().parents[2]), current_app.template_folder, current_app.static_folder)],
+        sort_keys=True, ensure_ascii=True).encode()).hexdigest()[:16]
+    language = str(get_locale())
+    return f"{game.id}.{game.version}.{state}.{language}.{kind}.pdf", f"{game.version}-{state}-{language}-{kind}"
+
+
+def _keep(folder: Path, name: str, body: bytes) -> None:
+    """Written whole or not at all (a temporary file, then os.replace); the game's older PDFs go, and the oldest of
+    all while the folder holds more than PDF_KEEP_BYTES."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(body)
+        os.replace(temp, folder / name)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    game_id, version, state = name.split(".")[:3]
+    files = []
+    for path in folder.glob("*.pdf"):
+        parts = path.name.split(".")
+        if parts[0] == game_id and (int(parts[1]), parts[2]) != (int(version), state) and int(parts[1]) <= int(version):
+            path.unlink(missing_ok=True)
+        elif path.name != name:
+            try:
+                files.append((path.stat().st_mtime, path.stat().st_size, path))
+            except FileNotFoundError:
+                pass
+    total = len(body) + sum(size for _, size, _ in files)
+    for _, size, path in sorted(files):
+        if total <= current_app.config.get("PDF_KEEP_BYTES", PDF_KEEP_BYTES):
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+
+
+def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, context) -> Response:
+    """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
+    browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
+    max_hands = current_app.config.get("MAX_HANDS")
+    if max_hands is not None and len(sheet.hands) > max_hands:  # a game stored before the limit: print page or CSV
+        abort(Response(render_template("errors/error.html", code=413, title=_("Too long to print as a PDF"), message=_(
+            "This game has %(n)d hands; a PDF is made for at most %(max)d. Print the print page or download the CSV.",
+            n=len(sheet.hands), max=max_hands)), 413))
+    name, etag = _kept_name(sheet, kind)
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304, headers=headers)
+        response.set_etag(etag)
+        return response
+    folder = _pdf_folder()
+    path = folder / name
+    if not path.is_file():
+        html = render_template(template, pdf=True, **context())
+        with _one_at_a_time():
+            if not path.is_file():  # unless another request of this worker drew it meanwhile
+                _keep(folder, name, render_pdf(html))
+    response = send_file(path, mimetype="application/pdf", etag=etag, conditional=True, max_age=None)
+    response.headers.update(headers)
+    return response
+
+
+# ---------------------------------------------------------------- a game's sheet
+
+
+@bp.get("/g/<game_id>/print")
+def print_sheet(game_id):
+    sheet = _load(game_id)
+    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(sheet))
+
+
+@bp.get("/g/<game_id>/sheet.pdf")
+def pdf(game_id):
+    sheet = _load(game_id)
+    return _kept_pdf(sheet, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(sheet))
+
+
+@bp.get("/g/<game_id>/hands.csv")
+def hands_csv(game_id):
+    sheet = _load(game_id)
+    out = io.StringIO()
+    out.write("\ufeff")  # a byte-order mark, so that spreadsheets read æ, ø, å as UTF-8
+    csv.writer(out, lineterminator="\r\n").writerows(paper.csv_rows(sheet))
+    return _download(out.getvalue(), "text/csv", f"protokoll-{game_id}.csv")
+
+
+@bp.get("/g/<game_id>/game.json")
+def game_json(game_id):
+    sheet = _load(game_id)
+    body = json.dumps(game_dict(sheet), ensure_ascii=False, indent=2)
+    return _download(body, "application/json", f"protokoll-{game_id}.json")
+
+
+@bp.get("/g/<game_id>/blank")
+def game_blank(game_id):
+    sheet = _load(game_id)
+    return render_template("print/blank.html", pdf=False, game_id=game_id,
+                           pdf_url=url_for("sheets.game_blank_pdf", game_id=game_id), **paper.blank_from_game(sheet))
+
+
+@bp.get("/g/<game_id>/blank.pdf")
+def game_blank_pdf(game_id):
+    sheet = _load(game_id)
+    return _kept_pdf(sheet, "blank", f"blank-{game_id}.pdf", "print/blank.html",
+                     lambda: dict(game_id=game_id, **paper.blank_from_game(sheet)))
+
+
+# ---------------------------------------------------------------- blank sheets
+
+
+def _blank(variant: str):
+    """The blank sheet's context from the query string, or the page that says what was wrong (400)."""
+    if variant not in VARIANTS:
+        abort(404)
+    try:
+        wanted = paper.blank_request(variant, request.args)
+    except InputError as exc:
+        message = "; ".join(f"{field}: {text}" for field, text in exc.errors.items())
+        abort(Response(render_template("errors/error.html", code=400, title=_("This sheet cannot be made"),
+                                       message=message), 400))
+    return paper.blank_context(variant, wanted["players"], wanted["options"], title=wanted["title"],
+                               dealer=wanted["dealer"], rows=wanted["rows"])
+
+
+@bp.get("/blank/")
+def blank_index():
+    """The blank sheets, and a form that makes one with names: it sends the table to that sheet's page."""
+    variant = request.args.get("variant")
+    if variant in VARIANTS:
+        args = {k: [v for v in vs if v] for k, vs in request.args.to_dict(flat=False).items()
+                if k != "variant" and not (k == "preset" and variant != "danish")}
+        names = args.get("player", [])
+        args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
+        return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
+    return render_template("print/blank_index.html", variants=VARIANTS, presets=danish_rules.TARIFF_PRESETS)
+
+
+@bp.get("/blank/<variant>")
+def blank(variant):
+    ctx = _blank(variant)
+    pdf_url = url_for("sheets.blank_pdf", variant=variant, **request.args.to_dict(flat=False))
+    return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, **ctx)
+
+
+@bp.get("/blank/<variant>.pdf")
+def blank_pdf(variant):
+    return _pdf("print/blank.html", f"blank-{variant}.pdf", **_blank(variant))
