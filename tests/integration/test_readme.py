@@ -1,0 +1,115 @@
+"""The README and docs/ against the code: a short door with the two commands on top, every variant and option in the
+rules, the rules' hands scoring as written, no link to a missing file, every configuration default documented."""
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.core import VARIANTS, make_setup, play
+from scorekeeper.web.guard import DEFAULTS
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+RULES = (ROOT / "docs" / "rules.md").read_text()
+OPERATIONS = (ROOT / "docs" / "operations.md").read_text()
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_readme_is_a_door_not_a_manual():
+    size = len((ROOT / "README.md").read_bytes())
+    assert size < 15_000, f"README.md is {size} bytes: move the detail into docs/"
+
+
+def test_readme_starts_with_the_two_commands():
+    before, after = README.split("```sh", 1)
+    assert "```" not in before and "\n## " not in before, "the commands come first, before any section"
+    first = after.split("```", 1)[0].strip().splitlines()
+    assert first[0].startswith("make run ") and first[1].startswith("make test "), first
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_variant_and_option_is_documented(variant):
+    section = RULES.split(f"### {variant} — ", 1)
+    assert len(section) == 2, f"no section '### {variant} — ' in docs/rules.md"
+    text = section[1].split("\n### ", 1)[0]
+    for option in VARIANTS[variant].OPTIONS:
+        assert f"`{option}`" in text, f"{variant}: option {option} is not documented in docs/rules.md"
+
+
+EXAMPLES = [
+    ("classic", {"honours": True}, '{"trump": "hearts", "tricks": [8, 5], "honours": [3, 1], "revoke": {"side": 1, "penalty": "tricks"}}', [5, 0]),
+    ("norwegian", {}, '{"bid": "grand", "bidder": 2, "tricks": [5, 8]}', [0, 4]),
+    ("danish", {}, '{"bidder": 1, "bid": "sol", "tricks": 1}', [-50, 150, -50, -50]),
+    ("danish", {}, '{"bidder": 0, "bid": 9, "suffix": "gode", "partner": 0, "tricks": 9}', [240, -80, -80, -80]),
+    ("german", {}, '{"tricks": [9, 4]}', [3, 0]),
+    ("swedish", {}, '{"red": 3, "tricks": [5, 8]}', [0, 2]),
+    ("swedish", {}, '{"red": null, "tricks": [4, 9]}', [3, 0]),
+]
+
+
+@pytest.mark.parametrize("variant,options,hand,points", EXAMPLES)
+def test_the_rules_hand_examples_score_as_written(variant, options, hand, points):
+    row = next((line for line in RULES.splitlines() if line.startswith(f"| {variant} |") and f"`{hand}`" in line), None)
+    assert row is not None, f"docs/rules.md has no row for {variant} with the hand {hand}"
+    players = ["A", "B"] if variant == "german" else ["A", "B", "C", "D"]
+    protokoll = play(make_setup(variant, players, 0, options), [json.loads(hand)])
+    assert list(protokoll.hands[0].points) == points
+    assert f"`{points}`" in row, f"docs/rules.md: the hand {hand} should say it scores {points}"
+
+
+def _without_blocks(text: str) -> str:
+    """Markdown without its fenced code blocks, whose lines are neither links nor headings."""
+    return re.sub(r"(?ms)^```.*?^```", "", text)
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub makes of a file's headings: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"(?m)^#{1,6} +(.+?) *$", _without_blocks(text))
+    return {re.sub(r"[^\w\- ]", "", h.replace("`", "").lower()).replace(" ", "-") for h in headings}
+
+
+def _links(path: Path):
+    prose = re.sub(r"`[^`\n]*`", "", _without_blocks(path.read_text()))  # code spans hold no links either
+    for target in re.findall(r"\[[^\]]*\]\(([^)\s]+)\)", prose):
+        if not re.match(r"[a-z]+:", target):
+            yield target
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_leads_somewhere(page):
+    broken = []
+    for target in _links(page):
+        file, _, anchor = target.partition("#")
+        dest = (page.parent / file).resolve() if file else page
+        if not dest.exists():
+            broken.append(f"{target}: no file {dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest}")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest.read_text()):
+            broken.append(f"{target}: no heading #{anchor} in {dest.relative_to(ROOT)}")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+def _create_app_defaults() -> list[str]:
+    """The keys scorekeeper/app.py passes to app.config.from_mapping(...), read from its source."""
+    tree = ast.parse((ROOT / "scorekeeper" / "app.py").read_text())
+    keys = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_mapping":
+            keys += [k.arg for k in node.keywords if k.arg]
+            for arg in node.args:
+                if isinstance(arg, ast.Dict):
+                    keys += [k.value for k in arg.keys if isinstance(k, ast.Constant)]
+    return keys
+
+
+CONFIG_KEYS = _create_app_defaults() + list(DEFAULTS)
+
+
+def test_the_configuration_keys_were_found():
+    assert "DATABASE" in CONFIG_KEYS and "MAX_HANDS" in CONFIG_KEYS and "LIMIT_NEW_GAMES" in CONFIG_KEYS
+
+
+@pytest.mark.parametrize("key", CONFIG_KEYS)
+def test_every_configuration_default_is_documented(key):
+    assert f"`{key}`" in OPERATIONS, f"configuration key {key} has a default but is not in docs/operations.md"
