@@ -1,16 +1,12 @@
-import sqlite3
-
+"""The fixtures every test may ask for: an app over a fresh SQLite file, its client, a small API client, a browser
+at a phone's size, the app served on 127.0.0.1, and a club's season. Plain helpers are in helpers.py."""
 import pytest
 
+from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, SEASON, Api
 from scorekeeper import create_app
-
-PLAYERS = {
-    "classic": ["Anna", "Bo", "Carl", "Dina"],
-    "norwegian": ["Ola", "Kari", "Per", "Liv"],
-    "danish": ["Anna", "Bo", "Carl", "Dina"],
-    "german": ["Anna", "Bo"],
-    "swedish": ["Åsa", "Björn", "Örjan", "Märta"],
-}
+from scorekeeper.services import clubs as club_service
+from scorekeeper.services import games as service
+from scorekeeper.storage import close, connect
 
 
 @pytest.fixture
@@ -33,56 +29,6 @@ def runner(app):
     return app.test_cli_runner()
 
 
-def dump(db_path):
-    """Every table's rows, read straight from the file: compared before and after a refused request."""
-    conn = sqlite3.connect(db_path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
-    finally:
-        conn.close()
-
-
-# ------------------------------------------------------------------ the scorer tests' helpers
-
-
-def points(protokoll):
-    """Each hand's points, as lists."""
-    return [list(h.points) for h in protokoll.hands]
-
-
-def refused(setup, inputs, field, *, parts=False):
-    """The hands are refused with an error naming `field` (with `parts`, or one of its parts, e.g. revoke.side)."""
-    from scorekeeper.core import InputError, play
-
-    with pytest.raises(InputError) as exc:
-        play(setup, inputs)
-    keys = exc.value.errors
-    assert field in keys or (parts and any(k.startswith(field + ".") for k in keys)), keys
-    return exc.value
-
-
-class Api:
-    """A small client of the JSON API for tests."""
-
-    def __init__(self, client):
-        self.client = client
-
-    def create(self, variant, players=None, **extra):
-        body = {"variant": variant, "players": players or PLAYERS[variant], **extra}
-        r = self.client.post("/api/games", json=body)
-        assert r.status_code == 201, r.json
-        return r.json
-
-    def hand(self, game, data, status=201):
-        r = self.client.post(f"/api/games/{game['id']}/hands", json=data, headers={"X-Edit-Key": game["edit_key"]})
-        assert r.status_code == status, r.json
-        return r.json
-
-    def get(self, game):
-        r = self.client.get(f"/api/games/{game['id']}")
-        assert r.status_code == 200
-        return r.json
 
 
 @pytest.fixture
@@ -92,11 +38,6 @@ def api(client):
 
 # ------------------------------------------------------------------ a real browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="session")
@@ -127,4 +68,36 @@ def live_server(tmp_path):
     thread.join(5)
 
 
-ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parent.parent / "test-artifacts"
+# ------------------------------------------------------------------ a club's season (clubs, pages, languages)
+
+
+@pytest.fixture
+def db(app, db_path):
+    conn = connect(db_path)
+    yield conn
+    close(conn)
+
+
+@pytest.fixture
+def season(db):
+    """The club, its 9 members and three evenings, entered through the services as the pages do it."""
+    club_id = club_service.create_club(db, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",
+                                            "options": {"rate": "0.05"}, "password": PASSWORD})
+    ids = {name: club_service.add_member(db, club_id, name) for name in MEMBERS}
+    evenings, keys = [], {}
+    for n, (date, fee, settlement, tables) in enumerate(SEASON):
+        if n == 1:
+            club_service.rename_member(db, club_id, ids["Bo"], "Bo Jensen")
+        if n == 2:
+            club_service.set_retired(db, club_id, ids["Hans"], True)
+        evening_id = club_service.create_evening(db, club_id, date, fee, settlement)
+        for t, (variant, names, hands) in enumerate(tables):
+            game_id, key, _ = club_service.add_table(db, club_id, evening_id, [ids[m] for m in names], 0, variant)
+            keys[n, t] = game_id, key
+            for inp, pts in hands:
+                scored = service.add_hand(db, game_id, inp, key)
+                sides = service.load(db, game_id).protokoll.sides
+                got = {names[seat]: scored.points[s] for s, seats in enumerate(sides) for seat in seats}
+                assert {k: v for k, v in got.items() if v} == {k: v for k, v in pts.items() if v}, (date, inp)
+        evenings.append(evening_id)
+    return {"club": club_id, "ids": ids, "names": {v: k for k, v in ids.items()}, "evenings": evenings, "keys": keys}

@@ -2,43 +2,9 @@
 import re
 
 import pytest
-
-from conftest import PLAYERS, dump
+from helpers import PLAYERS, dump, fields, post_hand, start
 
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
-
-
-def fields(html: str) -> dict:
-    """The hidden fields of the first form on a page (csrf_token, number, version, token)."""
-    out = {}
-    for name in ("csrf_token", "number", "version", "token"):
-        m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html) or \
-            re.search(rf'<input[^>]*value="([^"]*)"[^>]*name="{name}"', html)
-        if m:
-            out[name] = m.group(1)
-    return out
-
-
-def start(client, variant, players=None, **options):
-    page = client.get(f"/new/{variant}")
-    assert page.status_code == 200
-    data = {**fields(page.get_data(as_text=True)), "dealer": "0"}
-    for i, name in enumerate(players or PLAYERS[variant]):
-        data[f"player{i}"] = name
-    for name, value in options.items():
-        data[f"opt_{name}"] = value
-    r = client.post(f"/new/{variant}", data=data)
-    assert r.status_code == 302, r.get_data(as_text=True)
-    return r.headers["Location"].rsplit("/", 1)[-1]
-
-
-def post_hand(client, game_id, data, number=None, expect=302):
-    url = f"/g/{game_id}/hands/new" if number is None else f"/g/{game_id}/hands/{number}"
-    page = client.get(url)
-    assert page.status_code == 200
-    r = client.post(url, data={**fields(page.get_data(as_text=True)), **data})
-    assert r.status_code == expect, r.get_data(as_text=True)[:2000]
-    return r
 
 
 def api_game(client, game_id):

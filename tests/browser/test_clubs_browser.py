@@ -3,8 +3,7 @@ import re
 from decimal import Decimal
 
 import pytest
-
-from conftest import ARTIFACTS
+from helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 

@@ -3,11 +3,10 @@ import sqlite3
 import threading
 
 import pytest
-
-from conftest import PLAYERS, dump
 from scorekeeper import create_app
 from scorekeeper.services import games as service
 import scorekeeper.storage as dbmod
+from helpers import PLAYERS, dump
 
 HANDS = {
     "classic": ({"honours": True, "rubber": True},
@@ -195,7 +194,7 @@ def test_flask_backup_command_line(api, db_path, tmp_path):
     from pathlib import Path
 
     api.create("german")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "SCOREKEEPER_DATABASE": db_path, "SCOREKEEPER_SECRET_KEY": "x", "PYTHONPATH": str(root)}
     target = tmp_path / "cli.sqlite"
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "backup", str(target)],

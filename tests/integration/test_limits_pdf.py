@@ -13,8 +13,7 @@ from scorekeeper import create_app
 from scorekeeper.services import games as service
 from scorekeeper.web.sheets import views as sheets
 from scorekeeper.web.db import get_db
-
-from conftest import PLAYERS, Api, dump
+from helpers import Api, PLAYERS, dump
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 FORM_HAND = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}

@@ -1,8 +1,7 @@
 """Two-player (German) whist scoring, as RULES.md states it (seed 003)."""
 import pytest
-
-from conftest import points, refused
 from scorekeeper.core import GameOver, InputError, make_setup, play
+from helpers import points, refused
 
 PLAYERS = ["Anna", "Bo"]
 

@@ -11,9 +11,7 @@ import sqlite3
 import subprocess
 
 import pytest
-
-from conftest import PLAYERS
-from test_clubs import db, season  # noqa: F401  (fixtures: a club's season)
+from helpers import PLAYERS
 
 EVIL = '<script>alert("x")</script>'
 FORMULA = "=HYPERLINK(\"http://evil.example\")"

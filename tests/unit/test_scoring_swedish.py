@@ -1,8 +1,7 @@
 """Swedish whist (Firemannswhist) scoring, as RULES.md states it (seed 004)."""
 import pytest
-
-from conftest import points, refused
 from scorekeeper.core import GameOver, InputError, make_setup, play
+from helpers import points, refused
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
 

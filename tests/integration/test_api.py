@@ -1,7 +1,6 @@
 """The JSON API as ../shared/API.md states it, through a real SQLite file."""
 import pytest
-
-from conftest import PLAYERS, dump
+from helpers import PLAYERS, dump
 
 DANISH_8 = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}
 

@@ -6,12 +6,9 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from helpers import PLAYERS, fields, post_hand, start
 
-from conftest import PLAYERS
-from test_clubs import db, season  # noqa: F401  (fixtures: a club's season)
-from test_pages import fields, post_hand, start
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("da", "nb", "sv")
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]")
 

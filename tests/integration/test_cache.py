@@ -9,8 +9,7 @@ from scorekeeper import create_app
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
 from scorekeeper.core import InputError
-
-from test_scoring_properties import VARIANTS, games, one_hand
+from strategies import VARIANTS, games, one_hand
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 

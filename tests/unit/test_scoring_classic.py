@@ -3,9 +3,9 @@
 Also holds the make_setup checks common to every variant (names, dealer, variant)."""
 import pytest
 
-import conftest
-from conftest import points
+import helpers
 from scorekeeper.core import GameOver, InputError, make_setup, play
+from helpers import points
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 
@@ -21,7 +21,7 @@ def hand(a, trump="hearts", **extra):
 
 def refused(setup, inputs, field):
     """The hand is refused with an error naming `field` (or one of its parts, e.g. revoke.side)."""
-    return conftest.refused(setup, inputs, field, parts=True)
+    return helpers.refused(setup, inputs, field, parts=True)
 
 
 # ------------------------------------------------------------------ tricks
@@ -411,7 +411,7 @@ def test_tournament_no_game_out_on_a_revoke_does_not_apply_without_a_target():
 
 
 def trumps(p):
-    return [h.details["trump"] for h in p.hands]
+    return [h.trump for h in p.hands]
 
 
 def test_trump_rotation_hearts_diamonds_spades_clubs():

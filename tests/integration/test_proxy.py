@@ -19,7 +19,7 @@ from scorekeeper.services import clubs as club_service
 from scorekeeper import create_app
 from scorekeeper.storage import close, connect
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GERMAN = {"tricks": [8, 5]}
 EVIL = {"Host": "evil.example"}
 

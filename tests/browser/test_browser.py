@@ -2,8 +2,7 @@
 import re
 
 import pytest
-
-from conftest import ARTIFACTS
+from helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 

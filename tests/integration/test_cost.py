@@ -13,8 +13,7 @@ from scorekeeper.services import cache, games as service
 from scorekeeper import create_app
 from scorekeeper.web.db import get_db
 from scorekeeper.core import VARIANTS
-
-from conftest import PLAYERS
+from helpers import PLAYERS
 
 # Options that let a game run long, and the longest game the rules allow (≤ 1,000 hands).
 LONG = {"classic": ({"deals": 500}, 500), "norwegian": ({"target": 100}, 1000), "danish": ({}, 1000),

@@ -7,6 +7,7 @@ import scorekeeper.storage as dbmod
 from scorekeeper.web import db as web_db
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
+from helpers import dump
 
 
 def test_init_db_creates_then_reports_up_to_date(tmp_path):
@@ -68,7 +69,6 @@ def test_deleting_a_game_row_takes_its_hands(app, api, db_path):
 
 
 def test_a_failed_write_leaves_nothing(app, api, db_path):
-    from conftest import dump
     game = api.create("german")
     before = dump(db_path)
     with app.app_context():

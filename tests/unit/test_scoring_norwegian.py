@@ -1,8 +1,7 @@
 """Norwegian whist (grand/pass, Minnesota whist) scoring, as RULES.md states it (seed 001)."""
 import pytest
-
-from conftest import points, refused
 from scorekeeper.core import GameOver, InputError, make_setup, play
+from helpers import points, refused
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
 

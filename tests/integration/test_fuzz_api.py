@@ -6,10 +6,9 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
-from conftest import PLAYERS
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS
+from helpers import PLAYERS
 
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
 HAND_FIELDS = sorted({f for m in VARIANTS.values() for f in m.INPUT_FIELDS})

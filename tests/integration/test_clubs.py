@@ -10,75 +10,10 @@ from babel.numbers import format_currency
 
 import pytest
 
-from conftest import dump
-
 from scorekeeper.services import clubs as club_service, games as service
 from scorekeeper.storage import close, connect
 from scorekeeper.core.club import KITTY, apply_transfers
-
-PASSWORD = "kløver-es-42"
-MEMBERS = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans", "Ida"]
-RATE_CENTS = 5  # 0.05 DKK a point: 5 øre
-
-# Each evening: date, fee, how it settles, and its tables: (variant, members in seat order, hands).
-# Each hand: what the table entered, and the points it gives, worked out by hand from the standard tariff
-# (7…13: 10, 20, 40, 80, 160, 320, 640; sol 50, ren sol 100, bordlægger 150).
-SEASON = [
-    ("2026-01-08", "5", "pairwise", [
-        ("danish", ["Anna", "Bo", "Carl", "Dina"], [
-            ({"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
-             {"Anna": 60, "Bo": -60, "Carl": 60, "Dina": -60}),              # 20 + 2 × 20
-            ({"bidder": 1, "bid": "sol", "tricks": 1},
-             {"Anna": -50, "Bo": 150, "Carl": -50, "Dina": -50}),
-            ({"passed": True}, {}),
-            ({"bidder": 3, "bid": 9, "suffix": "gode", "partner": 1, "tricks": 8},
-             {"Anna": 160, "Bo": -160, "Carl": 160, "Dina": -160}),          # lost: 2 × 40, gode doubles
-        ]),
-        ("danish", ["Eva", "Finn", "Gro", "Hans", "Ida"], [                 # five: the dealer sits out
-            ({"bidder": 1, "bid": 7, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 9},
-             {"Eva": 0, "Finn": 30, "Gro": -30, "Hans": 30, "Ida": -30}),     # Eva deals: 10 × 3
-            ({"bidder": 2, "bid": 8, "suffix": "plain", "trump": "clubs", "partner": 2, "tricks": 8},
-             {"Eva": -20, "Finn": 0, "Gro": 60, "Hans": -20, "Ida": -20}),    # Finn deals; selvmakker
-            ({"bidder": 4, "bid": "ren_sol", "tricks": 0},
-             {"Eva": -100, "Finn": -100, "Gro": 0, "Hans": -100, "Ida": 300}),  # Gro deals
-        ]),
-    ]),
-    ("2026-01-15", "10.00", "kitty", [
-        ("danish", ["Anna", "Eva", "Bo", "Finn"], [
-            ({"bidder": 1, "bid": 10, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 10},
-             {"Anna": -80, "Eva": 80, "Bo": -80, "Finn": 80}),
-            ({"bidder": 0, "bid": 7, "suffix": "sans", "partner": 2, "tricks": 7},
-             {"Anna": 20, "Eva": -20, "Bo": 20, "Finn": -20}),               # sans doubles 10
-        ]),
-        ("danish", ["Carl", "Dina", "Gro", "Hans"], [
-            ({"bidder": 0, "bid": "bordlaegger", "tricks": 2},
-             {"Carl": -900, "Dina": 300, "Gro": 300, "Hans": 300}),          # lost: 2 × 150 to each
-            ({"bidder": 3, "bid": 8, "suffix": "vip", "trump": "none", "partner": 2, "tricks": 9},
-             {"Carl": -80, "Dina": -80, "Gro": 80, "Hans": 80}),             # (20 + 20) × 2
-        ]),
-        ("classic", ["Ida", "Anna", "Carl", "Eva"], [                       # Ida & Carl against Anna & Eva
-            ({"trump": "hearts", "tricks": [8, 5]}, {"Ida": 2, "Carl": 2}),
-            ({"trump": "spades", "tricks": [4, 9]}, {"Anna": 3, "Eva": 3}),
-            ({"trump": "diamonds", "tricks": [10, 3]}, {"Ida": 4, "Carl": 4}),  # 6: Ida & Carl win the game
-        ]),
-    ]),
-    ("2026-01-22", "", "pairwise", [
-        ("danish", ["Anna", "Bo", "Carl", "Dina"], [
-            ({"bidder": 3, "bid": 11, "suffix": "plain", "trump": "spades", "partner": 0, "tricks": 11},
-             {"Anna": 160, "Bo": -160, "Carl": -160, "Dina": 160}),
-        ]),
-        ("danish", ["Eva", "Finn", "Gro", "Ida"], [
-            ({"bidder": 3, "bid": 7, "suffix": "halve", "trump": "diamonds", "partner": 0, "tricks": 5},
-             {"Eva": -40, "Finn": 40, "Gro": 40, "Ida": -40}),               # lost: 2 × 10, halve doubles
-        ]),
-        ("danish", ["Anna", "Eva", "Finn", "Bo"], [                        # a second round for four of them
-            ({"bidder": 2, "bid": 9, "suffix": "plain", "trump": "clubs", "partner": 3, "tricks": 12},
-             {"Anna": -160, "Eva": -160, "Finn": 160, "Bo": 160}),           # 40 × 4
-        ]),
-    ]),
-]
-CLASSIC_WINNERS = {"Ida", "Carl"}
-
+from helpers import CLASSIC_WINNERS, MEMBERS, PASSWORD, RATE_CENTS, SEASON, dump, log_in, token
 
 def by_hand(evening):
     """An evening added up from the literal points above: Danish points, hands played, tables, standings."""
@@ -99,38 +34,6 @@ def by_hand(evening):
     fee_cents = int(Decimal(fee or 0) * 100)
     net = {name: points[name] * RATE_CENTS - fee_cents for name in present}
     return present, points, hands, tables_played, standing, fee_cents, net
-
-
-@pytest.fixture
-def db(app, db_path):
-    conn = connect(db_path)
-    yield conn
-    close(conn)
-
-
-@pytest.fixture
-def season(db):
-    """The club, its 9 members and three evenings, entered through the services as the pages do it."""
-    club_id = club_service.create_club(db, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",
-                                            "options": {"rate": "0.05"}, "password": PASSWORD})
-    ids = {name: club_service.add_member(db, club_id, name) for name in MEMBERS}
-    evenings, keys = [], {}
-    for n, (date, fee, settlement, tables) in enumerate(SEASON):
-        if n == 1:
-            club_service.rename_member(db, club_id, ids["Bo"], "Bo Jensen")
-        if n == 2:
-            club_service.set_retired(db, club_id, ids["Hans"], True)
-        evening_id = club_service.create_evening(db, club_id, date, fee, settlement)
-        for t, (variant, names, hands) in enumerate(tables):
-            game_id, key, _ = club_service.add_table(db, club_id, evening_id, [ids[m] for m in names], 0, variant)
-            keys[n, t] = game_id, key
-            for inp, pts in hands:
-                scored = service.add_hand(db, game_id, inp, key)
-                sides = service.load(db, game_id).protokoll.sides
-                got = {names[seat]: scored.points[s] for s, seats in enumerate(sides) for seat in seats}
-                assert {k: v for k, v in got.items() if v} == {k: v for k, v in pts.items() if v}, (date, inp)
-        evenings.append(evening_id)
-    return {"club": club_id, "ids": ids, "names": {v: k for k, v in ids.items()}, "evenings": evenings, "keys": keys}
 
 
 def test_each_evening_equals_its_hands_added_up_by_hand(db, season):
@@ -275,16 +178,6 @@ def test_member_names_are_unique_in_a_club(db, season):
 
 
 # ---------------------------------------------------------------- the pages
-
-
-def token(client, url):
-    html = client.get(url).get_data(as_text=True)
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
-
-
-def log_in(client, club_id, password=PASSWORD):
-    return client.post(f"/c/{club_id}/login", data={"csrf_token": token(client, f"/c/{club_id}/login"),
-                                                     "password": password})
 
 
 def test_the_pages_show_the_season(client, season):

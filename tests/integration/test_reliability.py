@@ -16,62 +16,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-
-from conftest import PLAYERS, dump
 from scorekeeper import create_app
 from scorekeeper.core import make_setup, play
+from helpers import PLAYERS, Server, call, dump
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """gunicorn (2 workers × 4 threads) in its own process group, so that SIGKILL takes master and workers at once."""
-
-    def __init__(self, db_path, log_path, extra=()):
-        self.db_path, self.log_path, self.extra = str(db_path), str(log_path), list(extra)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = None
-
-    def start(self, timeout=60):
-        env = {**os.environ, "SCOREKEEPER_DATABASE": self.db_path, "SCOREKEEPER_SECRET_KEY": "reliability",
-               "PYTHONPATH": str(ROOT),
-               "SCOREKEEPER_MAX_HANDS": "1000000"}  # the writers enter hands as fast as they can, past 500 a game
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--worker-class", "gthread",
-                 "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2", *self.extra, "scorekeeper:create_app()"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, Path(self.log_path).read_text()[-3000:]
-            try:
-                urllib.request.urlopen(self.url + "/api/games/none", timeout=1)
-            except urllib.error.HTTPError as exc:
-                if exc.code == 404:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise AssertionError("the server did not start:\n" + Path(self.log_path).read_text()[-3000:])
-
-    def kill(self):
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @pytest.fixture
@@ -86,18 +34,6 @@ def server_factory(tmp_path):
     yield make
     for server in started:
         server.stop()
-
-
-def call(url, method="GET", body=None, headers=None, timeout=30):
-    """(status, JSON answer) of one request; connection errors raise OSError."""
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null")
 
 
 def danish_hand(rng):

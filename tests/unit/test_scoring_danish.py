@@ -1,9 +1,8 @@
 """Danish es-makker whist scoring, as RULES.md states it (seed 002)."""
 import pytest
-
-from conftest import points, refused
 from scorekeeper.core import GameOver, InputError, make_setup, play
 from scorekeeper.core.variants import danish
+from helpers import points, refused
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 FIVE = PLAYERS + ["Erik"]

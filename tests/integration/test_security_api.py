@@ -7,11 +7,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from conftest import PLAYERS, dump
 from scorekeeper import create_app
 from scorekeeper.web.security import HEADERS
-from test_reliability import Server, call
+from helpers import PLAYERS, Server, call, dump
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")

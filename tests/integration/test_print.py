@@ -5,9 +5,8 @@ import subprocess
 import urllib.request
 
 import pytest
-
-from conftest import ARTIFACTS, PLAYERS
 from scorekeeper.core.variants import danish
+from helpers import ARTIFACTS, PLAYERS
 
 NORDIC = ["Ann-Kristin", "Søren", "Åsa", "Bo"]
 # A finished Danish evening of 8 deals: a made bid, a sol, a passed-out deal, a selvmakker, a lost sans, a lost sol …

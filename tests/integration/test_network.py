@@ -12,11 +12,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from conftest import PLAYERS, dump
 from scorekeeper import create_app
+from helpers import PASSWORD, PLAYERS, dump, token
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------- one safe redirect helper, used by every `next`
@@ -64,7 +63,6 @@ def test_language_switch_keeps_a_path_on_the_site(client):
 def test_club_login_never_redirects_off_the_site(app, client, db_path, target):
     from scorekeeper.services import clubs as club_service
     from scorekeeper.storage import close, connect
-    from test_clubs import PASSWORD, token
     db = connect(db_path)
     try:
         club_id = club_service.create_club(db, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",

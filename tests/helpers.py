@@ -1,0 +1,263 @@
+"""What the tests share: players, a dump of the database file, a small API client, the browser's settings, the hidden
+fields of a form, a club's season, and the app under gunicorn in a subprocess. Fixtures live in conftest.py."""
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+PLAYERS = {
+    "classic": ["Anna", "Bo", "Carl", "Dina"],
+    "norwegian": ["Ola", "Kari", "Per", "Liv"],
+    "danish": ["Anna", "Bo", "Carl", "Dina"],
+    "german": ["Anna", "Bo"],
+    "swedish": ["Åsa", "Björn", "Örjan", "Märta"],
+}
+
+
+def dump(db_path):
+    """Every table's rows, read straight from the file: compared before and after a refused request."""
+    conn = sqlite3.connect(db_path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
+    finally:
+        conn.close()
+
+
+# ------------------------------------------------------------------ the scorer tests' helpers
+
+
+def points(protokoll):
+    """Each hand's points, as lists."""
+    return [list(h.points) for h in protokoll.hands]
+
+
+def refused(setup, inputs, field, *, parts=False):
+    """The hands are refused with an error naming `field` (with `parts`, or one of its parts, e.g. revoke.side)."""
+    from scorekeeper.core import InputError, play
+
+    with pytest.raises(InputError) as exc:
+        play(setup, inputs)
+    keys = exc.value.errors
+    assert field in keys or (parts and any(k.startswith(field + ".") for k in keys)), keys
+    return exc.value
+
+
+class Api:
+    """A small client of the JSON API for tests."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, variant, players=None, **extra):
+        body = {"variant": variant, "players": players or PLAYERS[variant], **extra}
+        r = self.client.post("/api/games", json=body)
+        assert r.status_code == 201, r.json
+        return r.json
+
+    def hand(self, game, data, status=201):
+        r = self.client.post(f"/api/games/{game['id']}/hands", json=data, headers={"X-Edit-Key": game["edit_key"]})
+        assert r.status_code == status, r.json
+        return r.json
+
+    def get(self, game):
+        r = self.client.get(f"/api/games/{game['id']}")
+        assert r.status_code == 200
+        return r.json
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+PHONE = {"width": 390, "height": 844}
+
+
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def fields(html: str) -> dict:
+    """The hidden fields of the first form on a page (csrf_token, number, version, token)."""
+    out = {}
+    for name in ("csrf_token", "number", "version", "token"):
+        m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html) or \
+            re.search(rf'<input[^>]*value="([^"]*)"[^>]*name="{name}"', html)
+        if m:
+            out[name] = m.group(1)
+    return out
+
+
+def start(client, variant, players=None, **options):
+    page = client.get(f"/new/{variant}")
+    assert page.status_code == 200
+    data = {**fields(page.get_data(as_text=True)), "dealer": "0"}
+    for i, name in enumerate(players or PLAYERS[variant]):
+        data[f"player{i}"] = name
+    for name, value in options.items():
+        data[f"opt_{name}"] = value
+    r = client.post(f"/new/{variant}", data=data)
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[-1]
+
+
+def post_hand(client, game_id, data, number=None, expect=302):
+    url = f"/g/{game_id}/hands/new" if number is None else f"/g/{game_id}/hands/{number}"
+    page = client.get(url)
+    assert page.status_code == 200
+    r = client.post(url, data={**fields(page.get_data(as_text=True)), **data})
+    assert r.status_code == expect, r.get_data(as_text=True)[:2000]
+    return r
+
+
+# ------------------------------------------------------------------ a club's season
+
+PASSWORD = "kløver-es-42"
+MEMBERS = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans", "Ida"]
+RATE_CENTS = 5  # 0.05 DKK a point: 5 øre
+
+# Each evening: date, fee, how it settles, and its tables: (variant, members in seat order, hands).
+# Each hand: what the table entered, and the points it gives, worked out by hand from the standard tariff
+# (7…13: 10, 20, 40, 80, 160, 320, 640; sol 50, ren sol 100, bordlægger 150).
+SEASON = [
+    ("2026-01-08", "5", "pairwise", [
+        ("danish", ["Anna", "Bo", "Carl", "Dina"], [
+            ({"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
+             {"Anna": 60, "Bo": -60, "Carl": 60, "Dina": -60}),              # 20 + 2 × 20
+            ({"bidder": 1, "bid": "sol", "tricks": 1},
+             {"Anna": -50, "Bo": 150, "Carl": -50, "Dina": -50}),
+            ({"passed": True}, {}),
+            ({"bidder": 3, "bid": 9, "suffix": "gode", "partner": 1, "tricks": 8},
+             {"Anna": 160, "Bo": -160, "Carl": 160, "Dina": -160}),          # lost: 2 × 40, gode doubles
+        ]),
+        ("danish", ["Eva", "Finn", "Gro", "Hans", "Ida"], [                 # five: the dealer sits out
+            ({"bidder": 1, "bid": 7, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 9},
+             {"Eva": 0, "Finn": 30, "Gro": -30, "Hans": 30, "Ida": -30}),     # Eva deals: 10 × 3
+            ({"bidder": 2, "bid": 8, "suffix": "plain", "trump": "clubs", "partner": 2, "tricks": 8},
+             {"Eva": -20, "Finn": 0, "Gro": 60, "Hans": -20, "Ida": -20}),    # Finn deals; selvmakker
+            ({"bidder": 4, "bid": "ren_sol", "tricks": 0},
+             {"Eva": -100, "Finn": -100, "Gro": 0, "Hans": -100, "Ida": 300}),  # Gro deals
+        ]),
+    ]),
+    ("2026-01-15", "10.00", "kitty", [
+        ("danish", ["Anna", "Eva", "Bo", "Finn"], [
+            ({"bidder": 1, "bid": 10, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 10},
+             {"Anna": -80, "Eva": 80, "Bo": -80, "Finn": 80}),
+            ({"bidder": 0, "bid": 7, "suffix": "sans", "partner": 2, "tricks": 7},
+             {"Anna": 20, "Eva": -20, "Bo": 20, "Finn": -20}),               # sans doubles 10
+        ]),
+        ("danish", ["Carl", "Dina", "Gro", "Hans"], [
+            ({"bidder": 0, "bid": "bordlaegger", "tricks": 2},
+             {"Carl": -900, "Dina": 300, "Gro": 300, "Hans": 300}),          # lost: 2 × 150 to each
+            ({"bidder": 3, "bid": 8, "suffix": "vip", "trump": "none", "partner": 2, "tricks": 9},
+             {"Carl": -80, "Dina": -80, "Gro": 80, "Hans": 80}),             # (20 + 20) × 2
+        ]),
+        ("classic", ["Ida", "Anna", "Carl", "Eva"], [                       # Ida & Carl against Anna & Eva
+            ({"trump": "hearts", "tricks": [8, 5]}, {"Ida": 2, "Carl": 2}),
+            ({"trump": "spades", "tricks": [4, 9]}, {"Anna": 3, "Eva": 3}),
+            ({"trump": "diamonds", "tricks": [10, 3]}, {"Ida": 4, "Carl": 4}),  # 6: Ida & Carl win the game
+        ]),
+    ]),
+    ("2026-01-22", "", "pairwise", [
+        ("danish", ["Anna", "Bo", "Carl", "Dina"], [
+            ({"bidder": 3, "bid": 11, "suffix": "plain", "trump": "spades", "partner": 0, "tricks": 11},
+             {"Anna": 160, "Bo": -160, "Carl": -160, "Dina": 160}),
+        ]),
+        ("danish", ["Eva", "Finn", "Gro", "Ida"], [
+            ({"bidder": 3, "bid": 7, "suffix": "halve", "trump": "diamonds", "partner": 0, "tricks": 5},
+             {"Eva": -40, "Finn": 40, "Gro": 40, "Ida": -40}),               # lost: 2 × 10, halve doubles
+        ]),
+        ("danish", ["Anna", "Eva", "Finn", "Bo"], [                        # a second round for four of them
+            ({"bidder": 2, "bid": 9, "suffix": "plain", "trump": "clubs", "partner": 3, "tricks": 12},
+             {"Anna": -160, "Eva": -160, "Finn": 160, "Bo": 160}),           # 40 × 4
+        ]),
+    ]),
+]
+CLASSIC_WINNERS = {"Ida", "Carl"}
+
+
+def token(client, url):
+    html = client.get(url).get_data(as_text=True)
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def log_in(client, club_id, password=PASSWORD):
+    return client.post(f"/c/{club_id}/login", data={"csrf_token": token(client, f"/c/{club_id}/login"),
+                                                     "password": password})
+
+
+# ------------------------------------------------------------------ the app under gunicorn, in its own process group
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn (2 workers × 4 threads) in its own process group, so that SIGKILL takes master and workers at once."""
+
+    def __init__(self, db_path, log_path, extra=()):
+        self.db_path, self.log_path, self.extra = str(db_path), str(log_path), list(extra)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def start(self, timeout=60):
+        env = {**os.environ, "SCOREKEEPER_DATABASE": self.db_path, "SCOREKEEPER_SECRET_KEY": "reliability",
+               "PYTHONPATH": str(ROOT),
+               "SCOREKEEPER_MAX_HANDS": "1000000"}  # the writers enter hands as fast as they can, past 500 a game
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--worker-class", "gthread",
+                 "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2", *self.extra, "scorekeeper:create_app()"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, Path(self.log_path).read_text()[-3000:]
+            try:
+                urllib.request.urlopen(self.url + "/api/games/none", timeout=1)
+            except urllib.error.HTTPError as exc:
+                if exc.code == 404:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError("the server did not start:\n" + Path(self.log_path).read_text()[-3000:])
+
+    def kill(self):
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def call(url, method="GET", body=None, headers=None, timeout=30):
+    """(status, JSON answer) of one request; connection errors raise OSError."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
