@@ -10,10 +10,11 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper import cli, storage
-from scorekeeper.web import db, guard, i18n, security
+from scorekeeper import config as settings
+from scorekeeper.web import db, guard, i18n, logs, security
 
 csrf = CSRFProtect()
-MAX_BODY = 64 * 1024
+MAX_BODY = settings.BY_NAME["MAX_CONTENT_LENGTH"].default
 
 
 def _secret_key(instance: Path) -> str:
@@ -26,23 +27,14 @@ def _secret_key(instance: Path) -> str:
 
 
 def create_app(config=None) -> Flask:
-    app = Flask("scorekeeper", instance_relative_config=True)
+    app = Flask("scorekeeper", instance_relative_config=True, instance_path=settings.instance_path())
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
-    app.config.from_mapping(
-        DATABASE=str(instance / "scorekeeper.sqlite"),
-        MAX_CONTENT_LENGTH=MAX_BODY,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
-        WTF_CSRF_TIME_LIMIT=None,
-        MAX_HANDS=500,  # the most hands a game takes (service.add_hand, import_game): it bounds a PDF's cost
-        PROXY_FIX=0,  # reverse proxies in front whose X-Forwarded-For/-Proto/-Host to believe (proxy.py)
-        PUBLIC_URL=None,  # e.g. "https://whist.example.org": every absolute link uses it, never the Host header
-        HSTS="max-age=31536000",  # sent over HTTPS only; None sends none
-    )
+    app.config.from_mapping(settings.defaults(instance))  # every key: scorekeeper/config.py
     app.config.from_prefixed_env("SCOREKEEPER")
     if config:
         app.config.update(config)
+    settings.finish(app.config, app.testing)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
@@ -52,16 +44,18 @@ def create_app(config=None) -> Flask:
     security.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
+    logs.init_app(app)
     if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
-        storage.migrate(app.config["DATABASE"])
+        storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
 
-    from scorekeeper.web import errors
+    from scorekeeper.web import errors, health
     from scorekeeper.web.api import views as api
     from scorekeeper.web.clubs import views as clubs
     from scorekeeper.web.games import views as games
     from scorekeeper.web.sheets import views as sheets
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)  # GET /healthz
     csrf.exempt(api.bp)  # JSON writes are guarded by the game's edit key instead
     for blueprint in (games.bp, sheets.bp, clubs.bp):
         app.register_blueprint(blueprint)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from scorekeeper.storage.connection import Database, close, connect, file_of
 from scorekeeper.storage.migrations import migrations
-from scorekeeper.storage.writes import reading, writing
+from scorekeeper.storage.writes import probe, reading, writing
 
-__all__ = ["Database", "close", "connect", "file_of", "migrate", "migrations", "reading", "writing"]
+__all__ = ["Database", "close", "connect", "file_of", "migrate", "migrations", "probe", "reading", "writing"]
 
 
-def migrate(path: str) -> list[str]:
+def migrate(path: str, *, checkpoints: bool = True) -> list[str]:
     """Create or upgrade the schema; answer the names of the migrations applied."""
-    db = connect(path)
+    db = connect(path, checkpoints=checkpoints)
     try:
         with writing(db):  # one process at a time: workers starting together must not both apply a migration
             pending = [m.name for m in migrations.pending(db)]

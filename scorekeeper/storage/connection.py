@@ -22,8 +22,12 @@ class Database(sqlite_utils.Database):
     wal_inode: int | None = None  # the WAL file this connection last flushed (see writes.flush)
 
 
-def connect(path: str) -> Database:
-    """A connection with foreign keys on, WAL, and a busy timeout for concurrent phones."""
+def connect(path: str, *, checkpoints: bool = True) -> Database:
+    """A connection with foreign keys on, WAL, and a busy timeout for concurrent phones.
+
+    `checkpoints=False` when Litestream replicates the file (config LITESTREAM): it must own checkpointing, since it
+    copies the WAL's frames before they go into the database, so this connection never checkpoints on its own.
+    """
     conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
     db = Database(conn)
     db.execute("PRAGMA foreign_keys=ON")
@@ -44,6 +48,8 @@ def connect(path: str) -> Database:
     # and writing() then flushes the WAL itself after letting go of the lock: the flushes of several workers overlap,
     # and one flush covers every commit written before it (a group commit).
     db.execute("PRAGMA synchronous=NORMAL" if GROUP_FLUSH and path != ":memory:" else "PRAGMA synchronous=FULL")
+    if not checkpoints:
+        db.execute("PRAGMA wal_autocheckpoint=0")
     db.file = None if path == ":memory:" else os.path.realpath(path)
     # A file object, not a bare descriptor: a connection dropped without close() (a thread that ends) closes it too.
     db.lock = None if fcntl is None or db.file is None else \

@@ -68,6 +68,14 @@ def flush(db: Database) -> None:
         os.close(fd)
 
 
+def probe(db: Database) -> None:
+    """Take the writers' lock and SQLite's write lock, then let both go, writing nothing: the file can be written now
+    (raises sqlite3.Error or OSError if not). What /healthz asks."""
+    with queued(db):
+        db.conn.execute("BEGIN IMMEDIATE")
+        db.conn.execute("ROLLBACK")
+
+
 @contextmanager
 def reading(db: Database):
     """Several reads from one snapshot of the database (a deferred transaction), or those of the transaction open now."""

@@ -12,24 +12,26 @@ from scorekeeper.storage import Database, close, connect
 _thread = threading.local()
 
 
-def _kept_connection(path: str) -> Database:
+def _kept_connection(path: str, checkpoints: bool) -> Database:
     """This thread's connection, kept between requests: opening one costs more than scoring a hand.
 
     One per thread and process (a forked worker opens its own); a different database file replaces it.
     """
-    key = (os.getpid(), path)
+    key = (os.getpid(), path, checkpoints)
     if getattr(_thread, "key", None) != key:
         old = getattr(_thread, "db", None)
         if old is not None and getattr(_thread, "key", (None,))[0] == os.getpid():
             close(old)
-        _thread.db, _thread.key = connect(path), key
+        _thread.db, _thread.key = connect(path, checkpoints=checkpoints), key
     return _thread.db
 
 
 def get_db() -> Database:
     if "db" not in g:
         path = current_app.config["DATABASE"]
-        g.db = _kept_connection(path) if current_app.config.get("KEEP_CONNECTION", True) else connect(path)
+        checkpoints = not current_app.config.get("LITESTREAM")  # Litestream owns checkpointing (config.py)
+        g.db = (_kept_connection(path, checkpoints) if current_app.config.get("KEEP_CONNECTION", True)
+                else connect(path, checkpoints=checkpoints))
     return g.db
 
 

@@ -27,17 +27,8 @@ from scorekeeper.storage import writing
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", strategy="moving-window",
                   headers_enabled=True)
 
-DEFAULTS = {
-    # Twenty phones of a club behind one address start an evening's ten tables in a minute, each perhaps twice.
-    "LIMIT_NEW_GAMES": "30 per minute; 300 per hour",
-    "LIMIT_IMPORTS": "10 per minute; 60 per hour",
-    "LIMIT_NEW_CLUBS": "5 per minute; 20 per hour",
-    "LIMIT_LOGINS": "30 per minute; 200 per hour",  # on top of the per-address, per-club login throttle
-    "MAX_DATABASE_BYTES": 2 * 1024 ** 3,  # no new games past 2 GiB (the file and its WAL); hands still go in
-    "MIN_FREE_DISK_BYTES": 200 * 1024 ** 2,  # ... nor with less than 200 MiB free on its disk
-    "IDEMPOTENCY_MAX_AGE": 7 * 24 * 3600,  # seconds a retried write is still recognised
-    "IDEMPOTENCY_PURGE_EVERY": 3600,  # seconds between purges, per process
-}
+# The limits and thresholds (LIMIT_*, MAX_DATABASE_BYTES, MIN_FREE_DISK_BYTES, IDEMPOTENCY_*, RATELIMIT_ENABLED) are
+# configuration keys with their defaults in scorekeeper/config.py.
 
 
 def _limit(name: str):
@@ -106,10 +97,6 @@ def _purge_now_and_then() -> None:
 
 
 def init_app(app) -> None:
-    for name, value in DEFAULTS.items():
-        app.config.setdefault(name, value)
-    # Tests create hundreds of games a minute from one address; the rate limit tests switch it on.
-    app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
     app.url_map.converters["int"] = AsciiInteger
     limiter.init_app(app)
     app.extensions["scorekeeper.keys_purged"] = float("-inf")

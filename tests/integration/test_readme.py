@@ -1,14 +1,13 @@
 """The README and docs/ against the code: a short door with the two commands on top, every variant and option in the
 rules, the rules' hands scoring as written, no link to a missing file, every configuration default documented."""
-import ast
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from scorekeeper.config import KEYS
 from scorekeeper.core import VARIANTS, make_setup, play
-from scorekeeper.web.guard import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -90,20 +89,7 @@ def test_every_relative_link_leads_somewhere(page):
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
 
 
-def _create_app_defaults() -> list[str]:
-    """The keys scorekeeper/app.py passes to app.config.from_mapping(...), read from its source."""
-    tree = ast.parse((ROOT / "scorekeeper" / "app.py").read_text())
-    keys = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_mapping":
-            keys += [k.arg for k in node.keywords if k.arg]
-            for arg in node.args:
-                if isinstance(arg, ast.Dict):
-                    keys += [k.value for k in arg.keys if isinstance(k, ast.Constant)]
-    return keys
-
-
-CONFIG_KEYS = _create_app_defaults() + list(DEFAULTS)
+CONFIG_KEYS = [key.name for key in KEYS]  # scorekeeper/config.py: every default create_app sets
 
 
 def test_the_configuration_keys_were_found():
