@@ -27,10 +27,22 @@ SETTINGS = {
 }
 
 
+# One line per record: time, level, logger, message; a request is `GET /path 200 3.1ms` (scorekeeper/web/logs.py).
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
 def serve(app, host: str = "0.0.0.0", port: int = 5000, **overrides) -> None:
     import waitress
 
     waitress.serve(app, host=host, port=port, **{**SETTINGS, **overrides})
+
+
+def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["threads"]) -> None:
+    """Log to stderr (LOG_FORMAT; the app's own level is LOG_LEVEL), make the app and serve it until stopped."""
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    from scorekeeper import create_app
+
+    serve(create_app(), host=host, port=port, threads=threads)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -39,11 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
     parser.add_argument("--threads", type=int, default=SETTINGS["threads"], help="worker threads (default: 8)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from scorekeeper import create_app
-
-    app = create_app()
-    serve(app, host=args.host, port=args.port, threads=args.threads)
+    run(args.host, args.port, args.threads)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,69 @@
+"""`scorekeeper` (the console script) and `python -m scorekeeper`: serve, init-db, backup, restore, config.
+
+init-db, backup and restore are the very commands of `flask --app scorekeeper` (scorekeeper/cli.py): this group makes
+the app for them from the environment (SCOREKEEPER_*), as `flask` does, and only when one of them runs.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask.cli import ScriptInfo
+
+from scorekeeper import cli
+from scorekeeper import config as settings
+from scorekeeper import serve as server
+
+
+def _make_app():
+    from scorekeeper import create_app
+
+    return create_app()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Keeps the score sheet (protokoll) for whist. Configuration: SCOREKEEPER_* environment variables
+    (`scorekeeper config` lists them)."""
+    ctx.obj = ScriptInfo(create_app=_make_app, set_debug_flag=False, load_dotenv_defaults=False)
+
+
+@main.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on (0.0.0.0: every address).")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port.")
+@click.option("--threads", default=server.SETTINGS["threads"], show_default=True, type=int,
+              help="Requests served at once.")
+def serve_command(host: str, port: int, threads: int) -> None:
+    """Serve the app with waitress until stopped; one log line per request on stderr."""
+    server.run(host, port, threads)
+
+
+@main.command("config")
+@click.option("--markdown", is_flag=True, help="Print the table of docs/operations.md instead.")
+def config_command(markdown: bool) -> None:
+    """Every configuration key: its environment variable, default and current value (secrets hidden)."""
+    if markdown:
+        click.echo(settings.markdown(), nl=False)
+        return
+    from flask import Flask
+
+    instance = Path(Flask("scorekeeper", instance_relative_config=True, instance_path=settings.instance_path()).instance_path)
+    values = settings.from_environment()
+    click.echo(f"instance folder: {instance}")
+    rows = [(k.name, settings.environment_variable(k) or "-", settings.shown_default(k),
+             settings.current(k, values, instance)) for k in settings.KEYS]
+    widths = [max(len(row[i]) for row in rows + [("key", "environment", "default", "current")]) for i in range(3)]
+    for row in [("key", "environment", "default", "current"), *rows]:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+    unknown = sorted(set(values) - settings.BY_NAME.keys())
+    if unknown:
+        click.echo("set in the environment but no key of scorekeeper's (Flask's own, or a typo): " + ", ".join(unknown))
+
+
+for command in (cli.init_db_command, cli.backup_command, cli.restore_command):
+    main.add_command(command)
+
+
+if __name__ == "__main__":
+    main(prog_name="scorekeeper")

@@ -1,0 +1,25 @@
+"""The catalogues compiled into the wheel: `make` compiles them for a checkout, but the *.mo files are not in git, so
+a wheel or an sdist-built wheel from a clean clone would otherwise speak English only. Everything else is in
+pyproject.toml."""
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildWithCatalogues(build_py):
+    """build_py, then each translations/<lang>/LC_MESSAGES/messages.po copied into the build compiled beside it."""
+
+    def run(self):
+        super().run()
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        for po in Path(self.build_lib, "scorekeeper", "translations").glob("*/LC_MESSAGES/*.po"):
+            with po.open("rb") as source:
+                catalog = read_po(source, locale=po.parent.parent.name)
+            with po.with_suffix(".mo").open("wb") as target:
+                write_mo(target, catalog)  # fuzzy entries left out, as `pybabel compile` does
+
+
+setup(cmdclass={"build_py": BuildWithCatalogues})
