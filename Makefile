@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: setup system run dev test bench catalogs messages clean
+.PHONY: setup system-run system-test run dev test bench catalogs messages clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -21,20 +21,24 @@ messages: $(VENV)/.installed
 	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -w 100 -o scorekeeper/translations/messages.pot .
 	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching -w 100
 
-system:
-	bash scripts/system-packages.sh
+# Debian packages: `run` only what serving needs (Pango and fonts for the PDFs); `test` adds Chromium, poppler, wrk, nginx.
+system-run:
+	bash scripts/system-packages.sh run
 
-run: setup system
-	$(VENV)/bin/flask --app scorekeeper init-db
-	$(PY) -m scorekeeper.serve --host 0.0.0.0 --port $(PORT)
+system-test:
+	bash scripts/system-packages.sh test
+
+run: setup system-run
+	$(PY) -m scorekeeper init-db
+	$(PY) -m scorekeeper serve --host 0.0.0.0 --port $(PORT)
 
 dev: setup
 	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)
 
-test: setup system
+test: setup system-test
 	$(PY) -m pytest
 
-bench: setup system
+bench: setup system-test
 	$(PY) bench/run.py
 
 clean:

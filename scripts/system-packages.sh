@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Debian packages the app and its tests need: Pango and fonts for the PDFs, Chromium for the browser tests,
-# poppler-utils to read PDFs back, wrk for the benchmark, nginx and openssl for the reverse-proxy test (tests/test_proxy.py).
-# Installs only what is missing.
+# Debian packages, in two sets. Installs only what is missing.
+#   run:  what the app needs to serve: Pango, HarfBuzz, fontconfig and fonts for the PDFs (WeasyPrint).
+#   test: run + Chromium for the browser tests, poppler-utils to read PDFs back, wrk for the benchmark, nginx and
+#         openssl for the reverse-proxy test (tests/integration/test_proxy.py).
 set -euo pipefail
-wanted=(chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 wrk nginx openssl)
+run=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig fonts-dejavu-core)
+test=("${run[@]}" chromium poppler-utils wrk nginx openssl)
+case "${1:-}" in
+  run) wanted=("${run[@]}") ;;
+  test) wanted=("${test[@]}") ;;
+  *) echo "usage: $0 run|test" >&2; exit 2 ;;
+esac
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
