@@ -35,7 +35,7 @@ from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
 from scorekeeper.web.present import game_dict
 from scorekeeper.core import VARIANTS, InputError
-from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.web.variants import TARIFF_PRESETS, VIEWS
 
 bp = Blueprint("sheets", __name__)
 # The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
@@ -284,11 +284,11 @@ def blank_index():
     variant = request.args.get("variant")
     if variant in VARIANTS:
         args = {k: [v for v in vs if v] for k, vs in request.args.to_dict(flat=False).items()
-                if k != "variant" and not (k == "preset" and variant != "danish")}
+                if k != "variant" and not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)}
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
         return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
-    return render_template("print/blank_index.html", variants=VARIANTS, presets=danish_rules.TARIFF_PRESETS)
+    return render_template("print/blank_index.html", variants=VARIANTS, presets=TARIFF_PRESETS)
 
 
 @bp.get("/blank/<variant>")

@@ -1,0 +1,80 @@
+"""Norwegian whist on the pages: a grand by one player or all passed, then the tricks."""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from wtforms.fields import SelectChoice
+
+from scorekeeper.core.variants import norwegian as rules
+from scorekeeper.web import words
+from scorekeeper.web.games.forms import HandForm as BaseHandForm, pair, radio
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.web.variants import shared
+
+NAME = rules.NAME
+HAND_TEMPLATE = "games/hand_norwegian.html"
+OPTION_LABELS = shared.labels("target", "rate", "currency", set_bonus=_l("Points per trick for a failed grand"),
+                              pass_scoring=_l("Pass game scoring"))
+CHOICE_LABELS = {"under_six": _l("6 − tricks for a side under six"),
+                 "under_seven": _l("7 − tricks for a side under seven")}
+BLANK_ROWS = 27
+PLAYERS_BY_SEAT = False
+TARIFF_PRESETS: dict = {}
+PRESET_LABELS: dict = {}
+CLUB_STATS = False
+tariff_matrix = None
+
+
+class HandForm(BaseHandForm):
+    bid = radio()
+    tricks = radio()
+    ERROR_FIELDS = {"bidder": "bid"}
+
+    def to_input(self) -> dict:
+        bid = self.bid.data or ""
+        out: dict = {"tricks": pair(self.tricks.data, 13)}
+        if bid.startswith("grand-"):
+            out.update(bid="grand", bidder=number_or_raw(bid[6:], negative=True))
+        else:
+            out["bid"] = bid or None
+        return out
+
+    @staticmethod
+    def data_from(inp: dict) -> dict:
+        bid = f"grand-{inp['bidder']}" if inp["bid"] == "grand" else "pass"
+        return {"bid": bid, "tricks": inp["tricks"][0]}
+
+
+def tricks_total(options) -> int:
+    return 13
+
+
+def fixed_trump(number: int, options) -> str | None:
+    return None
+
+
+def buttons(form, ctx, players, side_names) -> dict:
+    form.bid.choices = [SelectChoice(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + \
+        [SelectChoice("pass", _("Pass (all passed)"))]
+    return {}
+
+
+def hand_words(inp, players, sides, trump) -> str:
+    score = words.score(inp["tricks"])
+    if inp["bid"] == "grand":
+        return _("Grand %(bidder)s, %(score)s", bidder=players[inp["bidder"]], score=score)
+    return _("Pass, %(score)s", score=score)
+
+
+def house_rules(options) -> list[tuple[str, str]]:
+    return [(_("Grand lost"), _("%(n)d per trick over six to the other side", n=options["set_bonus"])),
+            (_("Pass"), _("6 − tricks for a side with 5 or fewer") if options["pass_scoring"] == "under_six"
+             else _("7 − tricks for a side with 6 or fewer"))]
+
+
+def blank_columns(options) -> list[tuple[str, str]]:
+    return [("bid", _("Grand by / pass")), ("tricks", _("Tricks"))]
+
+
+def csv_columns(options, players, side_names) -> list:
+    return [shared.field("bid", players), shared.field("bidder", players)] + shared.per_side("tricks", side_names)
