@@ -18,7 +18,7 @@ from scorekeeper.storage import store
 from scorekeeper.storage import writing
 from scorekeeper.core import VARIANTS, InputError, check_name, make_setup
 from scorekeeper.core import club as club_rules
-from scorekeeper.core.base import CURRENCIES
+from scorekeeper.core.base import CURRENCIES, message_of
 
 CLUB_NAME_MAX = 60
 PASSWORD_MIN = 8
@@ -61,11 +61,6 @@ class EveningData:
 # ---------------------------------------------------------------- the club and its rules
 
 
-def _message(exc: ValueError):
-    """The message a checker raised, kept whole (it may carry its template for translation)."""
-    return exc.args[0] if exc.args else str(exc)
-
-
 def get_club(db, club_id: str) -> store.ClubRecord:
     club = store.get_club(db, club_id)
     if club is None:
@@ -100,7 +95,7 @@ def _check_club(data: dict, creating: bool) -> tuple[dict, dict]:
     try:
         out["name"] = check_name(data.get("name"), _("the club's name"), limit=CLUB_NAME_MAX)
     except ValueError as exc:
-        errors["name"] = _message(exc)
+        errors["name"] = message_of(exc)
     currency = data.get("currency")
     if currency not in CURRENCIES:
         errors["currency"] = _("must be one of %(choices)s", choices=", ".join(CURRENCIES))
@@ -201,7 +196,7 @@ def _member_name(db, club_id: str, name: Any, member_id: int | None = None) -> s
     try:
         name = check_name(name, _("the name"))
     except ValueError as exc:
-        raise InputError({"name": _message(exc)}) from None
+        raise InputError({"name": message_of(exc)}) from None
     for other in store.club_members(db, club_id):
         if other.id != member_id and other.name.casefold() == name.casefold():
             raise InputError({"name": _("the club already has a member called %(name)s", name=other.name)})

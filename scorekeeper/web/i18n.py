@@ -1,6 +1,7 @@
 """Languages: Danish, Norwegian (bokmål), Swedish and English, chosen from the browser or a cookie."""
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -38,13 +39,13 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen")
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
-    app.jinja_env.filters.update(money=money, amount=amount, number=number, day=day)
+    app.jinja_env.filters.update(money=money, number=number, day=day)
 
 
 def translate(message) -> str:
-    """A message in the request's language: a scorer's Msg by its template and values (nested ones too), else as is."""
-    from flask_babel import gettext
+    """A message in the request's language: a scorer's Msg by its template and values (nested ones too), else as is.
 
+    The one way a Msg becomes words: pages, forms, flashes and the API's errors all come here."""
     from scorekeeper.core.base import Msg
 
     if isinstance(message, Msg):
@@ -114,48 +115,33 @@ def ngettext(singular: str, plural: str, num: int, **variables) -> str:
     return catalogue.ungettext(singular, plural, num) % variables
 
 
-def _decimal(value):
-    """A money amount as Decimal, from cents (int) or text such as "−12.50", "+3.00" or "0.05"."""
-    from decimal import Decimal, InvalidOperation
+def money(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
+    """Whole cents as the reader's language writes money: with its currency 1.234,50 kr. in Danish, without it 1.234,50
+    (two decimals); `signed` puts a + before a gain.
 
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Decimal(value).scaleb(-2)
-    try:
-        return Decimal(str(value).replace("−", "-").replace("+", "").strip())
-    except InvalidOperation:
-        return None
+    The one money formatter (the `money` filter): pages and PDFs get integer cents and show them through it."""
+    from decimal import Decimal
 
+    from flask_babel import format_currency, format_decimal
 
-def money(value, currency: str) -> str:
-    """An amount with its currency, as the reader's language writes it: 1.234,50 kr. in Danish."""
-    from flask_babel import format_currency
-
-    import re
-
-    amount = _decimal(value)
-    if amount is None:
-        return str(value)
-    # English writes the code straight onto the number (DKK28.50): give it a no-break space.
-    return re.sub(r"^(-?[A-Z]{3})(?=\d)", "\\1\xa0", format_currency(amount, currency))
-
-
-def amount(value) -> str:
-    """An amount without currency, two decimals, in the reader's number format; a leading + is kept."""
-    from flask_babel import format_decimal
-
-    number = _decimal(value)
-    if number is None:
-        return str(value)
-    text = format_decimal(number, format="#,##0.00")
-    return "+" + text if str(value).startswith("+") else text
+    value = Decimal(cents).scaleb(-2)
+    if currency:
+        # English writes the code straight onto the number (DKK28.50): give it a no-break space.
+        return re.sub(r"^(-?[A-Z]{3})(?=\d)", "\\1\xa0", format_currency(value, currency))
+    text = format_decimal(value, format="#,##0.00")
+    return "+" + text if signed and cents > 0 else text
 
 
 def number(value) -> str:
-    """A rate or other decimal in the reader's number format (0,05 in Danish)."""
+    """A rate or other decimal (0.05, "0.05") in the reader's number format: 0,05 in Danish."""
+    from decimal import Decimal, InvalidOperation
+
     from flask_babel import format_decimal
 
-    parsed = _decimal(value)
-    return str(value) if parsed is None else format_decimal(parsed)
+    try:
+        return format_decimal(Decimal(str(value)))
+    except InvalidOperation:
+        return str(value)
 
 
 def day(value) -> str:

@@ -55,13 +55,18 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     return out
 
 
-def settlement_dict(sheet: Sheet) -> dict | None:
-    """Who pays whom, or None when the game is not played for money."""
+def _settlement(sheet: Sheet):
+    """The game's settlement in cents, or None when the game is not played for money."""
     rate = sheet.game.options.get("rate")
-    if rate is None:
+    return None if rate is None else settle(settlement_points(sheet.protokoll), rate)
+
+
+def settlement_dict(sheet: Sheet) -> dict | None:
+    """Who pays whom, or None when the game is not played for money; amounts as "-3.05" (the API's form)."""
+    result = _settlement(sheet)
+    if result is None:
         return None
-    result = settle(settlement_points(sheet.protokoll), rate)
-    return {"rate": rate, "currency": sheet.game.options.get("currency"),
+    return {"rate": sheet.game.options["rate"], "currency": sheet.game.options.get("currency"),
             "balances": [format_cents(c) for c in result.balances],
             "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments]}
 
@@ -79,7 +84,6 @@ def minus(n: int) -> str:
 def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
     from scorekeeper.web import describe
-    from scorekeeper.web.sheets import paper
     from scorekeeper.web.i18n import gettext, one_catalogue
 
     game = game_dict(sheet, hands=False)
@@ -129,19 +133,18 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
         "rubber_points": list(p.rubber_points) if p.rubber_points else None,
         "deals_left": p.deals_left,
         "settlement": settlement_view(sheet, players),
-        "head": paper.sheet_head(sheet),
     }
 
 
 def settlement_view(sheet: Sheet, players) -> dict | None:
-    result = settlement_dict(sheet)
+    """Who pays whom by name; amounts in cents, for the `money` filter."""
+    result = _settlement(sheet)
     if result is None:
         return None
     return {
-        "currency": result["currency"], "rate": result["rate"],
-        "balances": [{"player": players[i], "amount": amount.replace("-", "−")} for i, amount in enumerate(result["balances"])],
-        "payments": [{"from": players[pm["from"]], "to": players[pm["to"]], "amount": pm["amount"]}
-                     for pm in result["payments"]],
+        "currency": sheet.game.options.get("currency"), "rate": sheet.game.options["rate"],
+        "balances": [{"player": players[i], "amount": cents} for i, cents in enumerate(result.balances)],
+        "payments": [{"from": players[p.payer], "to": players[p.payee], "amount": p.cents} for p in result.payments],
     }
 
 

@@ -6,6 +6,8 @@ from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringF
 from wtforms.validators import InputRequired, Optional
 
 from scorekeeper.web.games import forms
+from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.web.options import option_text
 from scorekeeper.core import VARIANTS
 from scorekeeper.core.variants import danish as danish_rules
 from scorekeeper.core.club import SETTLEMENTS
@@ -75,14 +77,7 @@ def option_value(opt, field, current: dict | None, name: str) -> str:
     """What the text box of a house rule shows: what was typed, else the club's value, else the default."""
     if field.raw_data:
         return field.raw_data[0]
-    value = current.get(name, opt.default) if current else opt.default
-    if value is None:
-        return ""
-    if opt.kind == "tariff":
-        return ", ".join(map(str, value))
-    if opt.kind == "solo_values":
-        return ", ".join(str(value[k]) for k in danish_rules.SOLO_BIDS)
-    return str(value)
+    return option_text(opt, current.get(name, opt.default) if current else opt.default)
 
 
 def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[dict, dict]:
@@ -145,7 +140,7 @@ class TableForm(forms.Form):
         for field in self.seat_fields():
             value = (field.data or "").strip()
             if value:
-                out.append(forms._int(value))
+                out.append(number_or_raw(value, negative=True))
         return out
 
 

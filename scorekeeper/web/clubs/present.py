@@ -1,4 +1,5 @@
-"""Club results as the pages and the CSV files show them: names for member ids, money as text. No arithmetic."""
+"""Club results as the pages and the CSV files show them: names for member ids; money in cents for the pages' `money`
+filter and as decimal numbers in the CSV files. No arithmetic."""
 from __future__ import annotations
 
 import csv
@@ -11,19 +12,9 @@ from scorekeeper.web import describe
 from scorekeeper.services.clubs import EveningData
 from scorekeeper.web.sheets.paper import guard
 from scorekeeper.web.present import minus
-from scorekeeper.core import VARIANTS, format_cents
+from scorekeeper.core import VARIANTS
 from scorekeeper.core import club as club_rules
 from scorekeeper.core.variants import danish as danish_rules
-
-
-
-def money(cents: int) -> str:
-    """Cents as text with a real minus sign: −12.50."""
-    return format_cents(cents).replace("-", "−")
-
-
-def signed_money(cents: int) -> str:
-    return ("+" if cents > 0 else "") + money(cents)
 
 
 def amount(cents: int) -> Decimal:
@@ -92,18 +83,18 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
                        key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()))
     return {
         "id": data.record.id, "date": data.record.date, "currency": data.record.currency or currency,
-        "rate": data.record.rate, "fee": money(data.record.fee_cents) if data.record.fee_cents else None,
+        "rate": data.record.rate, "fee": data.record.fee_cents or None,
         "settlement": r.evening.settlement, "stored_settlement": data.record.settlement,
         "settled": data.record.settled, "changed": r.changed_since_settled, "changes": changes_since_settled(data),
         "has_money": r.has_money, "has_standings": r.has_standings,
         "members": [{"id": m.member, "name": party_name(m.member, members), "tables": m.tables, "hands": m.hands,
-                     "points": minus(m.points), "winnings": signed_money(m.winnings), "fee": money(m.fee),
-                     "net": signed_money(m.net), "won": m.net > 0, "lost": m.net < 0} for m in rows],
+                     "points": minus(m.points), "winnings": m.winnings, "fee": m.fee,
+                     "net": m.net, "won": m.net > 0, "lost": m.net < 0} for m in rows],
         "standings": [{"name": party_name(m.member, members), "games_won": m.games_won,
                        "points": minus(m.standing_points)} for m in standings],
-        "kitty": signed_money(r.kitty) if r.kitty else None,
+        "kitty": r.kitty or None,
         "payments": [{"from": party_name(t.payer, members, first=True), "to": party_name(t.payee, members),
-                      "amount": money(t.cents)} for t in r.transfers],
+                      "amount": t.cents} for t in r.transfers],
         "tables": [table_context(t, members) for t in data.tables],
     }
 
@@ -114,8 +105,8 @@ def _currencies(ledger: club_rules.Ledger, currency: str) -> tuple[str, ...]:
 
 
 def _per_currency(by_currency, currencies) -> list[dict]:
-    return [{"currency": c, "net": signed_money(by_currency.get(c, (0, 0))[0]),
-             "unsettled": signed_money(by_currency.get(c, (0, 0))[1])} for c in currencies]
+    return [{"currency": c, "net": by_currency.get(c, (0, 0))[0], "unsettled": by_currency.get(c, (0, 0))[1]}
+            for c in currencies]
 
 
 def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
@@ -135,13 +126,13 @@ def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
             "evenings": line.evenings, "hands": line.hands, "points": minus(line.points),
             "money": _per_currency(line.by_currency, currencies), "games_won": line.games_won,
             "standing_points": minus(line.standing_points),
-            "entries": [{"date": e["date"], "id": e["id"], "points": minus(x.points), "net": signed_money(x.net),
+            "entries": [{"date": e["date"], "id": e["id"], "points": minus(x.points), "net": x.net,
                          "currency": e["currency"]}
                         for e, x in zip(evenings, line.entries) if x is not None]})
     return {"currency": first, "currencies": currencies, "mixed": len(currencies) > 1, "evenings": evenings,
             "lines": lines, "has_standings": has_standings,
             "kitty": _per_currency(ledger.kitty_by_currency, currencies),
-            "kitty_entries": [{"date": e["date"], "id": e["id"], "net": signed_money(r.kitty), "currency": e["currency"]}
+            "kitty_entries": [{"date": e["date"], "id": e["id"], "net": r.kitty, "currency": e["currency"]}
                               for e, r in zip(evenings, ledger.results) if r.kitty]}
 
 

@@ -8,26 +8,19 @@ from __future__ import annotations
 import time
 
 from flask import (Blueprint, Response, abort, current_app, flash, make_response, redirect, render_template, request,
-                   session, url_for)
+                   url_for)
 from flask_babel import gettext as _
 
 from scorekeeper.web.clubs import forms as club_forms, present as club_present
 from scorekeeper.services import clubs as club_service
-from scorekeeper.web.games import views as games
-from scorekeeper.web import guard
+from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.proxy import external_url
-from scorekeeper.web.inputs import safe_next
+from scorekeeper.web.i18n import translate
+from scorekeeper.web.inputs import number_or_raw, safe_next
 from scorekeeper.core import VARIANTS, InputError, format_cents
 
 bp = Blueprint("clubs", __name__)
-RECENT_MAX = 20
-
-
-def _say(message) -> str:
-    """A scorer's message in the page's language when it carries its template (scoring.core.Msg)."""
-    template = getattr(message, "template", None)
-    return _(template, **message.values) if template else str(message)
 
 
 def _now() -> float:
@@ -45,20 +38,12 @@ def _club(club_id):
         abort(404)
 
 
-def _remember_club(club_id: str) -> None:
-    recent = [c for c in session.get("club_recent", []) if c != club_id]
-    session["club_recent"] = ([club_id] + recent)[:RECENT_MAX]
-
-
 def _is_admin(club) -> bool:
-    return session.get("club_admin", {}).get(club.id) == club_service.admin_token(club)
+    return phone.admin_token(club.id) == club_service.admin_token(club)
 
 
 def _log_in(club) -> None:
-    admins = dict(session.get("club_admin", {}))
-    admins[club.id] = club_service.admin_token(club)
-    session["club_admin"] = admins
-    _remember_club(club.id)
+    phone.log_in(club.id, club_service.admin_token(club))
 
 
 def _refuse():
@@ -84,9 +69,9 @@ def _errors(form, errors: dict, names: dict | None = None) -> list[str]:
         if name.startswith("options."):
             name = "opt_" + name[8:]
         if name in form:
-            form[name].errors = list(form[name].errors or []) + [_say(message)]
+            form[name].errors = list(form[name].errors or []) + [translate(message)]
         else:
-            general.append(_say(message))
+            general.append(translate(message))
     return general
 
 
@@ -96,7 +81,7 @@ def _page(template: str, status: int = 200, **ctx):
 
 @bp.get("/clubs")
 def index():
-    clubs = club_service.clubs(get_db(), session.get("club_recent", []))
+    clubs = club_service.clubs(get_db(), phone.recent_clubs())
     return render_template("clubs/index.html", clubs=clubs, admin={c.id for c in clubs if _is_admin(c)})
 
 
@@ -170,7 +155,7 @@ def settings(club_id):
 def club(club_id):
     club = _club(club_id)
     db = get_db()
-    _remember_club(club_id)
+    phone.remember_club(club_id)
     members = list(club_service.members(db, club_id).values())
     evenings = club_service.evening_records(db, club_id)
     admin = _is_admin(club)
@@ -218,9 +203,7 @@ def logout(club_id):
     _club(club_id)
     if not club_forms.ButtonForm().validate_on_submit():
         abort(400)
-    admins = dict(session.get("club_admin", {}))
-    admins.pop(club_id, None)
-    session["club_admin"] = admins
+    phone.log_out(club_id)
     return redirect(url_for("clubs.club", club_id=club_id))
 
 
@@ -238,7 +221,7 @@ def add_member(club_id):
             club_service.add_member(get_db(), club_id, form.name.data)
         except InputError as exc:
             for message in exc.errors.values():
-                flash(_say(message))
+                flash(translate(message))
         else:
             flash(_("%(name)s is a member.", name=" ".join(form.name.data.split())))
     else:
@@ -345,7 +328,7 @@ def _button_post(club_id: str, change) -> bool:
         abort(404)
     except InputError as exc:
         for message in exc.errors.values():
-            flash(_say(message))
+            flash(translate(message))
         return False
     return True
 
@@ -372,7 +355,7 @@ def _evening_page(club, evening_id, form=None, general=(), status=200):
     admin = _is_admin(club)
     ctx = club_present.evening_context(data, members, club.currency)
     for table in ctx["tables"]:
-        key = games._key(table["game_id"]) if admin else None
+        key = phone.game_key(table["game_id"]) if admin else None
         table["edit_url"] = external_url("games.claim", game_id=table["game_id"], key=key) if key else None
         table["removable"] = admin and table["hands"] == 0
     if form is None and admin:
@@ -399,11 +382,11 @@ def new_table(club_id, evening_id):
         return _evening_page(club, evening_id, form, [_("The form expired; please try again.")], 400)
     try:
         game_id, key, number = club_service.add_table(
-            get_db(), club_id, evening_id, form.member_ids(), club_forms.forms._int(form.dealer.data) or 0,
+            get_db(), club_id, evening_id, form.member_ids(), number_or_raw(form.dealer.data, negative=True) or 0,
             form.variant.data or None)
     except InputError as exc:
         return _evening_page(club, evening_id, form, _errors(form, exc.errors, {"players": "seat0"}), 400)
-    games._remember(game_id, key)
+    phone.remember_game(game_id, key)
     flash(_("Table %(n)d is ready. Hand its edit link to the table's scorer.", n=number))
     return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id, _anchor=f"table-{number}"))
 
@@ -439,7 +422,7 @@ def settle(club_id, evening_id):
         club_service.set_settled(get_db(), club_id, evening_id, form.settlement.data, action == "settle")
     except InputError as exc:
         for message in exc.errors.values():
-            flash(_say(message))
+            flash(translate(message))
     else:
         flash(_("The evening is marked settled.") if action == "settle" else _("The evening is not settled."))
     return redirect(url_for("clubs.result", club_id=club_id, evening_id=evening_id))
@@ -466,7 +449,7 @@ def _range():
     try:
         return club_service.date_range(request.args.get("from"), request.args.get("to")), []
     except InputError as exc:
-        return (None, None), [_say(m) for m in exc.errors.values()]
+        return (None, None), [translate(m) for m in exc.errors.values()]
 
 
 @bp.get("/c/<club_id>/ledger")

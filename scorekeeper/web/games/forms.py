@@ -10,6 +10,7 @@ from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, S
 from wtforms.validators import Optional
 
 from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.web.options import option_text as option_text_of, options_from_text
 from scorekeeper.core import VARIANTS
 from scorekeeper.core.variants import danish as danish_rules
 from scorekeeper.core.base import SUITS
@@ -55,7 +56,7 @@ class HandForm(Form):
 
     def field_for(self, key: str) -> str | None:
         name = self.ERROR_FIELDS.get(key, key)
-        return name if name in self._fields and name not in ("number", "version", "token", "csrf_token") else None
+        return name if name in self and name not in ("number", "version", "token", "csrf_token") else None
 
 
 class ClassicHand(HandForm):
@@ -217,51 +218,19 @@ def option_field(name, opt) -> Field:
         return BooleanField(default=opt.default)
     if opt.kind == "choice":
         return SelectField(choices=[(c, c) for c in opt.choices], default=opt.default, validate_choice=False)
-    if opt.kind == "tariff":
-        return StringField(default=", ".join(map(str, opt.default)))
-    if opt.kind == "solo_values":
-        return StringField(default=", ".join(str(opt.default[k]) for k in danish_rules.SOLO_BIDS))
-    return StringField(default="" if opt.default is None else str(opt.default))
+    return StringField(default=option_text_of(opt, opt.default))
 
 
 def options_from_form(variant: str, form) -> tuple[dict, dict]:
-    """The options a player chose, as the scorer's types; errors keyed by form field."""
+    """The options a player chose, as the scorer's types (options.options_from_text); errors keyed by form field."""
     module = VARIANTS[variant]
-    options, errors = {}, {}
+    texts = {}
     for name, opt in module.OPTIONS.items():
-        field = form[f"opt_{name}"]
-        raw = field.raw_data[0] if field.raw_data else None
-        if raw is None and opt.kind != "bool":
-            options[name] = opt.default  # not on the form at all: the default
-            continue
-        if opt.kind == "bool":
-            options[name] = bool(field.data)
-        elif opt.kind in ("int", "int_or_none"):
-            if raw in (None, ""):
-                if opt.kind == "int":
-                    options[name] = opt.default
-                else:
-                    options[name] = None
-            else:
-                value = _int(raw.strip())
-                options[name] = value
-                if not isinstance(value, int):
-                    errors[field.name] = _l("Enter a whole number.")
-        elif opt.kind == "tariff":
-            values = [_int(v.strip()) for v in (raw or "").replace(";", ",").split(",") if v.strip()]
-            options[name] = values
-        elif opt.kind == "solo_values":
-            values = [_int(v.strip()) for v in (raw or "").replace(";", ",").split(",") if v.strip()]
-            if len(values) != 4:
-                errors[field.name] = _l("Enter four numbers: sol, ren sol, bordlægger, ren bordlægger.")
-            else:
-                options[name] = dict(zip(danish_rules.SOLO_BIDS, values))
-        elif opt.kind == "rate":
-            raw = (raw or "").strip().replace(",", ".")
-            options[name] = raw if raw else None
-        else:
-            options[name] = field.data
-    return options, errors
+        raw = form[f"opt_{name}"].raw_data
+        texts[name] = raw[0] if raw else "" if opt.kind == "bool" else None  # an unchecked box is not sent
+    given, errors = options_from_text(module, texts)
+    return {name: given.get(name, opt.default) for name, opt in module.OPTIONS.items()}, \
+        {f"opt_{name}": message for name, message in errors.items()}
 
 
 OPTION_LABELS = {
@@ -282,12 +251,4 @@ CHOICE_LABELS = {
 
 def option_text(opt, field) -> str:
     """What a text box for an option shows: what was typed, else the default."""
-    if field.raw_data:
-        return field.raw_data[0]
-    if opt.default is None:
-        return ""
-    if opt.kind == "tariff":
-        return ", ".join(map(str, opt.default))
-    if opt.kind == "solo_values":
-        return ", ".join(str(opt.default[k]) for k in danish_rules.SOLO_BIDS)
-    return str(opt.default)
+    return field.raw_data[0] if field.raw_data else option_text_of(opt, opt.default)

@@ -6,11 +6,10 @@ import io
 import secrets
 
 import segno
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
-                   url_for)
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
 from scorekeeper.web.games import forms
-from scorekeeper.web import guard
+from scorekeeper.web import guard, phone
 from scorekeeper.services import games as service
 from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import gettext as _
@@ -18,33 +17,13 @@ from scorekeeper.web.i18n import one_catalogue, translate
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
 from scorekeeper.web.present import edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
+from scorekeeper.web.sheets.paper import sheet_head
 from scorekeeper.core import VARIANTS, GameOver, InputError
 from scorekeeper.core.variants import classic as classic_rules
 from scorekeeper.core.variants import danish as danish_rules
 from scorekeeper.core.base import HandContext
 
 bp = Blueprint("games", __name__)
-RECENT_MAX = 30
-
-
-# ---------------------------------------------------------------- edit rights and recent games
-
-
-def _keys() -> dict:
-    return dict(session.get("keys", {}))
-
-
-def _remember(game_id: str, key: str | None = None) -> None:
-    recent = [g for g in session.get("recent", []) if g != game_id]
-    session["recent"] = ([game_id] + recent)[:RECENT_MAX]
-    if key:
-        keys = _keys()
-        keys[game_id] = key
-        session["keys"] = {g: k for g, k in keys.items() if g in session["recent"]}
-
-
-def _key(game_id: str) -> str | None:
-    return _keys().get(game_id)
 
 
 def _load(game_id):
@@ -57,7 +36,7 @@ def _load(game_id):
 def _editable(game_id):
     """The sheet, if this phone holds the game's edit key; otherwise 403."""
     sheet = _load(game_id)
-    if not service.key_matches(sheet.game, _key(game_id)):
+    if not service.key_matches(sheet.game, phone.game_key(game_id)):
         abort(403)
     return sheet
 
@@ -68,14 +47,14 @@ def _editable(game_id):
 @bp.get("/")
 def home():
     db = get_db()
-    games = []
-    for gid in session.get("recent", []):
+    games, keys = [], phone.game_keys()
+    for gid in phone.recent_games():
         try:
             sheet = service.load(db, gid)
         except service.NotFound:
             continue
         ctx = protokoll_context(sheet)
-        games.append({"ctx": ctx, "editable": gid in _keys()})
+        games.append({"ctx": ctx, "editable": gid in keys})
     return render_template("home.html", games=games, variants=VARIANTS)
 
 
@@ -101,7 +80,8 @@ def new_game(variant):
         if not errors:
             try:
                 game_id, key = service.start_game(get_db(), {
-                    "variant": variant, "players": players, "dealer": forms._int(form.dealer.data) or 0,
+                    "variant": variant, "players": players,
+                    "dealer": number_or_raw(form.dealer.data, negative=True) or 0,
                     "title": form.title.data or None, "options": options,
                     "language": request.form.get("language") or None})
             except InputError as exc:
@@ -109,7 +89,7 @@ def new_game(variant):
                     target = f"opt_{name[8:]}" if name.startswith("options.") else name
                     errors[target if target in form else "form"] = translate(message)
             else:
-                _remember(game_id, key)
+                phone.remember_game(game_id, key)
                 return redirect(url_for("games.protokoll", game_id=game_id))
     elif request.method == "POST":
         errors["form"] = _("The form expired; please try again.")
@@ -125,14 +105,14 @@ def new_game(variant):
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
     sheet = _load(game_id)
-    editable = service.key_matches(sheet.game, _key(game_id))
+    editable = service.key_matches(sheet.game, phone.game_key(game_id))
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(sheet, changed)
-    _remember(game_id)
-    return render_template("games/protokoll.html", **ctx, editable=editable,
+    phone.remember_game(game_id)
+    return render_template("games/protokoll.html", **ctx, head=sheet_head(sheet), editable=editable,
                            changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
                            share_url=external_url("games.protokoll", game_id=game_id),
-                           edit_url=external_url("games.claim", game_id=game_id, key=_key(game_id))
+                           edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id))
                            if editable else None)
 
 
@@ -142,7 +122,7 @@ def claim(game_id, key):
     sheet = _load(game_id)
     if not service.key_matches(sheet.game, key):
         abort(403)
-    _remember(game_id, key)
+    phone.remember_game(game_id, key)
     return redirect(url_for("games.protokoll", game_id=game_id))
 
 
@@ -180,7 +160,7 @@ def _buttons(sheet, form, ctx: HandContext) -> dict:
     side_names = [" & ".join(players[s] for s in seats) for seats in sides]
     extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
                    "leader": players[(ctx.dealer + 1) % ctx.n_players],
-                   "shown": {name for name in form._fields if name not in ("csrf_token", "number", "version", "token")}}
+                   "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")}}
     total = getattr(form, "total", 13)
     form.tricks.choices = [(str(x), f"{x}–{total - x}") for x in range(total + 1)]
     if variant == "danish":
@@ -278,12 +258,13 @@ def _hand_view(game_id: str, number: int | None = None):
             token = f"form:{form.token.data}" if form.token.data else None
             try:
                 if editing:
-                    service.replace_hand(get_db(), game_id, number, raw, _key(game_id),
-                                         expected_version=forms._int(form.version.data), idempotency_key=token)
+                    service.replace_hand(get_db(), game_id, number, raw, phone.game_key(game_id),
+                                         expected_version=number_or_raw(form.version.data, negative=True),
+                                         idempotency_key=token)
                 else:
-                    service.add_hand(get_db(), game_id, raw, _key(game_id),
-                                     expected_number=forms._int(form.number.data), idempotency_key=token,
-                                     max_hands=max_hands)
+                    service.add_hand(get_db(), game_id, raw, phone.game_key(game_id),
+                                     expected_number=number_or_raw(form.number.data, negative=True),
+                                     idempotency_key=token, max_hands=max_hands)
             except service.Stale as exc:
                 if editing:
                     flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
@@ -340,8 +321,8 @@ def delete_hand(game_id, number):
             abort(400)
         token = f"form:{form.token.data}" if form.token.data else None
         try:
-            service.delete_hand(get_db(), game_id, number, _key(game_id),
-                                expected_version=forms._int(form.version.data), idempotency_key=token)
+            service.delete_hand(get_db(), game_id, number, phone.game_key(game_id),
+                                expected_version=number_or_raw(form.version.data, negative=True), idempotency_key=token)
         except service.Stale:
             flash(_("Someone else changed the sheet meanwhile — here it is; check it and delete again."))
             return redirect(url_for("games.protokoll", game_id=game_id))

@@ -10,7 +10,8 @@ from datetime import datetime
 from flask_babel import format_date, gettext as _
 
 from scorekeeper.web import describe
-from scorekeeper.web.inputs import number_or_raw, whole_number
+from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.options import options_from_text
 from scorekeeper.web.present import minus, protokoll_context
 from scorekeeper.core import VARIANTS, InputError, check_name, variant_options
 from scorekeeper.core.variants import classic as classic_rules
@@ -64,6 +65,7 @@ def tariff_view(options) -> dict:
 def sheet_context(sheet: Sheet) -> dict:
     """The protokoll's own context plus what paper needs: the head and, for Danish whist, the tariff table."""
     ctx = protokoll_context(sheet)
+    ctx["head"] = sheet_head(sheet)
     ctx["tariff"] = tariff_view(sheet.game.options) if sheet.game.variant == "danish" else None
     ctx["final"] = _("Total") if not ctx["games_won"] else _("Total, game %(n)d", n=sum(ctx["games_won"]) +
                                                               (0 if ctx["finished"] else 1))
@@ -97,26 +99,6 @@ def _clean_name(value: str, what: str) -> str | None:
         return check_name(value, what, required=False)
     except ValueError as exc:
         raise InputError({what: str(exc)}) from None
-
-
-def _option_value(opt, raw: str):
-    """A house rule from a query string, in the scorer's types; anything odd is left for the scorer to refuse."""
-    raw = raw.strip()
-    if opt.kind == "bool":
-        return {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
-                "off": False, "": False}.get(raw.lower(), raw)
-    if raw.lower() in ("", "none", "null") and opt.kind in ("int_or_none", "rate"):
-        return None
-    if opt.kind in ("int", "int_or_none"):
-        return number_or_raw(raw, negative=True)
-    if opt.kind in ("tariff", "solo_values"):
-        values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",")]
-        if opt.kind == "solo_values":
-            if len(values) != len(danish_rules.SOLO_BIDS):
-                return raw
-            return dict(zip(danish_rules.SOLO_BIDS, values))
-        return values
-    return raw
 
 
 def blank_request(variant: str, args: Mapping) -> dict:
@@ -183,9 +165,9 @@ def blank_request(variant: str, args: Mapping) -> dict:
             errors["preset"] = _("must be one of %(names)s", names=", ".join(danish_rules.TARIFF_PRESETS))
         else:
             given.update(preset)
-    for name, opt in module.OPTIONS.items():
-        if name in args:
-            given[name] = _option_value(opt, args[name])
+    typed, typed_errors = options_from_text(module, {name: args[name] for name in module.OPTIONS if name in args})
+    given.update({name: value for name, value in typed.items() if name not in typed_errors})
+    errors.update({f"options.{name}": message for name, message in typed_errors.items()})
     options, option_errors = variant_options(module, given)
     errors.update(option_errors)
     if errors:

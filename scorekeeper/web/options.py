@@ -1,0 +1,74 @@
+"""House rules as text and back: the one parser for what a form's option fields and a query string carry.
+
+A text that is of its option's kind becomes the scorer's type (whole numbers by the strict parser in inputs.py);
+one that is not is kept as it came, so the scorer's own check names the option and says what is wrong. Only what
+the scorer could not name well is answered here: a number that is not one, sol values that are not four.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.web.inputs import number_or_raw
+
+TRUE = ("1", "true", "yes", "on", "y")
+FALSE = ("0", "false", "no", "off", "n", "")
+NONE = ("", "none", "null")
+
+
+def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The house rules in `texts` (option name → text) as the scorer's types; errors keyed by option name.
+
+    An option not in `texts` is not given (its default stands), nor is an empty whole number; an unchecked box is the
+    form's to send as "".
+    """
+    options: dict[str, Any] = {}
+    errors: dict[str, Any] = {}
+    for name, text in texts.items():
+        opt = module.OPTIONS.get(name)
+        if opt is None or text is None:
+            continue
+        raw = str(text).strip()
+        if opt.kind == "bool":
+            options[name] = True if raw.lower() in TRUE else False if raw.lower() in FALSE else raw
+        elif opt.kind in ("int_or_none", "rate") and raw.lower() in NONE:
+            options[name] = None
+        elif opt.kind == "int":
+            if raw:
+                options[name] = _whole(raw, name, errors)
+        elif opt.kind == "int_or_none":
+            options[name] = _whole(raw, name, errors)
+        elif opt.kind in ("tariff", "solo_values"):
+            values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",") if v.strip()]
+            if opt.kind == "tariff":
+                options[name] = values
+            elif len(values) != len(danish_rules.SOLO_BIDS):
+                errors[name] = _l("Enter four numbers: sol, ren sol, bordlægger, ren bordlægger.")
+            else:
+                options[name] = dict(zip(danish_rules.SOLO_BIDS, values))
+        elif opt.kind == "rate":
+            options[name] = raw.replace(",", ".")
+        else:
+            options[name] = raw
+    return options, errors
+
+
+def _whole(raw: str, name: str, errors: dict):
+    value = number_or_raw(raw, negative=True)
+    if not isinstance(value, int):
+        errors[name] = _l("Enter a whole number.")
+    return value
+
+
+def option_text(opt, value) -> str:
+    """A house rule's value as its text box shows it: 10, 20, 40 … for a tariff; empty for none."""
+    if value is None:
+        return ""
+    if opt.kind == "tariff":
+        return ", ".join(map(str, value))
+    if opt.kind == "solo_values":
+        return ", ".join(str(value[k]) for k in danish_rules.SOLO_BIDS)
+    return str(value)

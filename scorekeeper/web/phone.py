@@ -1,0 +1,67 @@
+"""What this phone remembers in its session: the games it opened and their edit keys, the clubs it opened, and the
+clubs whose admin is logged in on it. The one place that knows the session's keys."""
+from __future__ import annotations
+
+from flask import session
+
+RECENT_GAMES = 30
+RECENT_CLUBS = 20
+
+
+# ---------------------------------------------------------------- games and their edit keys
+
+
+def recent_games() -> list[str]:
+    """The games opened on this phone, the latest first."""
+    return list(session.get("recent", []))
+
+
+def game_keys() -> dict[str, str]:
+    """The edit key of each recent game this phone may change."""
+    return dict(session.get("keys", {}))
+
+
+def game_key(game_id: str) -> str | None:
+    return game_keys().get(game_id)
+
+
+def remember_game(game_id: str, key: str | None = None) -> None:
+    """Put the game first among the recent ones, with its edit key if one is given; keys of forgotten games go."""
+    recent = [g for g in session.get("recent", []) if g != game_id]
+    session["recent"] = ([game_id] + recent)[:RECENT_GAMES]
+    if key:
+        keys = game_keys()
+        keys[game_id] = key
+        session["keys"] = {g: k for g, k in keys.items() if g in session["recent"]}
+
+
+# ---------------------------------------------------------------- clubs and their admin
+
+
+def recent_clubs() -> list[str]:
+    """The clubs opened on this phone, the latest first."""
+    return list(session.get("club_recent", []))
+
+
+def remember_club(club_id: str) -> None:
+    recent = [c for c in session.get("club_recent", []) if c != club_id]
+    session["club_recent"] = ([club_id] + recent)[:RECENT_CLUBS]
+
+
+def admin_token(club_id: str) -> str | None:
+    """The token this phone got when the club's admin logged in on it, if any."""
+    return session.get("club_admin", {}).get(club_id)
+
+
+def log_in(club_id: str, token: str) -> None:
+    """The club's admin is logged in on this phone, and the club is among its recent ones."""
+    admins = dict(session.get("club_admin", {}))
+    admins[club_id] = token
+    session["club_admin"] = admins
+    remember_club(club_id)
+
+
+def log_out(club_id: str) -> None:
+    admins = dict(session.get("club_admin", {}))
+    admins.pop(club_id, None)
+    session["club_admin"] = admins

@@ -1,0 +1,123 @@
+"""The package's shape, read from its source: no import cycles, no reaching into another module's private names, and
+the layers import downwards only (core ← storage ← services ← web)."""
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+
+
+def _source(module: str, node: ast.ImportFrom) -> str:
+    """The module a `from … import` reads from, relative imports resolved."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if not MODULES[module].name == "__init__.py":
+        base = base[:-1]
+    base = base[:len(base) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module: str, nodes) -> set[str]:
+    """The package's modules these import statements load."""
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name in MODULES}
+        elif isinstance(node, ast.ImportFrom):
+            source = _source(module, node)
+            for a in node.names:  # a submodule by its own name, else a name from the module itself
+                found |= {f"{source}.{a.name}"} if f"{source}.{a.name}" in MODULES else {source} & MODULES.keys()
+    return found - {module}
+
+
+# Module-level imports only: one inside a function runs when it is called, after every module has loaded.
+GRAPH = {name: _imports(name, tree.body) for name, tree in TREES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each cycle as the path that closes it (depth-first; one path per back edge)."""
+    cycles, state = [], {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return cycles
+
+
+def test_the_graph_is_read():
+    assert GRAPH["scorekeeper.web.sheets.paper"] >= {"scorekeeper.web.present", "scorekeeper.web.options"}
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def test_no_module_level_import_cycles():
+    assert _cycles(GRAPH) == []
+
+
+def _private_reaches(module: str, tree) -> list[str]:
+    """`from x import _name`, and `x._name` where x is another of the package's modules imported here."""
+    aliases, found = {}, []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = _source(module, node)
+            if not source.startswith("scorekeeper"):
+                continue
+            for a in node.names:
+                if f"{source}.{a.name}" in MODULES:
+                    aliases[a.asname or a.name] = f"{source}.{a.name}"
+                elif a.name.startswith("_") and not a.name.startswith("__"):
+                    found.append(f"{module}:{node.lineno} from {source} import {a.name}")
+        elif isinstance(node, ast.Import):
+            aliases.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and aliases[node.value.id] != module and node.attr.startswith("_") and not node.attr.startswith("__")):
+            found.append(f"{module}:{node.lineno} {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_reaches_into_another_ones_private_names():
+    assert [reach for name, tree in TREES.items() for reach in _private_reaches(name, tree)] == []
+
+
+def test_the_private_check_sees_both_forms():
+    tree = ast.parse("from scorekeeper.web.games import forms\nfrom scorekeeper.web.inputs import _x\nforms._int(1)\n")
+    assert _private_reaches("scorekeeper.web.clubs.views", tree) == [
+        "scorekeeper.web.clubs.views:2 from scorekeeper.web.inputs import _x",
+        "scorekeeper.web.clubs.views:3 forms._int"]
+
+
+LAYERS = [("scorekeeper.core", ("scorekeeper.storage", "scorekeeper.services", "scorekeeper.web")),
+          ("scorekeeper.storage", ("scorekeeper.services", "scorekeeper.web")),
+          ("scorekeeper.services", ("scorekeeper.web",))]
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+@pytest.mark.parametrize("layer,above", LAYERS, ids=[layer for layer, _ in LAYERS])
+def test_a_layer_imports_nothing_above_it(layer, above):
+    """Every import counts here, in a function too: a lazy one is still a dependency."""
+    wrong = sorted(f"{name} → {target}" for name, tree in TREES.items() if _within(name, layer)
+                   for target in _imports(name, ast.walk(tree)) if any(_within(target, a) for a in above))
+    assert wrong == []
