@@ -2,18 +2,28 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Mapping
+from collections.abc import Iterable
+from typing import Any, Literal, overload
 
-from scorekeeper.core.variants import classic, danish, german, norwegian, swedish
 from scorekeeper.core.base import GameOver, InputError, Msg, Protokoll, ScoredHand, Setup, check_options, is_int, message_of
+from scorekeeper.core.contract import VariantRules
 from scorekeeper.core.settlement import Settlement, format_cents, settle
+from scorekeeper.core.variants import classic, danish, german, norwegian, swedish
 
-VARIANTS = {m.NAME: m for m in (classic, norwegian, danish, german, swedish)}
+# The registry, in menu order: the one place that names the variants (mypy checks each against VariantRules).
+RULES: tuple[VariantRules, ...] = (classic, norwegian, danish, german, swedish)
+VARIANTS: dict[str, VariantRules] = {rules.NAME: rules for rules in RULES}
 NAME_MAX = 40
 TITLE_MAX = 80
 
-__all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement",
+__all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement", "VariantRules",
            "check_name", "format_cents", "make_setup", "play", "play_on", "settle", "settlement_points", "variant_options"]
+
+
+@overload
+def check_name(value: Any, what: str, *, required: Literal[True] = True, limit: int = NAME_MAX) -> str: ...
+@overload
+def check_name(value: Any, what: str, *, required: bool, limit: int = NAME_MAX) -> str | None: ...
 
 
 def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAME_MAX) -> str | None:
@@ -72,7 +82,7 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
     return Setup(variant, tuple(names), dealer, opts)
 
 
-def variant_options(module, given) -> tuple[dict, dict]:
+def variant_options(module: VariantRules, given: Any) -> tuple[dict[str, Any], dict[str, str]]:
     """A variant's full options from those given: each value checked, then the rules that combine them."""
     options, errors = check_options(module.OPTIONS, given)
     if not errors:
@@ -80,12 +90,12 @@ def variant_options(module, given) -> tuple[dict, dict]:
     return options, errors
 
 
-def play(setup: Setup, inputs) -> Protokoll:
+def play(setup: Setup, inputs: Iterable[Any]) -> Protokoll:
     """Replay a game from its first hand; raises InputError naming the first hand that does not fit."""
     return VARIANTS[setup.variant].play(setup, list(inputs))
 
 
-def play_on(protokoll: Protokoll, inputs) -> Protokoll:
+def play_on(protokoll: Protokoll, inputs: Iterable[Any]) -> Protokoll:
     """Go on scoring a game from the protokoll of its first hands: the same as `play` with all the hands, in the time of
     the new ones. Raises InputError naming the first new hand that does not fit."""
     setup = protokoll.setup
@@ -93,9 +103,9 @@ def play_on(protokoll: Protokoll, inputs) -> Protokoll:
 
 
 def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:
-    """Points per player for the money: Danish totals as they are; partners each win or lose the sides' difference."""
+    """Points per player for the money: zero-sum totals as they are; partners each win or lose the sides' difference."""
     setup = protokoll.setup
-    if setup.variant == "danish":
+    if VARIANTS[setup.variant].ZERO_SUM:
         return protokoll.totals
     side_points = protokoll.rubber_points or tuple(
         sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides)))

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, TypeGuard
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
-TRUMPS = SUITS + ("none",)
+NO_TRUMP = "none"  # the trump of a deal played without one, as inputs and the API spell it
+TRUMPS = SUITS + (NO_TRUMP,)
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR")
 
 
@@ -69,7 +70,7 @@ class Option:
     high: int | None = None
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -117,7 +118,8 @@ def rate_option(default, help):
             raise ValueError(Msg("must be a number of money per point, for instance 0.05")) from None
         if not amount.is_finite() or amount < 0 or amount > 1000:
             raise ValueError(Msg("must be from 0 to 1000 per point"))
-        if amount.as_tuple().exponent < -4:
+        exponent = amount.as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -4:
             raise ValueError(Msg("may have at most 4 decimals"))
         return float(value) if isinstance(value, str) else value
 
@@ -177,6 +179,9 @@ class HandContext:
 
 @dataclass(frozen=True, slots=True)
 class ScoredHand:
+    """One hand as scored in its place: `game` is its game of a match (a rubber), `trump` the trump it was played in
+    when the variant keeps it beside the input (classic: the rotation can fix it without the input saying it)."""
+
     number: int
     dealer: int
     input: Mapping[str, Any]
@@ -185,12 +190,41 @@ class ScoredHand:
     leader: int
     sitting_out: int | None = None
     game: int | None = None
-    details: Mapping[str, Any] = field(default_factory=dict)
+    trump: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """How a match of several games (a rubber) stands, so that replay can start each game at 0–0 and go on from it.
+
+    `results` holds each game won: the winning side and the game's final totals.
+    """
+
+    to_win: int
+    games_won: tuple[int, ...]
+    results: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def won(self, side: int, totals: tuple[int, ...]) -> Match:
+        games_won = tuple(w + (s == side) for s, w in enumerate(self.games_won))
+        return Match(self.to_win, games_won, self.results + ((side, totals),))
+
+    @property
+    def over(self) -> bool:
+        return max(self.games_won) >= self.to_win
+
+    @property
+    def game(self) -> int:
+        """The game being played, or the last one when the match is over."""
+        return len(self.results) + (0 if self.over else 1)
 
 
 @dataclass(frozen=True, slots=True)
 class Protokoll:
-    """A scored game: every hand with its points and running totals, and how the game stands."""
+    """A scored game: every hand with its points and running totals, and how the game stands.
+
+    `games_won`, `game` and `match` are set in a match of several games (a rubber); `next_trump` when the rules
+    fix the next deal's trump, so that the sheet can say it before the hand is entered.
+    """
 
     setup: Setup
     sides: tuple[tuple[int, ...], ...]
@@ -203,15 +237,15 @@ class Protokoll:
     games_won: tuple[int, ...] | None = None
     rubber_points: tuple[int, ...] | None = None
     deals_left: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    # What a variant needs beyond the above to go on scoring from the last hand (see play_on); not part of the result.
-    resume: Any = field(default=None, compare=False, repr=False)
+    game: int | None = None
+    next_trump: str | None = None
+    match: Match | None = None
 
 
 PARTNERSHIP_SIDES = ((0, 2), (1, 3))
 
 
-def add(totals, points) -> tuple[int, ...]:
+def add(totals: tuple[int, ...], points: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(t + p for t, p in zip(totals, points))
 
 
@@ -263,14 +297,14 @@ def side_winner(totals: tuple[int, ...]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return _is_int(value)
 
 
 # ---------------------------------------------------------------- the replay
 
 
-def target_or_deals(totals, number, options) -> tuple[bool, int | None]:
+def target_or_deals(totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -> tuple[bool, int | None]:
     """Game end for the variants played to a target, or for a fixed number of deals."""
     deals = options.get("deals")
     if deals:
@@ -283,19 +317,43 @@ def target_or_deals(totals, number, options) -> tuple[bool, int | None]:
     return False, None
 
 
-def replay(setup: Setup, inputs, *, sides, check_hand, hand_points, leader,
-           game_end=target_or_deals, sits_out=None, start: Protokoll | None = None) -> Protokoll:
+def nobody_sits_out(ctx: HandContext) -> int | None:
+    """Every player plays every hand."""
+    return None
+
+
+def no_trump_kept(inp: Mapping[str, Any], ctx: HandContext) -> str | None:
+    """The hand's input says all there is to say about its trump."""
+    return None
+
+
+def replay(setup: Setup, inputs: Iterable[Any], *,
+           sides: tuple[tuple[int, ...], ...],
+           check_hand: Callable[[Any, HandContext], dict[str, Any]],
+           hand_points: Callable[[dict[str, Any], HandContext], tuple[int, ...]],
+           leader: Callable[[dict[str, Any], HandContext], int],
+           game_end: Callable[[tuple[int, ...], int, Mapping[str, Any]], tuple[bool, int | None]] = target_or_deals,
+           sits_out: Callable[[HandContext], int | None] = nobody_sits_out,
+           trump: Callable[[dict[str, Any], HandContext], str | None] = no_trump_kept,
+           games_to_win: int = 1,
+           start: Protokoll | None = None) -> Protokoll:
     """Score the hands one by one, checking each in its place; the totals are their sum.
 
-    `start`, the protokoll of the game's first hands, goes on from its last hand: the same as replaying them all.
+    With `games_to_win` > 1 the game is a match (a rubber): a game won is counted, the next starts at 0–0, and the
+    match ends when a side has won that many. `start`, the protokoll of the game's first hands, goes on from its
+    last hand: the same as replaying them all.
     """
     n = setup.n
+    zeros = (0,) * len(sides)
+    match: Match | None
     if start is None:
-        totals = (0,) * len(sides)
+        totals = zeros
         hands: list[ScoredHand] = []
         finished, winner = False, None
+        match = Match(games_to_win, zeros) if games_to_win > 1 else None
     else:
         totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
+        match = start.match
     for i, raw in enumerate(inputs, len(hands)):
         number, dealer = i + 1, (setup.dealer + i) % n
         if finished:
@@ -308,14 +366,21 @@ def replay(setup: Setup, inputs, *, sides, check_hand, hand_points, leader,
             raise
         points = hand_points(inp, ctx)
         totals = add(totals, points)
-        hands.append(ScoredHand(number, dealer, inp, points, totals, leader(inp, ctx),
-                                sits_out(ctx) if sits_out else None))
+        hands.append(ScoredHand(number, dealer, inp, points, totals, leader(inp, ctx), sits_out(ctx),
+                                match.game if match else None, trump(inp, ctx)))
         finished, winner = game_end(totals, number, setup.options)
+        if match is not None and finished and winner is not None:
+            match = match.won(winner, totals)
+            if not match.over:
+                finished, winner, totals = False, None, zeros
     next_dealer = (setup.dealer + len(hands)) % n
     deals = setup.options.get("deals")
     return Protokoll(
         setup=setup, sides=sides, hands=tuple(hands), totals=totals,
         next_dealer=next_dealer, next_leader=(next_dealer + 1) % n,
         finished=finished, winner=winner,
+        games_won=match.games_won if match else None,
         deals_left=(deals - len(hands)) if deals else None,
+        game=match.game if match else None,
+        match=match,
     )

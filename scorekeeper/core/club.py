@@ -124,7 +124,7 @@ class EveningResult:
         evening settled before that fee was kept, the fee is the settled kitty shared out over the members.
         """
         settled = self.evening.settled
-        if not self.changed_since_settled:
+        if settled is None or not self.changed_since_settled:
             return ()
         players = [p for p in settled if p != KITTY]
         fee = self.evening.settled_fee
@@ -157,8 +157,11 @@ def _present(tables: Iterable[Table]) -> list[int]:
 def evening_result(evening: Evening) -> EveningResult:
     """Per member the points of all their tables, the money at the evening's rate, the fee; and who pays whom."""
     present = _present(evening.tables)
-    tables, hands, points = Counter(), Counter(), Counter()
-    games_won, standing_points = Counter(), Counter()
+    tables: Counter[int] = Counter()
+    hands: Counter[int] = Counter()
+    points: Counter[int] = Counter()
+    games_won: Counter[int] = Counter()
+    standing_points: Counter[int] = Counter()
     has_money = has_standings = False
     for table in evening.tables:
         totals = table.totals

@@ -83,7 +83,7 @@ def check_rules(variant: Any, options: Any, currency: str) -> dict:
         raise InputError({"variant": _("must be one of %(choices)s", choices=", ".join(VARIANTS))})
     given = dict(options or {})
     given["currency"] = currency if currency in CURRENCIES else module.OPTIONS["currency"].default
-    if variant != "danish":
+    if not module.ZERO_SUM:
         given["rate"] = None
     names = [f"P{i + 1}" for i in range(min(module.PLAYER_COUNTS))]
     return dict(make_setup(variant, names, 0, given).options)
@@ -259,7 +259,7 @@ def parse_money(value: Any, field: str = "fee") -> int:
 
 def club_rate(club: store.ClubRecord) -> str | None:
     """Money per point of the club's evenings: Danish clubs only."""
-    rate = club.options.get("rate") if club.variant == "danish" else None
+    rate = club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None
     return None if rate is None else str(Decimal(str(rate)))
 
 
@@ -391,7 +391,7 @@ def _pure_table(record: store.ClubTableRecord, sheet: service.Sheet) -> club_rul
     else:
         won = tuple(int(p.finished and p.winner == s) for s in range(len(p.sides)))
     hands = tuple(club_rules.Hand(tuple(h.points), h.sitting_out, dict(h.input)) for h in p.hands)
-    return club_rules.Table(record.members, p.sides, hands, sheet.game.variant == "danish", won, dict(sheet.game.options))
+    return club_rules.Table(record.members, p.sides, hands, VARIANTS[sheet.game.variant].ZERO_SUM, won, dict(sheet.game.options))
 
 
 def _settled(balances: dict | None) -> dict | None:

@@ -18,8 +18,8 @@ def hand_dict(hand) -> dict:
         out["sitting_out"] = hand.sitting_out
     if hand.game is not None:
         out["game"] = hand.game
-    if "trump" in hand.details:
-        out["trump"] = hand.details["trump"]
+    if hand.trump is not None:
+        out["trump"] = hand.trump
     return out
 
 
@@ -45,13 +45,13 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     }
     if p.games_won is not None:
         out["games_won"] = list(p.games_won)
-        out["game"] = p.extra.get("game")
+        out["game"] = p.game
         if game.options.get("target") == 5:
             out["rubber_points"] = list(p.rubber_points) if p.rubber_points else None
     if p.deals_left is not None:
         out["deals_left"] = p.deals_left
-    if p.extra.get("next_trump"):
-        out["next_trump"] = p.extra["next_trump"]
+    if p.next_trump:
+        out["next_trump"] = p.next_trump
     return out
 
 
@@ -102,7 +102,7 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
                 "number": h.number,
                 "dealer": players[h.dealer],
                 "deals": deals[h.dealer],
-                "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.details.get("trump")),
+                "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.trump),
                 "cells": [{"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
                           for i, (pt, t) in enumerate(zip(h.points, h.totals))],
                 "sum": signed(sum(h.points)) if zero_sum else None,

@@ -1,12 +1,17 @@
 """Classic (English) whist: fixed partners, trump from the dealer's last card, the book of six."""
 from __future__ import annotations
 
-from scorekeeper.core.base import PARTNERSHIP_SIDES, SUITS, GameOver, Msg, HandContext, InputError, Protokoll, ScoredHand, add, bool_option, currency_option, int_option, is_int, rate_option, require_fields, side_winner, trick_pair
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.core.base import NO_TRUMP, PARTNERSHIP_SIDES, SUITS, Msg, HandContext, InputError, Match, Protokoll, Setup, bool_option, currency_option, int_option, is_int, nobody_sits_out, rate_option, replay, require_fields, target_or_deals, trick_pair
 
 NAME = "classic"
 TITLE = Msg("Classic whist")
 DESCRIPTION = Msg("English whist: fixed partners, trump from the last card, every trick over six scores.")
 PLAYER_COUNTS = (4,)
+ZERO_SUM = False
 INPUT_FIELDS = ("trump", "tricks", "honours", "revoke")
 PENALTIES = ("tricks", "add", "deduct")
 ROTATION = ("hearts", "diamonds", "spades", "clubs")
@@ -24,12 +29,12 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4):
+def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
     return PARTNERSHIP_SIDES
 
 
-def check_options(options) -> dict:
-    errors = {}
+def check_options(options: Mapping[str, Any]) -> dict[str, str]:
+    errors: dict[str, str] = {}
     if options["deals"] and options["rubber"]:
         errors["options.rubber"] = Msg("a rubber is played to a target, not for a fixed number of deals")
     if options["deals"] and options["honours"]:
@@ -39,22 +44,22 @@ def check_options(options) -> dict:
     return errors
 
 
-def fixed_trump(number: int, options) -> str | None:
+def fixed_trump(number: int, options: Mapping[str, Any]) -> str | None:
     """The trump of deal `number` when the rotation fixes it: no-trump deals are inserted into the suit cycle."""
     if not options["trump_rotation"]:
         return None
     every = options["no_trump_every"]
     if every and number % every == 0:
-        return "none"
+        return NO_TRUMP
     trump_deals = number - (number // every if every else 0)
     return ROTATION[(trump_deals - 1) % 4]
 
 
-def check_hand(raw, ctx: HandContext) -> dict:
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
     opts = ctx.options
-    errors: dict = {}
-    out: dict = {}
+    errors: dict[str, str] = {}
+    out: dict[str, Any] = {}
     fixed = fixed_trump(ctx.number, opts)
     trump = data.get("trump")
     if fixed:
@@ -63,7 +68,7 @@ def check_hand(raw, ctx: HandContext) -> dict:
     elif trump is None:
         errors["trump"] = Msg("is missing: the suit of the dealer's last card")
     elif trump not in SUITS:
-        errors["trump"] = Msg("no-trump deals come only with the tournament trump rotation") if trump == "none" \
+        errors["trump"] = Msg("no-trump deals come only with the tournament trump rotation") if trump == NO_TRUMP \
             else Msg("must be one of %(choices)s", choices=", ".join(SUITS))
     else:
         out["trump"] = trump
@@ -72,11 +77,11 @@ def check_hand(raw, ctx: HandContext) -> dict:
     if honours is not None:
         if not opts["honours"]:
             errors["honours"] = Msg("honours are not scored in this game (the option is off)")
-        elif (fixed or trump) == "none":
+        elif (fixed or trump) == NO_TRUMP:
             errors["honours"] = Msg("there are no honours in a deal without trump")
         else:
             honours = trick_pair(honours, 4, errors, "honours")
-            if "honours" in errors:
+            if honours is None:
                 errors["honours"] = Msg("must be two numbers, the trump honours (A K Q J) each side held, adding up to 4")
             else:
                 out["honours"] = list(honours)
@@ -92,14 +97,20 @@ def check_hand(raw, ctx: HandContext) -> dict:
             if penalty not in PENALTIES:
                 errors["revoke.penalty"] = Msg("must be tricks, add or deduct")
             out["revoke"] = {"side": side, "penalty": penalty}
-    if errors:
+    if errors or tricks is None:
         raise InputError(errors)
     out["tricks"] = list(tricks)
     return out
 
 
-def hand_points(inp, before, opts, trump) -> tuple[int, int]:
+def trump(inp: Mapping[str, Any], ctx: HandContext) -> str | None:
+    """The hand's trump: the rotation's when it fixes it (the input then leaves it out), else the one entered."""
+    return fixed_trump(ctx.number, ctx.options) or inp["trump"]
+
+
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     """Revoke first, then tricks, then honours unless the tricks ended the game; a revoking side stops short of the target."""
+    before, opts = ctx.totals, ctx.options
     tricks = list(inp["tricks"])
     points = [0, 0]
     target = None if opts["deals"] else opts["target"]
@@ -116,7 +127,7 @@ def hand_points(inp, before, opts, trump) -> tuple[int, int]:
         else:
             points[guilty] -= penalty
 
-    def cap():
+    def cap() -> None:
         if revoke and target is not None:
             g = revoke["side"]
             points[g] = min(points[g], target - 1 - before[g])
@@ -126,7 +137,7 @@ def hand_points(inp, before, opts, trump) -> tuple[int, int]:
             points[side] += tricks[side] - 6
     cap()
     honours = inp.get("honours")
-    if honours and opts["honours"] and trump != "none":
+    if honours and opts["honours"] and trump(inp, ctx) != NO_TRUMP:
         ended = target is not None and any(before[s] + points[s] >= target for s in (0, 1))
         if not ended:
             for side in (0, 1):
@@ -146,71 +157,29 @@ def game_value(loser_total: int) -> int:
     return 1
 
 
-def play(setup, inputs, start: Protokoll | None = None) -> Protokoll:
+def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
+    return (ctx.dealer + 1) % ctx.n_players
+
+
+game_end = target_or_deals
+sits_out = nobody_sits_out
+
+
+def rubber_points(match: Match | None, options: Mapping[str, Any]) -> tuple[int, ...] | None:
+    """A finished short-whist rubber in points: each game by the losers' score, and 2 for winning the rubber."""
+    if match is None or not match.over or options["target"] != 5:
+        return None
+    points = [0, 0]
+    for side, totals in match.results:
+        points[side] += game_value(totals[1 - side])
+    points[match.games_won.index(match.to_win)] += 2
+    return tuple(points)
+
+
+def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
     """Score the deals one by one; `start`, the protokoll of the first deals, goes on from its last deal."""
     opts = setup.options
-    n = setup.n
-    target, deals, rubber = opts["target"], opts["deals"], opts["rubber"]
-    if start is None:
-        totals = (0, 0)
-        games_won = [0, 0]
-        won_games: list[tuple[int, int]] = []  # (winning side, losers' total)
-        hands: list[ScoredHand] = []
-        game = 1
-        finished, winner = False, None
-    else:
-        won, game, done = start.resume
-        totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
-        games_won, won_games = list(won), list(done)
-    for i, raw in enumerate(inputs, len(hands)):
-        number, dealer = i + 1, (setup.dealer + i) % n
-        if finished:
-            raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
-        ctx = HandContext(number, dealer, n, opts, totals)
-        try:
-            inp = check_hand(raw, ctx)
-        except InputError as exc:
-            exc.number = number
-            raise
-        trump = fixed_trump(number, opts) or inp["trump"]
-        points = hand_points(inp, totals, opts, trump)
-        totals = add(totals, points)
-        hands.append(ScoredHand(number, dealer, inp, points, totals, (dealer + 1) % n,
-                                game=game if rubber else None, details={"trump": trump}))
-        if deals:
-            if number >= deals:
-                finished, winner = True, side_winner(totals)
-            continue
-        reached = [s for s in (0, 1) if totals[s] >= target]
-        if not reached:
-            continue
-        side = reached[0]
-        if not rubber:
-            finished, winner = True, side
-            continue
-        games_won[side] += 1
-        won_games.append((side, totals[1 - side]))
-        if games_won[side] == 2:
-            finished, winner = True, side
-        else:
-            game += 1
-            totals = (0, 0)
-    rubber_points = None
-    if rubber and finished and target == 5:
-        rp = [0, 0]
-        for side, loser_total in won_games:
-            rp[side] += game_value(loser_total)
-        rp[winner] += 2
-        rubber_points = tuple(rp)
-    next_dealer = (setup.dealer + len(hands)) % n
-    return Protokoll(
-        setup=setup, sides=sides(), hands=tuple(hands), totals=totals,
-        next_dealer=next_dealer, next_leader=(next_dealer + 1) % n,
-        finished=finished, winner=winner,
-        games_won=tuple(games_won) if rubber else None,
-        rubber_points=rubber_points,
-        deals_left=(deals - len(hands)) if deals else None,
-        extra={"game": game if rubber else None,
-               "next_trump": None if finished else fixed_trump(len(hands) + 1, opts)},
-        resume=(tuple(games_won), game, tuple(won_games)),
-    )
+    p = replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
+               game_end=game_end, trump=trump, games_to_win=2 if opts["rubber"] else 1, start=start)
+    return dataclasses.replace(p, rubber_points=rubber_points(p.match, opts),
+                               next_trump=None if p.finished else fixed_trump(len(p.hands) + 1, opts))

@@ -1,14 +1,16 @@
 """Danish es-makker whist: bids 7–13 with suffixes, four sol bids, a called ace for a partner; zero-sum points."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeGuard
 
-from scorekeeper.core.base import SUITS, TRUMPS, InputError, Msg, Option, choice_option, currency_option, int_option, is_int, rate_option, replay, require_fields, seat, side_winner
+from scorekeeper.core.base import NO_TRUMP, SUITS, TRUMPS, HandContext, InputError, Msg, Option, Protokoll, Setup, choice_option, currency_option, int_option, is_int, rate_option, replay, require_fields, seat, side_winner
 
 NAME = "danish"
 TITLE = Msg("Danish whist")
 DESCRIPTION = Msg("Es-makker whist: bid 7–13 or a sol, call an ace for a partner; points add up to zero.")
 PLAYER_COUNTS = (4, 5)
+ZERO_SUM = True
 INPUT_FIELDS = ("passed", "bidder", "bid", "suffix", "trump", "partner", "tricks")
 
 SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
@@ -68,15 +70,15 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4):
+def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
     return tuple((i,) for i in range(n))
 
 
-def check_options(options) -> dict:
+def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-def is_solo(bid) -> bool:
+def is_solo(bid: Any) -> TypeGuard[str]:
     return bid in SOLO_BIDS
 
 
@@ -108,7 +110,7 @@ def bid_value(inp, options) -> tuple[int, bool]:
     return value, made
 
 
-def check_hand(raw, ctx) -> dict:
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
     n, dealer = ctx.n_players, ctx.dealer
     sitting_out = dealer if n == 5 else None
@@ -148,7 +150,7 @@ def check_hand(raw, ctx) -> dict:
             if data.get(key) is not None:
                 errors[key] = Msg("a %(bid)s is played alone with no partner: leave it out", bid=SOLO_NAMES[bid]) \
                     if key == "partner" else Msg("a %(bid)s has no suffix: leave it out", bid=SOLO_NAMES[bid])
-        if data.get("trump") not in (None, "none"):
+        if data.get("trump") not in (None, NO_TRUMP):
             errors["trump"] = Msg("a %(bid)s is played without trump", bid=SOLO_NAMES[bid])
     elif bid is not None:
         suffix = data.get("suffix", "plain") or "plain"
@@ -161,14 +163,14 @@ def check_hand(raw, ctx) -> dict:
             if trump != "clubs":
                 errors["trump"] = Msg("in a gode bid clubs are trump")
         elif suffix == "sans":
-            trump = "none" if trump is None else trump
-            if trump != "none":
+            trump = NO_TRUMP if trump is None else trump
+            if trump != NO_TRUMP:
                 errors["trump"] = Msg("a sans bid is played without trump")
         elif suffix in ("plain", "halve"):
             if trump is None:
                 errors["trump"] = Msg("is missing: choose the trump suit")
             elif trump not in SUITS:
-                errors["trump"] = Msg("only a vip or sans bid is played without trump") if trump == "none" \
+                errors["trump"] = Msg("only a vip or sans bid is played without trump") if trump == NO_TRUMP \
                     else Msg("must be a suit: %(choices)s", choices=", ".join(SUITS))
         elif suffix == "vip":
             if trump is None:
@@ -189,7 +191,7 @@ def check_hand(raw, ctx) -> dict:
     return out
 
 
-def hand_points(inp, ctx) -> tuple[int, ...]:
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     n = ctx.n_players
     points = [0] * n
     if inp.get("passed"):
@@ -213,22 +215,22 @@ def hand_points(inp, ctx) -> tuple[int, ...]:
     return tuple(points)
 
 
-def leader(inp, ctx) -> int:
+def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
     return (ctx.dealer + 1) % ctx.n_players
 
 
-def sits_out(ctx) -> int | None:
+def sits_out(ctx: HandContext) -> int | None:
     return ctx.dealer if ctx.n_players == 5 else None
 
 
-def game_end(totals, number, options):
+def game_end(totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -> tuple[bool, int | None]:
     deals = options.get("deals")
     if deals and number >= deals:
         return True, side_winner(totals)
     return False, None
 
 
-def play(setup, inputs, start=None):
+def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
     return replay(setup, inputs, sides=sides(setup.n), check_hand=check_hand, hand_points=hand_points,
                   leader=leader, game_end=game_end, sits_out=sits_out, start=start)
 

@@ -1,12 +1,16 @@
 """German whist (tvåmanswhist): two players; only the 13 tricks of the second phase count."""
 from __future__ import annotations
 
-from scorekeeper.core.base import InputError, Msg, choice_option, currency_option, int_option, rate_option, replay, require_fields, trick_pair
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.core.base import HandContext, InputError, Msg, Protokoll, Setup, choice_option, currency_option, int_option, nobody_sits_out, rate_option, replay, require_fields, target_or_deals, trick_pair
 
 NAME = "german"
 TITLE = Msg("German whist")
 DESCRIPTION = Msg("Two players; only the last 13 tricks count, every trick over six scores a point.")
 PLAYER_COUNTS = (2,)
+ZERO_SUM = False
 INPUT_FIELDS = ("tricks",)
 OPTIONS = {
     "target": int_option(7, 1, 100, Msg("Points (or, counting all 26 tricks, deals won) that win the game.")),
@@ -17,34 +21,39 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 2):
+def sides(n: int = 2) -> tuple[tuple[int, ...], ...]:
     return ((0,), (1,))
 
 
-def check_options(options) -> dict:
+def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-def check_hand(raw, ctx) -> dict:
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
-    errors: dict = {}
+    errors: dict[str, str] = {}
     total = 26 if ctx.options["count"] == "all26" else 13
     tricks = trick_pair(data.get("tricks"), total, errors)
-    if errors:
+    if errors or tricks is None:
         raise InputError(errors)
     return {"tricks": list(tricks)}
 
 
-def hand_points(inp, ctx) -> tuple[int, int]:
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     a, b = inp["tricks"]
     if ctx.options["count"] == "all26":
         return (int(a > b), int(b > a))
     return (max(a - 6, 0), max(b - 6, 0))
 
 
-def leader(inp, ctx) -> int:
+def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
     return (ctx.dealer + 1) % 2
 
 
-def play(setup, inputs, start=None):
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader, start=start)
+game_end = target_or_deals
+sits_out = nobody_sits_out
+
+
+def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
+    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
+                  game_end=game_end, sits_out=sits_out, start=start)

@@ -1,12 +1,16 @@
 """Norwegian whist (grand/pass, Minnesota whist): no trump; one bid of grand, or everyone passes."""
 from __future__ import annotations
 
-from scorekeeper.core.base import PARTNERSHIP_SIDES, InputError, Msg, choice_option, currency_option, int_option, rate_option, replay, require_fields, seat, trick_pair
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.core.base import PARTNERSHIP_SIDES, HandContext, InputError, Msg, Protokoll, Setup, choice_option, currency_option, int_option, nobody_sits_out, rate_option, replay, require_fields, seat, target_or_deals, trick_pair
 
 NAME = "norwegian"
 TITLE = Msg("Norwegian whist")
 DESCRIPTION = Msg("Grand or pass, no trump: grand aims for tricks, pass for as few as possible.")
 PLAYER_COUNTS = (4,)
+ZERO_SUM = False
 INPUT_FIELDS = ("bid", "bidder", "tricks")
 OPTIONS = {
     "target": int_option(13, 1, 100, Msg("Points that win the game (25 for a long game).")),
@@ -18,19 +22,19 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4):
+def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
     return PARTNERSHIP_SIDES
 
 
-def check_options(options) -> dict:
+def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-def check_hand(raw, ctx) -> dict:
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
-    errors: dict = {}
+    errors: dict[str, str] = {}
     bid = data.get("bid")
-    out: dict = {"bid": bid}
+    out: dict[str, Any] = {"bid": bid}
     if bid not in ("grand", "pass"):
         errors["bid"] = Msg("must be grand or pass")
     elif bid == "grand":
@@ -47,7 +51,7 @@ def check_hand(raw, ctx) -> dict:
     return out
 
 
-def hand_points(inp, ctx) -> tuple[int, int]:
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     tricks = inp["tricks"]
     points = [0, 0]
     if inp["bid"] == "grand":
@@ -65,11 +69,16 @@ def hand_points(inp, ctx) -> tuple[int, int]:
     return tuple(points)
 
 
-def leader(inp, ctx) -> int:
+def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
     if inp["bid"] == "grand":
         return (inp["bidder"] - 1) % 4
     return (ctx.dealer + 1) % 4
 
 
-def play(setup, inputs, start=None):
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader, start=start)
+game_end = target_or_deals
+sits_out = nobody_sits_out
+
+
+def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
+    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
+                  game_end=game_end, sits_out=sits_out, start=start)

@@ -1,12 +1,16 @@
 """Swedish whist (Firemannswhist): each shows a card; the first red makes a game, all black a pass game."""
 from __future__ import annotations
 
-from scorekeeper.core.base import PARTNERSHIP_SIDES, InputError, Msg, currency_option, int_option, rate_option, replay, require_fields, seat, trick_pair
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.core.base import PARTNERSHIP_SIDES, HandContext, InputError, Msg, Protokoll, Setup, currency_option, int_option, nobody_sits_out, rate_option, replay, require_fields, seat, target_or_deals, trick_pair
 
 NAME = "swedish"
 TITLE = Msg("Swedish whist")
 DESCRIPTION = Msg("Firemannswhist: a red card shown makes a game for tricks, all black a pass game.")
 PLAYER_COUNTS = (4,)
+ZERO_SUM = False
 INPUT_FIELDS = ("red", "tricks")
 OPTIONS = {
     "target": int_option(13, 1, 100, Msg("Points that win the game.")),
@@ -16,17 +20,17 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4):
+def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
     return PARTNERSHIP_SIDES
 
 
-def check_options(options) -> dict:
+def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-def check_hand(raw, ctx) -> dict:
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
-    errors: dict = {}
+    errors: dict[str, str] = {}
     if "red" not in data:
         errors["red"] = Msg("is missing: the seat that showed the first red card, or null if all four were black")
         red = None
@@ -35,12 +39,12 @@ def check_hand(raw, ctx) -> dict:
         if red is not None:
             red = seat(red, 4, "red", errors)
     tricks = trick_pair(data.get("tricks"), 13, errors)
-    if errors:
+    if errors or tricks is None:
         raise InputError(errors)
     return {"red": red, "tricks": list(tricks)}
 
 
-def hand_points(inp, ctx) -> tuple[int, int]:
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     tricks = inp["tricks"]
     points = [0, 0]
     if inp["red"] is not None:
@@ -56,11 +60,16 @@ def hand_points(inp, ctx) -> tuple[int, int]:
     return tuple(points)
 
 
-def leader(inp, ctx) -> int:
+def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
     if inp["red"] is not None:
         return (inp["red"] - 1) % 4
     return (ctx.dealer + 1) % 4
 
 
-def play(setup, inputs, start=None):
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader, start=start)
+game_end = target_or_deals
+sits_out = nobody_sits_out
+
+
+def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
+    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
+                  game_end=game_end, sits_out=sits_out, start=start)

@@ -289,8 +289,8 @@ def csv_rows(sheet: Sheet) -> list[list]:
     out = [header]
     for h in p.hands:
         inp = dict(h.input)
-        if game.variant == "classic" and not inp.get("trump") and h.details.get("trump"):
-            inp["trump"] = h.details["trump"]
+        if game.variant == "classic" and not inp.get("trump") and h.trump:
+            inp["trump"] = h.trump
         out.append([h.number] + ([h.game] if rubber else []) + [players[h.dealer]]
                    + [get(inp) for _c, get in columns] + list(h.points) + list(h.totals))
     return [[guard(v) for v in row] for row in out]
