@@ -136,8 +136,8 @@ def statements(monkeypatch):
     seen = []
     connect = web_db.connect
 
-    def tracing(path):
-        db = connect(path)
+    def tracing(path, **options):
+        db = connect(path, **options)
         db.conn.set_trace_callback(seen.append)
         return db
 

@@ -293,4 +293,4 @@ def test_slow_clients_do_not_starve_the_server(served):
 def test_the_readme_run_command_uses_the_buffering_server():
     makefile = (ROOT / "Makefile").read_text()
     run = makefile.split("\nrun:")[1].split("\n\n")[0]
-    assert "scorekeeper.serve" in run and "gunicorn" not in run
+    assert "-m scorekeeper serve" in run and "gunicorn" not in run  # scorekeeper/__main__.py: serve.py's waitress
