@@ -41,6 +41,13 @@ def api(client):
 
 
 @pytest.fixture(scope="session")
+def base_url():
+    """None: the browser tests serve the app themselves (live_server). pytest-playwright's own fallback fixture is an
+    instance method, which pytest 9 warns about in every run."""
+    return None
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 

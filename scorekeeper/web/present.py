@@ -83,14 +83,15 @@ def minus(n: int) -> str:
 
 def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
-    from scorekeeper.web import describe
+    from scorekeeper.core import VARIANTS
+    from scorekeeper.web import describe, words
     from scorekeeper.web.i18n import gettext, one_catalogue
 
     game = game_dict(sheet, hands=False)
     p = sheet.protokoll
     players = list(sheet.game.players)
-    names = describe.side_names(players, p.sides)
-    zero_sum = sheet.game.variant == "danish"
+    names = words.side_names(players, p.sides)
+    zero_sum = VARIANTS[sheet.game.variant].ZERO_SUM
     rows = []
     # Per page, not per row (a 1,000-hand sheet): the words, and the edit link's path up to the hand number.
     deals = [gettext("%(name)s deals", name=name) for name in players]
@@ -114,7 +115,6 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     winner = None
     if p.finished:
         winner = names[p.winner] if p.winner is not None else None
-    from scorekeeper.core import VARIANTS
     return {
         "game": game,
         "variant_title": translate(VARIANTS[sheet.game.variant].TITLE),
@@ -155,12 +155,12 @@ def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
     from flask_babel import format_datetime, gettext as _
 
     from scorekeeper.web import describe
-    from scorekeeper.core.variants import classic
+    from scorekeeper.web.variants import VIEWS
 
     game, p = sheet.game, sheet.protokoll
 
     def text(inp, number):
-        trump = inp.get("trump") or (classic.fixed_trump(number, game.options) if game.variant == "classic" else None)
+        trump = inp.get("trump") or VIEWS[game.variant].fixed_trump(number, game.options)
         return describe.hand(game.variant, inp, list(game.players), p.sides, trump)
 
     rows = []

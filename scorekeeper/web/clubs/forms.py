@@ -3,33 +3,33 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringField
+from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from scorekeeper.web.games import forms
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.options import option_text
 from scorekeeper.core import VARIANTS
-from scorekeeper.core.variants import danish as danish_rules
 from scorekeeper.core.club import SETTLEMENTS
+from scorekeeper.web.variants import VIEWS
 from scorekeeper.core.base import CURRENCIES
 
 SEATS = 5
-PRESET_NAMES = {"standard": _l("Standard tariff"), "per_trick": _l("Doubled tariff per missing trick"),
-                "double_sol": _l("Doubled sol values")}
 OWN = "own"
 # The options set by the club itself rather than per rule set.
 CLUB_LEVEL = ("currency",)
 TARIFF_FIELDS = ("tariff", "lost", "solo_values")
 
 
-def preset_choices():
-    return [(name, PRESET_NAMES.get(name, name)) for name in danish_rules.TARIFF_PRESETS] + \
-        [(OWN, _l("Own numbers (below)"))]
+def preset_choices(variant: str) -> list[SelectChoice]:
+    view = VIEWS[variant]
+    return [SelectChoice(name, view.PRESET_LABELS.get(name, name)) for name in view.TARIFF_PRESETS] + \
+        [SelectChoice(OWN, _l("Own numbers (below)"))]
 
 
-def preset_of(options: dict) -> str:
-    """The preset a Danish rule set matches, or OWN."""
-    for name, preset in danish_rules.TARIFF_PRESETS.items():
+def preset_of(variant: str, options: dict) -> str:
+    """The tariff preset a rule set matches, or OWN."""
+    for name, preset in VIEWS[variant].TARIFF_PRESETS.items():
         if all(options.get(k) == v for k, v in preset.items()):
             return name
     return OWN
@@ -37,7 +37,7 @@ def preset_of(options: dict) -> str:
 
 class ClubForm(forms.Form):
     name = StringField(validators=[InputRequired(message=_l("Give the club a name."))])
-    currency = SelectField(choices=[(c, c) for c in CURRENCIES], default="DKK")
+    currency = SelectField(choices=[SelectChoice(c, c) for c in CURRENCIES], default="DKK")
     language = SelectField(choices=[], default="", validate_choice=False)
     preset = SelectField(choices=[], default="standard", validate_choice=False)
     password = PasswordField(validators=[Optional()])
@@ -52,9 +52,10 @@ class ClubForm(forms.Form):
 
 
 def shown_options(variant: str) -> list[str]:
-    """The house rules a club chooses for a variant: not the currency (the club's own), the rate only for Danish."""
+    """The house rules a club chooses for a variant: not the currency (the club's own), the rate only for a variant
+    its tables play for money (zero-sum)."""
     return [name for name in VARIANTS[variant].OPTIONS
-            if name not in CLUB_LEVEL and (name != "rate" or variant == "danish")]
+            if name not in CLUB_LEVEL and (name != "rate" or VARIANTS[variant].ZERO_SUM)]
 
 
 def club_form(variant: str, formdata=None, current: dict | None = None) -> ClubForm:
@@ -67,9 +68,9 @@ def club_form(variant: str, formdata=None, current: dict | None = None) -> ClubF
     for name, opt in module.OPTIONS.items():
         setattr(Form, f"opt_{name}", forms.option_field(name, opt))
     form = Form(formdata=formdata) if formdata is not None else Form()
-    form.preset.choices = preset_choices()
+    form.preset.choices = preset_choices(variant)
     if formdata is None and current is not None:
-        form.preset.data = preset_of(current) if variant == "danish" else OWN
+        form.preset.data = preset_of(variant, current) if VIEWS[variant].TARIFF_PRESETS else OWN
     return form
 
 
@@ -87,14 +88,15 @@ def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[di
     else:
         options = dict(current) if current else {n: o.default for n, o in VARIANTS[variant].OPTIONS.items()}
         errors = {}
-    if variant == "danish" and form.preset.data in danish_rules.TARIFF_PRESETS:
-        preset = danish_rules.TARIFF_PRESETS[form.preset.data]
+    presets = VIEWS[variant].TARIFF_PRESETS
+    if form.preset.data in presets:
+        preset = presets[form.preset.data]
         options.update({k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
                         for k, v in preset.items()})
         errors = {k: v for k, v in errors.items() if k[4:] not in TARIFF_FIELDS}
     for name in CLUB_LEVEL:
         options.pop(name, None)
-    if variant != "danish":
+    if not VARIANTS[variant].ZERO_SUM:
         options.pop("rate", None)
     return options, errors
 
@@ -124,7 +126,7 @@ class EveningForm(forms.Form):
 
 def settlement_choices():
     names = {"pairwise": _l("Pairwise: who pays whom"), "kitty": _l("Through the kitty")}
-    return [(s, names[s]) for s in SETTLEMENTS]
+    return [SelectChoice(s, names[s]) for s in SETTLEMENTS]
 
 
 class TableForm(forms.Form):
@@ -151,14 +153,16 @@ for _i in range(SEATS):
 def table_form(club_variant: str, active_members, formdata=None) -> TableForm:
     """The new-table form: the club's rule set or another variant, and a member for each seat."""
     form = TableForm(formdata=formdata) if formdata is not None else TableForm()
-    form.variant.choices = [(club_variant, _l("The club's rules (%(variant)s)", variant=_l(VARIANTS[club_variant].TITLE)))] + \
-        [(name, _l("%(variant)s, standard rules", variant=_l(m.TITLE))) for name, m in VARIANTS.items() if name != club_variant]
+    form.variant.choices = [SelectChoice(club_variant, _l("The club's rules (%(variant)s)",
+                                                          variant=_l(VARIANTS[club_variant].TITLE)))] + \
+        [SelectChoice(name, _l("%(variant)s, standard rules", variant=_l(m.TITLE)))
+         for name, m in VARIANTS.items() if name != club_variant]
     if not form.variant.data:
         form.variant.data = club_variant
-    pick = [("", _l("— nobody —"))] + [(str(m.id), m.name) for m in active_members]
+    pick = [SelectChoice("", _l("— nobody —"))] + [SelectChoice(str(m.id), m.name) for m in active_members]
     for field in form.seat_fields():
         field.choices = pick
-    form.dealer.choices = [(str(i), _l("Seat %(n)d deals first", n=i + 1)) for i in range(SEATS)]
+    form.dealer.choices = [SelectChoice(str(i), _l("Seat %(n)d deals first", n=i + 1)) for i in range(SEATS)]
     return form
 
 

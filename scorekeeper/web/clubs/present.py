@@ -8,13 +8,13 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from scorekeeper.web import describe
+from scorekeeper.web import describe, words
 from scorekeeper.services.clubs import EveningData
 from scorekeeper.web.sheets.paper import guard
 from scorekeeper.web.present import minus
 from scorekeeper.core import VARIANTS
 from scorekeeper.core import club as club_rules
-from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.web.variants import VIEWS
 
 
 def amount(cents: int) -> Decimal:
@@ -31,32 +31,33 @@ def party_name(party, members, first: bool = False) -> str:
 
 
 def rules_context(club) -> dict:
-    """The club's rule set in words, and for Danish the bid × tricks matrix it gives."""
-    ctx = {"variant_title": _(VARIANTS[club.variant].TITLE),
-           "rules": describe.house_rules(club.variant, club.options) if hasattr(describe, "house_rules") else [],
-           "matrix": None, "rate": club.options.get("rate") if club.variant == "danish" else None}
-    if club.variant == "danish":
-        ctx["matrix"] = matrix_context(club.options)
-    return ctx
+    """The club's rule set in words, and the bid × tricks matrix it gives when its variant has a tariff."""
+    view = VIEWS[club.variant]
+    return {"variant_title": _(VARIANTS[club.variant].TITLE),
+            "rules": describe.house_rules(club.variant, club.options),
+            "matrix": matrix_context(club.variant, club.options),
+            "rate": club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None, "stats": view.CLUB_STATS}
 
 
-def matrix_context(options) -> dict:
-    """Rows of the bid × tricks matrix (plain bids; a suffix doubles) and the sol values."""
-    matrix = danish_rules.tariff_matrix(options)
+def matrix_context(variant: str, options) -> dict | None:
+    """Rows of the bid × tricks matrix (plain bids; a suffix doubles) and the sol values; None without a tariff."""
+    tariff_matrix = VIEWS[variant].tariff_matrix
+    if tariff_matrix is None:
+        return None
+    matrix = tariff_matrix(options)
     return {"tricks": list(range(14)),
             "rows": [{"bid": bid, "cells": [{"text": minus(v), "made": v > 0} for v in values]}
                      for bid, values in matrix["bids"].items()],
-            "sol": [{"bid": describe.solo_name(bid), "made": made, "lost": lost}
-                    for bid, (made, lost) in matrix["sol"].items()]}
+            "sol": [{"bid": name, "made": made, "lost": lost} for name, made, lost in matrix["sol"]]}
 
 
 def table_context(table, members) -> dict:
     sheet = table.sheet
     names = [members[m].name for m in table.record.members]
     p = sheet.protokoll
-    sides = describe.side_names(names, p.sides)
+    sides = words.side_names(names, p.sides)
     return {"number": table.record.number, "game_id": sheet.game.id, "variant": _(VARIANTS[sheet.game.variant].TITLE),
-            "money": sheet.game.variant == "danish", "hands": len(p.hands), "finished": p.finished,
+            "money": VARIANTS[sheet.game.variant].ZERO_SUM, "hands": len(p.hands), "finished": p.finished,
             "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)]}
 
 
@@ -78,7 +79,7 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
     currency the evening was played in (`currency` only for an evening that does not know it)."""
     r = data.result
     rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
-    at_standings = {m for t in data.tables if t.sheet.game.variant != "danish" for m in t.record.members}
+    at_standings = {m for t in data.tables if not VARIANTS[t.sheet.game.variant].ZERO_SUM for m in t.record.members}
     standings = sorted((m for m in r.members if m.member in at_standings),
                        key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()))
     return {

@@ -19,6 +19,7 @@ from scorekeeper.web.proxy import external_url
 from scorekeeper.web.i18n import translate
 from scorekeeper.web.inputs import number_or_raw, safe_next
 from scorekeeper.core import VARIANTS, InputError, format_cents
+from scorekeeper.web.variants import CLUB_VARIANT, VIEWS
 
 bp = Blueprint("clubs", __name__)
 
@@ -119,11 +120,13 @@ def _club_form_page(variant, club=None):
                 flash(_("The club is saved.") if club else _("The club is made. You are its admin on this phone."))
                 return redirect(url_for("clubs.club", club_id=club_id))
     matrix = None
-    if variant == "danish":
+    has_tariff = VIEWS[variant].tariff_matrix is not None
+    if has_tariff:
         try:
             if errors:
                 raise InputError(errors)
-            matrix = club_present.matrix_context(club_service.check_rules(variant, options, form.currency.data))
+            matrix = club_present.matrix_context(variant,
+                                                 club_service.check_rules(variant, options, form.currency.data))
         except InputError as exc:
             if request.form.get("preview"):
                 general = _errors(form, exc.errors)
@@ -132,7 +135,7 @@ def _club_form_page(variant, club=None):
     values = {name: club_forms.option_value(opt, f, current, name) for name, opt, f in fields}
     return _page("edit.html", status, form=form, club=club, variant=variant, module=module,
                  variants=VARIANTS, fields=fields, values=values, matrix=matrix, general=general,
-                 tariff_fields=club_forms.TARIFF_FIELDS)
+                 tariff_fields=club_forms.TARIFF_FIELDS, has_tariff=has_tariff)
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
@@ -140,7 +143,7 @@ def _club_form_page(variant, club=None):
 def new_club():
     if request.method == "POST":
         guard.check_storage()
-    return _club_form_page(request.args.get("variant", "danish"))
+    return _club_form_page(request.args.get("variant", CLUB_VARIANT))
 
 
 @bp.route("/c/<club_id>/settings", methods=["GET", "POST"])

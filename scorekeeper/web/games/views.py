@@ -6,6 +6,7 @@ import io
 import secrets
 
 import segno
+from wtforms.fields import SelectChoice
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
 from scorekeeper.web.games import forms
@@ -18,9 +19,9 @@ from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
 from scorekeeper.web.present import edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
 from scorekeeper.web.sheets.paper import sheet_head
+from scorekeeper.web.variants import VIEWS
+from scorekeeper.web import words
 from scorekeeper.core import VARIANTS, GameOver, InputError
-from scorekeeper.core.variants import classic as classic_rules
-from scorekeeper.core.variants import danish as danish_rules
 from scorekeeper.core.base import HandContext
 
 bp = Blueprint("games", __name__)
@@ -95,7 +96,7 @@ def new_game(variant):
         errors["form"] = _("The form expired; please try again.")
     option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
     return render_template("games/new.html", form=form, module=module, variant=variant, option_values=option_values,
-                           labels=forms.OPTION_LABELS, choice_labels=forms.CHOICE_LABELS,
+                           labels=VIEWS[variant].OPTION_LABELS, choice_labels=VIEWS[variant].CHOICE_LABELS,
                            player_fields=player_fields, errors=errors), 400 if errors else 200
 
 
@@ -149,65 +150,22 @@ def _hand_context(sheet, number: int) -> HandContext:
 
 
 def _choices(sheet, form, ctx: HandContext) -> dict:
-    """Buttons for the form: names for seats, the other side filled in on trick buttons, the bid ladder."""
+    """Buttons for the form: names for seats, the other side filled in on trick buttons, the variant's own."""
     with one_catalogue():  # some thirty words to translate
         return _buttons(sheet, form, ctx)
 
 
 def _buttons(sheet, form, ctx: HandContext) -> dict:
-    variant, players = sheet.game.variant, list(sheet.game.players)
-    sides = sheet.protokoll.sides
-    side_names = [" & ".join(players[s] for s in seats) for seats in sides]
+    players = list(sheet.game.players)
+    side_names = words.side_names(players, sheet.protokoll.sides)
     extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
                    "leader": players[(ctx.dealer + 1) % ctx.n_players],
                    "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")}}
-    total = getattr(form, "total", 13)
-    form.tricks.choices = [(str(x), f"{x}–{total - x}") for x in range(total + 1)]
-    if variant == "danish":
-        form.tricks.choices = [(str(x), str(x)) for x in range(14)]
-        playing = [i for i in range(ctx.n_players) if not (ctx.n_players == 5 and i == ctx.dealer)]
-        form.bidder.choices = [(str(i), players[i]) for i in playing]
-        extra["name_cols"] = 4 if max(len(players[i]) for i in playing) <= 8 else 2  # long names get wider buttons
-        form.partner.choices = [(str(i), players[i]) for i in playing] + [("self", _("alone (selvmakker)"))]
-        form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades", "none")]
-        rows = []
-        for n in range(7, 14):
-            row = [(str(n), str(n))]
-            solo = [s for s, after in danish_rules.SOLO_AFTER.items() if after == n]
-            row.append((solo[0], _describe_bid(solo[0]).replace("bordlægger", "bord\u00adlægger")) if solo else None)
-            row += [(f"{n}-{s}", f"{n} {_describe_bid(s)}") for s in danish_rules.SUFFIXES[1:]]
-            rows.append(row)
-        extra["bid_rows"] = rows
-        form.bid.choices = [c for row in rows for c in row if c]
-        extra["sitting_out"] = players[ctx.dealer] if ctx.n_players == 5 else None
-    elif variant == "classic":
-        fixed = classic_rules.fixed_trump(ctx.number, ctx.options)
-        extra["fixed_trump"] = fixed
-        form.trump.choices = [(s, forms.SUIT_SYMBOLS[s]) for s in ("hearts", "diamonds", "clubs", "spades")]
-        extra["honours"] = ctx.options["honours"] and fixed != "none"
-        if not extra["honours"]:
-            extra["shown"].discard("honours")
-        if fixed:
-            extra["shown"].discard("trump")
-        form.honours.choices = [(str(x), f"{x}–{4 - x}") for x in range(5)]
-        form.revoke_side.choices = [("", _("no revoke"))] + [(str(i), n) for i, n in enumerate(side_names)]
-        form.revoke_penalty.choices = [("tricks", _("move %(n)d tricks", n=ctx.options["revoke_penalty"])),
-                                       ("add", _("+%(n)d points to us", n=ctx.options["revoke_penalty"])),
-                                       ("deduct", _("−%(n)d points to them", n=ctx.options["revoke_penalty"]))]
-    elif variant == "norwegian":
-        form.bid.choices = [(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + \
-            [("pass", _("Pass (all passed)"))]
-    elif variant == "swedish":
-        form.red.choices = [(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(players)] + \
-            [("black", _("All black"))]
+    total = form.total
+    form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
+    extra.update(VIEWS[sheet.game.variant].buttons(form, ctx, players, side_names))
+    extra["shown"] -= extra.pop("hidden", set())
     return extra
-
-
-def _describe_bid(code: str) -> str:
-    from scorekeeper.web import describe
-    if danish_rules.is_solo(code):
-        return describe.solo_name(code)
-    return describe.suffix_name(code)
 
 
 def _apply_errors(form, errors: dict, shown) -> list[str]:
@@ -231,7 +189,8 @@ def _hand_view(game_id: str, number: int | None = None):
         _number_or_404(sheet, number)
     else:
         number = len(sheet.hands) + 1
-    form_class = forms.HAND_FORMS[sheet.game.variant]
+    view = VIEWS[sheet.game.variant]
+    form_class = view.HandForm
     if request.method == "GET":
         if not editing and sheet.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
@@ -243,8 +202,7 @@ def _hand_view(game_id: str, number: int | None = None):
     else:
         form = form_class()
     ctx = _hand_context(sheet, number)
-    if sheet.game.variant == "german" and ctx.options["count"] == "all26":
-        form.total = 26
+    form.total = view.tricks_total(ctx.options)
     general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
     max_hands = current_app.config.get("MAX_HANDS")
     if not editing and max_hands is not None and number > max_hands:  # said before the players fill in the form
@@ -253,8 +211,7 @@ def _hand_view(game_id: str, number: int | None = None):
         if not form.validate_on_submit():
             general, status = [_("The form expired; please try again.")], 400
         else:
-            passed = sheet.game.variant == "danish" and request.form.get("passed")
-            raw = {"passed": True} if passed else form.to_input()
+            raw = form.submitted(request.form)
             token = f"form:{form.token.data}" if form.token.data else None
             try:
                 if editing:
@@ -287,7 +244,7 @@ def _hand_view(game_id: str, number: int | None = None):
                 return redirect(url_for("games.protokoll", game_id=game_id))
     extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
     general += _apply_errors(form, errors, extra["shown"])
-    return render_template(f"games/hand_{sheet.game.variant}.html", form=form, game=sheet.game, number=number,
+    return render_template(view.HAND_TEMPLATE, form=form, game=sheet.game, number=number,
                            editing=sheet.protokoll.hands[number - 1] if editing else None,
                            general=general, **extra), status
 

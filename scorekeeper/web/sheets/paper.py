@@ -9,19 +9,16 @@ from datetime import datetime
 
 from flask_babel import format_date, gettext as _
 
-from scorekeeper.web import describe
+from scorekeeper.web import describe, words
 from scorekeeper.web.inputs import whole_number
 from scorekeeper.web.options import options_from_text
 from scorekeeper.web.present import minus, protokoll_context
 from scorekeeper.core import VARIANTS, InputError, check_name, variant_options
-from scorekeeper.core.variants import classic as classic_rules
-from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.core.base import HandContext
 from scorekeeper.services.games import Sheet
+from scorekeeper.web.variants import VIEWS
 
 ROWS_MAX = 200
-# Rows that fill one A4 page under the head; the Danish sheet leaves room for its tariff table.
-BLANK_ROWS = {"classic": 27, "norwegian": 27, "danish": 19, "german": 28, "swedish": 27}
-SEAT_FIELDS = ("bidder", "partner", "red")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -29,10 +26,10 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _players_line(variant: str, players, sides) -> str:
-    """Danish: the seats in order; the partnership variants and German whist: one side against the other."""
-    if variant == "danish":
+    """The seats in order, or one side against the other: as the variant's view says."""
+    if VIEWS[variant].PLAYERS_BY_SEAT:
         return ", ".join(players)
-    names = describe.side_names(players, sides)
+    names = words.side_names(players, sides)
     return _("%(a)s against %(b)s", a=names[0], b=names[1])
 
 
@@ -50,23 +47,26 @@ def sheet_head(sheet: Sheet) -> dict:
     }
 
 
-def tariff_view(options) -> dict:
-    """The Danish tariff matrix as printed text: a row per bid 7..13, a column per tricks 0..13, then the sol bids."""
-    matrix = danish_rules.tariff_matrix(options)
+def tariff_view(variant: str, options) -> dict | None:
+    """A tariff matrix as printed text: a row per bid 7..13, a column per tricks 0..13, then the sol bids; None for a
+    variant without a tariff."""
+    tariff_matrix = VIEWS[variant].tariff_matrix
+    if tariff_matrix is None:
+        return None
+    matrix = tariff_matrix(options)
     return {
         "tricks": list(range(14)),
         "rows": [{"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]}
                  for bid, values in matrix["bids"].items()],
-        "sol": [{"name": describe.solo_name(bid), "made": str(made), "lost": str(lost)}
-                for bid, (made, lost) in matrix["sol"].items()],
+        "sol": [{"name": name, "made": str(made), "lost": str(lost)} for name, made, lost in matrix["sol"]],
     }
 
 
 def sheet_context(sheet: Sheet) -> dict:
-    """The protokoll's own context plus what paper needs: the head and, for Danish whist, the tariff table."""
+    """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one."""
     ctx = protokoll_context(sheet)
     ctx["head"] = sheet_head(sheet)
-    ctx["tariff"] = tariff_view(sheet.game.options) if sheet.game.variant == "danish" else None
+    ctx["tariff"] = tariff_view(sheet.game.variant, sheet.game.options)
     ctx["final"] = _("Total") if not ctx["games_won"] else _("Total, game %(n)d", n=sum(ctx["games_won"]) +
                                                               (0 if ctx["finished"] else 1))
     return ctx
@@ -77,21 +77,7 @@ def sheet_context(sheet: Sheet) -> dict:
 
 def entry_columns(variant: str, options) -> list[dict]:
     """What a player writes down for each hand, by variant: the fields the entry form asks for."""
-    if variant == "classic":
-        columns = [("trump", _("Trump")), ("tricks", _("Tricks"))]
-        if options["honours"] and not options["deals"]:
-            columns.append(("honours", _("Honours")))
-        columns.append(("revoke", _("Revoke")))
-    elif variant == "norwegian":
-        columns = [("bid", _("Grand by / pass")), ("tricks", _("Tricks"))]
-    elif variant == "danish":
-        columns = [("bidder", _("Bidder")), ("bid", _("Bid")), ("trump", _("Trump")), ("partner", _("Partner")),
-                   ("tricks", _("Tricks"))]
-    elif variant == "swedish":
-        columns = [("red", _("First red / black")), ("tricks", _("Tricks"))]
-    else:
-        columns = [("tricks", _("Tricks"))]
-    return [{"key": key, "label": label} for key, label in columns]
+    return [{"key": key, "label": label} for key, label in VIEWS[variant].blank_columns(options)]
 
 
 def _clean_name(value: str, what: str) -> str | None:
@@ -159,10 +145,11 @@ def blank_request(variant: str, args: Mapping) -> dict:
             rows = None
 
     given = {}
-    if variant == "danish" and args.get("preset"):
-        preset = danish_rules.TARIFF_PRESETS.get(args["preset"])
+    presets = VIEWS[variant].TARIFF_PRESETS
+    if presets and args.get("preset"):
+        preset = presets.get(args["preset"])
         if preset is None:
-            errors["preset"] = _("must be one of %(names)s", names=", ".join(danish_rules.TARIFF_PRESETS))
+            errors["preset"] = _("must be one of %(names)s", names=", ".join(presets))
         else:
             given.update(preset)
     typed, typed_errors = options_from_text(module, {name: args[name] for name in module.OPTIONS if name in args})
@@ -183,11 +170,12 @@ def blank_context(variant: str, players, options, *, title=None, dealer=None, ro
     who deals it (on five-seat Danish sheets that player's columns are shaded: the dealer sits out). A sheet
     that continues a game starts at hand `first` with the game's totals `carried` forward.
     """
-    module = VARIANTS[variant]
+    module, view = VARIANTS[variant], VIEWS[variant]
     n = len(players)
     sides = module.sides(n)
+    columns = entry_columns(variant, options)
     if rows is None:
-        rows = BLANK_ROWS[variant] - (1 if carried else 0)  # the carried-forward row takes one row's place
+        rows = view.BLANK_ROWS - (1 if carried else 0)  # the carried-forward row takes one row's place
         if options.get("deals"):
             rows = max(1, min(rows, options["deals"] - first + 1))  # no more rows than deals left
     known = all(players)
@@ -202,25 +190,23 @@ def blank_context(variant: str, players, options, *, title=None, dealer=None, ro
     lines = []
     for number in range(first, first + rows):
         seat = (dealer + number - 1) % n if dealer is not None else None
-        entries = [""] * len(entry_columns(variant, options))
-        if variant == "classic":
-            fixed = classic_rules.fixed_trump(number, options)
-            entries[0] = describe.suit(fixed) if fixed else ""
+        fixed = view.fixed_trump(number, options)
+        out = module.sits_out(HandContext(number, seat, n, options, ())) if seat is not None else None
         lines.append({
             "number": number,
             "dealer": (players[seat] or "") if seat is not None else "",
-            "entries": entries,
-            "out": [variant == "danish" and n == 5 and seat in side for side in sides],
+            "entries": [words.suit(fixed) if c["key"] == "trump" and fixed else "" for c in columns],
+            "out": [out is not None and out in side for side in sides],
         })
     return {
         "variant": variant,
         "head": head,
-        "columns": entry_columns(variant, options),
+        "columns": columns,
         "sides": [[players[s] for s in side] for side in sides],
         "rows": lines,
         "carried": [minus(t) for t in carried] if carried else None,
-        "zero_sum": variant == "danish",
-        "tariff": tariff_view(options) if variant == "danish" else None,
+        "zero_sum": module.ZERO_SUM,
+        "tariff": tariff_view(variant, options),
     }
 
 
@@ -244,52 +230,19 @@ def guard(value):
     return value
 
 
-def _input_columns(variant: str, options, players, side_names) -> list[tuple[str, object]]:
-    """(header, getter) per entered field: lists per side get a column per side, seats are written as names."""
-
-    def field(name):
-        def get(inp):
-            value = inp.get(name)
-            if name in SEAT_FIELDS and value is not None:
-                return players[value]
-            if value is True:
-                return "yes"
-            return "" if value is None or value is False else value
-        return name, get
-
-    def per_side(name):
-        return [(f"{name} {side}", lambda inp, i=i: "" if inp.get(name) is None else inp[name][i])
-                for i, side in enumerate(side_names)]
-
-    if variant == "classic":
-        columns = [field("trump")] + per_side("tricks")
-        if options["honours"] and not options["deals"]:
-            columns += per_side("honours")
-        columns += [("revoke", lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),
-                    ("revoke penalty", lambda inp: inp["revoke"]["penalty"] if inp.get("revoke") else "")]
-        return columns
-    if variant == "danish":
-        return [field(name) for name in danish_rules.INPUT_FIELDS]
-    if variant == "norwegian":
-        return [field("bid"), field("bidder")] + per_side("tricks")
-    if variant == "swedish":
-        return [field("red")] + per_side("tricks")
-    return per_side("tricks")
-
-
 def csv_rows(sheet: Sheet) -> list[list]:
     """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded."""
     game, p = sheet.game, sheet.protokoll
     players = list(game.players)
-    names = describe.side_names(players, p.sides)
+    names = words.side_names(players, p.sides)
     rubber = p.games_won is not None
-    columns = _input_columns(game.variant, game.options, players, names)
+    columns = VIEWS[game.variant].csv_columns(game.options, players, names)
     header = (["hand"] + (["game"] if rubber else []) + ["dealer"] + [c for c, _get in columns]
               + [f"points {s}" for s in names] + [f"total {s}" for s in names])
     out = [header]
     for h in p.hands:
         inp = dict(h.input)
-        if game.variant == "classic" and not inp.get("trump") and h.trump:
+        if not inp.get("trump") and h.trump:  # a trump the rules fixed, not entered
             inp["trump"] = h.trump
         out.append([h.number] + ([h.game] if rubber else []) + [players[h.dealer]]
                    + [get(inp) for _c, get in columns] + list(h.points) + list(h.totals))
