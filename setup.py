@@ -1,6 +1,7 @@
 """The catalogues compiled into the wheel: `make` compiles them for a checkout, but the *.mo files are not in git, so
 a wheel or an sdist-built wheel from a clean clone would otherwise speak English only. Everything else is in
 pyproject.toml."""
+
 from pathlib import Path
 
 from setuptools import setup

@@ -2,6 +2,7 @@
 
 bench/run.py serves it with the same gunicorn workers as scorekeeper and drives both with the same wrk load.
 """
+
 from flask import Flask, jsonify
 
 app = Flask(__name__)

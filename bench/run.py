@@ -14,6 +14,7 @@
 Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling|pdf|slow]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,12 +46,21 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 import slow_clients  # noqa: E402  (bench/slow_clients.py)
 
-PLAYERS = {"classic": ["Anna", "Bo", "Carl", "Dina"], "norwegian": ["Ola", "Kari", "Per", "Liv"],
-           "danish": ["Anna", "Bo", "Carl", "Dina"], "german": ["Anna", "Bo"],
-           "swedish": ["Åsa", "Björn", "Örjan", "Märta"]}
+PLAYERS = {
+    "classic": ["Anna", "Bo", "Carl", "Dina"],
+    "norwegian": ["Ola", "Kari", "Per", "Liv"],
+    "danish": ["Anna", "Bo", "Carl", "Dina"],
+    "german": ["Anna", "Bo"],
+    "swedish": ["Åsa", "Björn", "Örjan", "Märta"],
+}
 # Options that let a game run long: no end (danish), or a far target with mostly pointless hands.
-LONG_OPTIONS = {"classic": {"deals": 500}, "norwegian": {"target": 100}, "danish": {},
-                "german": {"count": "all26", "target": 100}, "swedish": {"target": 100}}
+LONG_OPTIONS = {
+    "classic": {"deals": 500},
+    "norwegian": {"target": 100},
+    "danish": {},
+    "german": {"count": "all26", "target": 100},
+    "swedish": {"target": 100},
+}
 # The rules cap these: a classic tournament has at most 500 deals; in swedish every hand scores, so a game to 100
 # points is over after at most 199 hands.
 MAX_HANDS = {"classic": 500, "swedish": 190}
@@ -76,15 +86,29 @@ def hands(variant: str, n: int, seed: int = 1) -> list[dict]:
             if r < 0.06:
                 out.append({"passed": True})
             elif r < 0.14:
-                out.append({"bidder": bidder, "bid": rng.choice(["sol", "sol", "ren_sol", "bordlaegger"]),
-                            "tricks": rng.choice([0, 1, 1, 2])})
+                out.append(
+                    {
+                        "bidder": bidder,
+                        "bid": rng.choice(["sol", "sol", "ren_sol", "bordlaegger"]),
+                        "tricks": rng.choice([0, 1, 1, 2]),
+                    }
+                )
             else:
                 bid = rng.choice([7, 7, 8, 8, 8, 9, 9, 10, 11])
                 suffix = rng.choice(["plain", "plain", "plain", "vip", "gode", "sans", "halve"])
-                trump = {"gode": "clubs", "sans": "none"}.get(suffix) or rng.choice(["hearts", "diamonds", "clubs", "spades"])
-                out.append({"bidder": bidder, "bid": bid, "suffix": suffix, "trump": trump,
-                            "partner": rng.choice([bidder, (bidder + 1) % 4, (bidder + 2) % 4, (bidder + 3) % 4]),
-                            "tricks": rng.randint(bid - 2, min(13, bid + 2))})
+                trump = {"gode": "clubs", "sans": "none"}.get(suffix) or rng.choice(
+                    ["hearts", "diamonds", "clubs", "spades"]
+                )
+                out.append(
+                    {
+                        "bidder": bidder,
+                        "bid": bid,
+                        "suffix": suffix,
+                        "trump": trump,
+                        "partner": rng.choice([bidder, (bidder + 1) % 4, (bidder + 2) % 4, (bidder + 3) % 4]),
+                        "tricks": rng.randint(bid - 2, min(13, bid + 2)),
+                    }
+                )
         elif variant == "classic":
             a = rng.randint(3, 10)
             out.append({"trump": rng.choice(["hearts", "diamonds", "clubs", "spades"]), "tricks": [a, 13 - a]})
@@ -107,9 +131,16 @@ def hands(variant: str, n: int, seed: int = 1) -> list[dict]:
 
 def game_data(variant: str, n: int, title: str | None = None) -> dict:
     from scorekeeper.services import games as service
-    return {"format": service.EXPORT_FORMAT, "variant": variant, "title": title or f"{variant} {n}",
-            "players": PLAYERS[variant], "dealer": 0, "options": dict(LONG_OPTIONS[variant]),
-            "hands": hands(variant, n)}
+
+    return {
+        "format": service.EXPORT_FORMAT,
+        "variant": variant,
+        "title": title or f"{variant} {n}",
+        "players": PLAYERS[variant],
+        "dealer": 0,
+        "options": dict(LONG_OPTIONS[variant]),
+        "hands": hands(variant, n),
+    }
 
 
 # ---------------------------------------------------------------- the machine
@@ -126,12 +157,19 @@ def machine() -> dict:
         pass
     nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or str(os.cpu_count())
     wrk = shutil.which("wrk")
-    wrk_version = subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split("[")[0].strip() if wrk else None
+    wrk_version = (
+        subprocess.run([wrk, "-v"], capture_output=True, text=True).stdout.split("[")[0].strip() if wrk else None
+    )
     gunicorn = subprocess.run([sys.executable, "-m", "gunicorn", "--version"], capture_output=True, text=True)
-    return {"date": datetime.now().strftime("%Y-%m-%d %H:%M"), "nproc": nproc, "cpu": cpu,
-            "load_before": round(os.getloadavg()[0], 2),
-            "python": f"Python {platform.python_version()}", "wrk": wrk_version,
-            "gunicorn": gunicorn.stdout.strip() or gunicorn.stderr.strip()}
+    return {
+        "date": datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "nproc": nproc,
+        "cpu": cpu,
+        "load_before": round(os.getloadavg()[0], 2),
+        "python": f"Python {platform.python_version()}",
+        "wrk": wrk_version,
+        "gunicorn": gunicorn.stdout.strip() or gunicorn.stderr.strip(),
+    }
 
 
 # ---------------------------------------------------------------- servers and HTTP
@@ -151,9 +189,22 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(out / f"{name}.log", "w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
-             "--chdir", str(chdir), app],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--workers",
+                str(workers),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--chdir",
+                str(chdir),
+                app,
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+        )
 
     def wait(self, path: str, timeout: float = 30) -> None:
         end = time.monotonic() + timeout
@@ -211,8 +262,9 @@ def form_session(base: str, game: dict) -> tuple[str, str]:
     if status not in (301, 302, 303):
         raise SystemExit(f"the edit page answered {status}")
     status, page = call(opener, f"{base}/g/{game['id']}/hands/new")
-    match = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page) or \
-        re.search(rb'value="([^"]+)"[^>]*name="csrf_token"', page)
+    match = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page) or re.search(
+        rb'value="([^"]+)"[^>]*name="csrf_token"', page
+    )
     if status != 200 or not match:
         raise SystemExit(f"the hand form answered {status} without a CSRF token")
     cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
@@ -266,34 +318,50 @@ def lua_script(path: Path, targets: list[tuple[str, str, dict, str | None]]) -> 
     lines = []
     for method, url_path, headers, body in targets:
         head = ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items())
-        lines.append(f"  {{{lua_string(method)}, {lua_string(url_path)}, {{{head}}}, "
-                     f"{lua_string(body) if body is not None else 'nil'}}},")
+        lines.append(
+            f"  {{{lua_string(method)}, {lua_string(url_path)}, {{{head}}}, "
+            f"{lua_string(body) if body is not None else 'nil'}}},"
+        )
     path.write_text(LUA % {"targets": "\n".join(lines)})
     return path
 
 
 def wrk(base: str, script: Path, clients: int, duration: int) -> dict:
     threads = max(1, min(clients, os.cpu_count() or 1))
-    run = subprocess.run(["wrk", f"-t{threads}", f"-c{clients}", f"-d{duration}s", "--timeout", "10s",
-                          "-s", str(script), base], capture_output=True, text=True)
-    line = next((l for l in run.stdout.splitlines() if l.startswith("BENCH ")), None)
+    run = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{clients}", f"-d{duration}s", "--timeout", "10s", "-s", str(script), base],
+        capture_output=True,
+        text=True,
+    )
+    line = next((out for out in run.stdout.splitlines() if out.startswith("BENCH ")), None)
     if line is None:
         raise SystemExit(f"wrk gave no figures:\n{run.stdout}\n{run.stderr}")
     figures = json.loads(line[6:])
     seconds = figures["duration_us"] / 1e6
     errors = sum(figures["errors"].values())
-    return {"clients": clients, "requests": figures["requests"], "rps": figures["requests"] / seconds,
-            "p50_ms": figures["p50_us"] / 1000, "p99_ms": figures["p99_us"] / 1000, "max_ms": figures["max_us"] / 1000,
-            "errors": errors, "error_detail": figures["errors"]}
+    return {
+        "clients": clients,
+        "requests": figures["requests"],
+        "rps": figures["requests"] / seconds,
+        "p50_ms": figures["p50_us"] / 1000,
+        "p99_ms": figures["p99_us"] / 1000,
+        "max_ms": figures["max_us"] / 1000,
+        "errors": errors,
+        "error_detail": figures["errors"],
+    }
 
 
 def hands_stored(db_path: Path, game_ids: list[str]) -> dict:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
         marks = ",".join("?" * len(game_ids))
-        counts = [r[0] for r in conn.execute(
-            f"SELECT count(h.id) FROM games g LEFT JOIN hands h ON h.game_id = g.id WHERE g.id IN ({marks}) GROUP BY g.id",
-            game_ids)]
+        counts = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT count(h.id) FROM games g LEFT JOIN hands h ON h.game_id = g.id WHERE g.id IN ({marks}) GROUP BY g.id",
+                game_ids,
+            )
+        ]
     finally:
         conn.close()
     return {"total": sum(counts), "max_per_game": max(counts), "mean_per_game": sum(counts) / len(counts)}
@@ -304,6 +372,7 @@ def load(args, out: Path) -> dict:
         raise SystemExit("wrk is missing: make system (or apt-get install wrk)")
     db_path = out / "bench.sqlite"
     from scorekeeper import storage as db
+
     db.migrate(str(db_path))  # as make run does (flask init-db) before gunicorn starts its workers
     env = {"SCOREKEEPER_DATABASE": str(db_path), "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16)}
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
@@ -311,13 +380,21 @@ def load(args, out: Path) -> dict:
     try:
         app.wait("/")
         bare.wait("/ping")
-        print(f"scorekeeper on {app.url}, bare Flask on {bare.url}, gunicorn --workers {args.workers}; "
-              f"wrk {args.duration} s per run", flush=True)
+        print(
+            f"scorekeeper on {app.url}, bare Flask on {bare.url}, gunicorn --workers {args.workers}; "
+            f"wrk {args.duration} s per run",
+            flush=True,
+        )
 
         # The page everyone reads: a 50-hand Danish game, read-only (no cookie).
         data = game_data("danish", PAGE_HANDS, "bench protokoll")
-        status, answer = call(PLAIN, app.url + "/api/games/import", "POST", json.dumps(data).encode(),
-                              {"Content-Type": "application/json"})
+        status, answer = call(
+            PLAIN,
+            app.url + "/api/games/import",
+            "POST",
+            json.dumps(data).encode(),
+            {"Content-Type": "application/json"},
+        )
         if status != 201:
             raise SystemExit(f"POST /api/games/import answered {status}: {answer[:200]!r}")
         page_game = json.loads(answer)
@@ -333,29 +410,50 @@ def load(args, out: Path) -> dict:
         for clients in args.clients:
             # (a) a fresh pool of games for the JSON API
             pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
-            api_lua = lua_script(scripts / f"api-{clients}.lua", [
-                ("POST", f"/api/games/{g['id']}/hands",
-                 {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
-                 json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4})) for k, g in enumerate(pool)])
+            api_lua = lua_script(
+                scripts / f"api-{clients}.lua",
+                [
+                    (
+                        "POST",
+                        f"/api/games/{g['id']}/hands",
+                        {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
+                        json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
+                    )
+                    for k, g in enumerate(pool)
+                ],
+            )
             # (b) a fresh pool for the form: each game's phone holds its edit key and a CSRF token in its session
             form_pool = [new_game(app.url, f"bench form {clients}.{k}") for k in range(POOL)]
             form_targets = []
             for k, g in enumerate(form_pool):
                 cookie, token = form_session(app.url, g)
                 body = urlencode({"csrf_token": token, **FORM_BODY, "bidder": str(k % 4), "partner": str((k + 2) % 4)})
-                form_targets.append(("POST", f"/g/{g['id']}/hands/new",
-                                     {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}, body))
+                form_targets.append(
+                    (
+                        "POST",
+                        f"/g/{g['id']}/hands/new",
+                        {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+                        body,
+                    )
+                )
             form_lua = lua_script(scripts / f"form-{clients}.lua", form_targets)
 
-            for name, base, script, ids in (("bare", bare.url, bare_lua, None), ("api", app.url, api_lua, pool),
-                                            ("form", app.url, form_lua, form_pool), ("page", app.url, read_lua, None)):
+            for name, base, script, ids in (
+                ("bare", bare.url, bare_lua, None),
+                ("api", app.url, api_lua, pool),
+                ("form", app.url, form_lua, form_pool),
+                ("page", app.url, read_lua, None),
+            ):
                 result = wrk(base, script, clients, args.duration)
                 if ids:
                     result["stored"] = hands_stored(db_path, [g["id"] for g in ids])
                 runs[name].append(result)
                 extra = f", {result['stored']['total']} hands stored" if ids else ""
-                print(f"  {name:5} {clients:3} clients: {result['rps']:8.0f} req/s  p50 {result['p50_ms']:7.2f} ms  "
-                      f"p99 {result['p99_ms']:7.2f} ms  errors {result['errors']}{extra}", flush=True)
+                print(
+                    f"  {name:5} {clients:3} clients: {result['rps']:8.0f} req/s  p50 {result['p50_ms']:7.2f} ms  "
+                    f"p99 {result['p99_ms']:7.2f} ms  errors {result['errors']}{extra}",
+                    flush=True,
+                )
         return runs
     finally:
         app.stop()
@@ -393,8 +491,12 @@ class Subresources(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         rel = (a.get("rel") or "").lower().split()
-        if tag == "link" and a.get("href") and set(rel) & {"stylesheet", "icon", "preload", "modulepreload",
-                                                             "manifest", "apple-touch-icon", "shortcut"}:
+        if (
+            tag == "link"
+            and a.get("href")
+            and set(rel)
+            & {"stylesheet", "icon", "preload", "modulepreload", "manifest", "apple-touch-icon", "shortcut"}
+        ):
             self.urls.append(a["href"])
         elif tag in ("script", "img", "iframe", "embed", "audio", "video", "source", "track") and a.get("src"):
             self.urls.append(a["src"])
@@ -430,15 +532,20 @@ def first_visit(client, path: str) -> dict:
             css = response.data.decode()
             queue += re.findall(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""", css)
             queue += re.findall(r"""@import\s+['"]([^'"]+)['"]""", css)
-    return {"requests": 1 + len(fetched) + len(external), "subresources": fetched, "external": external,
-            "total_bytes": total}
+    return {
+        "requests": 1 + len(fetched) + len(external),
+        "subresources": fetched,
+        "external": external,
+        "total_bytes": total,
+    }
 
 
 def scaling(args, out: Path) -> dict:
     """Each read timed twice: by a worker that has not kept the game's sheet (it reads every hand and replays them:
     the first read after a change made elsewhere), and with the sheet kept (only the page or the JSON is made)."""
-    from scorekeeper.services import cache, games as service
     from scorekeeper import create_app
+    from scorekeeper.services import cache
+    from scorekeeper.services import games as service
     from scorekeeper.web.db import get_db
 
     app = create_app({"DATABASE": str(out / "scaling.sqlite"), "SECRET_KEY": "bench"})
@@ -455,10 +562,23 @@ def scaling(args, out: Path) -> dict:
             api, api_cpu = median_ms(client, f"/api/games/{game_id}", runs, before=cache.sheets.clear)
             page_kept, _ = median_ms(client, f"/g/{game_id}", runs)
             api_kept, _ = median_ms(client, f"/api/games/{game_id}", runs)
-            rows.append({"variant": variant, "hands": n, "page_ms": page, "page_cpu_ms": page_cpu,
-                         "json_ms": api, "json_cpu_ms": api_cpu, "page_kept_ms": page_kept, "json_kept_ms": api_kept})
-            print(f"  {variant:9} {n:5} hands: protokoll {page:7.1f} ms ({page_cpu:.1f} CPU), kept {page_kept:6.1f} ms; "
-                  f"JSON {api:6.1f} ms ({api_cpu:.1f} CPU), kept {api_kept:6.1f} ms", flush=True)
+            rows.append(
+                {
+                    "variant": variant,
+                    "hands": n,
+                    "page_ms": page,
+                    "page_cpu_ms": page_cpu,
+                    "json_ms": api,
+                    "json_cpu_ms": api_cpu,
+                    "page_kept_ms": page_kept,
+                    "json_kept_ms": api_kept,
+                }
+            )
+            print(
+                f"  {variant:9} {n:5} hands: protokoll {page:7.1f} ms ({page_cpu:.1f} CPU), kept {page_kept:6.1f} ms; "
+                f"JSON {api:6.1f} ms ({api_cpu:.1f} CPU), kept {api_kept:6.1f} ms",
+                flush=True,
+            )
 
     with app.app_context():
         game_id, key = service.import_game(get_db(), game_data("danish", PAGE_HANDS, "Thursday at Bo's"))
@@ -467,11 +587,20 @@ def scaling(args, out: Path) -> dict:
     editor_client.get(f"/g/{game_id}/k/{key}")
     editor = editor_client.get(f"/g/{game_id}").data
     visit = first_visit(app.test_client(), f"/g/{game_id}")
-    page = {"hands": PAGE_HANDS, "viewer_bytes": len(viewer), "viewer_gzip": len(gzip.compress(viewer, 6)),
-            "editor_bytes": len(editor), "editor_gzip": len(gzip.compress(editor, 6)), **visit}
-    print(f"  protokoll of {PAGE_HANDS} hands: {page['viewer_bytes']} bytes ({page['viewer_gzip']} gzip) read-only, "
-          f"{page['editor_bytes']} ({page['editor_gzip']} gzip) with the edit right; first visit "
-          f"{page['requests']} requests, {len(page['external'])} to other hosts", flush=True)
+    page = {
+        "hands": PAGE_HANDS,
+        "viewer_bytes": len(viewer),
+        "viewer_gzip": len(gzip.compress(viewer, 6)),
+        "editor_bytes": len(editor),
+        "editor_gzip": len(gzip.compress(editor, 6)),
+        **visit,
+    }
+    print(
+        f"  protokoll of {PAGE_HANDS} hands: {page['viewer_bytes']} bytes ({page['viewer_gzip']} gzip) read-only, "
+        f"{page['editor_bytes']} ({page['editor_gzip']} gzip) with the edit right; first visit "
+        f"{page['requests']} requests, {len(page['external'])} to other hosts",
+        flush=True,
+    )
     return {"rows": rows, "page": page}
 
 
@@ -490,8 +619,10 @@ def pdf_cost(out: Path) -> dict:
     data["players"] = [f"Skovbo-Kristoffersen-Høegh-Guldberg {i}" for i in range(5)]
     data["options"]["rate"] = 0.05
     # Five at the table: the dealer (seat i % 5 in hand i) sits out, so a hand of theirs is passed out instead.
-    data["hands"] = [h if h.get("passed") or i % 5 not in (h["bidder"], h.get("partner")) else {"passed": True}
-                     for i, h in enumerate(data["hands"])]
+    data["hands"] = [
+        h if h.get("passed") or i % 5 not in (h["bidder"], h.get("partner")) else {"passed": True}
+        for i, h in enumerate(data["hands"])
+    ]
     with app.app_context():
         game_id, _key = service.import_game(get_db(), data, max_hands=n)
     client = app.test_client()
@@ -504,11 +635,19 @@ def pdf_cost(out: Path) -> dict:
     kept = time.perf_counter() - started
     assert first.status_code == again.status_code == 200 and first.data == again.data
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux: the largest child so far
-    result = {"hands": n, "drawn_s": drawn, "child_peak_mib": peak, "kept_ms": kept * 1000,
-              "pdf_kb": len(first.data) / 1000,
-              "worker_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
-    print(f"PDF of {n} Danish hands (5 players, long names): drawn in {drawn:.1f} s, child peak {peak:.0f} MiB; "
-          f"kept {kept * 1000:.1f} ms; {result['pdf_kb']:.0f} KB", flush=True)
+    result = {
+        "hands": n,
+        "drawn_s": drawn,
+        "child_peak_mib": peak,
+        "kept_ms": kept * 1000,
+        "pdf_kb": len(first.data) / 1000,
+        "worker_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print(
+        f"PDF of {n} Danish hands (5 players, long names): drawn in {drawn:.1f} s, child peak {peak:.0f} MiB; "
+        f"kept {kept * 1000:.1f} ms; {result['pdf_kb']:.0f} KB",
+        flush=True,
+    )
     return result
 
 
@@ -519,78 +658,133 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b else "–"
 
 
-def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None = None,
-           slow: dict | None = None) -> str:
-    lines = [f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
-             f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
-             f"per run; load average before the run {info['load_before']}.", ""]
+def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None = None, slow: dict | None = None) -> str:
+    lines = [
+        f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
+        f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
+        f"per run; load average before the run {info['load_before']}.",
+        "",
+    ]
     checks = []
     if runs:
-        lines += ["| what | clients | req/s | p50 ms | p99 ms | bare req/s | bare p50 ms | bare p99 ms "
-                  "| req/s ÷ bare | p99 ÷ bare |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        names = {"api": "(a) hand, JSON API", "form": "(b) hand, form post → redirect",
-                 "page": f"(c) protokoll page, {PAGE_HANDS} hands"}
+        lines += [
+            "| what | clients | req/s | p50 ms | p99 ms | bare req/s | bare p50 ms | bare p99 ms "
+            "| req/s ÷ bare | p99 ÷ bare |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        names = {
+            "api": "(a) hand, JSON API",
+            "form": "(b) hand, form post → redirect",
+            "page": f"(c) protokoll page, {PAGE_HANDS} hands",
+        }
         for name, label in names.items():
             for run, base in zip(runs[name], runs["bare"]):
-                lines.append(f"| {label} | {run['clients']} | {run['rps']:.0f} | {run['p50_ms']:.2f} | "
-                             f"{run['p99_ms']:.2f} | {base['rps']:.0f} | {base['p50_ms']:.2f} | {base['p99_ms']:.2f} | "
-                             f"{ratio(run['rps'], base['rps'])} | {ratio(run['p99_ms'], base['p99_ms'])} |")
+                lines.append(
+                    f"| {label} | {run['clients']} | {run['rps']:.0f} | {run['p50_ms']:.2f} | "
+                    f"{run['p99_ms']:.2f} | {base['rps']:.0f} | {base['p50_ms']:.2f} | {base['p99_ms']:.2f} | "
+                    f"{ratio(run['rps'], base['rps'])} | {ratio(run['p99_ms'], base['p99_ms'])} |"
+                )
         errors = sum(r["errors"] for rs in runs.values() for r in rs)
         stored = [r["stored"] for n in ("api", "form") for r in runs[n]]
-        lines += ["", f"Errors (connect/read/write/timeout, or status ≥ 400): {errors}. Hand entry went round-robin "
-                  f"over {POOL} fresh Danish games per run; they reached at most "
-                  f"{max(s['max_per_game'] for s in stored)} hands."]
+        lines += [
+            "",
+            f"Errors (connect/read/write/timeout, or status ≥ 400): {errors}. Hand entry went round-robin "
+            f"over {POOL} fresh Danish games per run; they reached at most "
+            f"{max(s['max_per_game'] for s in stored)} hands.",
+        ]
         for name, how in (("api", "JSON"), ("form", "form")):
             run, base = runs[name][-1], runs["bare"][-1]  # the most clients
-            checks.append((f"hand entry ({how}) at {run['clients']} clients ≥ {TARGETS['throughput']} × bare req/s",
-                           run["rps"] / base["rps"] >= TARGETS["throughput"], ratio(run["rps"], base["rps"])))
-            checks.append((f"hand entry ({how}) p99 at {run['clients']} clients < {TARGETS['p99']:.0f} × bare p99",
-                           run["p99_ms"] / base["p99_ms"] < TARGETS["p99"], ratio(run["p99_ms"], base["p99_ms"])))
+            checks.append(
+                (
+                    f"hand entry ({how}) at {run['clients']} clients ≥ {TARGETS['throughput']} × bare req/s",
+                    run["rps"] / base["rps"] >= TARGETS["throughput"],
+                    ratio(run["rps"], base["rps"]),
+                )
+            )
+            checks.append(
+                (
+                    f"hand entry ({how}) p99 at {run['clients']} clients < {TARGETS['p99']:.0f} × bare p99",
+                    run["p99_ms"] / base["p99_ms"] < TARGETS["p99"],
+                    ratio(run["p99_ms"], base["p99_ms"]),
+                )
+            )
     if scale:
         by = {(r["variant"], r["hands"]): r for r in scale["rows"]}
         variants = list(dict.fromkeys(r["variant"] for r in scale["rows"]))
-        lines += ["", "Server time per request, in-process (median), for games of 10, 100 and 1,000 hands "
-                  f"(classic stops at {MAX_HANDS['classic']} deals, swedish at {MAX_HANDS['swedish']} hands): read "
-                  "and replayed, as by a worker that has not kept the sheet; \"kept\": with the sheet kept.", "",
-                  "| variant | hands | protokoll page ms | (CPU ms) | µs per hand | kept ms | JSON game ms | (CPU ms) "
-                  "| µs per hand | kept ms |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "Server time per request, in-process (median), for games of 10, 100 and 1,000 hands "
+            f"(classic stops at {MAX_HANDS['classic']} deals, swedish at {MAX_HANDS['swedish']} hands): read "
+            'and replayed, as by a worker that has not kept the sheet; "kept": with the sheet kept.',
+            "",
+            "| variant | hands | protokoll page ms | (CPU ms) | µs per hand | kept ms | JSON game ms | (CPU ms) "
+            "| µs per hand | kept ms |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for v in variants:
             for r in (r for r in scale["rows"] if r["variant"] == v):
-                lines.append(f"| {v} | {r['hands']} | {r['page_ms']:.1f} | {r['page_cpu_ms']:.1f} | "
-                             f"{1000 * r['page_ms'] / r['hands']:.0f} | {r['page_kept_ms']:.1f} | {r['json_ms']:.1f} | "
-                             f"{r['json_cpu_ms']:.1f} | {1000 * r['json_ms'] / r['hands']:.0f} | {r['json_kept_ms']:.1f} |")
+                lines.append(
+                    f"| {v} | {r['hands']} | {r['page_ms']:.1f} | {r['page_cpu_ms']:.1f} | "
+                    f"{1000 * r['page_ms'] / r['hands']:.0f} | {r['page_kept_ms']:.1f} | {r['json_ms']:.1f} | "
+                    f"{r['json_cpu_ms']:.1f} | {1000 * r['json_ms'] / r['hands']:.0f} | {r['json_kept_ms']:.1f} |"
+                )
         p = scale["page"]
-        lines += ["", f"Protokoll page of a {p['hands']}-hand Danish game: {p['viewer_bytes'] / 1000:.1f} KB "
-                  f"({p['viewer_gzip'] / 1000:.1f} KB gzip) read-only, {p['editor_bytes'] / 1000:.1f} KB "
-                  f"({p['editor_gzip'] / 1000:.1f} KB gzip) with the edit right. A first visit makes "
-                  f"{p['requests']} requests (" + ", ".join(["the page"] + [s["url"] for s in p["subresources"]]) +
-                  f"), {len(p['external'])} to another host; {p['total_bytes'] / 1000:.1f} KB in all."]
+        lines += [
+            "",
+            f"Protokoll page of a {p['hands']}-hand Danish game: {p['viewer_bytes'] / 1000:.1f} KB "
+            f"({p['viewer_gzip'] / 1000:.1f} KB gzip) read-only, {p['editor_bytes'] / 1000:.1f} KB "
+            f"({p['editor_gzip'] / 1000:.1f} KB gzip) with the edit right. A first visit makes "
+            f"{p['requests']} requests ("
+            + ", ".join(["the page"] + [s["url"] for s in p["subresources"]])
+            + f"), {len(p['external'])} to another host; {p['total_bytes'] / 1000:.1f} KB in all.",
+        ]
         big = [r for r in scale["rows"] if r["hands"] == 1000]
         if big:
             slowest = max(big, key=lambda r: r["page_ms"])
-            checks.append((f"protokoll of 1,000 hands < {TARGETS['ms_1000']:.0f} ms ({slowest['variant']}, slowest)",
-                           slowest["page_ms"] < TARGETS["ms_1000"], f"{slowest['page_ms']:.1f} ms"))
+            checks.append(
+                (
+                    f"protokoll of 1,000 hands < {TARGETS['ms_1000']:.0f} ms ({slowest['variant']}, slowest)",
+                    slowest["page_ms"] < TARGETS["ms_1000"],
+                    f"{slowest['page_ms']:.1f} ms",
+                )
+            )
         for v in variants:
             small, large = by[(v, 100)], by[(v, max(h for (w, h) in by if w == v))]
             growth = (large["page_ms"] / small["page_ms"]) / (large["hands"] / small["hands"])
-            checks.append((f"protokoll grows linearly ({v}: time ratio ÷ hands ratio, {small['hands']} → "
-                           f"{large['hands']}, ≤ 1.3)", growth <= 1.3, f"{growth:.2f}"))
-        checks.append((f"protokoll of {p['hands']} hands < {TARGETS['page_kb']:.0f} KB (read-only and editor)",
-                       max(p["viewer_bytes"], p["editor_bytes"]) < TARGETS["page_kb"] * 1000,
-                       f"{max(p['viewer_bytes'], p['editor_bytes']) / 1000:.1f} KB"))
+            checks.append(
+                (
+                    f"protokoll grows linearly ({v}: time ratio ÷ hands ratio, {small['hands']} → "
+                    f"{large['hands']}, ≤ 1.3)",
+                    growth <= 1.3,
+                    f"{growth:.2f}",
+                )
+            )
+        checks.append(
+            (
+                f"protokoll of {p['hands']} hands < {TARGETS['page_kb']:.0f} KB (read-only and editor)",
+                max(p["viewer_bytes"], p["editor_bytes"]) < TARGETS["page_kb"] * 1000,
+                f"{max(p['viewer_bytes'], p['editor_bytes']) / 1000:.1f} KB",
+            )
+        )
         checks.append(("no request to another host", not p["external"], str(len(p["external"]))))
     if pdf:
-        lines += ["", f"The PDF of the largest game the app takes: {pdf['hands']} Danish hands, five players with long "
-                  "names (the costliest sheet measured), drawn in a child process, then kept.", "",
-                  "| PDF | drawn s | child peak MiB | again (kept) ms | KB | worker peak MiB |",
-                  "|---|---:|---:|---:|---:|---:|",
-                  f"| danish, {pdf['hands']} hands | {pdf['drawn_s']:.1f} | {pdf['child_peak_mib']:.0f} | "
-                  f"{pdf['kept_ms']:.1f} | {pdf['pdf_kb']:.0f} | {pdf['worker_rss_mib']:.0f} |"]
+        lines += [
+            "",
+            f"The PDF of the largest game the app takes: {pdf['hands']} Danish hands, five players with long "
+            "names (the costliest sheet measured), drawn in a child process, then kept.",
+            "",
+            "| PDF | drawn s | child peak MiB | again (kept) ms | KB | worker peak MiB |",
+            "|---|---:|---:|---:|---:|---:|",
+            f"| danish, {pdf['hands']} hands | {pdf['drawn_s']:.1f} | {pdf['child_peak_mib']:.0f} | "
+            f"{pdf['kept_ms']:.1f} | {pdf['pdf_kb']:.0f} | {pdf['worker_rss_mib']:.0f} |",
+        ]
     if slow:
-        lines += ["", "An ordinary page (GET /) while 50 slow clients stay connected (bench/slow_clients.py):", "",
-                  slow_clients.table(slow)]
+        lines += [
+            "",
+            "An ordinary page (GET /) while 50 slow clients stay connected (bench/slow_clients.py):",
+            "",
+            slow_clients.table(slow),
+        ]
     if checks:
         lines += ["", "Targets:", ""] + [f"- {'✔' if ok else '✘'} {what}: {value}" for what, ok, value in checks]
     return "\n".join(lines)
@@ -616,8 +810,9 @@ def main(argv=None) -> int:
     slow = slow_clients.run() if args.only in (None, "slow") else None
     table = report(info, runs, scale, pdf, slow)
     (out / "table.md").write_text(table + "\n")
-    (out / "results.json").write_text(json.dumps({"machine": info, "load": runs, "scaling": scale, "pdf": pdf,
-                                                  "slow_clients": slow}, indent=1))
+    (out / "results.json").write_text(
+        json.dumps({"machine": info, "load": runs, "scaling": scale, "pdf": pdf, "slow_clients": slow}, indent=1)
+    )
     for name in ("bench.sqlite", "scaling.sqlite", "pdf.sqlite"):  # the figures are kept; the databases are not
         for path in out.glob(name + "*"):
             path.unlink()

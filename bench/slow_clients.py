@@ -8,6 +8,7 @@ at a time, and the latencies are recorded; a request that gets no answer in 5 s 
 
 Usage: python bench/slow_clients.py [--slow 50] [--requests 40]; run.py calls run() for its table.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,13 +35,22 @@ def free_port() -> int:
 
 def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {"SCOREKEEPER_DATABASE": str(folder / f"{kind}.sqlite"), "SCOREKEEPER_SECRET_KEY": "bench",
-           "PATH": "/usr/bin:/bin"}
+    env = {
+        "SCOREKEEPER_DATABASE": str(folder / f"{kind}.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "bench",
+        "PATH": "/usr/bin:/bin",
+    }
     if kind == "waitress":
         cmd = [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)]
     else:
-        cmd = [str(Path(sys.executable).with_name("gunicorn")), "--workers", "2", "--bind", f"127.0.0.1:{port}",
-               "scorekeeper:create_app()"]
+        cmd = [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "--workers",
+            "2",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "scorekeeper:create_app()",
+        ]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -91,9 +101,11 @@ def slowloris(port: int, count: int, stop: threading.Event) -> None:
 
 def summary(values: list[float]) -> dict:
     finite = sorted(min(v, TIMEOUT) for v in values)
-    return {"median_ms": round(statistics.median(finite) * 1000, 1),
-            "p99_ms": round(finite[min(len(finite) - 1, int(len(finite) * 0.99))] * 1000, 1),
-            "failed": sum(v == float("inf") for v in values)}
+    return {
+        "median_ms": round(statistics.median(finite) * 1000, 1),
+        "p99_ms": round(finite[min(len(finite) - 1, int(len(finite) * 0.99))] * 1000, 1),
+        "failed": sum(v == float("inf") for v in values),
+    }
 
 
 def run(slow: int = 50, requests: int = 40) -> dict:
@@ -118,12 +130,16 @@ def run(slow: int = 50, requests: int = 40) -> dict:
 
 
 def table(results: dict, slow: int = 50) -> str:
-    rows = ["| server | median, quiet | median with %d slow clients | p99 with %d slow | failed (no answer in 5 s) |"
-            % (slow, slow), "|---|---|---|---|---|"]
+    rows = [
+        f"| server | median, quiet | median with {slow} slow clients | p99 with {slow} slow | failed (no answer in 5 s) |",
+        "|---|---|---|---|---|",
+    ]
     for kind, r in results.items():
         loaded = r[f"with_{slow}_slow"]
-        rows.append(f"| {kind} | {r['quiet']['median_ms']} ms | {loaded['median_ms']} ms | {loaded['p99_ms']} ms "
-                    f"| {loaded['failed']} |")
+        rows.append(
+            f"| {kind} | {r['quiet']['median_ms']} ms | {loaded['median_ms']} ms | {loaded['p99_ms']} ms "
+            f"| {loaded['failed']} |"
+        )
     return "\n".join(rows)
 
 

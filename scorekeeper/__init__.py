@@ -3,6 +3,7 @@
 The map: `core` is the pure scoring (no Flask, no SQL), `storage` the SQLite file, `services` what a write does,
 `web` the pages and the JSON API. `import scorekeeper.core` loads no Flask: the factory is imported when called.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

@@ -3,6 +3,7 @@
 init-db, backup and restore are the very commands of `flask --app scorekeeper` (scorekeeper/cli.py): this group makes
 the app for them from the environment (SCOREKEEPER_*), as `flask` does, and only when one of them runs.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,8 +33,9 @@ def main(ctx: click.Context) -> None:
 @main.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on (0.0.0.0: every address).")
 @click.option("--port", default=5000, show_default=True, type=int, help="Port.")
-@click.option("--threads", default=server.SETTINGS["threads"], show_default=True, type=int,
-              help="Requests served at once.")
+@click.option(
+    "--threads", default=server.SETTINGS["threads"], show_default=True, type=int, help="Requests served at once."
+)
 def serve_command(host: str, port: int, threads: int) -> None:
     """Serve the app with waitress until stopped; one log line per request on stderr."""
     server.run(host, port, threads)
@@ -48,11 +50,20 @@ def config_command(markdown: bool) -> None:
         return
     from flask import Flask
 
-    instance = Path(Flask("scorekeeper", instance_relative_config=True, instance_path=settings.instance_path()).instance_path)
+    instance = Path(
+        Flask("scorekeeper", instance_relative_config=True, instance_path=settings.instance_path()).instance_path
+    )
     values = settings.from_environment()
     click.echo(f"instance folder: {instance}")
-    rows = [(k.name, settings.environment_variable(k) or "-", settings.shown_default(k),
-             settings.current(k, values, instance)) for k in settings.KEYS]
+    rows = [
+        (
+            k.name,
+            settings.environment_variable(k) or "-",
+            settings.shown_default(k),
+            settings.current(k, values, instance),
+        )
+        for k in settings.KEYS
+    ]
     widths = [max(len(row[i]) for row in rows + [("key", "environment", "default", "current")]) for i in range(3)]
     for row in [("key", "environment", "default", "current"), *rows]:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])

@@ -1,4 +1,5 @@
 """The Flask application factory: configuration, the parts of the web layer, the blueprints."""
+
 from __future__ import annotations
 
 import gc

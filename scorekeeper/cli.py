@@ -1,4 +1,5 @@
 """The command line: `flask --app scorekeeper init-db | backup PATH | restore BACKUP`."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -16,9 +17,10 @@ from scorekeeper.storage.backup import backup, restore
 def init_db_command():
     """Create the database or bring its schema up to date."""
     applied = migrate(current_app.config["DATABASE"])
-    click.echo(f"Database {current_app.config['DATABASE']}: " + (
-        "applied " + ", ".join(applied) if applied else "schema up to date"))
-
+    click.echo(
+        f"Database {current_app.config['DATABASE']}: "
+        + ("applied " + ", ".join(applied) if applied else "schema up to date")
+    )
 
 
 @click.command("backup")
@@ -31,7 +33,6 @@ def backup_command(path):
     except (RuntimeError, sqlite3.Error, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"Backed up {current_app.config['DATABASE']} to {written}")
-
 
 
 @click.command("restore")
@@ -48,7 +49,6 @@ def restore_command(backup_file, yes):
     except (RuntimeError, sqlite3.Error, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"Restored {target} from {backup_file}" + (f"; applied {', '.join(applied)}" if applied else ""))
-
 
 
 def init_app(app) -> None:

@@ -4,6 +4,7 @@ create_app takes its defaults from here, `scorekeeper config` prints the keys wi
 in docs/operations.md is `scorekeeper config --markdown` (a test holds them equal). Loads no Flask: the command line
 reads it before there is an app.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 PREFIX = "SCOREKEEPER_"
-MiB = 1024 ** 2
+MiB = 1024**2
 
 
 @dataclass(frozen=True)
@@ -32,52 +33,132 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("INSTANCE_PATH", None, "absolute path",
+    Key(
+        "INSTANCE_PATH",
+        None,
+        "absolute path",
         "the instance folder (the database, secret_key, pdf/ by default); from the environment only",
-        shown="instance/ in a checkout, <venv>/var/scorekeeper-instance installed", applied=False),
-    Key("DATABASE", None, "path", "the SQLite file (the lock file, the WAL and pdf/ sit beside it)",
-        shown="instance/scorekeeper.sqlite", in_instance="scorekeeper.sqlite"),
-    Key("SECRET_KEY", None, "string", "signs the sessions (the phones' edit rights, a club's login)",
-        shown="made on first start, kept in instance/secret_key", secret=True),
+        shown="instance/ in a checkout, <venv>/var/scorekeeper-instance installed",
+        applied=False,
+    ),
+    Key(
+        "DATABASE",
+        None,
+        "path",
+        "the SQLite file (the lock file, the WAL and pdf/ sit beside it)",
+        shown="instance/scorekeeper.sqlite",
+        in_instance="scorekeeper.sqlite",
+    ),
+    Key(
+        "SECRET_KEY",
+        None,
+        "string",
+        "signs the sessions (the phones' edit rights, a club's login)",
+        shown="made on first start, kept in instance/secret_key",
+        secret=True,
+    ),
     Key("MAX_CONTENT_LENGTH", 64 * 1024, "int", "bytes a request body may have; more is refused with 413"),
     Key("SESSION_COOKIE_SAMESITE", "Lax", "string", "the session cookie's SameSite"),
     Key("SESSION_COOKIE_HTTPONLY", True, "bool", "no script reads the session cookie"),
     Key("SESSION_COOKIE_SECURE", False, "bool", "always Secure cookies; over HTTPS they are Secure anyway"),
-    Key("WTF_CSRF_TIME_LIMIT", None, "int or null",
-        "seconds a form's CSRF token lives; null: a hand form left open all evening still saves"),
+    Key(
+        "WTF_CSRF_TIME_LIMIT",
+        None,
+        "int or null",
+        "seconds a form's CSRF token lives; null: a hand form left open all evening still saves",
+    ),
     Key("MAX_HANDS", 500, "int", "the most hands a game takes (entry and import); it bounds a PDF's cost"),
     Key("PROXY_FIX", 0, "int", "reverse proxies in front whose X-Forwarded-For, -Proto and -Host to believe"),
     Key("PUBLIC_URL", None, "URL or null", "the address every absolute link is made from, never the Host header"),
     Key("TRUSTED_HOSTS", None, "list or null", "Host headers answered; any other gets 400 (null: every host)"),
-    Key("HSTS", "max-age=31536000", "string or null", "the Strict-Transport-Security value over HTTPS; null sends none"),
+    Key(
+        "HSTS", "max-age=31536000", "string or null", "the Strict-Transport-Security value over HTTPS; null sends none"
+    ),
     # Twenty phones of a club behind one address start an evening's ten tables in a minute, each perhaps twice.
-    Key("LIMIT_NEW_GAMES", "30 per minute; 300 per hour", "limits", "new games per client address, by the API or the page"),
+    Key(
+        "LIMIT_NEW_GAMES",
+        "30 per minute; 300 per hour",
+        "limits",
+        "new games per client address, by the API or the page",
+    ),
     Key("LIMIT_IMPORTS", "10 per minute; 60 per hour", "limits", "imports per client address"),
     Key("LIMIT_NEW_CLUBS", "5 per minute; 20 per hour", "limits", "new clubs per client address"),
-    Key("LIMIT_LOGINS", "30 per minute; 200 per hour", "limits",
-        "club login posts per client address, on top of the per-club throttle"),
+    Key(
+        "LIMIT_LOGINS",
+        "30 per minute; 200 per hour",
+        "limits",
+        "club login posts per client address, on top of the per-club throttle",
+    ),
     # Tests create hundreds of games a minute from one address; the rate limit tests switch it on.
-    Key("RATELIMIT_ENABLED", True, "bool", "Flask-Limiter's switch for the four limits above",
-        shown="true (false under TESTING)", testing=False),
-    Key("MAX_DATABASE_BYTES", 2 * 1024 ** 3, "int", "no new game, import or club once the file and its WAL are larger (507)",
-        shown="2147483648 (2 GiB)"),
-    Key("MIN_FREE_DISK_BYTES", 200 * MiB, "int", "... nor with less free on the database's disk",
-        shown="209715200 (200 MiB)"),
-    Key("IDEMPOTENCY_MAX_AGE", 7 * 24 * 3600, "int", "seconds a retried write is still recognised",
-        shown="604800 (7 days)"),
+    Key(
+        "RATELIMIT_ENABLED",
+        True,
+        "bool",
+        "Flask-Limiter's switch for the four limits above",
+        shown="true (false under TESTING)",
+        testing=False,
+    ),
+    Key(
+        "MAX_DATABASE_BYTES",
+        2 * 1024**3,
+        "int",
+        "no new game, import or club once the file and its WAL are larger (507)",
+        shown="2147483648 (2 GiB)",
+    ),
+    Key(
+        "MIN_FREE_DISK_BYTES",
+        200 * MiB,
+        "int",
+        "... nor with less free on the database's disk",
+        shown="209715200 (200 MiB)",
+    ),
+    Key(
+        "IDEMPOTENCY_MAX_AGE",
+        7 * 24 * 3600,
+        "int",
+        "seconds a retried write is still recognised",
+        shown="604800 (7 days)",
+    ),
     Key("IDEMPOTENCY_PURGE_EVERY", 3600, "int", "seconds between purges of older idempotency keys, per process"),
     Key("PDF_FOLDER", None, "path or null", "where the drawn PDFs are kept", shown="pdf/ beside the database"),
     Key("PDF_KEEP_BYTES", 256 * MiB, "int", "the kept PDFs at most; the oldest go first", shown="268435456 (256 MiB)"),
     Key("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen", "string", "the time zone of the dates and times shown"),
-    Key("MIGRATE_ON_START", True, "bool", "apply pending migrations when the app starts (a missing database is always made)"),
-    Key("KEEP_CONNECTION", True, "bool", "one database connection per thread, kept between requests; false: one per request"),
-    Key("GC_FREEZE", True, "bool", "freeze the loaded app out of the garbage collector's full passes",
-        shown="true (false under TESTING)", testing=False),
+    Key(
+        "MIGRATE_ON_START",
+        True,
+        "bool",
+        "apply pending migrations when the app starts (a missing database is always made)",
+    ),
+    Key(
+        "KEEP_CONNECTION",
+        True,
+        "bool",
+        "one database connection per thread, kept between requests; false: one per request",
+    ),
+    Key(
+        "GC_FREEZE",
+        True,
+        "bool",
+        "freeze the loaded app out of the garbage collector's full passes",
+        shown="true (false under TESTING)",
+        testing=False,
+    ),
     Key("LOG_LEVEL", "INFO", "string", "the app's log level; INFO logs one line per request, WARNING only problems"),
-    Key("LITESTREAM", False, "bool",
-        "Litestream replicates the file: the app never checkpoints the WAL itself (wal_autocheckpoint=0)"),
-    Key("CLUB_CLOCK", None, "callable", "tests only: the clock of the club login throttle",
-        shown="time.time", applied=False, environment=False),
+    Key(
+        "LITESTREAM",
+        False,
+        "bool",
+        "Litestream replicates the file: the app never checkpoints the WAL itself (wal_autocheckpoint=0)",
+    ),
+    Key(
+        "CLUB_CLOCK",
+        None,
+        "callable",
+        "tests only: the clock of the club login throttle",
+        shown="time.time",
+        applied=False,
+        environment=False,
+    ),
 )
 BY_NAME = {key.name: key for key in KEYS}
 
@@ -116,9 +197,9 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
     for name, raw in environ.items():
         if name.startswith(PREFIX):
             try:
-                values[name[len(PREFIX):]] = json.loads(raw)
+                values[name[len(PREFIX) :]] = json.loads(raw)
             except ValueError:
-                values[name[len(PREFIX):]] = raw
+                values[name[len(PREFIX) :]] = raw
     return values
 
 
@@ -154,6 +235,7 @@ def markdown() -> str:
     for key in KEYS:
         variable = environment_variable(key)
         default = key.shown if key.shown is not None else f"`{show(key.default)}`"
-        lines.append(f"| `{key.name}` | {f'`{variable}`' if variable else '—'} | {default} | {key.type} "
-                     f"| {key.meaning} |")
+        lines.append(
+            f"| `{key.name}` | {f'`{variable}`' if variable else '—'} | {default} | {key.type} | {key.meaning} |"
+        )
     return "\n".join(lines) + "\n"

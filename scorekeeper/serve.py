@@ -6,6 +6,7 @@ seconds, holds a socket, not a worker: gunicorn's sync workers, which `make run`
 whole worker until its 30 s timeout, and two such clients took the app away from everyone (README, "Running it on a
 server"). Figures: bench/run.py, row "slow clients".
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,5 +1,6 @@
 """The fixtures every test may ask for: an app over a fresh SQLite file, its client, a small API client, a browser
 at a phone's size, the app served on 127.0.0.1, and a club's season. Plain helpers are in helpers.py."""
+
 import pytest
 
 from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, SEASON, Api
@@ -29,15 +30,12 @@ def runner(app):
     return app.test_cli_runner()
 
 
-
-
 @pytest.fixture
 def api(client):
     return Api(client)
 
 
 # ------------------------------------------------------------------ a real browser
-
 
 
 @pytest.fixture(scope="session")
@@ -54,8 +52,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": PHONE, "device_scale_factor": 2, "is_mobile": True,
-            "has_touch": True}
+    return {**browser_context_args, "viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture
@@ -88,8 +85,16 @@ def db(app, db_path):
 @pytest.fixture
 def season(db):
     """The club, its 9 members and three evenings, entered through the services as the pages do it."""
-    club_id = club_service.create_club(db, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",
-                                            "options": {"rate": "0.05"}, "password": PASSWORD})
+    club_id = club_service.create_club(
+        db,
+        {
+            "name": "Kløverklubben",
+            "currency": "DKK",
+            "variant": "danish",
+            "options": {"rate": "0.05"},
+            "password": PASSWORD,
+        },
+    )
     ids = {name: club_service.add_member(db, club_id, name) for name in MEMBERS}
     evenings, keys = [], {}
     for n, (date, fee, settlement, tables) in enumerate(SEASON):

@@ -1,5 +1,6 @@
 """What the tests share: players, a dump of the database file, a small API client, the browser's settings, the hidden
 fields of a form, a club's season, and the app under gunicorn in a subprocess. Fixtures live in conftest.py."""
+
 import json
 import os
 import re
@@ -80,9 +81,16 @@ class Api:
 
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -93,8 +101,9 @@ def fields(html: str) -> dict:
     """The hidden fields of the first form on a page (csrf_token, number, version, token)."""
     out = {}
     for name in ("csrf_token", "number", "version", "token"):
-        m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html) or \
-            re.search(rf'<input[^>]*value="([^"]*)"[^>]*name="{name}"', html)
+        m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html) or re.search(
+            rf'<input[^>]*value="([^"]*)"[^>]*name="{name}"', html
+        )
         if m:
             out[name] = m.group(1)
     return out
@@ -132,58 +141,128 @@ RATE_CENTS = 5  # 0.05 DKK a point: 5 øre
 # Each hand: what the table entered, and the points it gives, worked out by hand from the standard tariff
 # (7…13: 10, 20, 40, 80, 160, 320, 640; sol 50, ren sol 100, bordlægger 150).
 SEASON = [
-    ("2026-01-08", "5", "pairwise", [
-        ("danish", ["Anna", "Bo", "Carl", "Dina"], [
-            ({"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
-             {"Anna": 60, "Bo": -60, "Carl": 60, "Dina": -60}),              # 20 + 2 × 20
-            ({"bidder": 1, "bid": "sol", "tricks": 1},
-             {"Anna": -50, "Bo": 150, "Carl": -50, "Dina": -50}),
-            ({"passed": True}, {}),
-            ({"bidder": 3, "bid": 9, "suffix": "gode", "partner": 1, "tricks": 8},
-             {"Anna": 160, "Bo": -160, "Carl": 160, "Dina": -160}),          # lost: 2 × 40, gode doubles
-        ]),
-        ("danish", ["Eva", "Finn", "Gro", "Hans", "Ida"], [                 # five: the dealer sits out
-            ({"bidder": 1, "bid": 7, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 9},
-             {"Eva": 0, "Finn": 30, "Gro": -30, "Hans": 30, "Ida": -30}),     # Eva deals: 10 × 3
-            ({"bidder": 2, "bid": 8, "suffix": "plain", "trump": "clubs", "partner": 2, "tricks": 8},
-             {"Eva": -20, "Finn": 0, "Gro": 60, "Hans": -20, "Ida": -20}),    # Finn deals; selvmakker
-            ({"bidder": 4, "bid": "ren_sol", "tricks": 0},
-             {"Eva": -100, "Finn": -100, "Gro": 0, "Hans": -100, "Ida": 300}),  # Gro deals
-        ]),
-    ]),
-    ("2026-01-15", "10.00", "kitty", [
-        ("danish", ["Anna", "Eva", "Bo", "Finn"], [
-            ({"bidder": 1, "bid": 10, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 10},
-             {"Anna": -80, "Eva": 80, "Bo": -80, "Finn": 80}),
-            ({"bidder": 0, "bid": 7, "suffix": "sans", "partner": 2, "tricks": 7},
-             {"Anna": 20, "Eva": -20, "Bo": 20, "Finn": -20}),               # sans doubles 10
-        ]),
-        ("danish", ["Carl", "Dina", "Gro", "Hans"], [
-            ({"bidder": 0, "bid": "bordlaegger", "tricks": 2},
-             {"Carl": -900, "Dina": 300, "Gro": 300, "Hans": 300}),          # lost: 2 × 150 to each
-            ({"bidder": 3, "bid": 8, "suffix": "vip", "trump": "none", "partner": 2, "tricks": 9},
-             {"Carl": -80, "Dina": -80, "Gro": 80, "Hans": 80}),             # (20 + 20) × 2
-        ]),
-        ("classic", ["Ida", "Anna", "Carl", "Eva"], [                       # Ida & Carl against Anna & Eva
-            ({"trump": "hearts", "tricks": [8, 5]}, {"Ida": 2, "Carl": 2}),
-            ({"trump": "spades", "tricks": [4, 9]}, {"Anna": 3, "Eva": 3}),
-            ({"trump": "diamonds", "tricks": [10, 3]}, {"Ida": 4, "Carl": 4}),  # 6: Ida & Carl win the game
-        ]),
-    ]),
-    ("2026-01-22", "", "pairwise", [
-        ("danish", ["Anna", "Bo", "Carl", "Dina"], [
-            ({"bidder": 3, "bid": 11, "suffix": "plain", "trump": "spades", "partner": 0, "tricks": 11},
-             {"Anna": 160, "Bo": -160, "Carl": -160, "Dina": 160}),
-        ]),
-        ("danish", ["Eva", "Finn", "Gro", "Ida"], [
-            ({"bidder": 3, "bid": 7, "suffix": "halve", "trump": "diamonds", "partner": 0, "tricks": 5},
-             {"Eva": -40, "Finn": 40, "Gro": 40, "Ida": -40}),               # lost: 2 × 10, halve doubles
-        ]),
-        ("danish", ["Anna", "Eva", "Finn", "Bo"], [                        # a second round for four of them
-            ({"bidder": 2, "bid": 9, "suffix": "plain", "trump": "clubs", "partner": 3, "tricks": 12},
-             {"Anna": -160, "Eva": -160, "Finn": 160, "Bo": 160}),           # 40 × 4
-        ]),
-    ]),
+    (
+        "2026-01-08",
+        "5",
+        "pairwise",
+        [
+            (
+                "danish",
+                ["Anna", "Bo", "Carl", "Dina"],
+                [
+                    (
+                        {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
+                        {"Anna": 60, "Bo": -60, "Carl": 60, "Dina": -60},
+                    ),  # 20 + 2 × 20
+                    ({"bidder": 1, "bid": "sol", "tricks": 1}, {"Anna": -50, "Bo": 150, "Carl": -50, "Dina": -50}),
+                    ({"passed": True}, {}),
+                    (
+                        {"bidder": 3, "bid": 9, "suffix": "gode", "partner": 1, "tricks": 8},
+                        {"Anna": 160, "Bo": -160, "Carl": 160, "Dina": -160},
+                    ),  # lost: 2 × 40, gode doubles
+                ],
+            ),
+            (
+                "danish",
+                ["Eva", "Finn", "Gro", "Hans", "Ida"],
+                [  # five: the dealer sits out
+                    (
+                        {"bidder": 1, "bid": 7, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 9},
+                        {"Eva": 0, "Finn": 30, "Gro": -30, "Hans": 30, "Ida": -30},
+                    ),  # Eva deals: 10 × 3
+                    (
+                        {"bidder": 2, "bid": 8, "suffix": "plain", "trump": "clubs", "partner": 2, "tricks": 8},
+                        {"Eva": -20, "Finn": 0, "Gro": 60, "Hans": -20, "Ida": -20},
+                    ),  # Finn deals; selvmakker
+                    (
+                        {"bidder": 4, "bid": "ren_sol", "tricks": 0},
+                        {"Eva": -100, "Finn": -100, "Gro": 0, "Hans": -100, "Ida": 300},
+                    ),  # Gro deals
+                ],
+            ),
+        ],
+    ),
+    (
+        "2026-01-15",
+        "10.00",
+        "kitty",
+        [
+            (
+                "danish",
+                ["Anna", "Eva", "Bo", "Finn"],
+                [
+                    (
+                        {"bidder": 1, "bid": 10, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 10},
+                        {"Anna": -80, "Eva": 80, "Bo": -80, "Finn": 80},
+                    ),
+                    (
+                        {"bidder": 0, "bid": 7, "suffix": "sans", "partner": 2, "tricks": 7},
+                        {"Anna": 20, "Eva": -20, "Bo": 20, "Finn": -20},
+                    ),  # sans doubles 10
+                ],
+            ),
+            (
+                "danish",
+                ["Carl", "Dina", "Gro", "Hans"],
+                [
+                    (
+                        {"bidder": 0, "bid": "bordlaegger", "tricks": 2},
+                        {"Carl": -900, "Dina": 300, "Gro": 300, "Hans": 300},
+                    ),  # lost: 2 × 150 to each
+                    (
+                        {"bidder": 3, "bid": 8, "suffix": "vip", "trump": "none", "partner": 2, "tricks": 9},
+                        {"Carl": -80, "Dina": -80, "Gro": 80, "Hans": 80},
+                    ),  # (20 + 20) × 2
+                ],
+            ),
+            (
+                "classic",
+                ["Ida", "Anna", "Carl", "Eva"],
+                [  # Ida & Carl against Anna & Eva
+                    ({"trump": "hearts", "tricks": [8, 5]}, {"Ida": 2, "Carl": 2}),
+                    ({"trump": "spades", "tricks": [4, 9]}, {"Anna": 3, "Eva": 3}),
+                    ({"trump": "diamonds", "tricks": [10, 3]}, {"Ida": 4, "Carl": 4}),  # 6: Ida & Carl win the game
+                ],
+            ),
+        ],
+    ),
+    (
+        "2026-01-22",
+        "",
+        "pairwise",
+        [
+            (
+                "danish",
+                ["Anna", "Bo", "Carl", "Dina"],
+                [
+                    (
+                        {"bidder": 3, "bid": 11, "suffix": "plain", "trump": "spades", "partner": 0, "tricks": 11},
+                        {"Anna": 160, "Bo": -160, "Carl": -160, "Dina": 160},
+                    ),
+                ],
+            ),
+            (
+                "danish",
+                ["Eva", "Finn", "Gro", "Ida"],
+                [
+                    (
+                        {"bidder": 3, "bid": 7, "suffix": "halve", "trump": "diamonds", "partner": 0, "tricks": 5},
+                        {"Eva": -40, "Finn": 40, "Gro": 40, "Ida": -40},
+                    ),  # lost: 2 × 10, halve doubles
+                ],
+            ),
+            (
+                "danish",
+                ["Anna", "Eva", "Finn", "Bo"],
+                [  # a second round for four of them
+                    (
+                        {"bidder": 2, "bid": 9, "suffix": "plain", "trump": "clubs", "partner": 3, "tricks": 12},
+                        {"Anna": -160, "Eva": -160, "Finn": 160, "Bo": 160},
+                    ),  # 40 × 4
+                ],
+            ),
+        ],
+    ),
 ]
 CLASSIC_WINNERS = {"Ida", "Carl"}
 
@@ -194,8 +273,9 @@ def token(client, url):
 
 
 def log_in(client, club_id, password=PASSWORD):
-    return client.post(f"/c/{club_id}/login", data={"csrf_token": token(client, f"/c/{club_id}/login"),
-                                                     "password": password})
+    return client.post(
+        f"/c/{club_id}/login", data={"csrf_token": token(client, f"/c/{club_id}/login"), "password": password}
+    )
 
 
 # ------------------------------------------------------------------ the app under gunicorn, in its own process group
@@ -217,14 +297,38 @@ class Server:
         self.proc = None
 
     def start(self, timeout=60):
-        env = {**os.environ, "SCOREKEEPER_DATABASE": self.db_path, "SCOREKEEPER_SECRET_KEY": "reliability",
-               "PYTHONPATH": str(ROOT),
-               "SCOREKEEPER_MAX_HANDS": "1000000"}  # the writers enter hands as fast as they can, past 500 a game
+        env = {
+            **os.environ,
+            "SCOREKEEPER_DATABASE": self.db_path,
+            "SCOREKEEPER_SECRET_KEY": "reliability",
+            "PYTHONPATH": str(ROOT),
+            "SCOREKEEPER_MAX_HANDS": "1000000",
+        }  # the writers enter hands as fast as they can, past 500 a game
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--worker-class", "gthread",
-                 "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2", *self.extra, "scorekeeper:create_app()"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "--workers",
+                    "2",
+                    "--threads",
+                    "4",
+                    "--worker-class",
+                    "gthread",
+                    "--bind",
+                    f"127.0.0.1:{self.port}",
+                    "--graceful-timeout",
+                    "2",
+                    *self.extra,
+                    "scorekeeper:create_app()",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, Path(self.log_path).read_text()[-3000:]
@@ -254,8 +358,9 @@ class Server:
 def call(url, method="GET", body=None, headers=None, timeout=30):
     """(status, JSON answer) of one request; connection errors raise OSError."""
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as r:
             return r.status, json.loads(r.read())

@@ -1,4 +1,5 @@
 """Hypothesis strategies: random valid games of every variant, cut where they end."""
+
 from hypothesis import strategies as st
 
 from scorekeeper.core import GameOver, make_setup, play
@@ -24,8 +25,7 @@ def classic_hand(draw, options, number):
         h = draw(st.integers(0, 4))
         inp["honours"] = [h, 4 - h]
     if draw(st.integers(0, 4)) == 0:
-        inp["revoke"] = {"side": draw(st.integers(0, 1)),
-                         "penalty": draw(st.sampled_from(["tricks", "add", "deduct"]))}
+        inp["revoke"] = {"side": draw(st.integers(0, 1)), "penalty": draw(st.sampled_from(["tricks", "add", "deduct"]))}
     return inp
 
 
@@ -59,20 +59,39 @@ def danish_hand(draw, n, dealer):
         return {"bidder": bidder, "bid": draw(st.sampled_from(SOLO_BIDS)), "tricks": tricks}
     suffix = draw(st.sampled_from(["plain", "vip", "gode", "sans", "halve"]))
     trump = {"gode": "clubs", "sans": "none"}.get(suffix) or draw(
-        st.sampled_from(SUITS + (["none"] if suffix == "vip" else [])))
-    return {"bidder": bidder, "bid": draw(st.integers(7, 13)), "suffix": suffix, "trump": trump,
-            "partner": draw(st.sampled_from(playing)), "tricks": tricks}
+        st.sampled_from(SUITS + (["none"] if suffix == "vip" else []))
+    )
+    return {
+        "bidder": bidder,
+        "bid": draw(st.integers(7, 13)),
+        "suffix": suffix,
+        "trump": trump,
+        "partner": draw(st.sampled_from(playing)),
+        "tricks": tricks,
+    }
 
 
-CLASSIC_OPTIONS = [{}, {"honours": True}, {"rubber": True}, {"rubber": True, "honours": True},
-                   {"target": 7, "honours": True}, {"target": 10, "revoke_penalty": 2}, {"deals": 6},
-                   {"deals": 8, "trump_rotation": True, "no_trump_every": 3}, {"rubber": True, "target": 7},
-                   {"target": 30, "honours": True}]
+CLASSIC_OPTIONS = [
+    {},
+    {"honours": True},
+    {"rubber": True},
+    {"rubber": True, "honours": True},
+    {"target": 7, "honours": True},
+    {"target": 10, "revoke_penalty": 2},
+    {"deals": 6},
+    {"deals": 8, "trump_rotation": True, "no_trump_every": 3},
+    {"rubber": True, "target": 7},
+    {"target": 30, "honours": True},
+]
 OPTION_SETS = {
     "classic": CLASSIC_OPTIONS,
     "norwegian": [{}, {"set_bonus": 1}, {"pass_scoring": "under_seven"}, {"target": 25}, {"target": 100}],
-    "danish": [{}, {"lost": "per_trick"}, {"deals": 8},
-               {"tariff": [3, 5, 7, 11, 13, 17, 19], "solo_values": {"sol": 7, "ren_bordlaegger": 999}}],
+    "danish": [
+        {},
+        {"lost": "per_trick"},
+        {"deals": 8},
+        {"tariff": [3, 5, 7, 11, 13, 17, 19], "solo_values": {"sol": 7, "ren_bordlaegger": 999}},
+    ],
     "german": [{}, {"count": "all26"}, {"target": 30}, {"count": "all26", "target": 12}],
     "swedish": [{}, {"deals": 4}, {"target": 40}],
 }
@@ -107,7 +126,5 @@ def until_end(setup, inputs):
     try:
         play(setup, inputs)
     except GameOver as exc:
-        return inputs[:exc.number - 1]
+        return inputs[: exc.number - 1]
     return inputs
-
-

@@ -1,11 +1,22 @@
 """The scoring core: pure functions from what the players entered to the protokoll. No Flask, SQL or forms."""
+
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
 from typing import Any, Literal, overload
 
-from scorekeeper.core.base import GameOver, InputError, Msg, Protokoll, ScoredHand, Setup, check_options, is_int, message_of
+from scorekeeper.core.base import (
+    GameOver,
+    InputError,
+    Msg,
+    Protokoll,
+    ScoredHand,
+    Setup,
+    check_options,
+    is_int,
+    message_of,
+)
 from scorekeeper.core.contract import VariantRules
 from scorekeeper.core.settlement import Settlement, format_cents, settle
 from scorekeeper.core.variants import classic, danish, german, norwegian, swedish
@@ -16,8 +27,24 @@ VARIANTS: dict[str, VariantRules] = {rules.NAME: rules for rules in RULES}
 NAME_MAX = 40
 TITLE_MAX = 80
 
-__all__ = ["VARIANTS", "GameOver", "InputError", "Protokoll", "ScoredHand", "Setup", "Settlement", "VariantRules",
-           "check_name", "format_cents", "make_setup", "play", "play_on", "settle", "settlement_points", "variant_options"]
+__all__ = [
+    "VARIANTS",
+    "GameOver",
+    "InputError",
+    "Protokoll",
+    "ScoredHand",
+    "Setup",
+    "Settlement",
+    "VariantRules",
+    "check_name",
+    "format_cents",
+    "make_setup",
+    "play",
+    "play_on",
+    "settle",
+    "settlement_points",
+    "variant_options",
+]
 
 
 @overload
@@ -36,8 +63,14 @@ def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAM
         raise ValueError(Msg("%(what)s must be text", what=what))
     value = unicodedata.normalize("NFC", " ".join(value.split()))
     if len(value) > limit:
-        raise ValueError(Msg("%(what)s is too long (%(length)d characters, at most %(limit)d)", what=what,
-                             length=len(value), limit=limit))
+        raise ValueError(
+            Msg(
+                "%(what)s is too long (%(length)d characters, at most %(limit)d)",
+                what=what,
+                length=len(value),
+                limit=limit,
+            )
+        )
     if any(unicodedata.category(c)[0] == "C" for c in value):
         raise ValueError(Msg("%(what)s has control characters", what=what))
     if "<" in value or ">" in value:
@@ -57,8 +90,9 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
     if not isinstance(players, list):
         errors["players"] = Msg("must be a list of %(counts)s names in seating order", counts=counts)
     elif len(players) not in module.PLAYER_COUNTS:
-        errors["players"] = Msg("%(variant)s takes %(counts)s players, not %(n)d", variant=module.TITLE, counts=counts,
-                                n=len(players))
+        errors["players"] = Msg(
+            "%(variant)s takes %(counts)s players, not %(n)d", variant=module.TITLE, counts=counts, n=len(players)
+        )
     else:
         for i, raw in enumerate(players):
             try:
@@ -108,7 +142,8 @@ def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:
     if VARIANTS[setup.variant].ZERO_SUM:
         return protokoll.totals
     side_points = protokoll.rubber_points or tuple(
-        sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides)))
+        sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides))
+    )
     per_player = [0] * setup.n
     for s, seats in enumerate(protokoll.sides):
         others = sum(side_points) - side_points[s]

@@ -1,9 +1,11 @@
 """Types and checks shared by the five scorers: pure Python, no I/O."""
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Iterable, Mapping, TypeGuard
+from typing import Any, TypeGuard
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 NO_TRUMP = "none"  # the trump of a deal played without one, as inputs and the API spell it
@@ -79,8 +81,11 @@ def int_option(default, low, high, help, allow_none=False):
         if value is None and allow_none:
             return None
         if not _is_int(value):
-            raise ValueError(Msg("must be a whole number from %(low)d to %(high)d or null", low=low, high=high) if allow_none
-                             else Msg("must be a whole number from %(low)d to %(high)d", low=low, high=high))
+            raise ValueError(
+                Msg("must be a whole number from %(low)d to %(high)d or null", low=low, high=high)
+                if allow_none
+                else Msg("must be a whole number from %(low)d to %(high)d", low=low, high=high)
+            )
         if not low <= value <= high:
             raise ValueError(Msg("must be from %(low)d to %(high)d, not %(value)d", low=low, high=high, value=value))
         return value
@@ -327,16 +332,20 @@ def no_trump_kept(inp: Mapping[str, Any], ctx: HandContext) -> str | None:
     return None
 
 
-def replay(setup: Setup, inputs: Iterable[Any], *,
-           sides: tuple[tuple[int, ...], ...],
-           check_hand: Callable[[Any, HandContext], dict[str, Any]],
-           hand_points: Callable[[dict[str, Any], HandContext], tuple[int, ...]],
-           leader: Callable[[dict[str, Any], HandContext], int],
-           game_end: Callable[[tuple[int, ...], int, Mapping[str, Any]], tuple[bool, int | None]] = target_or_deals,
-           sits_out: Callable[[HandContext], int | None] = nobody_sits_out,
-           trump: Callable[[dict[str, Any], HandContext], str | None] = no_trump_kept,
-           games_to_win: int = 1,
-           start: Protokoll | None = None) -> Protokoll:
+def replay(
+    setup: Setup,
+    inputs: Iterable[Any],
+    *,
+    sides: tuple[tuple[int, ...], ...],
+    check_hand: Callable[[Any, HandContext], dict[str, Any]],
+    hand_points: Callable[[dict[str, Any], HandContext], tuple[int, ...]],
+    leader: Callable[[dict[str, Any], HandContext], int],
+    game_end: Callable[[tuple[int, ...], int, Mapping[str, Any]], tuple[bool, int | None]] = target_or_deals,
+    sits_out: Callable[[HandContext], int | None] = nobody_sits_out,
+    trump: Callable[[dict[str, Any], HandContext], str | None] = no_trump_kept,
+    games_to_win: int = 1,
+    start: Protokoll | None = None,
+) -> Protokoll:
     """Score the hands one by one, checking each in its place; the totals are their sum.
 
     With `games_to_win` > 1 the game is a match (a rubber): a game won is counted, the next starts at 0–0, and the
@@ -366,8 +375,19 @@ def replay(setup: Setup, inputs: Iterable[Any], *,
             raise
         points = hand_points(inp, ctx)
         totals = add(totals, points)
-        hands.append(ScoredHand(number, dealer, inp, points, totals, leader(inp, ctx), sits_out(ctx),
-                                match.game if match else None, trump(inp, ctx)))
+        hands.append(
+            ScoredHand(
+                number,
+                dealer,
+                inp,
+                points,
+                totals,
+                leader(inp, ctx),
+                sits_out(ctx),
+                match.game if match else None,
+                trump(inp, ctx),
+            )
+        )
         finished, winner = game_end(totals, number, setup.options)
         if match is not None and finished and winner is not None:
             match = match.won(winner, totals)
@@ -376,9 +396,14 @@ def replay(setup: Setup, inputs: Iterable[Any], *,
     next_dealer = (setup.dealer + len(hands)) % n
     deals = setup.options.get("deals")
     return Protokoll(
-        setup=setup, sides=sides, hands=tuple(hands), totals=totals,
-        next_dealer=next_dealer, next_leader=(next_dealer + 1) % n,
-        finished=finished, winner=winner,
+        setup=setup,
+        sides=sides,
+        hands=tuple(hands),
+        totals=totals,
+        next_dealer=next_dealer,
+        next_leader=(next_dealer + 1) % n,
+        finished=finished,
+        winner=winner,
         games_won=match.games_won if match else None,
         deals_left=(deals - len(hands)) if deals else None,
         game=match.game if match else None,

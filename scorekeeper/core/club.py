@@ -3,6 +3,7 @@
 Pure arithmetic over frozen dataclasses: no Flask, no SQL. The money uses settlement.to_cents and
 settlement.payments, so an evening's cents add up exactly and its payments clear every balance.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -11,9 +12,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from scorekeeper.core.variants import danish
 from scorekeeper.core.settlement import payments as _payments
 from scorekeeper.core.settlement import to_cents
+from scorekeeper.core.variants import danish
 
 KITTY = "kitty"
 SETTLEMENTS = ("pairwise", "kitty")
@@ -77,11 +78,11 @@ class MemberResult:
     member: int
     tables: int
     hands: int
-    points: int           # from the money (Danish) tables
-    winnings: int         # cents: points × rate
-    fee: int              # cents paid to the kitty
-    net: int              # winnings − fee
-    games_won: int        # from the standings tables
+    points: int  # from the money (Danish) tables
+    winnings: int  # cents: points × rate
+    fee: int  # cents paid to the kitty
+    net: int  # winnings − fee
+    games_won: int  # from the standings tables
     standing_points: int
 
 
@@ -98,7 +99,7 @@ class Transfer:
 class EveningResult:
     evening: Evening
     members: tuple[MemberResult, ...]
-    kitty: int                      # cents the kitty gains this evening: the fees
+    kitty: int  # cents the kitty gains this evening: the fees
     transfers: tuple[Transfer, ...]
     has_money: bool
     has_standings: bool
@@ -179,10 +180,14 @@ def evening_result(evening: Evening) -> EveningResult:
     if evening.rate is not None and has_money:
         winnings = dict(zip(present, to_cents([points[m] for m in present], evening.rate)))
     else:
-        winnings = {m: 0 for m in present}
+        winnings = dict.fromkeys(present, 0)
     fee = evening.fee_cents
-    members = tuple(MemberResult(m, tables[m], hands[m], points[m], winnings[m], fee, winnings[m] - fee,
-                                 games_won[m], standing_points[m]) for m in present)
+    members = tuple(
+        MemberResult(
+            m, tables[m], hands[m], points[m], winnings[m], fee, winnings[m] - fee, games_won[m], standing_points[m]
+        )
+        for m in present
+    )
     kitty = fee * len(present)
     net = {m.member: m.net for m in members}
     transfers = kitty_transfers(net) if evening.settlement == "kitty" else pairwise_transfers(net, kitty)
@@ -287,9 +292,19 @@ def ledger(results: Iterable[EveningResult], members: Iterable[int] = ()) -> Led
                 net, unsettled = money.get(r.evening.currency, (0, 0))
                 money[r.evening.currency] = (net + (row.net if row else 0), unsettled + r.unsettled(member))
         played = [row for row in rows if row]
-        lines.append(LedgerLine(member, len(played), sum(r.hands for r in played), sum(r.points for r in played),
-                                *_sums(money, currencies), sum(r.games_won for r in played),
-                                sum(r.standing_points for r in played), tuple(entries), _nonzero(money)))
+        lines.append(
+            LedgerLine(
+                member,
+                len(played),
+                sum(r.hands for r in played),
+                sum(r.points for r in played),
+                *_sums(money, currencies),
+                sum(r.games_won for r in played),
+                sum(r.standing_points for r in played),
+                tuple(entries),
+                _nonzero(money),
+            )
+        )
     kitty: dict[str, tuple[int, int]] = {}
     for r in results:
         if r.evening.currency in currencies:
@@ -304,22 +319,23 @@ def ledger(results: Iterable[EveningResult], members: Iterable[int] = ()) -> Led
 @dataclass(frozen=True)
 class MemberStats:
     member: int
-    bids: int                 # bids of 7–13 tricks as bidder
+    bids: int  # bids of 7–13 tricks as bidder
     bids_made: int
     sol_bids: int
     sol_made: int
-    selvmakker: int           # bids played alone (bidder called its own ace)
+    selvmakker: int  # bids played alone (bidder called its own ace)
     selvmakker_made: int
-    evenings: int             # evenings with a Danish table
+    evenings: int  # evenings with a Danish table
     points: int
-    average: Decimal | None   # points per such evening, to one decimal
+    average: Decimal | None  # points per such evening, to one decimal
     partners: tuple[tuple[int, int], ...]  # (member, hands together as bidder and partner), most frequent first
 
 
 def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tuple[MemberStats, ...]:
     """What each member bid at the Danish tables and how it went, their average per evening and their partners."""
-    counts: dict[str, Counter] = {k: Counter() for k in
-                                  ("bids", "bids_made", "sol", "sol_made", "self", "self_made", "evenings", "points")}
+    counts: dict[str, Counter] = {
+        k: Counter() for k in ("bids", "bids_made", "sol", "sol_made", "self", "self_made", "evenings", "points")
+    }
     partners: dict[int, Counter] = {}
     seen = set(members)
     for evening in evenings:
@@ -358,7 +374,19 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
         n = counts["evenings"][m]
         average = (Decimal(counts["points"][m]) / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
         best = sorted(partners.get(m, Counter()).items(), key=lambda kv: (-kv[1], kv[0]))[:PARTNERS_SHOWN]
-        out.append(MemberStats(m, counts["bids"][m], counts["bids_made"][m], counts["sol"][m], counts["sol_made"][m],
-                               counts["self"][m], counts["self_made"][m], n, counts["points"][m], average,
-                               tuple(best)))
+        out.append(
+            MemberStats(
+                m,
+                counts["bids"][m],
+                counts["bids_made"][m],
+                counts["sol"][m],
+                counts["sol_made"][m],
+                counts["self"][m],
+                counts["self_made"][m],
+                n,
+                counts["points"][m],
+                average,
+                tuple(best),
+            )
+        )
     return tuple(out)

@@ -5,6 +5,7 @@ A variant is a module in core/variants/ that satisfies `VariantRules` and one li
 checks it at run time. Shared defaults for the members most variants need no rule for: base.target_or_deals
 (game_end), base.nobody_sits_out (sits_out); base.replay does the scoring loop for `play`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -63,8 +64,7 @@ class VariantRules(Protocol):
     def leader(self, inp: Mapping[str, Any], ctx: HandContext) -> int:
         """The seat that leads to the first trick, so the sheet can tell the table who plays first."""
 
-    def game_end(self, totals: tuple[int, ...], number: int,
-                 options: Mapping[str, Any]) -> tuple[bool, int | None]:
+    def game_end(self, totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -> tuple[bool, int | None]:
         """Whether the game (or a game of a match) ended after hand `number`, and the winning side (None: a draw),
         because a finished game takes no more hands."""
 

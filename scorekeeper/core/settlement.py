@@ -1,4 +1,5 @@
 """Who pays whom: per-player points × rate, in whole øre/cents that add up exactly, in at most n − 1 payments."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

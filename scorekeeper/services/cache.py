@@ -9,11 +9,13 @@ place (frozen records, tuples).
 After `flask restore` (which asks for the app to be stopped) a kept sheet of a restored game is not used again: the
 restored row has an older version, and the versions it climbs back to come with later time stamps (`updated`).
 """
+
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 MAX_SHEETS = 500
 MAX_HANDS = 50_000  # about 50 MB of scored hands at most

@@ -1,4 +1,5 @@
 """What the club pages do: check, store, and add up evenings and seasons. No HTTP here; the sums are scoring.club."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,12 +14,11 @@ from typing import Any
 from flask_babel import gettext as _
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper.services import games as service
-from scorekeeper.storage import store
-from scorekeeper.storage import writing
 from scorekeeper.core import VARIANTS, InputError, check_name, make_setup
 from scorekeeper.core import club as club_rules
 from scorekeeper.core.base import CURRENCIES, message_of
+from scorekeeper.services import games as service
+from scorekeeper.storage import store, writing
 
 CLUB_NAME_MAX = 60
 PASSWORD_MIN = 8
@@ -290,8 +290,7 @@ def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str
         return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement, club.currency)
 
 
-def change_evening(db, club_id: str, evening_id: int, date: Any, fee: Any = None,
-                   settlement: str = "pairwise") -> None:
+def change_evening(db, club_id: str, evening_id: int, date: Any, fee: Any = None, settlement: str = "pairwise") -> None:
     """Correct an evening's date, fee or way of settling up. Its rate stays; a settled evening stays marked settled
     with the balances it was settled at, so a changed fee shows on its result as a change since settling."""
     day, fee_cents = _check_evening(date, fee, settlement)
@@ -334,8 +333,9 @@ def table_options(club: store.ClubRecord, variant: str) -> dict:
     return options
 
 
-def add_table(db, club_id: str, evening_id: int, member_ids: Any, dealer: Any = 0,
-              variant: str | None = None) -> tuple[str, str, int]:
+def add_table(
+    db, club_id: str, evening_id: int, member_ids: Any, dealer: Any = 0, variant: str | None = None
+) -> tuple[str, str, int]:
     """Start a game for members of the club (through service.start_game) and make it the evening's next table.
 
     Answers (game id, edit key, table number).
@@ -359,10 +359,17 @@ def add_table(db, club_id: str, evening_id: int, member_ids: Any, dealer: Any = 
     options = table_options(club, variant)
     if "currency" in options and evening.currency:  # the evening's currency, though the club's has changed since
         options["currency"] = evening.currency
-    game_id, key = service.start_game(db, {
-        "variant": variant, "players": [known[m].name for m in member_ids], "dealer": dealer,
-        "title": _("Table %(n)d · %(date)s", n=number, date=evening.date),
-        "options": options, "language": club.language})
+    game_id, key = service.start_game(
+        db,
+        {
+            "variant": variant,
+            "players": [known[m].name for m in member_ids],
+            "dealer": dealer,
+            "title": _("Table %(n)d · %(date)s", n=number, date=evening.date),
+            "options": options,
+            "language": club.language,
+        },
+    )
     # The game is its own transaction in start_game; if the link fails, an unlinked game is all that is left.
     with writing(db):
         get_evening(db, club_id, evening_id)
@@ -391,7 +398,9 @@ def _pure_table(record: store.ClubTableRecord, sheet: service.Sheet) -> club_rul
     else:
         won = tuple(int(p.finished and p.winner == s) for s in range(len(p.sides)))
     hands = tuple(club_rules.Hand(tuple(h.points), h.sitting_out, dict(h.input)) for h in p.hands)
-    return club_rules.Table(record.members, p.sides, hands, VARIANTS[sheet.game.variant].ZERO_SUM, won, dict(sheet.game.options))
+    return club_rules.Table(
+        record.members, p.sides, hands, VARIANTS[sheet.game.variant].ZERO_SUM, won, dict(sheet.game.options)
+    )
 
 
 def _settled(balances: dict | None) -> dict | None:
@@ -408,10 +417,16 @@ def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str]
     for e in records:
         mine = tuple(tables.get(e.id, ()))
         evening = club_rules.Evening(
-            e.id, e.date, tuple(_pure_table(t.record, t.sheet) for t in mine),
-            Decimal(e.rate) if e.rate is not None else None, e.fee_cents,
-            (settlement or {}).get(e.id, e.settlement), _settled(e.settled_balances), e.currency,
-            (e.settled_terms or {}).get("fee_cents"))
+            e.id,
+            e.date,
+            tuple(_pure_table(t.record, t.sheet) for t in mine),
+            Decimal(e.rate) if e.rate is not None else None,
+            e.fee_cents,
+            (settlement or {}).get(e.id, e.settlement),
+            _settled(e.settled_balances),
+            e.currency,
+            (e.settled_terms or {}).get("fee_cents"),
+        )
         out.append(EveningData(e, mine, club_rules.evening_result(evening)))
     return out
 

@@ -1,4 +1,5 @@
 """What the pages and the API do to a game: check, replay, store. No HTTP here, and no arithmetic of its own."""
+
 from __future__ import annotations
 
 import hashlib
@@ -9,11 +10,21 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorekeeper.services import cache
-from scorekeeper.storage import store
-from scorekeeper.storage import file_of, reading, writing
-from scorekeeper.core import GameOver, InputError, Protokoll, ScoredHand, Setup, check_name, is_int, make_setup, play, play_on
+from scorekeeper.core import (
+    GameOver,
+    InputError,
+    Protokoll,
+    ScoredHand,
+    Setup,
+    check_name,
+    is_int,
+    make_setup,
+    play,
+    play_on,
+)
 from scorekeeper.core.base import Msg, field_messages, message_of
+from scorekeeper.services import cache
+from scorekeeper.storage import file_of, reading, store, writing
 
 GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language")
 LANGUAGES = ("da", "nb", "sv", "en")
@@ -93,10 +104,18 @@ def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setu
 def _insert_game(db, setup: Setup, title: str | None, language: str | None = None) -> tuple[str, str]:
     game_id = secrets.token_urlsafe(8)
     key = secrets.token_urlsafe(24)
-    store.insert_game(db, id=game_id, variant=setup.variant, title=title, players=setup.players,
-                      dealer=setup.dealer, options=dict(setup.options), edit_key_hash=hash_key(key), language=language)
+    store.insert_game(
+        db,
+        id=game_id,
+        variant=setup.variant,
+        title=title,
+        players=setup.players,
+        dealer=setup.dealer,
+        options=dict(setup.options),
+        edit_key_hash=hash_key(key),
+        language=language,
+    )
     return game_id, key
-
 
 
 def start_game(db, data: Any) -> tuple[str, str]:
@@ -121,8 +140,11 @@ def _remember(db, sheet: Sheet) -> None:
 def _caught_up(db, kept: Sheet, game: store.GameRecord) -> Sheet | None:
     """A kept sheet brought up to the game's row, if all that happened since is hands added (by another worker):
     then only those are scored. None if anything else changed (an edit, a deletion, the game's own fields)."""
-    if kept.mark is None or not kept.game.version < game.version or \
-            replace(kept.game, version=game.version, updated=game.updated) != game:
+    if (
+        kept.mark is None
+        or not kept.game.version < game.version
+        or replace(kept.game, version=game.version, updated=game.updated) != game
+    ):
         return None
     since = store.edits_since(db, game.id, kept.mark)
     # Each change bumps the version once and logs one line: hands added and nothing else, or replay. (The count of
@@ -182,8 +204,14 @@ def _replay(sheet: Sheet, inputs: list, changed: int, deleted: bool = False) -> 
             raise
         number = exc.number + 1 if deleted and exc.number >= changed else exc.number
         kind = GameOver if isinstance(exc, GameOver) else InputError
-        raise kind({"hand": Msg("this change does not fit hand %(n)d: %(details)s", n=number,
-                                details=field_messages(exc.errors))}, changed) from None
+        raise kind(
+            {
+                "hand": Msg(
+                    "this change does not fit hand %(n)d: %(details)s", n=number, details=field_messages(exc.errors)
+                )
+            },
+            changed,
+        ) from None
 
 
 def _keyed(key: Any, action: str, number: int | None, raw: Any) -> tuple[str | None, str]:
@@ -233,8 +261,15 @@ def _check_version(sheet: Sheet, expected_version: Any) -> None:
         raise Stale(len(sheet.hands), sheet.game.version, "version")
 
 
-def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None = None,
-             idempotency_key: str | None = None, max_hands: int | None = None) -> ScoredHand:
+def add_hand(
+    db,
+    game_id: str,
+    raw: Any,
+    key: Any,
+    expected_number: int | None = None,
+    idempotency_key: str | None = None,
+    max_hands: int | None = None,
+) -> ScoredHand:
     """Append a hand: checked in its place, stored as the scorer normalised it. Answers the scored hand.
 
     `expected_number` is the number the writer is entering; someone else got there first raises Stale.
@@ -265,8 +300,9 @@ def add_hand(db, game_id: str, raw: Any, key: Any, expected_number: int | None =
         except GameOver as exc:
             if exc.number != number:
                 raise
-            raise GameOver({"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")},
-                           number) from None
+            raise GameOver(
+                {"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number
+            ) from None
         scored = protokoll.hands[-1]
         record = store.insert_hand(db, game_id, dict(scored.input))
         mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
@@ -283,8 +319,15 @@ def _hand_record(sheet: Sheet, number: Any) -> store.HandRecord:
     return sheet.hands[number - 1]
 
 
-def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_version: int | None = None,
-                 idempotency_key: str | None = None) -> ScoredHand:
+def replace_hand(
+    db,
+    game_id: str,
+    number: int,
+    raw: Any,
+    key: Any,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> ScoredHand:
     """Replace hand `number` and rescore everything after it; `expected_version` and `idempotency_key` as in add_hand."""
     _check_expected(expected_version, "version")
     idempotency_key, request = _keyed(idempotency_key, "edited", number, raw)
@@ -304,7 +347,7 @@ def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_ver
         if dict(scored.input) != record.input:
             changed = store.update_hand(db, game_id, record.id, dict(scored.input))
             mark = store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
-            hands = sheet.hands[:number - 1] + (changed,) + sheet.hands[number:]
+            hands = sheet.hands[: number - 1] + (changed,) + sheet.hands[number:]
             after = Sheet(store.get_game(db, game_id), hands, protokoll, mark)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
@@ -313,8 +356,9 @@ def replace_hand(db, game_id: str, number: int, raw: Any, key: Any, expected_ver
     return scored
 
 
-def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int | None = None,
-                idempotency_key: str | None = None) -> None:
+def delete_hand(
+    db, game_id: str, number: int, key: Any, expected_version: int | None = None, idempotency_key: str | None = None
+) -> None:
     """Delete hand `number`; the hands after it move up. The same `idempotency_key` again deletes nothing more."""
     _check_expected(expected_version, "version")
     idempotency_key, request = _keyed(idempotency_key, "deleted", number, None)
@@ -332,7 +376,7 @@ def delete_hand(db, game_id: str, number: int, key: Any, expected_version: int |
         mark = store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
-        after = Sheet(store.get_game(db, game_id), sheet.hands[:number - 1] + sheet.hands[number:], protokoll, mark)
+        after = Sheet(store.get_game(db, game_id), sheet.hands[: number - 1] + sheet.hands[number:], protokoll, mark)
     _remember(db, after)
 
 
@@ -343,16 +387,25 @@ def edit_log(db, game_id: str, *, changes_only: bool = False) -> list[dict]:
     """
     if store.get_game(db, game_id) is None:
         raise NotFound("game")
-    return [{"at": e.at, "action": e.action, "number": e.number, "before": e.before, "after": e.after}
-            for e in store.get_edits(db, game_id, skip_added=changes_only)]
+    return [
+        {"at": e.at, "action": e.action, "number": e.number, "before": e.before, "after": e.after}
+        for e in store.get_edits(db, game_id, skip_added=changes_only)
+    ]
 
 
 def export_game(db, game_id: str) -> dict:
     """Everything a game is made of — its setup and the hands as entered — for import_game to rebuild it."""
     game = load(db, game_id).game
-    return {"format": EXPORT_FORMAT, "variant": game.variant, "title": game.title, "players": list(game.players),
-            "dealer": game.dealer, "options": dict(game.options), "language": game.language,
-            "hands": [h.input for h in store.get_hands(db, game_id)]}
+    return {
+        "format": EXPORT_FORMAT,
+        "variant": game.variant,
+        "title": game.title,
+        "players": list(game.players),
+        "dealer": game.dealer,
+        "options": dict(game.options),
+        "language": game.language,
+        "hands": [h.input for h in store.get_hands(db, game_id)],
+    }
 
 
 def import_game(db, data: Any, max_hands: int | None = None) -> tuple[str, str]:
@@ -363,7 +416,9 @@ def import_game(db, data: Any, max_hands: int | None = None) -> tuple[str, str]:
         raise InputError({"body": Msg("must be a JSON object as GET /api/games/<id>/export answers it")})
     errors: dict[str, str] = {}
     if data.get("format") != EXPORT_FORMAT:
-        errors["format"] = Msg('must be "%(format)s" (a game exported by GET /api/games/<id>/export)', format=EXPORT_FORMAT)
+        errors["format"] = Msg(
+            'must be "%(format)s" (a game exported by GET /api/games/<id>/export)', format=EXPORT_FORMAT
+        )
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         errors["hands"] = Msg("must be a list of hand inputs")
@@ -379,8 +434,9 @@ def import_game(db, data: Any, max_hands: int | None = None) -> tuple[str, str]:
     try:
         protokoll = play(setup, hands)
     except InputError as exc:
-        raise InputError({"hands": Msg("hand %(n)d: %(details)s", n=exc.number,
-                                          details=field_messages(exc.errors))}) from None
+        raise InputError(
+            {"hands": Msg("hand %(n)d: %(details)s", n=exc.number, details=field_messages(exc.errors))}
+        ) from None
     with writing(db):
         game_id, key = _insert_game(db, setup, title, language)
         for hand in protokoll.hands:

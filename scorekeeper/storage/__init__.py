@@ -1,5 +1,6 @@
 """Storage: the SQLite file through sqlite-utils 4. `store` is the only module that knows the tables; `connection`,
 `writes` and `migrations` are how it is opened, written and shaped; `backup` copies it."""
+
 from __future__ import annotations
 
 from scorekeeper.storage.connection import Database, close, connect, file_of
@@ -19,4 +20,3 @@ def migrate(path: str, *, checkpoints: bool = True) -> list[str]:
         return pending
     finally:
         close(db)
-

@@ -1,4 +1,5 @@
 """Backups while the app runs, and putting one back (SQLite's online backup API, under the writers' lock)."""
+
 from __future__ import annotations
 
 import os
@@ -38,7 +39,6 @@ def backup(source: str, target: str) -> Path:
     return path
 
 
-
 def restore(source: str, target: str) -> list[str]:
     """Put a backup made by `backup` back as the database at `target`; answers the migrations it then needed.
 
@@ -71,4 +71,3 @@ def restore(source: str, target: str) -> list[str]:
     finally:
         src.close()
     return migrate(target)
-

@@ -1,4 +1,5 @@
 """A connection to the SQLite file: foreign keys on, WAL, the busy timeout, and the writers' lock file beside it."""
+
 from __future__ import annotations
 
 import os
@@ -14,11 +15,31 @@ except ImportError:  # Windows: writers then wait in SQLite's busy handler, and 
 GROUP_FLUSH = fcntl is not None  # writing() flushes the WAL after the commit, outside the lock (see connect)
 
 
+class LockFile:
+    """The writers' lock file (flock), open as long as its connection: closed with it, or when the connection is
+    dropped without close() (a server thread that ends), quietly, so no descriptor leaks."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, path: str):
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    __del__ = close
+
+
 class Database(sqlite_utils.Database):
     """sqlite-utils' Database, with what this app's writes need to know of its file."""
 
     file: str | None = None  # the database file's real path (None in memory): what kept sheets are kept under
-    lock = None  # the writers' lock file (see writes.writing), None where there is no fcntl or no file
+    lock: LockFile | None = None  # the writers' lock file (see writes.writing), None where there is no fcntl or no file
     wal_inode: int | None = None  # the WAL file this connection last flushed (see writes.flush)
 
 
@@ -51,9 +72,7 @@ def connect(path: str, *, checkpoints: bool = True) -> Database:
     if not checkpoints:
         db.execute("PRAGMA wal_autocheckpoint=0")
     db.file = None if path == ":memory:" else os.path.realpath(path)
-    # A file object, not a bare descriptor: a connection dropped without close() (a thread that ends) closes it too.
-    db.lock = None if fcntl is None or db.file is None else \
-        open(db.file + ".lock", "ab", buffering=0, opener=lambda name, flags: os.open(name, flags, 0o600))
+    db.lock = None if fcntl is None or db.file is None else LockFile(db.file + ".lock")
     return db
 
 
@@ -68,4 +87,3 @@ def close(db: Database) -> None:
 def file_of(db: Database) -> str | None:
     """The database file a connection made by `connect` opened (None in memory): what cached sheets are kept under."""
     return db.file
-

@@ -1,10 +1,12 @@
 """The schema, as sqlite-utils migrations: `sqlite-utils migrate DB scorekeeper/storage/migrations.py` applies them,
 and so does the app on start (storage.migrate). Self-contained (sqlite-utils loads this file by its path)."""
+
 from __future__ import annotations
 
 import sqlite_utils
 
 migrations = sqlite_utils.Migrations("scorekeeper")
+
 
 @migrations()
 def m001_games_and_hands(db):
@@ -183,7 +185,9 @@ def m105_evening_currency(db):
     """An evening keeps the currency it was played in, as it keeps its rate: the club's currency when it was made
     (the evenings made before this are given their club's currency as it is now)."""
     db.execute("ALTER TABLE club_evenings ADD COLUMN currency TEXT")
-    db.execute("UPDATE club_evenings SET currency = (SELECT currency FROM clubs WHERE clubs.id = club_evenings.club_id)")
+    db.execute(
+        "UPDATE club_evenings SET currency = (SELECT currency FROM clubs WHERE clubs.id = club_evenings.club_id)"
+    )
 
 
 @migrations()

@@ -1,9 +1,10 @@
 """The only module that knows the table names: games and the hands as the players entered them."""
+
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -49,7 +50,7 @@ class IdempotencyRecord:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _dump(value) -> str:
@@ -61,7 +62,8 @@ def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_ha
     db.execute(
         "INSERT INTO games (id, variant, title, players, dealer, options, edit_key_hash, created, updated, version,"
         " language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-        [id, variant, title, _dump(list(players)), dealer, _dump(options), edit_key_hash, stamp, stamp, language])
+        [id, variant, title, _dump(list(players)), dealer, _dump(options), edit_key_hash, stamp, stamp, language],
+    )
 
 
 # The reads a hand entry makes go through db.execute: db.query wraps each one in a savepoint of its own, which doubles
@@ -74,13 +76,26 @@ def get_game(db, game_id: str) -> GameRecord | None:
     if row is None:
         return None
     id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language = row
-    return GameRecord(id, variant, title, tuple(json.loads(players)), dealer, json.loads(options), edit_key_hash,
-                      created, updated, version, language)
+    return GameRecord(
+        id,
+        variant,
+        title,
+        tuple(json.loads(players)),
+        dealer,
+        json.loads(options),
+        edit_key_hash,
+        created,
+        updated,
+        version,
+        language,
+    )
 
 
 def get_hands(db, game_id: str) -> list[HandRecord]:
-    return [HandRecord(id, json.loads(input))
-            for id, input in db.execute("SELECT id, input FROM hands WHERE game_id = ? ORDER BY id", [game_id])]
+    return [
+        HandRecord(id, json.loads(input))
+        for id, input in db.execute("SELECT id, input FROM hands WHERE game_id = ? ORDER BY id", [game_id])
+    ]
 
 
 def count_hands(db, game_id: str) -> int:
@@ -93,8 +108,9 @@ def count_hands(db, game_id: str) -> int:
 def insert_hand(db, game_id: str, input: dict) -> HandRecord:
     """Store a hand; answers it as get_hands will read it back."""
     stamp, text = now(), _dump(input)
-    cursor = db.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)",
-                        [game_id, text, stamp, stamp])
+    cursor = db.execute(
+        "INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)", [game_id, text, stamp, stamp]
+    )
     return HandRecord(cursor.lastrowid, json.loads(text))
 
 
@@ -114,17 +130,29 @@ def list_games(db, ids: list[str]) -> list[GameRecord]:
     if not ids:
         return []
     marks = ",".join("?" * len(ids))
-    found = [get_game(db, r["id"]) for r in db.query(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY created DESC", ids)]
+    found = [
+        get_game(db, r["id"])
+        for r in db.query(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY created DESC", ids)
+    ]
     return [g for g in found if g]
 
 
-def log_edit(db, game_id: str, action: str, number: int, hand_id: int | None,
-             before: dict | None, after: dict | None) -> int:
+def log_edit(
+    db, game_id: str, action: str, number: int, hand_id: int | None, before: dict | None, after: dict | None
+) -> int:
     """Write a line of the edit log; answers its id."""
     return db.execute(
         "INSERT INTO edits (game_id, at, action, number, hand_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [game_id, now(), action, number, hand_id,
-         None if before is None else _dump(before), None if after is None else _dump(after)]).lastrowid
+        [
+            game_id,
+            now(),
+            action,
+            number,
+            hand_id,
+            None if before is None else _dump(before),
+            None if after is None else _dump(after),
+        ],
+    ).lastrowid
 
 
 def last_edit(db, game_id: str) -> int:
@@ -134,34 +162,48 @@ def last_edit(db, game_id: str) -> int:
 
 def edits_since(db, game_id: str, edit_id: int) -> list[tuple[int, str]]:
     """(id, action) of the game's edit log lines after `edit_id`, oldest first."""
-    return db.execute("SELECT id, action FROM edits WHERE game_id = ? AND id > ? ORDER BY id",
-                      [game_id, edit_id]).fetchall()
+    return db.execute(
+        "SELECT id, action FROM edits WHERE game_id = ? AND id > ? ORDER BY id", [game_id, edit_id]
+    ).fetchall()
 
 
 def hands_after(db, game_id: str, hand_id: int) -> list[HandRecord]:
     """The game's hands stored after the hand with this row id."""
-    return [HandRecord(id, json.loads(input)) for id, input in db.execute(
-        "SELECT id, input FROM hands WHERE game_id = ? AND id > ? ORDER BY id", [game_id, hand_id])]
+    return [
+        HandRecord(id, json.loads(input))
+        for id, input in db.execute(
+            "SELECT id, input FROM hands WHERE game_id = ? AND id > ? ORDER BY id", [game_id, hand_id]
+        )
+    ]
 
 
 def get_edits(db, game_id: str, *, skip_added: bool = False) -> list[EditRecord]:
     """The game's edit log, oldest first; `skip_added` leaves out the additions (one per hand of the sheet)."""
     where = "game_id = ? AND action != 'added'" if skip_added else "game_id = ?"
-    return [EditRecord(r["at"], r["action"], r["number"],
-                       None if r["before"] is None else json.loads(r["before"]),
-                       None if r["after"] is None else json.loads(r["after"]))
-            for r in db.query(f"SELECT * FROM edits WHERE {where} ORDER BY id", [game_id])]
+    return [
+        EditRecord(
+            r["at"],
+            r["action"],
+            r["number"],
+            None if r["before"] is None else json.loads(r["before"]),
+            None if r["after"] is None else json.loads(r["after"]),
+        )
+        for r in db.query(f"SELECT * FROM edits WHERE {where} ORDER BY id", [game_id])
+    ]
 
 
 def get_idempotency(db, game_id: str, key: str) -> IdempotencyRecord | None:
-    row = db.execute("SELECT action, request, hand_id FROM idempotency_keys WHERE game_id = ? AND key = ?",
-                     [game_id, key]).fetchone()
+    row = db.execute(
+        "SELECT action, request, hand_id FROM idempotency_keys WHERE game_id = ? AND key = ?", [game_id, key]
+    ).fetchone()
     return IdempotencyRecord(*row) if row else None
 
 
 def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_id: int | None) -> None:
-    db.execute("INSERT INTO idempotency_keys (game_id, key, action, request, hand_id, created) VALUES (?, ?, ?, ?, ?, ?)",
-               [game_id, key, action, request, hand_id, now()])
+    db.execute(
+        "INSERT INTO idempotency_keys (game_id, key, action, request, hand_id, created) VALUES (?, ?, ?, ?, ?, ?)",
+        [game_id, key, action, request, hand_id, now()],
+    )
 
 
 def purge_idempotency(db, before: str) -> int:
@@ -202,8 +244,8 @@ class EveningRecord:
     settlement: str
     settled: str | None
     settled_balances: dict[str, int] | None
-    currency: str = ""                                 # the club's currency when the evening was made
-    settled_terms: dict[str, Any] | None = None        # date, fee_cents and settlement when it was marked settled
+    currency: str = ""  # the club's currency when the evening was made
+    settled_terms: dict[str, Any] | None = None  # date, fee_cents and settlement when it was marked settled
 
 
 @dataclass(frozen=True)
@@ -215,15 +257,25 @@ class ClubTableRecord:
 
 
 def _club(row) -> ClubRecord:
-    return ClubRecord(row["id"], row["name"], row["currency"], row["variant"], json.loads(row["options"]),
-                      row["password_hash"], row["created"], row["language"])
+    return ClubRecord(
+        row["id"],
+        row["name"],
+        row["currency"],
+        row["variant"],
+        json.loads(row["options"]),
+        row["password_hash"],
+        row["created"],
+        row["language"],
+    )
 
 
 def insert_club(db, *, id, name, currency, variant, options, password_hash, language=None) -> None:
     stamp = now()
-    db.execute("INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated, language)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               [id, name, currency, variant, _dump(options), password_hash, stamp, stamp, language])
+    db.execute(
+        "INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated, language)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [id, name, currency, variant, _dump(options), password_hash, stamp, stamp, language],
+    )
 
 
 def get_club(db, club_id: str) -> ClubRecord | None:
@@ -239,44 +291,61 @@ def list_clubs(db, ids: list[str]) -> list[ClubRecord]:
 
 
 def update_club(db, club_id: str, *, name, currency, variant, options, password_hash=None, language=None) -> None:
-    db.execute("UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?, language = ?,"
-               " password_hash = coalesce(?, password_hash) WHERE id = ?",
-               [name, currency, variant, _dump(options), now(), language, password_hash, club_id])
+    db.execute(
+        "UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?, language = ?,"
+        " password_hash = coalesce(?, password_hash) WHERE id = ?",
+        [name, currency, variant, _dump(options), now(), language, password_hash, club_id],
+    )
 
 
 def club_login(db, club_id: str, address: str, now: float) -> tuple[int, float | None]:
     """Wrong passwords in a row from this address and until when its login is closed; (0, None) once expired."""
-    rows = list(db.query("SELECT failures, locked_until FROM club_logins WHERE club_id = ? AND address = ? AND expires > ?",
-                         [club_id, address, now]))
+    rows = list(
+        db.query(
+            "SELECT failures, locked_until FROM club_logins WHERE club_id = ? AND address = ? AND expires > ?",
+            [club_id, address, now],
+        )
+    )
     return (rows[0]["failures"], rows[0]["locked_until"]) if rows else (0, None)
 
 
-def set_club_login(db, club_id: str, address: str, failures: int, locked_until: float | None, expires: float,
-                   now: float) -> None:
+def set_club_login(
+    db, club_id: str, address: str, failures: int, locked_until: float | None, expires: float, now: float
+) -> None:
     """Keep an address's count of wrong passwords (none: forget it), and forget every count that has expired."""
     db.execute("DELETE FROM club_logins WHERE expires <= ?", [now])
     if failures:
-        db.execute("INSERT OR REPLACE INTO club_logins (club_id, address, failures, locked_until, expires)"
-                   " VALUES (?, ?, ?, ?, ?)", [club_id, address, failures, locked_until, expires])
+        db.execute(
+            "INSERT OR REPLACE INTO club_logins (club_id, address, failures, locked_until, expires)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [club_id, address, failures, locked_until, expires],
+        )
     else:
         db.execute("DELETE FROM club_logins WHERE club_id = ? AND address = ?", [club_id, address])
 
 
 def club_members(db, club_id: str) -> list[MemberRecord]:
-    return [MemberRecord(r["id"], r["name"], r["retired"])
-            for r in db.query("SELECT id, name, retired FROM club_members WHERE club_id = ? ORDER BY name COLLATE NOCASE, id",
-                              [club_id])]
+    return [
+        MemberRecord(r["id"], r["name"], r["retired"])
+        for r in db.query(
+            "SELECT id, name, retired FROM club_members WHERE club_id = ? ORDER BY name COLLATE NOCASE, id", [club_id]
+        )
+    ]
 
 
 def insert_member(db, club_id: str, name: str) -> int:
-    return db.execute("INSERT INTO club_members (club_id, name, created) VALUES (?, ?, ?)", [club_id, name, now()]).lastrowid
+    return db.execute(
+        "INSERT INTO club_members (club_id, name, created) VALUES (?, ?, ?)", [club_id, name, now()]
+    ).lastrowid
 
 
 def rename_member(db, club_id: str, member_id: int, name: str) -> None:
     """A member's new name, in the club and in the seat they have at every table they played (the games' players)."""
     db.execute("UPDATE club_members SET name = ? WHERE id = ? AND club_id = ?", [name, member_id, club_id])
-    seats = db.execute("SELECT g.id, g.players, s.seat FROM club_seats s JOIN games g ON g.id = s.game_id"
-                       " WHERE s.member_id = ?", [member_id]).fetchall()
+    seats = db.execute(
+        "SELECT g.id, g.players, s.seat FROM club_seats s JOIN games g ON g.id = s.game_id WHERE s.member_id = ?",
+        [member_id],
+    ).fetchall()
     for game_id, players, seat in seats:
         names = json.loads(players)
         names[seat] = name
@@ -284,22 +353,37 @@ def rename_member(db, club_id: str, member_id: int, name: str) -> None:
 
 
 def retire_member(db, club_id: str, member_id: int, retired: bool) -> None:
-    db.execute("UPDATE club_members SET retired = ? WHERE id = ? AND club_id = ?",
-               [now() if retired else None, member_id, club_id])
+    db.execute(
+        "UPDATE club_members SET retired = ? WHERE id = ? AND club_id = ?",
+        [now() if retired else None, member_id, club_id],
+    )
 
 
 def _evening(row) -> EveningRecord:
     balances = json.loads(row["settled_balances"]) if row["settled_balances"] else None
     terms = json.loads(row["settled_terms"]) if row["settled_terms"] else None
-    return EveningRecord(row["id"], row["club_id"], row["date"], row["fee_cents"], row["rate"], row["settlement"],
-                         row["settled"], balances, row["currency"] or "", terms)
+    return EveningRecord(
+        row["id"],
+        row["club_id"],
+        row["date"],
+        row["fee_cents"],
+        row["rate"],
+        row["settlement"],
+        row["settled"],
+        balances,
+        row["currency"] or "",
+        terms,
+    )
 
 
-def insert_evening(db, club_id: str, date: str, fee_cents: int, rate: str | None, settlement: str,
-                   currency: str) -> int:
-    return db.execute("INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created, currency)"
-                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      [club_id, date, fee_cents, rate, settlement, now(), currency]).lastrowid
+def insert_evening(
+    db, club_id: str, date: str, fee_cents: int, rate: str | None, settlement: str, currency: str
+) -> int:
+    return db.execute(
+        "INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created, currency)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [club_id, date, fee_cents, rate, settlement, now(), currency],
+    ).lastrowid
 
 
 def get_evening(db, club_id: str, evening_id: int) -> EveningRecord | None:
@@ -309,34 +393,50 @@ def get_evening(db, club_id: str, evening_id: int) -> EveningRecord | None:
 
 def club_evenings(db, club_id: str, start: str | None = None, end: str | None = None) -> list[EveningRecord]:
     """The club's evenings from `start` to `end` (ISO dates, both included), oldest first."""
-    return [_evening(r) for r in db.query(
-        "SELECT * FROM club_evenings WHERE club_id = ? AND date >= coalesce(?, date) AND date <= coalesce(?, date)"
-        " ORDER BY date, id", [club_id, start, end])]
+    return [
+        _evening(r)
+        for r in db.query(
+            "SELECT * FROM club_evenings WHERE club_id = ? AND date >= coalesce(?, date) AND date <= coalesce(?, date)"
+            " ORDER BY date, id",
+            [club_id, start, end],
+        )
+    ]
 
 
 def update_evening(db, evening_id: int, date: str, fee_cents: int, settlement: str) -> None:
-    db.execute("UPDATE club_evenings SET date = ?, fee_cents = ?, settlement = ? WHERE id = ?",
-               [date, fee_cents, settlement, evening_id])
+    db.execute(
+        "UPDATE club_evenings SET date = ?, fee_cents = ?, settlement = ? WHERE id = ?",
+        [date, fee_cents, settlement, evening_id],
+    )
 
 
 def delete_evening(db, evening_id: int) -> None:
     db.execute("DELETE FROM club_evenings WHERE id = ?", [evening_id])
 
 
-def settle_evening(db, evening_id: int, settlement: str, balances: dict[str, int] | None,
-                   terms: dict[str, Any] | None = None) -> None:
+def settle_evening(
+    db, evening_id: int, settlement: str, balances: dict[str, int] | None, terms: dict[str, Any] | None = None
+) -> None:
     """Mark an evening settled with the balances (and the date, fee, way of settling up) it was settled at, or
     (balances None) not settled."""
     settled = balances is not None
-    db.execute("UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ?, settled_terms = ? WHERE id = ?",
-               [settlement, now() if settled else None, _dump(balances) if settled else None,
-                _dump(terms) if settled and terms is not None else None, evening_id])
+    db.execute(
+        "UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ?, settled_terms = ? WHERE id = ?",
+        [
+            settlement,
+            now() if settled else None,
+            _dump(balances) if settled else None,
+            _dump(terms) if settled and terms is not None else None,
+            evening_id,
+        ],
+    )
 
 
 def insert_club_table(db, evening_id: int, game_id: str, members: list[int]) -> int:
     """Link a game to an evening as its next table, with the member in each seat; answers the table's number."""
-    number = next(db.query("SELECT coalesce(max(number), 0) + 1 AS n FROM club_tables WHERE evening_id = ?",
-                           [evening_id]))["n"]
+    number = next(
+        db.query("SELECT coalesce(max(number), 0) + 1 AS n FROM club_tables WHERE evening_id = ?", [evening_id])
+    )["n"]
     db.execute("INSERT INTO club_tables (game_id, evening_id, number) VALUES (?, ?, ?)", [game_id, evening_id, number])
     for seat, member_id in enumerate(members):
         db.execute("INSERT INTO club_seats (game_id, seat, member_id) VALUES (?, ?, ?)", [game_id, seat, member_id])
@@ -358,9 +458,15 @@ def club_tables(db, evening_ids: list[int]) -> list[ClubTableRecord]:
         return []
     marks = ",".join("?" * len(evening_ids))
     seats: dict[str, list[int]] = {}
-    for r in db.query(f"SELECT s.game_id, s.member_id FROM club_seats s JOIN club_tables t ON t.game_id = s.game_id"
-                      f" WHERE t.evening_id IN ({marks}) ORDER BY s.game_id, s.seat", evening_ids):
+    for r in db.query(
+        f"SELECT s.game_id, s.member_id FROM club_seats s JOIN club_tables t ON t.game_id = s.game_id"
+        f" WHERE t.evening_id IN ({marks}) ORDER BY s.game_id, s.seat",
+        evening_ids,
+    ):
         seats.setdefault(r["game_id"], []).append(r["member_id"])
-    return [ClubTableRecord(r["game_id"], r["evening_id"], r["number"], tuple(seats.get(r["game_id"], ())))
-            for r in db.query(f"SELECT * FROM club_tables WHERE evening_id IN ({marks}) ORDER BY evening_id, number",
-                              evening_ids)]
+    return [
+        ClubTableRecord(r["game_id"], r["evening_id"], r["number"], tuple(seats.get(r["game_id"], ())))
+        for r in db.query(
+            f"SELECT * FROM club_tables WHERE evening_id IN ({marks}) ORDER BY evening_id, number", evening_ids
+        )
+    ]

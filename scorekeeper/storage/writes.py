@@ -1,4 +1,5 @@
 """Write and read transactions: writers queue on the lock file, commit, and flush the WAL before they answer."""
+
 from __future__ import annotations
 
 import os
@@ -87,4 +88,3 @@ def reading(db: Database):
         yield db
     finally:
         db.conn.execute("COMMIT")  # nothing written: ends the snapshot
-

@@ -1,5 +1,6 @@
 """Each request's database connection: one per thread, kept between requests (opening one costs more than scoring a
 hand), rolled back at the end of every request."""
+
 from __future__ import annotations
 
 import os
@@ -30,8 +31,11 @@ def get_db() -> Database:
     if "db" not in g:
         path = current_app.config["DATABASE"]
         checkpoints = not current_app.config.get("LITESTREAM")  # Litestream owns checkpointing (config.py)
-        g.db = (_kept_connection(path, checkpoints) if current_app.config.get("KEEP_CONNECTION", True)
-                else connect(path, checkpoints=checkpoints))
+        g.db = (
+            _kept_connection(path, checkpoints)
+            if current_app.config.get("KEEP_CONNECTION", True)
+            else connect(path, checkpoints=checkpoints)
+        )
     return g.db
 
 
@@ -43,7 +47,6 @@ def close_db(exc=None):
         db.rollback()  # never carry an open transaction into the next request
     else:
         close(db)
-
 
 
 def init_app(app) -> None:

@@ -2,6 +2,7 @@
 
 The words of a hand are the variant's own (web/variants/<name>.py: hand_words); this module only asks for them.
 """
+
 from __future__ import annotations
 
 from scorekeeper.web.i18n import gettext as _

@@ -1,4 +1,5 @@
 """Error pages: JSON under /api, a page a player understands elsewhere; never a bare 500."""
+
 from __future__ import annotations
 
 from flask import jsonify, render_template, request
@@ -16,8 +17,13 @@ def _messages():
         413: (_("Too much"), _("The request was too large.")),
         429: (_("Too many at once"), _("Too many new games or logins from this address. Wait a minute and try again.")),
         503: (_("Busy"), _("The server is busy. Wait a few seconds and try again.")),
-        507: (_("Storage full"), _("The server's storage is full: no new games can be started. Games already "
-                                   "started can go on. Tell whoever runs the server.")),
+        507: (
+            _("Storage full"),
+            _(
+                "The server's storage is full: no new games can be started. Games already "
+                "started can go on. Tell whoever runs the server."
+            ),
+        ),
     }
 
 

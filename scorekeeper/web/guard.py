@@ -6,13 +6,14 @@ the memory of each server process: with `make run`'s one process that is exact; 
 up to N times the limit, which still bounds it. Writes that carry a game's edit key (hands) are not limited: a table
 must never be refused its next hand.
 """
+
 from __future__ import annotations
 
 import os
 import shutil
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
@@ -20,12 +21,10 @@ from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from scorekeeper.storage import store
+from scorekeeper.storage import store, writing
 from scorekeeper.web.db import get_db
-from scorekeeper.storage import writing
 
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", strategy="moving-window",
-                  headers_enabled=True)
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
 
 # The limits and thresholds (LIMIT_*, MAX_DATABASE_BYTES, MIN_FREE_DISK_BYTES, IDEMPOTENCY_*, RATELIMIT_ENABLED) are
 # configuration keys with their defaults in scorekeeper/config.py.
@@ -75,7 +74,7 @@ _purging = threading.Lock()
 def purge_keys_now(app) -> int:
     """Forget the idempotency keys older than IDEMPOTENCY_MAX_AGE; answers how many."""
     with app.app_context():
-        cutoff = datetime.now(timezone.utc) - timedelta(seconds=app.config["IDEMPOTENCY_MAX_AGE"])
+        cutoff = datetime.now(UTC) - timedelta(seconds=app.config["IDEMPOTENCY_MAX_AGE"])
         db = get_db()
         with writing(db):
             return store.purge_idempotency(db, cutoff.isoformat(timespec="seconds"))

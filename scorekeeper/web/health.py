@@ -1,5 +1,6 @@
 """GET /healthz for a load balancer, systemd or a monitor: 200 when the database can be written now, else 503 with the
 reason. It names no path, key or secret, and no rate limit applies to it."""
+
 from __future__ import annotations
 
 import sqlite3

@@ -1,4 +1,5 @@
 """Languages: Danish, Norwegian (bokmål), Swedish and English, chosen from the browser or a cookie."""
+
 from __future__ import annotations
 
 import re
@@ -49,8 +50,14 @@ def translate(message) -> str:
     from scorekeeper.core.base import Msg
 
     if isinstance(message, Msg):
-        values = {k: "; ".join(map(translate, v)) if isinstance(v, (list, tuple)) else translate(v) if isinstance(v, Msg)
-                  else v for k, v in message.values.items()}
+        values = {
+            k: "; ".join(map(translate, v))
+            if isinstance(v, (list, tuple))
+            else translate(v)
+            if isinstance(v, Msg)
+            else v
+            for k, v in message.values.items()
+        }
         return gettext(message.template, **values) if values else gettext(message.template)
     if isinstance(message, str):
         return message

@@ -4,6 +4,7 @@ Python's int() takes odd forms ("１２", "١٢", " 7", "1_0", "+7"), and str.is
 refuses with an error (a 500 where it was not caught): both let a stranger's query string reach places no test looked. Every number
 that comes from a URL or a form goes through whole_number(); every redirect target through safe_next().
 """
+
 from __future__ import annotations
 
 import re

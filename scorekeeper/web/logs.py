@@ -3,6 +3,7 @@
 The process decides where lines go and their format (`scorekeeper serve`: stderr, serve.LOG_FORMAT); the app only
 says what to log. A line reads `GET /g/4f3a/k/[redacted] 200 3.1ms`.
 """
+
 from __future__ import annotations
 
 import logging

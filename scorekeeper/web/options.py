@@ -4,6 +4,7 @@ A text that is of its option's kind becomes the scorer's type (whole numbers by 
 one that is not is kept as it came, so the scorer's own check names the option and says what is wrong. Only what
 the scorer could not name well is answered here: a number that is not one, sol values that are not four.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -1,5 +1,6 @@
 """What this phone remembers in its session: the games it opened and their edit keys, the clubs it opened, and the
 clubs whose admin is logged in on it. The one place that knows the session's keys."""
+
 from __future__ import annotations
 
 from flask import session

@@ -1,4 +1,5 @@
 """A scored game as one plain dict: the JSON answer, and the context the pages render."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -6,14 +7,20 @@ from datetime import datetime
 from flask import url_for
 from flask_babel import format_date
 
-from scorekeeper.web.i18n import translate
 from scorekeeper.core import format_cents, settle, settlement_points
 from scorekeeper.services.games import Sheet
+from scorekeeper.web.i18n import translate
 
 
 def hand_dict(hand) -> dict:
-    out = {"number": hand.number, "dealer": hand.dealer, "input": dict(hand.input),
-           "points": list(hand.points), "totals": list(hand.totals), "leader": hand.leader}
+    out = {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "input": dict(hand.input),
+        "points": list(hand.points),
+        "totals": list(hand.totals),
+        "leader": hand.leader,
+    }
     if hand.sitting_out is not None:
         out["sitting_out"] = hand.sitting_out
     if hand.game is not None:
@@ -24,23 +31,34 @@ def hand_dict(hand) -> dict:
 
 
 def links(game_id: str) -> dict:
-    return {"page": url_for("games.protokoll", game_id=game_id),
-            "json": url_for("api.game", game_id=game_id),
-            "pdf": url_for("sheets.pdf", game_id=game_id),
-            "csv": url_for("sheets.hands_csv", game_id=game_id)}
+    return {
+        "page": url_for("games.protokoll", game_id=game_id),
+        "json": url_for("api.game", game_id=game_id),
+        "pdf": url_for("sheets.pdf", game_id=game_id),
+        "csv": url_for("sheets.hands_csv", game_id=game_id),
+    }
 
 
 def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
     game, p = sheet.game, sheet.protokoll
     out = {
-        "id": game.id, "variant": game.variant, "title": game.title, "language": game.language,
-        "players": list(game.players), "dealer": game.dealer,
-        "sides": [list(s) for s in p.sides], "options": dict(game.options),
-        "created": game.created, "version": game.version,
+        "id": game.id,
+        "variant": game.variant,
+        "title": game.title,
+        "language": game.language,
+        "players": list(game.players),
+        "dealer": game.dealer,
+        "sides": [list(s) for s in p.sides],
+        "options": dict(game.options),
+        "created": game.created,
+        "version": game.version,
         "hands": [hand_dict(h) for h in p.hands] if hands else None,
-        "totals": list(p.totals), "next_dealer": p.next_dealer, "next_leader": p.next_leader,
-        "finished": p.finished, "winner": p.winner,
+        "totals": list(p.totals),
+        "next_dealer": p.next_dealer,
+        "next_leader": p.next_leader,
+        "finished": p.finished,
+        "winner": p.winner,
         "links": links(game.id),
     }
     if p.games_won is not None:
@@ -66,9 +84,12 @@ def settlement_dict(sheet: Sheet) -> dict | None:
     result = _settlement(sheet)
     if result is None:
         return None
-    return {"rate": sheet.game.options["rate"], "currency": sheet.game.options.get("currency"),
-            "balances": [format_cents(c) for c in result.balances],
-            "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments]}
+    return {
+        "rate": sheet.game.options["rate"],
+        "currency": sheet.game.options.get("currency"),
+        "balances": [format_cents(c) for c in result.balances],
+        "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments],
+    }
 
 
 def signed(n: int) -> str:
@@ -99,19 +120,23 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
     with one_catalogue():
         for h in p.hands:
-            rows.append({
-                "number": h.number,
-                "dealer": players[h.dealer],
-                "deals": deals[h.dealer],
-                "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.trump),
-                "cells": [{"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
-                          for i, (pt, t) in enumerate(zip(h.points, h.totals))],
-                "sum": signed(sum(h.points)) if zero_sum else None,
-                "game": h.game,
-                "changed": h.number == changed,
-                "edit_url": f"{edit_path}{h.number}",
-                "edit_label": edit_label % {"n": h.number},
-            })
+            rows.append(
+                {
+                    "number": h.number,
+                    "dealer": players[h.dealer],
+                    "deals": deals[h.dealer],
+                    "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.trump),
+                    "cells": [
+                        {"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
+                        for i, (pt, t) in enumerate(zip(h.points, h.totals))
+                    ],
+                    "sum": signed(sum(h.points)) if zero_sum else None,
+                    "game": h.game,
+                    "changed": h.number == changed,
+                    "edit_url": f"{edit_path}{h.number}",
+                    "edit_label": edit_label % {"n": h.number},
+                }
+            )
     winner = None
     if p.finished:
         winner = names[p.winner] if p.winner is not None else None
@@ -142,7 +167,8 @@ def settlement_view(sheet: Sheet, players) -> dict | None:
     if result is None:
         return None
     return {
-        "currency": sheet.game.options.get("currency"), "rate": sheet.game.options["rate"],
+        "currency": sheet.game.options.get("currency"),
+        "rate": sheet.game.options["rate"],
         "balances": [{"player": players[i], "amount": cents} for i, cents in enumerate(result.balances)],
         "payments": [{"from": players[p.payer], "to": players[p.payee], "amount": p.cents} for p in result.payments],
     }
@@ -152,7 +178,8 @@ def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
     from datetime import datetime
 
-    from flask_babel import format_datetime, gettext as _
+    from flask_babel import format_datetime
+    from flask_babel import gettext as _
 
     from scorekeeper.web import describe
     from scorekeeper.web.variants import VIEWS
@@ -169,10 +196,19 @@ def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
             continue
         at = format_datetime(datetime.fromisoformat(entry["at"]), "short")
         if entry["action"] == "edited":
-            line = _("Hand %(n)d changed %(at)s: %(before)s → %(after)s", n=entry["number"], at=at,
-                     before=text(entry["before"], entry["number"]), after=text(entry["after"], entry["number"]))
+            line = _(
+                "Hand %(n)d changed %(at)s: %(before)s → %(after)s",
+                n=entry["number"],
+                at=at,
+                before=text(entry["before"], entry["number"]),
+                after=text(entry["after"], entry["number"]),
+            )
         else:
-            line = _("Hand %(n)d deleted %(at)s: %(before)s", n=entry["number"], at=at,
-                     before=text(entry["before"], entry["number"]))
+            line = _(
+                "Hand %(n)d deleted %(at)s: %(before)s",
+                n=entry["number"],
+                at=at,
+                before=text(entry["before"], entry["number"]),
+            )
         rows.append(line)
     return rows

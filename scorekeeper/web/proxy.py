@@ -1,5 +1,6 @@
 """Behind a reverse proxy: whom to believe about the client and the scheme (PROXY_FIX), the app's own address
 (PUBLIC_URL) for the links it hands out, which Host headers to answer (TRUSTED_HOSTS), and when a request is HTTPS."""
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -42,12 +43,14 @@ def is_secure() -> bool:
 def _with_prefix(wsgi_app, prefix: str):
     """PUBLIC_URL with a path (https://example.org/whist): the app's links carry the prefix, whether the proxy passes
     the path on with the prefix or without it."""
+
     def app(environ, start_response):
         path = environ.get("PATH_INFO", "")
         if path == prefix or path.startswith(prefix + "/"):
-            environ["PATH_INFO"] = path[len(prefix):]
+            environ["PATH_INFO"] = path[len(prefix) :]
         environ["SCRIPT_NAME"] = prefix
         return wsgi_app(environ, start_response)
+
     return app
 
 
@@ -60,9 +63,13 @@ def _warn_unforwarded(wsgi_app, logger):
     def app(environ, start_response):
         if not warned and "HTTP_X_FORWARDED_FOR" not in environ:
             warned.append(True)
-            logger.warning("PROXY_FIX is set but a request from %s came without X-Forwarded-For; is the server "
-                           "dropping the proxy's headers?", environ.get("REMOTE_ADDR"))
+            logger.warning(
+                "PROXY_FIX is set but a request from %s came without X-Forwarded-For; is the server "
+                "dropping the proxy's headers?",
+                environ.get("REMOTE_ADDR"),
+            )
         return wsgi_app(environ, start_response)
+
     return app
 
 
@@ -82,8 +89,13 @@ def _answer_untrusted_hosts(app) -> None:
             hosts = app.config.get("TRUSTED_HOSTS") or ["localhost"]
             req.host = public[1] if public else hosts[0].lstrip(".")
             req.routing_exception = exc
-            return app.url_map.bind(req.host, script_name=req.script_root or "/", url_scheme=req.scheme,
-                                    path_info=req.path, default_method=req.method)
+            return app.url_map.bind(
+                req.host,
+                script_name=req.script_root or "/",
+                url_scheme=req.scheme,
+                path_info=req.path,
+                default_method=req.method,
+            )
 
     app.create_url_adapter = create_url_adapter
 
@@ -97,6 +109,7 @@ def init_app(app) -> None:
         # X-Forwarded-For, -Proto and -Host, the last `hops` values of each (the ones our own proxies wrote; anything
         # further left came from the client). Not -Port (the host carries the port) nor -Prefix (PUBLIC_URL does):
         # a proxy that does not overwrite those would let a client choose them.
-        app.wsgi_app = _warn_unforwarded(ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0,
-                                                  x_prefix=0), app.logger)
+        app.wsgi_app = _warn_unforwarded(
+            ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=0), app.logger
+        )
     _answer_untrusted_hosts(app)

@@ -1,4 +1,5 @@
 """Security headers on every response, and edit keys kept out of the request logs."""
+
 from __future__ import annotations
 
 import logging
@@ -10,8 +11,10 @@ from flask.sessions import SecureCookieSessionInterface
 from scorekeeper.web import proxy
 
 HEADERS = {
-    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # the edit link never leaks as a referrer
     "X-Frame-Options": "DENY",

@@ -1,7 +1,9 @@
 """Words and symbols every variant's pages share: suits, no trump, sides, trick counts. Spelled once, here."""
+
 from __future__ import annotations
 
-from scorekeeper.web.i18n import gettext as _, ngettext
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import ngettext
 
 SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 # No trump has three spellings, each kept as the pages have always shown it: "NT" in a hand's words and on paper,

@@ -1,7 +1,9 @@
 """Whole games in real headless Chromium at a phone's size (390×844), counting the taps each hand takes."""
+
 import re
 
 import pytest
+
 from helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -111,7 +113,9 @@ def test_danish_entry_form_at_phone_size(table, page):
     page.wait_for_selector("form.hand")
     table.shot("danish-hand-entry")
     table.fits()
-    heights = page.evaluate("() => [...document.querySelectorAll('.buttons label')].map(l => l.getBoundingClientRect().height)")
+    heights = page.evaluate(
+        "() => [...document.querySelectorAll('.buttons label')].map(l => l.getBoundingClientRect().height)"
+    )
     assert min(heights) >= 40, "tap targets are too small"
     # A sol hides trump and partner; gode picks clubs.
     page.click("label[for='bid-sol']")
@@ -122,8 +126,8 @@ def test_danish_entry_form_at_phone_size(table, page):
 
 def test_a_classic_game_to_5_with_honours(table, page):
     table.start("classic", ["Anna", "Bo", "Carl", "Dina"], honours=True)
-    table.hand("trump-hearts", "tricks-8", "honours-3", limit=3)     # 2 tricks + 2 honours
-    table.hand("trump-spades", "tricks-6", "honours-4", limit=3)     # Bo & Dina 1; Anna & Carl at 4 score no honours
+    table.hand("trump-hearts", "tricks-8", "honours-3", limit=3)  # 2 tricks + 2 honours
+    table.hand("trump-spades", "tricks-6", "honours-4", limit=3)  # Bo & Dina 1; Anna & Carl at 4 score no honours
     assert table.totals() == ["4", "1"]
     page.click("#enter-hand")
     page.wait_for_selector("form.hand")

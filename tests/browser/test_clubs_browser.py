@@ -1,8 +1,10 @@
 """A club evening in real headless Chromium at a phone's size (390×844): two tables, a few hands each, the result."""
+
 import re
 from decimal import Decimal
 
 import pytest
+
 from helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -10,11 +12,15 @@ pytestmark = pytest.mark.browser
 TABLES = [["Anna", "Bo", "Carl", "Dina"], ["Eva", "Finn", "Gro", "Hans"]]
 # The hands (the buttons tapped) and what they give, by hand: standard tariff, 0.05 DKK a point.
 HANDS = [
-    [(("bidder-1", "bid-9-gode", "partner-3", "tricks-10"), [-160, 160, -160, 160]),   # 40 × 2, gode doubles
-     (("bidder-0", "bid-sol", "tricks-1"), [150, -50, -50, -50])],
-    [(("bidder-2", "bid-8", "trump-hearts", "partner-self", "tricks-8"), [-20, -20, 60, -20]),
-     ("passed", [0, 0, 0, 0]),
-     (("bidder-3", "bid-7-sans", "partner-0", "tricks-6"), [-40, 40, 40, -40])],        # lost: 2 × 10 × 2
+    [
+        (("bidder-1", "bid-9-gode", "partner-3", "tricks-10"), [-160, 160, -160, 160]),  # 40 × 2, gode doubles
+        (("bidder-0", "bid-sol", "tricks-1"), [150, -50, -50, -50]),
+    ],
+    [
+        (("bidder-2", "bid-8", "trump-hearts", "partner-self", "tricks-8"), [-20, -20, 60, -20]),
+        ("passed", [0, 0, 0, 0]),
+        (("bidder-3", "bid-7-sans", "partner-0", "tricks-6"), [-40, 40, 40, -40]),
+    ],  # lost: 2 × 10 × 2
 ]
 
 
@@ -67,7 +73,7 @@ def test_a_club_evening_with_two_tables(page, live_server):
     page.fill("#date", "2026-03-05")
     page.click("#make-evening")
     page.wait_for_selector("#start-table")
-    page.click("#edit-evening")                                               # the date was a day off: correct it
+    page.click("#edit-evening")  # the date was a day off: correct it
     assert page.input_value("#date") == "2026-03-05"
     page.fill("#date", "2026-03-06")
     page.click("#save-evening")
@@ -79,7 +85,7 @@ def test_a_club_evening_with_two_tables(page, live_server):
             page.select_option(f"#seat{seat}", label=name)
         page.click("#start-table")
         page.wait_for_selector(f"#table-{number}")
-        edit_link = page.get_attribute(f"#edit-link-{number}", "href")       # to hand to the table's scorer
+        edit_link = page.get_attribute(f"#edit-link-{number}", "href")  # to hand to the table's scorer
         assert re.search(r"/g/[^/]+/k/[^/]+$", edit_link)
     fits(page)
     shot(page, "club-evening")
@@ -87,7 +93,7 @@ def test_a_club_evening_with_two_tables(page, live_server):
     for number, hands in enumerate(HANDS, 1):
         page.goto(evening_url)
         page.click(f"#open-table-{number}")
-        page.wait_for_selector("#enter-hand")                                 # this phone holds the edit key
+        page.wait_for_selector("#enter-hand")  # this phone holds the edit key
         for taps, _ in hands:
             enter(page, taps)
         totals = [int(t.replace("−", "-")) for t in page.locator(".totals .total").all_inner_texts()]
@@ -99,12 +105,15 @@ def test_a_club_evening_with_two_tables(page, live_server):
     fits(page)
     shot(page, "club-evening-result")
     points = {name: sum(p[i] for _, p in hands) for names, hands in zip(TABLES, HANDS) for i, name in enumerate(names)}
-    balances = {name: pts * 5 for name, pts in points.items()}                 # 5 øre a point
+    balances = {name: pts * 5 for name, pts in points.items()}  # 5 øre a point
     rows = page.locator("#money tbody tr")
-    shown = {rows.nth(i).locator("th").inner_text(): [c for c in rows.nth(i).locator("td").all_inner_texts()]
-             for i in range(rows.count())}
-    assert {name: (int(cells[0].replace("−", "-")), money(cells[1])) for name, cells in shown.items()} == \
-        {name: (points[name], balances[name]) for name in points}
+    shown = {
+        rows.nth(i).locator("th").inner_text(): list(rows.nth(i).locator("td").all_inner_texts())
+        for i in range(rows.count())
+    }
+    assert {name: (int(cells[0].replace("−", "-")), money(cells[1])) for name, cells in shown.items()} == {
+        name: (points[name], balances[name]) for name in points
+    }
     payments = page.locator("#settlement .payments li").all_inner_texts()
     assert 0 < len(payments) <= len(points) - 1
     left = dict(balances)

@@ -1,13 +1,23 @@
 """The JSON API as ../shared/API.md states it, through a real SQLite file."""
+
 import pytest
+
 from helpers import PLAYERS, dump
 
 DANISH_8 = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}
 
 
 def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
-    r = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"], "dealer": 0,
-                                        "title": "Thursday", "options": {"rate": 0.05}})
+    r = client.post(
+        "/api/games",
+        json={
+            "variant": "danish",
+            "players": PLAYERS["danish"],
+            "dealer": 0,
+            "title": "Thursday",
+            "options": {"rate": 0.05},
+        },
+    )
     assert r.status_code == 201
     game = r.json
     assert game["variant"] == "danish" and game["title"] == "Thursday"
@@ -18,8 +28,12 @@ def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
     assert set(game["options"]) == {"tariff", "lost", "solo_values", "rate", "currency", "deals"}
     assert len(game["edit_key"]) >= 32
     assert game["edit_key"] in game["edit_page"]
-    assert game["links"] == {"page": f"/g/{game['id']}", "json": f"/api/games/{game['id']}",
-                             "pdf": f"/g/{game['id']}/sheet.pdf", "csv": f"/g/{game['id']}/hands.csv"}
+    assert game["links"] == {
+        "page": f"/g/{game['id']}",
+        "json": f"/api/games/{game['id']}",
+        "pdf": f"/g/{game['id']}/sheet.pdf",
+        "csv": f"/g/{game['id']}/hands.csv",
+    }
     assert game["hands"] == [] and game["totals"] == [0, 0, 0, 0]
     assert game["next_dealer"] == 0 and game["finished"] is False and game["winner"] is None
 
@@ -30,10 +44,16 @@ def test_read_never_shows_the_edit_key(client, api):
     assert "edit_key" not in r.json and game["edit_key"] not in r.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("variant,sides", [
-    ("classic", [[0, 2], [1, 3]]), ("norwegian", [[0, 2], [1, 3]]), ("danish", [[0], [1], [2], [3]]),
-    ("german", [[0], [1]]), ("swedish", [[0, 2], [1, 3]]),
-])
+@pytest.mark.parametrize(
+    "variant,sides",
+    [
+        ("classic", [[0, 2], [1, 3]]),
+        ("norwegian", [[0, 2], [1, 3]]),
+        ("danish", [[0], [1], [2], [3]]),
+        ("german", [[0], [1]]),
+        ("swedish", [[0, 2], [1, 3]]),
+    ],
+)
 def test_sides_per_variant(api, variant, sides):
     assert api.create(variant)["sides"] == sides
 
@@ -45,8 +65,12 @@ def test_danish_hand_and_settlement(client, api):
     assert hand["points"] == [60, -60, 60, -60] and hand["totals"] == [60, -60, 60, -60]
     assert hand["input"] == DANISH_8
     r = client.get(f"/api/games/{game['id']}/settlement")
-    assert r.json == {"rate": 0.05, "currency": "DKK", "balances": ["3.00", "-3.00", "3.00", "-3.00"],
-                      "payments": [{"from": 1, "to": 0, "amount": "3.00"}, {"from": 3, "to": 2, "amount": "3.00"}]}
+    assert r.json == {
+        "rate": 0.05,
+        "currency": "DKK",
+        "balances": ["3.00", "-3.00", "3.00", "-3.00"],
+        "payments": [{"from": 1, "to": 0, "amount": "3.00"}, {"from": 3, "to": 2, "amount": "3.00"}],
+    }
 
 
 def test_settlement_of_a_game_without_rate_is_404(client, api):
@@ -62,13 +86,16 @@ def test_partnership_settlement_with_a_rate(client, api):
     assert len(r["payments"]) == 2
 
 
-@pytest.mark.parametrize("variant,hands,totals", [
-    ("classic", [{"trump": "hearts", "tricks": [8, 5]}], [2, 0]),
-    ("norwegian", [{"bid": "grand", "bidder": 2, "tricks": [5, 8]}], [0, 4]),
-    ("danish", [{"bidder": 1, "bid": "sol", "tricks": 1}], [-50, 150, -50, -50]),
-    ("german", [{"tricks": [9, 4]}, {"tricks": [5, 8]}, {"tricks": [10, 3]}], [7, 2]),
-    ("swedish", [{"red": 3, "tricks": [5, 8]}], [0, 2]),
-])
+@pytest.mark.parametrize(
+    "variant,hands,totals",
+    [
+        ("classic", [{"trump": "hearts", "tricks": [8, 5]}], [2, 0]),
+        ("norwegian", [{"bid": "grand", "bidder": 2, "tricks": [5, 8]}], [0, 4]),
+        ("danish", [{"bidder": 1, "bid": "sol", "tricks": 1}], [-50, 150, -50, -50]),
+        ("german", [{"tricks": [9, 4]}, {"tricks": [5, 8]}, {"tricks": [10, 3]}], [7, 2]),
+        ("swedish", [{"red": 3, "tricks": [5, 8]}], [0, 2]),
+    ],
+)
 def test_one_game_per_variant(api, variant, hands, totals):
     game = api.create(variant)
     for h in hands:
@@ -190,18 +217,21 @@ def test_bad_games_are_refused_naming_the_field(client, db_path, change, field):
     assert dump(db_path) == before
 
 
-@pytest.mark.parametrize("variant,options,field", [
-    ("danish", {"tariff": [10, 20]}, "options.tariff"),
-    ("danish", {"lost": "sometimes"}, "options.lost"),
-    ("danish", {"solo_values": {"sol": 0}}, "options.solo_values"),
-    ("danish", {"rate": -1}, "options.rate"),
-    ("danish", {"rate": "lots"}, "options.rate"),
-    ("danish", {"currency": "USD"}, "options.currency"),
-    ("norwegian", {"pass_scoring": "under_five"}, "options.pass_scoring"),
-    ("norwegian", {"set_bonus": 0}, "options.set_bonus"),
-    ("german", {"count": "all"}, "options.count"),
-    ("swedish", {"deals": 0}, "options.deals"),
-])
+@pytest.mark.parametrize(
+    "variant,options,field",
+    [
+        ("danish", {"tariff": [10, 20]}, "options.tariff"),
+        ("danish", {"lost": "sometimes"}, "options.lost"),
+        ("danish", {"solo_values": {"sol": 0}}, "options.solo_values"),
+        ("danish", {"rate": -1}, "options.rate"),
+        ("danish", {"rate": "lots"}, "options.rate"),
+        ("danish", {"currency": "USD"}, "options.currency"),
+        ("norwegian", {"pass_scoring": "under_five"}, "options.pass_scoring"),
+        ("norwegian", {"set_bonus": 0}, "options.set_bonus"),
+        ("german", {"count": "all"}, "options.count"),
+        ("swedish", {"deals": 0}, "options.deals"),
+    ],
+)
 def test_bad_options_per_variant(client, db_path, variant, options, field):
     before = dump(db_path)
     r = client.post("/api/games", json={"variant": variant, "players": PLAYERS[variant], "options": options})
@@ -256,8 +286,11 @@ def test_bad_hands_are_refused_naming_the_field(client, api, db_path, variant, d
 def test_five_player_danish_dealer_cannot_bid(client, api, db_path):
     game = api.create("danish", players=["A", "B", "C", "D", "E"], dealer=2)
     before = dump(db_path)
-    r = client.post(f"/api/games/{game['id']}/hands", json={**DANISH_8, "bidder": 2, "partner": 0},
-                    headers={"X-Edit-Key": game["edit_key"]})
+    r = client.post(
+        f"/api/games/{game['id']}/hands",
+        json={**DANISH_8, "bidder": 2, "partner": 0},
+        headers={"X-Edit-Key": game["edit_key"]},
+    )
     assert r.status_code == 400 and "bidder" in r.json["errors"]
     assert dump(db_path) == before
     r = client.post(f"/api/games/{game['id']}/hands", json=DANISH_8, headers={"X-Edit-Key": game["edit_key"]})
@@ -266,18 +299,22 @@ def test_five_player_danish_dealer_cannot_bid(client, api, db_path):
     assert hand["points"] == [60, -60, 0, 60, -60] and hand["sitting_out"] == 2
 
 
-@pytest.mark.parametrize("payload,ctype", [
-    (b"not json", "application/json"),
-    (b"[1, 2]", "application/json"),
-    (b"\xff\xfe\x00", "application/json"),
-    (b"", "application/json"),
-    (b"tricks=7", "application/x-www-form-urlencoded"),
-])
+@pytest.mark.parametrize(
+    "payload,ctype",
+    [
+        (b"not json", "application/json"),
+        (b"[1, 2]", "application/json"),
+        (b"\xff\xfe\x00", "application/json"),
+        (b"", "application/json"),
+        (b"tricks=7", "application/x-www-form-urlencoded"),
+    ],
+)
 def test_malformed_bodies_are_400(client, api, db_path, payload, ctype):
     game = api.create("german")
     before = dump(db_path)
-    r = client.post(f"/api/games/{game['id']}/hands", data=payload, content_type=ctype,
-                    headers={"X-Edit-Key": game["edit_key"]})
+    r = client.post(
+        f"/api/games/{game['id']}/hands", data=payload, content_type=ctype, headers={"X-Edit-Key": game["edit_key"]}
+    )
     assert r.status_code == 400 and "body" in r.json["errors"]
     assert dump(db_path) == before
 
@@ -285,8 +322,12 @@ def test_malformed_bodies_are_400(client, api, db_path, payload, ctype):
 def test_huge_body_is_413(client, api, db_path):
     game = api.create("german")
     before = dump(db_path)
-    r = client.post(f"/api/games/{game['id']}/hands", data=b'{"tricks": "' + b"x" * 70000 + b'"}',
-                    content_type="application/json", headers={"X-Edit-Key": game["edit_key"]})
+    r = client.post(
+        f"/api/games/{game['id']}/hands",
+        data=b'{"tricks": "' + b"x" * 70000 + b'"}',
+        content_type="application/json",
+        headers={"X-Edit-Key": game["edit_key"]},
+    )
     assert r.status_code == 413 and "body" in r.json["errors"]
     assert dump(db_path) == before
 
@@ -297,8 +338,9 @@ def test_edit_that_breaks_a_later_hand_is_refused(client, api, db_path):
     api.hand(game, {"tricks": [9, 4]})
     before = dump(db_path)
     # Hand 1 at 13–0 would end the game (7 points) before hand 2.
-    r = client.put(f"/api/games/{game['id']}/hands/1", json={"tricks": [13, 0]},
-                   headers={"X-Edit-Key": game["edit_key"]})
+    r = client.put(
+        f"/api/games/{game['id']}/hands/1", json={"tricks": [13, 0]}, headers={"X-Edit-Key": game["edit_key"]}
+    )
     assert r.status_code == 409 and "hand 2" in r.json["errors"]["hand"]
     assert dump(db_path) == before
 
@@ -307,8 +349,9 @@ def test_an_edit_can_reopen_a_finished_game(client, api):
     game = api.create("german", players=["Anna", "Bo"])
     api.hand(game, {"tricks": [13, 0]})
     assert api.get(game)["finished"]
-    r = client.put(f"/api/games/{game['id']}/hands/1", json={"tricks": [8, 5]},
-                   headers={"X-Edit-Key": game["edit_key"]})
+    r = client.put(
+        f"/api/games/{game['id']}/hands/1", json={"tricks": [8, 5]}, headers={"X-Edit-Key": game["edit_key"]}
+    )
     assert r.status_code == 200
     assert not api.get(game)["finished"]
     api.hand(game, {"tricks": [8, 5]})
@@ -316,7 +359,7 @@ def test_an_edit_can_reopen_a_finished_game(client, api):
 
 def test_five_player_delete_that_makes_the_dealer_bid_is_refused(client, api, db_path):
     game = api.create("danish", players=["A", "B", "C", "D", "E"])
-    api.hand(game, {"passed": True})                         # dealer 0
+    api.hand(game, {"passed": True})  # dealer 0
     api.hand(game, {**DANISH_8, "bidder": 0, "partner": 3})  # dealer 1; after deleting hand 1, dealer 0 would bid
     before = dump(db_path)
     r = client.delete(f"/api/games/{game['id']}/hands/1", headers={"X-Edit-Key": game["edit_key"]})

@@ -1,5 +1,6 @@
 """The package's shape, read from its source: no import cycles, no reaching into another module's private names, and
 the layers import downwards only (core ← storage ← services ← web)."""
+
 import ast
 from pathlib import Path
 
@@ -22,9 +23,9 @@ def _source(module: str, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
     base = module.split(".")
-    if not MODULES[module].name == "__init__.py":
+    if MODULES[module].name != "__init__.py":
         base = base[:-1]
-    base = base[:len(base) - node.level + 1]
+    base = base[: len(base) - node.level + 1]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -53,7 +54,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         state[node] = "open"
         for nxt in sorted(graph[node]):
             if state.get(nxt) == "open":
-                cycles.append(path[path.index(nxt):] + [nxt])
+                cycles.append(path[path.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, path + [nxt])
         state[node] = "done"
@@ -89,8 +90,14 @@ def _private_reaches(module: str, tree) -> list[str]:
         elif isinstance(node, ast.Import):
             aliases.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
-                and aliases[node.value.id] != module and node.attr.startswith("_") and not node.attr.startswith("__")):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and aliases[node.value.id] != module
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
             found.append(f"{module}:{node.lineno} {node.value.id}.{node.attr}")
     return found
 
@@ -103,12 +110,15 @@ def test_the_private_check_sees_both_forms():
     tree = ast.parse("from scorekeeper.web.games import forms\nfrom scorekeeper.web.inputs import _x\nforms._int(1)\n")
     assert _private_reaches("scorekeeper.web.clubs.views", tree) == [
         "scorekeeper.web.clubs.views:2 from scorekeeper.web.inputs import _x",
-        "scorekeeper.web.clubs.views:3 forms._int"]
+        "scorekeeper.web.clubs.views:3 forms._int",
+    ]
 
 
-LAYERS = [("scorekeeper.core", ("scorekeeper.storage", "scorekeeper.services", "scorekeeper.web")),
-          ("scorekeeper.storage", ("scorekeeper.services", "scorekeeper.web")),
-          ("scorekeeper.services", ("scorekeeper.web",))]
+LAYERS = [
+    ("scorekeeper.core", ("scorekeeper.storage", "scorekeeper.services", "scorekeeper.web")),
+    ("scorekeeper.storage", ("scorekeeper.services", "scorekeeper.web")),
+    ("scorekeeper.services", ("scorekeeper.web",)),
+]
 
 
 def _within(module: str, package: str) -> bool:
@@ -118,6 +128,11 @@ def _within(module: str, package: str) -> bool:
 @pytest.mark.parametrize("layer,above", LAYERS, ids=[layer for layer, _ in LAYERS])
 def test_a_layer_imports_nothing_above_it(layer, above):
     """Every import counts here, in a function too: a lazy one is still a dependency."""
-    wrong = sorted(f"{name} → {target}" for name, tree in TREES.items() if _within(name, layer)
-                   for target in _imports(name, ast.walk(tree)) if any(_within(target, a) for a in above))
+    wrong = sorted(
+        f"{name} → {target}"
+        for name, tree in TREES.items()
+        if _within(name, layer)
+        for target in _imports(name, ast.walk(tree))
+        if any(_within(target, a) for a in above)
+    )
     assert wrong == []

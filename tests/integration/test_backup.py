@@ -1,22 +1,36 @@
 """Backup while the app writes, and a game exported as JSON and imported again."""
+
 import sqlite3
 import threading
 
 import pytest
-from scorekeeper import create_app
-from scorekeeper.services import games as service
+
 import scorekeeper.storage as dbmod
 from helpers import PLAYERS, dump
+from scorekeeper import create_app
+from scorekeeper.services import games as service
 
 HANDS = {
-    "classic": ({"honours": True, "rubber": True},
-                [{"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]}, {"trump": "spades", "tricks": [4, 9]},
-                 {"trump": "clubs", "tricks": [7, 6], "revoke": {"side": 1, "penalty": "add"}}]),
-    "norwegian": ({"target": 25, "rate": 1},
-                  [{"bid": "grand", "bidder": 2, "tricks": [8, 5]}, {"bid": "pass", "tricks": [4, 9]}]),
-    "danish": ({"rate": 0.05, "lost": "per_trick"},
-               [{"bidder": 2, "bid": 8, "suffix": "sans", "partner": 4, "tricks": 10}, {"passed": True},
-                {"bidder": 0, "bid": "sol", "tricks": 1}]),
+    "classic": (
+        {"honours": True, "rubber": True},
+        [
+            {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
+            {"trump": "spades", "tricks": [4, 9]},
+            {"trump": "clubs", "tricks": [7, 6], "revoke": {"side": 1, "penalty": "add"}},
+        ],
+    ),
+    "norwegian": (
+        {"target": 25, "rate": 1},
+        [{"bid": "grand", "bidder": 2, "tricks": [8, 5]}, {"bid": "pass", "tricks": [4, 9]}],
+    ),
+    "danish": (
+        {"rate": 0.05, "lost": "per_trick"},
+        [
+            {"bidder": 2, "bid": 8, "suffix": "sans", "partner": 4, "tricks": 10},
+            {"passed": True},
+            {"bidder": 0, "bid": "sol", "tricks": 1},
+        ],
+    ),
     "german": ({"count": "all26", "target": 3}, [{"tricks": [14, 12]}, {"tricks": [13, 13]}]),
     "swedish": ({"deals": 4}, [{"red": 3, "tricks": [5, 8]}, {"red": None, "tricks": [4, 9]}]),
 }
@@ -52,7 +66,9 @@ def test_export_then_import_gives_an_identical_game(client, api, variant):
     assert comparable(copy) == comparable(original)
     assert client.get(f"/api/games/{copy['id']}/export").json == exported.json
     # The copy is a game of its own: its key writes to it, the old key does not.
-    assert client.delete(f"/api/games/{copy['id']}/hands/1", headers={"X-Edit-Key": game["edit_key"]}).status_code == 403
+    assert (
+        client.delete(f"/api/games/{copy['id']}/hands/1", headers={"X-Edit-Key": game["edit_key"]}).status_code == 403
+    )
     assert [e["action"] for e in client.get(f"/api/games/{copy['id']}/log").json["log"]] == ["added"] * len(hands)
 
 
@@ -68,20 +84,23 @@ def test_an_export_survives_a_round_trip_through_a_file(client, api, tmp_path):
 everything = dump  # every table, read straight from the file
 
 
-@pytest.mark.parametrize("change,field", [
-    ({"format": "other/1"}, "format"),
-    ({"format": None}, "format"),
-    ({"hands": {"tricks": [9, 4]}}, "hands"),
-    ({"hands": [{"tricks": [9, 5]}]}, "hands"),
-    ({"hands": [{"tricks": [13, 0]}, {"tricks": [13, 0]}]}, "hands"),  # a hand after the game ended
-    ({"hands": [{"tricks": [9, 4], "note": "x"}]}, "hands"),
-    ({"players": ["Anna"]}, "players"),
-    ({"variant": "bridge"}, "variant"),
-    ({"options": {"target": 0}}, "options.target"),
-    ({"title": "x" * 81}, "title"),
-    ({"edit_key": "mine"}, "edit_key"),
-    ({"id": "abc"}, "id"),
-])
+@pytest.mark.parametrize(
+    "change,field",
+    [
+        ({"format": "other/1"}, "format"),
+        ({"format": None}, "format"),
+        ({"hands": {"tricks": [9, 4]}}, "hands"),
+        ({"hands": [{"tricks": [9, 5]}]}, "hands"),
+        ({"hands": [{"tricks": [13, 0]}, {"tricks": [13, 0]}]}, "hands"),  # a hand after the game ended
+        ({"hands": [{"tricks": [9, 4], "note": "x"}]}, "hands"),
+        ({"players": ["Anna"]}, "players"),
+        ({"variant": "bridge"}, "variant"),
+        ({"options": {"target": 0}}, "options.target"),
+        ({"title": "x" * 81}, "title"),
+        ({"edit_key": "mine"}, "edit_key"),
+        ({"id": "abc"}, "id"),
+    ],
+)
 def test_bad_imports_are_refused_and_store_nothing(client, api, db_path, change, field):
     game = api.create("german")
     api.hand(game, {"tricks": [9, 4]})
@@ -123,9 +142,11 @@ def test_backup_while_writing(app, db_path, tmp_path):
             while not stop.is_set():
                 game_id, key = service.start_game(db, {"variant": "danish", "players": PLAYERS["danish"]})
                 for _ in range(10):
-                    service.add_hand(db, game_id, {"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 9}, key)
+                    service.add_hand(
+                        db, game_id, {"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 9}, key
+                    )
                     written[0] += 1
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             failures.append(exc)
         finally:
             dbmod.close(db)
@@ -197,8 +218,14 @@ def test_flask_backup_command_line(api, db_path, tmp_path):
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "SCOREKEEPER_DATABASE": db_path, "SCOREKEEPER_SECRET_KEY": "x", "PYTHONPATH": str(root)}
     target = tmp_path / "cli.sqlite"
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "backup", str(target)],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "backup", str(target)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert check_copy(target) == 0
 

@@ -1,14 +1,16 @@
 """The kept sheets (scorekeeper.cache): a sheet served from the cache is always the sheet a full replay of the stored
 hands gives, whatever the players did to the game and whichever worker did it, through the real SQLite file."""
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.services import cache, games as service
 from scorekeeper import create_app
+from scorekeeper.core import InputError
+from scorekeeper.services import cache
+from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
-from scorekeeper.core import InputError
 from strategies import VARIANTS, games, one_hand
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
@@ -39,15 +41,24 @@ def fresh(db, game_id):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_a_kept_sheet_equals_replaying_the_stored_hands(app, monkeypatch, variant, data):
     setup, inputs = data.draw(games(variant, max_hands=8))
     workers = Workers(monkeypatch)
     with app.app_context():
         db = get_db()
-        game_id, key = service.start_game(db, {"variant": variant, "players": list(setup.players),
-                                               "dealer": setup.dealer, "options": dict(setup.options)})
+        game_id, key = service.start_game(
+            db,
+            {
+                "variant": variant,
+                "players": list(setup.players),
+                "dealer": setup.dealer,
+                "options": dict(setup.options),
+            },
+        )
         for raw in inputs:
             workers.use(data.draw(st.integers(0, 1)))
             service.add_hand(db, game_id, raw, key)

@@ -1,4 +1,5 @@
 """Clubs: a season of three evenings added up by hand, access to the club's changes, the CSV files, the pages."""
+
 import csv
 import io
 import re
@@ -6,14 +7,14 @@ import sqlite3
 from collections import Counter
 from decimal import Decimal
 
+import pytest
 from babel.numbers import format_currency
 
-import pytest
-
-from scorekeeper.services import clubs as club_service, games as service
-from scorekeeper.storage import close, connect
-from scorekeeper.core.club import KITTY, apply_transfers
 from helpers import CLASSIC_WINNERS, MEMBERS, PASSWORD, RATE_CENTS, SEASON, dump, log_in, token
+from scorekeeper.core.club import KITTY, apply_transfers
+from scorekeeper.services import clubs as club_service
+from scorekeeper.services import games as service
+
 
 def by_hand(evening):
     """An evening added up from the literal points above: Danish points, hands played, tables, standings."""
@@ -24,7 +25,7 @@ def by_hand(evening):
         present |= set(names)
         for name in names:
             tables_played[name] += 1
-        for i, (inp, pts) in enumerate(table_hands):
+        for i, (_inp, pts) in enumerate(table_hands):
             out = names[i % 5] if len(names) == 5 else None
             for name in names:
                 if name != out:
@@ -45,14 +46,20 @@ def test_each_evening_equals_its_hands_added_up_by_hand(db, season):
         assert set(got) == present
         for name in present:
             m = got[name]
-            assert (m.points, m.hands, m.tables, m.fee, m.net) == (points[name], hands[name], tables[name], fee, net[name])
+            assert (m.points, m.hands, m.tables, m.fee, m.net) == (
+                points[name],
+                hands[name],
+                tables[name],
+                fee,
+                net[name],
+            )
             assert m.winnings == points[name] * RATE_CENTS
             assert m.standing_points == standing[name]
         assert sum(points.values()) == 0
         assert r.kitty == fee * len(present)
-        assert sum(m.net for m in r.members) + r.kitty == 0            # the money adds up, fees included
+        assert sum(m.net for m in r.members) + r.kitty == 0  # the money adds up, fees included
         left = apply_transfers(r.net(), r.transfers)
-        assert set(left.values()) <= {0}                                # the payments clear every balance
+        assert set(left.values()) <= {0}  # the payments clear every balance
         if evening[2] == "pairwise":
             assert len(r.transfers) <= len([p for p, c in r.net().items() if c]) - 1
         else:
@@ -62,8 +69,11 @@ def test_each_evening_equals_its_hands_added_up_by_hand(db, season):
 def test_the_partnership_table_gives_standings(db, season):
     r = club_service.evening(db, season["club"], season["evenings"][1]).result
     names = season["names"]
-    standings = {names[m.member]: (m.games_won, m.standing_points) for m in r.members if m.member in
-                 {season["ids"][n] for n in ("Ida", "Anna", "Carl", "Eva")}}
+    standings = {
+        names[m.member]: (m.games_won, m.standing_points)
+        for m in r.members
+        if m.member in {season["ids"][n] for n in ("Ida", "Anna", "Carl", "Eva")}
+    }
     assert standings == {"Ida": (1, 6), "Carl": (1, 6), "Anna": (0, 3), "Eva": (0, 3)}
     assert r.has_money and r.has_standings
 
@@ -85,17 +95,23 @@ def test_the_ledger_equals_the_evenings_added_up_by_hand(db, season):
             e["hands"] += hands[name]
             e["points"] += points[name]
             e["net"] += net[name]
-            e["unsettled"] += net[name] if n else 0                    # evening 1 is settled
+            e["unsettled"] += net[name] if n else 0  # evening 1 is settled
             e["games_won"] += 1 if n == 1 and name in CLASSIC_WINNERS else 0
             e["standing"] += standing[name]
             per_evening[name].append((season["evenings"][n], points[name], net[name]))
     lines = {names[line.member]: line for line in ledger.lines}
-    assert set(lines) == set(MEMBERS)                                  # Hans retired, still in the ledger
+    assert set(lines) == set(MEMBERS)  # Hans retired, still in the ledger
     for name, e in expected.items():
         line = lines[name]
-        assert (line.evenings, line.hands, line.points, line.net, line.unsettled, line.games_won,
-                line.standing_points) == (e["evenings"], e["hands"], e["points"], e["net"], e["unsettled"],
-                                          e["games_won"], e["standing"]), name
+        assert (
+            line.evenings,
+            line.hands,
+            line.points,
+            line.net,
+            line.unsettled,
+            line.games_won,
+            line.standing_points,
+        ) == (e["evenings"], e["hands"], e["points"], e["net"], e["unsettled"], e["games_won"], e["standing"]), name
         assert [(x.evening, x.points, x.net) for x in line.entries if x] == per_evening[name]
     assert (ledger.kitty, ledger.kitty_unsettled) == (kitty, kitty_unsettled) == (13500, 9000)
     assert sum(line.net for line in ledger.lines) + ledger.kitty == 0
@@ -107,8 +123,9 @@ def test_the_ledger_filtered_by_date(db, season):
     ledger = club_service.season(db, season["club"], "2026-01-10", "2026-01-20")
     assert [r.evening.id for r in ledger.results] == [season["evenings"][1]]
     present, points, *_ = by_hand(SEASON[1])
-    assert {season["names"][line.member]: line.points for line in ledger.lines if line.evenings} == \
-        {name: points[name] for name in present}
+    assert {season["names"][line.member]: line.points for line in ledger.lines if line.evenings} == {
+        name: points[name] for name in present
+    }
 
 
 def test_statistics_per_member(db, season):
@@ -145,8 +162,9 @@ def test_settling_keeps_the_balances_and_a_later_edit_shows_as_unsettled(db, sea
 
 
 def test_rules_presets_and_own_numbers(db):
-    options = club_service.check_rules("danish", {"tariff": [10, 20, 40, 80, 160, 320, 640], "lost": "per_trick",
-                                                  "rate": 0.25}, "NOK")
+    options = club_service.check_rules(
+        "danish", {"tariff": [10, 20, 40, 80, 160, 320, 640], "lost": "per_trick", "rate": 0.25}, "NOK"
+    )
     assert options["lost"] == "per_trick" and options["currency"] == "NOK" and options["rate"] == 0.25
     with pytest.raises(service.InputError) as exc:
         club_service.check_rules("danish", {"tariff": [10, 20]}, "DKK")
@@ -157,10 +175,12 @@ def test_rules_presets_and_own_numbers(db):
 def test_tables_only_for_active_members_of_the_club(db, season):
     club_id, evening = season["club"], season["evenings"][2]
     ids = season["ids"]
-    for members, field in (([ids["Anna"], ids["Bo"], ids["Carl"], ids["Hans"]], "players"),       # Hans retired
-                           ([ids["Anna"], ids["Anna"], ids["Carl"], ids["Dina"]], "players"),
-                           ([ids["Anna"], ids["Bo"], ids["Carl"], 9999], "players"),
-                           ([ids["Anna"], ids["Bo"], ids["Carl"]], "players")):
+    for members, field in (
+        ([ids["Anna"], ids["Bo"], ids["Carl"], ids["Hans"]], "players"),  # Hans retired
+        ([ids["Anna"], ids["Anna"], ids["Carl"], ids["Dina"]], "players"),
+        ([ids["Anna"], ids["Bo"], ids["Carl"], 9999], "players"),
+        ([ids["Anna"], ids["Bo"], ids["Carl"]], "players"),
+    ):
         with pytest.raises(service.InputError) as exc:
             club_service.add_table(db, club_id, evening, members)
         assert field in exc.value.errors
@@ -186,8 +206,8 @@ def test_the_pages_show_the_season(client, season):
     assert "Kløverklubben" in page and "Bo Jensen" in page and "Admin login" in page
     assert "New card evening" not in page
     first = client.get(f"/c/{club_id}/e/{season['evenings'][0]}/result").get_data(as_text=True)
-    assert "Bo Jensen" in first and ">Bo<" not in first                  # the rename follows into old results
-    game_id, _key = season["keys"][0, 0]                                # and into the table's own score sheet
+    assert "Bo Jensen" in first and ">Bo<" not in first  # the rename follows into old results
+    game_id, _key = season["keys"][0, 0]  # and into the table's own score sheet
     sheet = client.get(f"/api/games/{game_id}").get_json()
     assert sheet["players"] == ["Anna", "Bo Jensen", "Carl", "Dina"]
     assert "Bo Jensen" in client.get(f"/g/{game_id}/print").get_data(as_text=True)
@@ -236,8 +256,11 @@ def test_the_evening_csv_reads_back_to_the_same_figures(client, season, db):
         for m in r.members:
             row = by_name[names[m.member]]
             assert (int(row["points"]), int(row["hands"]), int(row["tables"])) == (m.points, m.hands, m.tables)
-            assert (Decimal(row["winnings"]), Decimal(row["fee"]), Decimal(row["net"])) == \
-                (Decimal(m.winnings) / 100, Decimal(m.fee) / 100, Decimal(m.net) / 100)
+            assert (Decimal(row["winnings"]), Decimal(row["fee"]), Decimal(row["net"])) == (
+                Decimal(m.winnings) / 100,
+                Decimal(m.fee) / 100,
+                Decimal(m.net) / 100,
+            )
             assert (int(row["games won"]), int(row["standing points"])) == (m.games_won, m.standing_points)
         assert Decimal(by_name["kitty"]["net"]) == Decimal(r.kitty) / 100
         assert sum(Decimal(row["net"]) for row in rows) == 0
@@ -252,8 +275,10 @@ def test_the_ledger_csv_reads_back_to_the_same_figures(client, season, db):
     for line in ledger.lines:
         row = by_name[names[line.member]]
         assert (int(row["evenings"]), int(row["hands"]), int(row["points"])) == (line.evenings, line.hands, line.points)
-        assert (Decimal(row["money (DKK)"]), Decimal(row["unsettled (DKK)"])) == \
-            (Decimal(line.net) / 100, Decimal(line.unsettled) / 100)
+        assert (Decimal(row["money (DKK)"]), Decimal(row["unsettled (DKK)"])) == (
+            Decimal(line.net) / 100,
+            Decimal(line.unsettled) / 100,
+        )
         for r, entry in zip(ledger.results, line.entries):
             points, money = row[f"{r.evening.date} points"], row[f"{r.evening.date} money (DKK)"]
             if entry is None:
@@ -265,27 +290,39 @@ def test_the_ledger_csv_reads_back_to_the_same_figures(client, season, db):
     assert len(read_csv(client.get(f"/c/{club_id}/ledger.csv?from=2026-01-20"))[0]) == 8 + 2
 
 
-@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1", "-Bo", "@SUM(A1)"])
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "+1", "-Bo", "@SUM(A1)"])
 def test_csv_text_cells_cannot_be_formulas(client, db, name):
     club_id = club_service.create_club(db, {"name": name, "currency": "EUR", "variant": "danish", "password": PASSWORD})
     ids = [club_service.add_member(db, club_id, n) for n in (name, "Anna", "Bo", "Carl")]
     evening_id = club_service.create_evening(db, club_id, "2026-02-01", "1")
     game_id, key, _ = club_service.add_table(db, club_id, evening_id, ids)
-    service.add_hand(db, game_id, {"bidder": 1, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2,
-                                   "tricks": 10}, key)
+    service.add_hand(
+        db, game_id, {"bidder": 1, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}, key
+    )
     for url in (f"/c/{club_id}/e/{evening_id}/result.csv", f"/c/{club_id}/ledger.csv"):
         text = client.get(url).data.decode("utf-8-sig")
         rows = list(csv.reader(io.StringIO(text)))
         cells = [c for row in rows for c in row]
         assert "'" + name in cells and name not in cells
-        assert "-4.00" in cells                                            # −60 points × 0.05 − 1.00: a number
+        assert "-4.00" in cells  # −60 points × 0.05 − 1.00: a number
         assert not any(c[:1] in "=+@" for c in cells if c)
 
 
 def test_cell_guard():
     from scorekeeper.web.clubs.present import cell
-    assert [cell(v) for v in ("=1+2", "+4", "-x", "@a", "\tx", "\rx", "Anna", "", 5, Decimal("-1.50"))] == \
-        ["'=1+2", "'+4", "'-x", "'@a", "'\tx", "'\rx", "Anna", "", 5, Decimal("-1.50")]
+
+    assert [cell(v) for v in ("=1+2", "+4", "-x", "@a", "\tx", "\rx", "Anna", "", 5, Decimal("-1.50"))] == [
+        "'=1+2",
+        "'+4",
+        "'-x",
+        "'@a",
+        "'\tx",
+        "'\rx",
+        "Anna",
+        "",
+        5,
+        Decimal("-1.50"),
+    ]
 
 
 # ---------------------------------------------------------------- access
@@ -303,8 +340,17 @@ def admin_posts(season):
         (f"/c/{club_id}/members/{ids['Anna']}", {"name": "Renamed", "action": "rename"}),
         (f"/c/{club_id}/members/{ids['Anna']}", {"name": "Anna", "action": "retire"}),
         (f"/c/{club_id}/evenings/new", {"date": "2026-03-01", "fee": "5", "settlement": "kitty"}),
-        (f"/c/{club_id}/e/{evening_id}/tables", {"variant": "danish", "seat0": ids["Anna"], "seat1": ids["Bo"],
-                                                 "seat2": ids["Carl"], "seat3": ids["Dina"], "dealer": "0"}),
+        (
+            f"/c/{club_id}/e/{evening_id}/tables",
+            {
+                "variant": "danish",
+                "seat0": ids["Anna"],
+                "seat1": ids["Bo"],
+                "seat2": ids["Carl"],
+                "seat3": ids["Dina"],
+                "dealer": "0",
+            },
+        ),
         (f"/c/{club_id}/e/{evening_id}/settle", {"settlement": "kitty", "action": "settle"}),
         (f"/c/{club_id}/e/{evening_id}/edit", {"date": "2026-03-02", "fee": "1", "settlement": "kitty"}),
         (f"/c/{club_id}/e/{evening_id}/delete", {}),
@@ -319,14 +365,19 @@ def test_no_club_change_without_the_admin_login(client, season, db_path):
         assert r.status_code == 403, url
         assert "admin can change the club" in r.get_data(as_text=True)
     assert everything(db_path) == before
-    for url in (f"/c/{season['club']}/settings", f"/c/{season['club']}/evenings/new",
-                f"/c/{season['club']}/members/{season['ids']['Anna']}"):
+    for url in (
+        f"/c/{season['club']}/settings",
+        f"/c/{season['club']}/evenings/new",
+        f"/c/{season['club']}/members/{season['ids']['Anna']}",
+    ):
         r = client.get(url)
         assert r.status_code == 302 and "/login" in r.location
 
 
 def test_the_admin_of_another_club_is_not_admin_here(client, season, db, db_path):
-    other = club_service.create_club(db, {"name": "Other", "currency": "SEK", "variant": "danish", "password": "other-pass"})
+    other = club_service.create_club(
+        db, {"name": "Other", "currency": "SEK", "variant": "danish", "password": "other-pass"}
+    )
     assert log_in(client, other, "other-pass").status_code == 302
     before = everything(db_path)
     csrf = token(client, f"/c/{other}")
@@ -339,7 +390,9 @@ def test_a_wrong_password_is_refused(client, season, db_path):
     r = log_in(client, season["club"], "wrong password")
     assert r.status_code == 400 and "Wrong password" in r.get_data(as_text=True)
     before = everything(db_path)
-    r = client.post(f"/c/{season['club']}/members", data={"name": "X", "csrf_token": token(client, f"/c/{season['club']}/login")})
+    r = client.post(
+        f"/c/{season['club']}/members", data={"name": "X", "csrf_token": token(client, f"/c/{season['club']}/login")}
+    )
     assert r.status_code == 403 and everything(db_path) == before
 
 
@@ -350,18 +403,35 @@ def test_the_admin_login_allows_changes_and_a_new_password_logs_others_out(app, 
     assert log_in(other, club_id).status_code == 302
     r = client.post(f"/c/{club_id}/members", data={"name": "Jens", "csrf_token": token(client, f"/c/{club_id}")})
     assert r.status_code == 302 and "Jens" in {m.name for m in club_service.members(db, club_id).values()}
-    r = client.post(f"/c/{club_id}/settings", data={
-        "csrf_token": token(client, f"/c/{club_id}/settings"), "name": "Kløverklubben", "currency": "DKK",
-        "preset": "standard", "opt_rate": "0.05", "opt_deals": "", "password": "a new password",
-        "password2": "a new password"})
+    r = client.post(
+        f"/c/{club_id}/settings",
+        data={
+            "csrf_token": token(client, f"/c/{club_id}/settings"),
+            "name": "Kløverklubben",
+            "currency": "DKK",
+            "preset": "standard",
+            "opt_rate": "0.05",
+            "opt_deals": "",
+            "password": "a new password",
+            "password2": "a new password",
+        },
+    )
     assert r.status_code == 302, r.get_data(as_text=True)
     r = other.post(f"/c/{club_id}/members", data={"name": "Late", "csrf_token": token(other, f"/c/{club_id}/login")})
     assert r.status_code == 403
-    assert client.post(f"/c/{club_id}/members", data={"name": "Karen", "csrf_token": token(client, f"/c/{club_id}")}
-                       ).status_code == 302
+    assert (
+        client.post(
+            f"/c/{club_id}/members", data={"name": "Karen", "csrf_token": token(client, f"/c/{club_id}")}
+        ).status_code
+        == 302
+    )
     assert client.post(f"/c/{club_id}/logout", data={"csrf_token": token(client, f"/c/{club_id}")}).status_code == 302
-    assert client.post(f"/c/{club_id}/members", data={"name": "After", "csrf_token": token(client, f"/c/{club_id}/login")}
-                       ).status_code == 403
+    assert (
+        client.post(
+            f"/c/{club_id}/members", data={"name": "After", "csrf_token": token(client, f"/c/{club_id}/login")}
+        ).status_code
+        == 403
+    )
 
 
 def test_a_form_without_csrf_token_changes_nothing(client, season, db_path):
@@ -383,6 +453,7 @@ class Clock:
 @pytest.fixture
 def clocked(db_path):
     from scorekeeper import create_app
+
     clock = Clock()
     app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test", "CLUB_CLOCK": clock})
     return app.test_client(), clock
@@ -392,8 +463,9 @@ def failures(db_path, club_id, address="127.0.0.1"):
     """The wrong passwords in a row from the test client's address, and until when its login is closed."""
     conn = sqlite3.connect(db_path)
     try:
-        row = conn.execute("SELECT failures, locked_until FROM club_logins WHERE club_id = ? AND address = ?",
-                           [club_id, address]).fetchone()
+        row = conn.execute(
+            "SELECT failures, locked_until FROM club_logins WHERE club_id = ? AND address = ?", [club_id, address]
+        ).fetchone()
         return row or (0, None)
     finally:
         conn.close()
@@ -406,30 +478,32 @@ def test_repeated_wrong_passwords_lock_the_login_for_longer_and_longer(clocked, 
     assert log_in(client, club_id, "nope-1").status_code == 400
     assert log_in(client, club_id, "nope-2").status_code == 400
     assert failures(db_path, club_id) == (2, None)
-    assert log_in(client, club_id, "nope-3").status_code == 400         # the third locks for 30 s
+    assert log_in(client, club_id, "nope-3").status_code == 400  # the third locks for 30 s
     assert failures(db_path, club_id) == (3, start + 30)
     clock.now = start + 10
-    r = log_in(client, club_id)                                         # even the right one waits
+    r = log_in(client, club_id)  # even the right one waits
     assert r.status_code == 429 and r.headers["Retry-After"] == "20"
     assert "Try again in 20 seconds" in r.get_data(as_text=True)
-    assert failures(db_path, club_id) == (3, start + 30)                # a refused try is not counted
+    assert failures(db_path, club_id) == (3, start + 30)  # a refused try is not counted
     clock.now = start + 31
-    assert log_in(client, club_id, "nope-4").status_code == 400         # the fourth locks for 60 s
+    assert log_in(client, club_id, "nope-4").status_code == 400  # the fourth locks for 60 s
     assert failures(db_path, club_id) == (4, start + 31 + 60)
     clock.now = start + 31 + 59
     assert log_in(client, club_id).status_code == 429
     clock.now = start + 31 + 60
-    assert log_in(client, club_id, "nope-5").status_code == 400         # 120 s
+    assert log_in(client, club_id, "nope-5").status_code == 400  # 120 s
     assert failures(db_path, club_id) == (5, start + 91 + 120)
     clock.now = start + 91 + 120
-    assert log_in(client, club_id).status_code == 302                   # right at last: the count starts again
+    assert log_in(client, club_id).status_code == 302  # right at last: the count starts again
     assert failures(db_path, club_id) == (0, None)
 
 
 def test_the_lockout_is_capped_and_per_club(db, season):
-    other = club_service.create_club(db, {"name": "Other", "currency": "SEK", "variant": "danish", "password": "other-pass"})
+    other = club_service.create_club(
+        db, {"name": "Other", "currency": "SEK", "variant": "danish", "password": "other-pass"}
+    )
     now, locked_for, address = 5_000.0, [], "192.0.2.7"
-    for _ in range(11):                                                  # 30 × 2⁷ s passes the cap
+    for _ in range(11):  # 30 × 2⁷ s passes the cap
         assert club_service.login(db, season["club"], "bad", now, address) is False
         until = club_service.login_lock(db, season["club"], address, now)
         locked_for.append(until - now if until else 0)
@@ -449,16 +523,34 @@ def test_a_club_made_and_run_through_its_pages(client, db):
     page = client.get("/clubs/new").get_data(as_text=True)
     assert 'id="matrix"' in page and "Doubled tariff per missing trick" in page
     csrf = token(client, "/clubs/new")
-    form = {"csrf_token": csrf, "name": "Torsdagsklubben", "currency": "DKK", "preset": "per_trick",
-            "opt_tariff": "", "opt_lost": "flat", "opt_solo_values": "", "opt_rate": "0,10", "opt_deals": "",
-            "password": "short", "password2": "short"}
+    form = {
+        "csrf_token": csrf,
+        "name": "Torsdagsklubben",
+        "currency": "DKK",
+        "preset": "per_trick",
+        "opt_tariff": "",
+        "opt_lost": "flat",
+        "opt_solo_values": "",
+        "opt_rate": "0,10",
+        "opt_deals": "",
+        "password": "short",
+        "password2": "short",
+    }
     r = client.post("/clubs/new", data=form)
     assert r.status_code == 400 and "must be 8 to 200 characters" in r.get_data(as_text=True)
     r = client.post("/clubs/new", data={**form, "password": "long enough", "password2": "different"})
     assert r.status_code == 400 and "The two passwords differ" in r.get_data(as_text=True)
     # Own numbers with a preview of the matrix: bid 7 with 13 tricks at a tariff of 5 is 5 × 7 = 35.
-    r = client.post("/clubs/new", data={**form, "preset": "own", "opt_tariff": "5, 10, 20, 40, 80, 160, 320",
-                                        "opt_solo_values": "50, 100, 150, 200", "preview": "1"})
+    r = client.post(
+        "/clubs/new",
+        data={
+            **form,
+            "preset": "own",
+            "opt_tariff": "5, 10, 20, 40, 80, 160, 320",
+            "opt_solo_values": "50, 100, 150, 200",
+            "preview": "1",
+        },
+    )
     assert r.status_code == 200 and ">35<" in r.get_data(as_text=True)
     r = client.post("/clubs/new", data={**form, "password": "long enough", "password2": "long enough"})
     assert r.status_code == 302
@@ -471,52 +563,64 @@ def test_a_club_made_and_run_through_its_pages(client, db):
         r = client.post(f"/c/{club_id}/members", data={"name": name, "csrf_token": csrf})
         assert r.status_code == 302
     ids = {m.name: m.id for m in club_service.members(db, club_id).values()}
-    r = client.post(f"/c/{club_id}/members/{ids['Eva']}", data={"name": "Eva Berg", "action": "rename",
-                                                               "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/members/{ids['Eva']}", data={"name": "Eva Berg", "action": "rename", "csrf_token": csrf}
+    )
     assert r.status_code == 302 and club_service.members(db, club_id)[ids["Eva"]].name == "Eva Berg"
-    r = client.post(f"/c/{club_id}/members/{ids['Eva']}", data={"name": "Eva Berg", "action": "retire",
-                                                               "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/members/{ids['Eva']}", data={"name": "Eva Berg", "action": "retire", "csrf_token": csrf}
+    )
     assert club_service.members(db, club_id)[ids["Eva"]].retired
 
-    r = client.post(f"/c/{club_id}/evenings/new", data={"date": "2026-02-05", "fee": "12,50", "settlement": "kitty",
-                                                        "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/evenings/new",
+        data={"date": "2026-02-05", "fee": "12,50", "settlement": "kitty", "csrf_token": csrf},
+    )
     assert r.status_code == 302
     evening_id = int(r.location.rsplit("/", 1)[-1])
     assert client.post(f"/c/{club_id}/evenings/new", data={"date": "5 Feb", "csrf_token": csrf}).status_code == 400
     seats = {"seat0": ids["Anna"], "seat1": ids["Bo"], "seat2": ids["Carl"], "seat3": ids["Dina"]}
-    r = client.post(f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "seat4": ids["Eva"], "variant": "danish",
-                                                                 "dealer": "0", "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/e/{evening_id}/tables",
+        data={**seats, "seat4": ids["Eva"], "variant": "danish", "dealer": "0", "csrf_token": csrf},
+    )
     assert r.status_code == 400 and "retired" in r.get_data(as_text=True)
-    r = client.post(f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "variant": "danish", "dealer": "1",
-                                                                 "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "variant": "danish", "dealer": "1", "csrf_token": csrf}
+    )
     assert r.status_code == 302
     page = client.get(r.location).get_data(as_text=True)
     edit = re.search(r'id="edit-link-1">(http://[^<]+/g/([^/]+)/k/([^<]+))<', page)
     assert edit, page
     game_id, key = edit.group(2), edit.group(3)
-    assert "Enter hand 1" in client.get(f"/g/{game_id}").get_data(as_text=True)   # this phone holds the key
+    assert "Enter hand 1" in client.get(f"/g/{game_id}").get_data(as_text=True)  # this phone holds the key
     game = service.load(db, game_id)
     assert game.game.players == ("Anna", "Bo", "Carl", "Dina") and game.game.dealer == 1
     assert game.game.options["lost"] == "per_trick" and game.game.options["rate"] == 0.1
-    r = client.post(f"/api/games/{game_id}/hands", headers={"X-Edit-Key": key},
-                    json={"bidder": 2, "bid": 9, "suffix": "plain", "trump": "hearts", "partner": 0, "tricks": 7})
-    assert r.status_code == 201 and r.json["points"] == [-160, 160, -160, 160]          # 2 × 40 × 2 missing tricks
+    r = client.post(
+        f"/api/games/{game_id}/hands",
+        headers={"X-Edit-Key": key},
+        json={"bidder": 2, "bid": 9, "suffix": "plain", "trump": "hearts", "partner": 0, "tricks": 7},
+    )
+    assert r.status_code == 201 and r.json["points"] == [-160, 160, -160, 160]  # 2 × 40 × 2 missing tricks
     # A reader without the login sees the evening but no edit link.
     reader = client.application.test_client()
     assert key not in reader.get(f"/c/{club_id}/e/{evening_id}").get_data(as_text=True)
     page = client.get(f"/c/{club_id}/e/{evening_id}/result").get_data(as_text=True)
     # Anna −160 × 0.10 = −16.00 − 12.50 fee: pays the kitty 28.50; Bo +16.00 − 12.50: the kitty pays 3.50.
     assert "Anna pays the kitty DKK\xa028.50" in page and "The kitty pays Bo DKK\xa03.50" in page
-    r = client.post(f"/c/{club_id}/e/{evening_id}/settle", data={"settlement": "kitty", "action": "settle",
-                                                                 "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/e/{evening_id}/settle", data={"settlement": "kitty", "action": "settle", "csrf_token": csrf}
+    )
     assert r.status_code == 302 and club_service.get_evening(db, club_id, evening_id).settled
     ledger = client.get(f"/c/{club_id}/ledger").get_data(as_text=True)
-    assert "+50.00" in ledger                                                        # the kitty: 4 × 12.50
+    assert "+50.00" in ledger  # the kitty: 4 × 12.50
     # A table with hands stays; a second one, empty, can be taken off again.
     r = client.post(f"/c/{club_id}/e/{evening_id}/tables/{game_id}/remove", data={"csrf_token": csrf})
     assert len(club_service.evening(db, club_id, evening_id).tables) == 1
-    r = client.post(f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "variant": "norwegian", "dealer": "0",
-                                                                 "csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "variant": "norwegian", "dealer": "0", "csrf_token": csrf}
+    )
     tables = club_service.evening(db, club_id, evening_id).tables
     assert [t.sheet.game.variant for t in tables] == ["danish", "norwegian"]
     assert tables[1].sheet.game.options["rate"] is None
@@ -525,13 +629,14 @@ def test_a_club_made_and_run_through_its_pages(client, db):
 
 
 def test_a_partnership_club_keeps_standings_and_no_money(client, db):
-    club_id = club_service.create_club(db, {"name": "Grand", "currency": "NOK", "variant": "norwegian",
-                                            "options": {"target": 5}, "password": PASSWORD})
+    club_id = club_service.create_club(
+        db, {"name": "Grand", "currency": "NOK", "variant": "norwegian", "options": {"target": 5}, "password": PASSWORD}
+    )
     ids = [club_service.add_member(db, club_id, n) for n in ("Ola", "Kari", "Per", "Liv")]
     evening_id = club_service.create_evening(db, club_id, "2026-02-02")
     game_id, key, _ = club_service.add_table(db, club_id, evening_id, ids)
     assert service.load(db, game_id).game.options["target"] == 5
-    service.add_hand(db, game_id, {"bid": "grand", "bidder": 0, "tricks": [11, 2]}, key)      # 5: Ola & Per win
+    service.add_hand(db, game_id, {"bid": "grand", "bidder": 0, "tricks": [11, 2]}, key)  # 5: Ola & Per win
     german, gkey, _ = club_service.add_table(db, club_id, evening_id, ids[1:3], 0, "german")
     service.add_hand(db, german, {"tricks": [9, 4]}, gkey)
     r = club_service.evening(db, club_id, evening_id).result
@@ -555,9 +660,20 @@ def test_the_settings_page_shows_the_club_as_it_is(client, season):
 
 
 def test_the_preview_names_a_wrong_tariff(client):
-    r = client.post("/clubs/new", data={"csrf_token": token(client, "/clubs/new"), "name": "X", "currency": "DKK",
-                                        "preset": "own", "opt_tariff": "10, 20, 40", "opt_lost": "flat",
-                                        "opt_solo_values": "50, 100, 150, 200", "opt_rate": "0.05", "preview": "1"})
+    r = client.post(
+        "/clubs/new",
+        data={
+            "csrf_token": token(client, "/clubs/new"),
+            "name": "X",
+            "currency": "DKK",
+            "preset": "own",
+            "opt_tariff": "10, 20, 40",
+            "opt_lost": "flat",
+            "opt_solo_values": "50, 100, 150, 200",
+            "opt_rate": "0.05",
+            "preview": "1",
+        },
+    )
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "must be 7 whole numbers" in page and 'id="matrix"' not in page
 
@@ -578,21 +694,24 @@ def test_an_evening_is_corrected_and_its_result_follows(client, season, db, db_p
     assert "cannot be deleted" in page and 'id="delete-evening"' not in page  # it has tables
 
     before = everything(db_path)
-    r = client.post(url, data={"csrf_token": token(client, url), "date": "2026-02-30", "fee": "x",
-                               "settlement": "pairwise"})
+    r = client.post(
+        url, data={"csrf_token": token(client, url), "date": "2026-02-30", "fee": "x", "settlement": "pairwise"}
+    )
     text = r.get_data(as_text=True)
     assert r.status_code == 400 and "must be a date" in text and "must be an amount" in text
     assert everything(db_path) == before
 
-    r = client.post(url, data={"csrf_token": token(client, url), "date": "2026-01-09", "fee": "7,50",
-                               "settlement": "kitty"})
+    r = client.post(
+        url, data={"csrf_token": token(client, url), "date": "2026-01-09", "fee": "7,50", "settlement": "kitty"}
+    )
     assert r.status_code == 302 and r.location.endswith(f"/c/{club_id}/e/{first}")
     record = club_service.get_evening(db, club_id, first)
     assert (record.date, record.fee_cents, record.settlement, record.rate) == ("2026-01-09", 750, "kitty", "0.05")
     present, points, *_ = by_hand(SEASON[0])
     data = club_service.evening(db, club_id, first)
-    assert {season["names"][m.member]: m.net for m in data.result.members} == \
-        {name: points[name] * RATE_CENTS - 750 for name in present}
+    assert {season["names"][m.member]: m.net for m in data.result.members} == {
+        name: points[name] * RATE_CENTS - 750 for name in present
+    }
     assert data.record.settled and data.result.changed_since_settled  # the fee changed since it was settled
     assert "changed after it was settled" in client.get(f"/c/{club_id}/e/{first}/result").get_data(as_text=True)
 
@@ -601,7 +720,9 @@ def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
     club_id, first = season["club"], season["evenings"][0]
     assert log_in(client, club_id).status_code == 302
     before = everything(db_path)
-    r = client.post(f"/c/{club_id}/e/{first}/delete", data={"csrf_token": token(client, f"/c/{club_id}/e/{first}/edit")})
+    r = client.post(
+        f"/c/{club_id}/e/{first}/delete", data={"csrf_token": token(client, f"/c/{club_id}/e/{first}/edit")}
+    )
     assert r.status_code == 302
     assert "has tables" in client.get(r.location).get_data(as_text=True)
     assert everything(db_path) == before
@@ -609,7 +730,9 @@ def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
     mistake = club_service.create_evening(db, club_id, "2026-03-01")
     page = client.get(f"/c/{club_id}/e/{mistake}/edit").get_data(as_text=True)
     assert 'id="delete-evening"' in page
-    r = client.post(f"/c/{club_id}/e/{mistake}/delete", data={"csrf_token": token(client, f"/c/{club_id}/e/{mistake}/edit")})
+    r = client.post(
+        f"/c/{club_id}/e/{mistake}/delete", data={"csrf_token": token(client, f"/c/{club_id}/e/{mistake}/edit")}
+    )
     assert r.status_code == 302 and r.location.endswith(f"/c/{club_id}")
     assert "The evening was deleted." in client.get(r.location).get_data(as_text=True)
     with pytest.raises(club_service.ClubNotFound):

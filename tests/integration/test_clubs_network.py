@@ -1,5 +1,6 @@
 """Clubs on a real network (issue 12): the login throttle per address, the currency an evening was played in, and
 what changed after an evening was settled."""
+
 import csv
 import io
 import re
@@ -7,7 +8,8 @@ import sqlite3
 
 import pytest
 
-from scorekeeper.services import clubs as club_service, games as service
+from scorekeeper.services import clubs as club_service
+from scorekeeper.services import games as service
 from scorekeeper.storage import close, connect
 
 PASSWORD = "kløver-es-42"
@@ -37,12 +39,21 @@ def clock():
 @pytest.fixture
 def clocked_app(db_path, clock):
     from scorekeeper import create_app
+
     return create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test", "CLUB_CLOCK": clock})
 
 
 def make_club(db, currency="DKK"):
-    club_id = club_service.create_club(db, {"name": "Kløverklubben", "currency": currency, "variant": "danish",
-                                            "options": {"rate": "0.05"}, "password": PASSWORD})
+    club_id = club_service.create_club(
+        db,
+        {
+            "name": "Kløverklubben",
+            "currency": currency,
+            "variant": "danish",
+            "options": {"rate": "0.05"},
+            "password": PASSWORD,
+        },
+    )
     ids = [club_service.add_member(db, club_id, name) for name in ("Anna", "Bo", "Carl", "Dina")]
     return club_id, ids
 
@@ -51,8 +62,9 @@ def play_evening(db, club_id, ids, date="2026-01-08", fee="5"):
     """An evening with one Danish table and one hand: Anna and Carl +60 points (3.00), Bo and Dina −60."""
     evening_id = club_service.create_evening(db, club_id, date, fee, "pairwise")
     game_id, key, _ = club_service.add_table(db, club_id, evening_id, ids, 0, "danish")
-    service.add_hand(db, game_id, {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2,
-                                   "tricks": 10}, key)
+    service.add_hand(
+        db, game_id, {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}, key
+    )
     return evening_id, game_id, key
 
 
@@ -62,15 +74,22 @@ def token(client, url, address=A):
 
 
 def log_in(client, club_id, password=PASSWORD, address=A):
-    return client.post(f"/c/{club_id}/login", environ_base={"REMOTE_ADDR": address},
-                       data={"csrf_token": token(client, f"/c/{club_id}/login", address), "password": password})
+    return client.post(
+        f"/c/{club_id}/login",
+        environ_base={"REMOTE_ADDR": address},
+        data={"csrf_token": token(client, f"/c/{club_id}/login", address), "password": password},
+    )
 
 
 def throttle(db_path, club_id):
     conn = sqlite3.connect(db_path)
     try:
-        return {r[0]: (r[1], r[2]) for r in conn.execute(
-            "SELECT address, failures, locked_until FROM club_logins WHERE club_id = ?", [club_id])}
+        return {
+            r[0]: (r[1], r[2])
+            for r in conn.execute(
+                "SELECT address, failures, locked_until FROM club_logins WHERE club_id = ?", [club_id]
+            )
+        }
     finally:
         conn.close()
 
@@ -85,9 +104,9 @@ def test_wrong_passwords_from_one_address_do_not_lock_out_another(clocked_app, c
     for n in range(3):
         assert log_in(attacker, club_id, f"nope-{n}", A).status_code == 400
     assert throttle(db_path, club_id) == {A: (3, start + 30)}
-    r = log_in(attacker, club_id, PASSWORD, A)                      # A is locked, even with the right password
+    r = log_in(attacker, club_id, PASSWORD, A)  # A is locked, even with the right password
     assert r.status_code == 429 and r.headers["Retry-After"] == "30"
-    r = log_in(admin, club_id, PASSWORD, B)                         # B is not
+    r = log_in(admin, club_id, PASSWORD, B)  # B is not
     assert r.status_code == 302 and r.location.endswith(f"/c/{club_id}")
     clock.now = start + 30
     assert log_in(attacker, club_id, "nope-3", A).status_code == 400  # A's fourth: 60 s
@@ -96,10 +115,13 @@ def test_wrong_passwords_from_one_address_do_not_lock_out_another(clocked_app, c
     assert throttle(db_path, club_id)[A] == (4, start + 30 + 60)
     # The admin, logged in on their phone, is not affected: not from B, and not from A (the same router) either.
     for address in (B, A):
-        r = admin.post(f"/c/{club_id}/members", environ_base={"REMOTE_ADDR": address},
-                       data={"name": f"Member at {address}", "csrf_token": token(admin, f"/c/{club_id}", address)})
+        r = admin.post(
+            f"/c/{club_id}/members",
+            environ_base={"REMOTE_ADDR": address},
+            data={"name": f"Member at {address}", "csrf_token": token(admin, f"/c/{club_id}", address)},
+        )
         assert r.status_code == 302
-    assert log_in(admin, club_id, PASSWORD, A).status_code == 302      # already in: no lock, nothing counted
+    assert log_in(admin, club_id, PASSWORD, A).status_code == 302  # already in: no lock, nothing counted
     assert throttle(db_path, club_id)[A] == (4, start + 30 + 60)
     # A wrong password from B counts for B only, and B's right one clears B's count.
     other = clocked_app.test_client()
@@ -117,7 +139,7 @@ def test_the_throttle_in_the_service(db):
     club_id, _ids = make_club(db)
     other, _ = make_club(db, "SEK")
     now, locked_for = 5_000.0, []
-    for _ in range(11):                                                  # 30 × 2⁷ s passes the cap
+    for _ in range(11):  # 30 × 2⁷ s passes the cap
         assert club_service.login(db, club_id, "bad", now, A) is False
         until = club_service.login_lock(db, club_id, A, now)
         locked_for.append(until - now if until else 0)
@@ -125,8 +147,8 @@ def test_the_throttle_in_the_service(db):
     assert locked_for[:6] == [0, 0, 30, 60, 120, 240] and locked_for[-1] == club_service.LOCK_MAX
     with pytest.raises(club_service.LockedOut):
         club_service.login(db, club_id, PASSWORD, now - 1, A)
-    assert club_service.login(db, club_id, PASSWORD, now - 1, B) is True     # another address
-    assert club_service.login(db, other, PASSWORD, now - 1, A) is True       # another club
+    assert club_service.login(db, club_id, PASSWORD, now - 1, B) is True  # another address
+    assert club_service.login(db, other, PASSWORD, now - 1, A) is True  # another club
     # An IPv6 client is one /64 network: a phone changing its address within it is still the same client.
     for n in range(3):
         club_service.login(db, club_id, "bad", now, f"2001:db8:1:2::{n + 1}")
@@ -140,7 +162,7 @@ def test_expired_throttle_rows_are_purged_on_write(db, db_path):
     club_service.login(db, club_id, "bad", 1_000.0, A)
     assert set(throttle(db_path, club_id)) == {A}
     club_service.login(db, club_id, "bad", 1_000.0 + club_service.LOCK_FORGET + 1, B)
-    assert set(throttle(db_path, club_id)) == {B}                         # A's old row is gone
+    assert set(throttle(db_path, club_id)) == {B}  # A's old row is gone
     # A row forgotten is a fresh start: the count does not carry on.
     club_service.login(db, club_id, "bad", 1_000.0 + 2 * club_service.LOCK_FORGET + 2, B)
     assert throttle(db_path, club_id)[B] == (1, None)
@@ -156,8 +178,17 @@ def read_csv(response):
 
 def change_currency(db, club_id, currency):
     club = club_service.get_club(db, club_id)
-    club_service.update_club(db, club_id, {"name": club.name, "currency": currency, "variant": club.variant,
-                                           "options": club.options, "language": club.language})
+    club_service.update_club(
+        db,
+        club_id,
+        {
+            "name": club.name,
+            "currency": currency,
+            "variant": club.variant,
+            "options": club.options,
+            "language": club.language,
+        },
+    )
 
 
 def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
@@ -178,7 +209,7 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
     single = client.get(f"/c/{club_id}/ledger?lang=da").get_data(as_text=True)
     assert "kr." in single and "€" not in single
 
-    late, _key, _n = club_service.add_table(db, club_id, old, ids, 0, "danish")   # a table added late: in DKK
+    late, _key, _n = club_service.add_table(db, club_id, old, ids, 0, "danish")  # a table added late: in DKK
     assert service.load(db, late).game.options["currency"] == "DKK"
 
     new, game_id, _key = play_evening(db, club_id, ids, "2026-02-05", fee="2")
@@ -196,7 +227,7 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
     page = client.get(f"/c/{club_id}/ledger").get_data(as_text=True)
     assert "more than one currency" in page
     assert "<b>-2.00</b>" in page and "<b>+1.00</b>" in page and "<b>-1.00</b>" not in page
-    assert "-DKK\xa02.00 · €1.00" in page                                  # Anna: −2 DKK and +1 EUR, not −1
+    assert "-DKK\xa02.00 · €1.00" in page  # Anna: −2 DKK and +1 EUR, not −1
     rows = {row["member"]: row for row in read_csv(client.get(f"/c/{club_id}/ledger.csv"))}
     assert (rows["Anna"]["money (DKK)"], rows["Anna"]["money (EUR)"]) == ("-2.00", "1.00")
     assert rows["Anna"]["2026-01-08 money (DKK)"] == "-2.00" and rows["Anna"]["2026-02-05 money (EUR)"] == "1.00"
@@ -208,11 +239,14 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
 
 def test_the_migration_gives_old_evenings_their_clubs_currency(tmp_path):
     import scorekeeper.storage as dbmod
+
     path = str(tmp_path / "old.sqlite")
     conn = connect(path)
     dbmod.migrations.apply(conn, stop_before="m104_club_logins_per_address")
-    conn.execute("INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated)"
-                 " VALUES ('c', 'C', 'NOK', 'danish', '{}', 'x', 'now', 'now')")
+    conn.execute(
+        "INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated)"
+        " VALUES ('c', 'C', 'NOK', 'danish', '{}', 'x', 'now', 'now')"
+    )
     conn.execute("INSERT INTO club_evenings (club_id, date, created) VALUES ('c', '2026-01-01', 'now')")
     conn.conn.commit()
     close(conn)
@@ -229,8 +263,11 @@ def test_the_migration_gives_old_evenings_their_clubs_currency(tmp_path):
 
 def edit_evening(client, club_id, evening_id, date, fee, settlement="pairwise"):
     url = f"/c/{club_id}/e/{evening_id}/edit"
-    r = client.post(url, data={"csrf_token": token(client, url), "date": date, "fee": fee, "settlement": settlement},
-                    environ_base={"REMOTE_ADDR": A})
+    r = client.post(
+        url,
+        data={"csrf_token": token(client, url), "date": date, "fee": fee, "settlement": settlement},
+        environ_base={"REMOTE_ADDR": A},
+    )
     assert r.status_code == 302, r.get_data(as_text=True)
 
 
@@ -243,25 +280,25 @@ def test_the_result_says_what_changed_after_settling(client, db):
     page = client.get(url).get_data(as_text=True)
     assert "Settled." in page and "changed after" not in page
 
-    edit_evening(client, club_id, evening_id, "2026-01-08", "7,50")           # only the fee
+    edit_evening(client, club_id, evening_id, "2026-01-08", "7,50")  # only the fee
     page = client.get(url).get_data(as_text=True)
     assert "The fee was changed after it was settled" in page and "Hands were changed" not in page
 
-    edit_evening(client, club_id, evening_id, "2026-01-08", "5")              # back as it was settled
+    edit_evening(client, club_id, evening_id, "2026-01-08", "5")  # back as it was settled
     assert "changed after" not in client.get(url).get_data(as_text=True)
 
-    edit_evening(client, club_id, evening_id, "2026-01-09", "5", "kitty")     # date and way of settling up
+    edit_evening(client, club_id, evening_id, "2026-01-09", "5", "kitty")  # date and way of settling up
     page = client.get(url).get_data(as_text=True)
     assert "The date was changed after it was settled" in page
     assert "The way of settling up was changed after it was settled" in page
     assert "Hands were changed" not in page and "The fee was changed" not in page
 
     edit_evening(client, club_id, evening_id, "2026-01-08", "5")
-    service.add_hand(db, game_id, {"bidder": 1, "bid": "sol", "tricks": 1}, key)   # a hand
+    service.add_hand(db, game_id, {"bidder": 1, "bid": "sol", "tricks": 1}, key)  # a hand
     page = client.get(url).get_data(as_text=True)
     assert "Hands were changed after it was settled" in page and "fee was changed" not in page
 
-    edit_evening(client, club_id, evening_id, "2026-01-08", "6")              # and then the fee too
+    edit_evening(client, club_id, evening_id, "2026-01-08", "6")  # and then the fee too
     page = client.get(url).get_data(as_text=True)
     assert "Hands and the fee were changed after it was settled" in page
 
@@ -271,7 +308,7 @@ def test_an_evening_settled_before_the_terms_were_kept_still_tells_fee_from_hand
     evening_id, game_id, key = play_evening(db, club_id, ids, "2026-01-08", fee="5")
     club_service.set_settled(db, club_id, evening_id, "pairwise", True)
     conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE club_evenings SET settled_terms = NULL")              # as settled before m106
+    conn.execute("UPDATE club_evenings SET settled_terms = NULL")  # as settled before m106
     conn.commit()
     conn.close()
     club_service.change_evening(db, club_id, evening_id, "2026-01-08", "8", "pairwise")

@@ -1,5 +1,6 @@
 """Configuration from one place: scorekeeper/config.py holds every key the code reads, create_app starts from its
 defaults, `scorekeeper config` shows them (secrets hidden), and docs/operations.md carries its table unchanged."""
+
 import re
 import subprocess
 import sys
@@ -37,7 +38,9 @@ def test_every_key_the_code_reads_is_in_config_py():
 
 @pytest.mark.parametrize("testing", [False, True])
 def test_create_app_starts_from_config_py(tmp_path, testing):
-    app = create_app({"TESTING": testing, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "s", "GC_FREEZE": False})
+    app = create_app(
+        {"TESTING": testing, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "s", "GC_FREEZE": False}
+    )
     for key in config.KEYS:
         if key.name in ("DATABASE", "SECRET_KEY", "GC_FREEZE") or not key.applied:
             continue
@@ -47,10 +50,15 @@ def test_create_app_starts_from_config_py(tmp_path, testing):
 
 
 def test_the_config_command_lists_every_key_and_hides_the_secret(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "SCOREKEEPER_SECRET_KEY": "hush-hush", "SCOREKEEPER_MAX_HANDS": "42",
-           "SCOREKEEPER_DATABASE": str(tmp_path / "x.sqlite")}
-    out = subprocess.run([sys.executable, "-m", "scorekeeper", "config"], env=env, capture_output=True, text=True,
-                         cwd=tmp_path)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "SCOREKEEPER_SECRET_KEY": "hush-hush",
+        "SCOREKEEPER_MAX_HANDS": "42",
+        "SCOREKEEPER_DATABASE": str(tmp_path / "x.sqlite"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "config"], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert "hush-hush" not in out.stdout and "(set, hidden)" in out.stdout
     lines = {line.split()[0]: line for line in out.stdout.splitlines()[2:] if line.strip()}

@@ -2,28 +2,37 @@
 
 bench/run.py times these paths; these tests keep them from turning quadratic without anyone noticing.
 """
+
 import json
 import re
 import sqlite3
 
 import pytest
 
-from scorekeeper.web import db as web_db
-from scorekeeper.services import cache, games as service
-from scorekeeper import create_app
-from scorekeeper.web.db import get_db
-from scorekeeper.core import VARIANTS
 from helpers import PLAYERS
+from scorekeeper import create_app
+from scorekeeper.core import VARIANTS
+from scorekeeper.services import cache
+from scorekeeper.services import games as service
+from scorekeeper.web import db as web_db
+from scorekeeper.web.db import get_db
 
 # Options that let a game run long, and the longest game the rules allow (≤ 1,000 hands).
-LONG = {"classic": ({"deals": 500}, 500), "norwegian": ({"target": 100}, 1000), "danish": ({}, 1000),
-        "german": ({"count": "all26", "target": 100}, 1000), "swedish": ({"target": 100}, 190)}
-DANISH = [{"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9},
-          {"bidder": 1, "bid": "sol", "tricks": 1},
-          {"passed": True},
-          {"bidder": 2, "bid": 9, "suffix": "gode", "trump": "clubs", "partner": 2, "tricks": 8},
-          {"bidder": 3, "bid": 7, "suffix": "sans", "trump": "none", "partner": 1, "tricks": 10},
-          {"bidder": 0, "bid": 10, "suffix": "vip", "trump": "hearts", "partner": 3, "tricks": 10}]
+LONG = {
+    "classic": ({"deals": 500}, 500),
+    "norwegian": ({"target": 100}, 1000),
+    "danish": ({}, 1000),
+    "german": ({"count": "all26", "target": 100}, 1000),
+    "swedish": ({"target": 100}, 190),
+}
+DANISH = [
+    {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9},
+    {"bidder": 1, "bid": "sol", "tricks": 1},
+    {"passed": True},
+    {"bidder": 2, "bid": 9, "suffix": "gode", "trump": "clubs", "partner": 2, "tricks": 8},
+    {"bidder": 3, "bid": 7, "suffix": "sans", "trump": "none", "partner": 1, "tricks": 10},
+    {"bidder": 0, "bid": 10, "suffix": "vip", "trump": "hearts", "partner": 3, "tricks": 10},
+]
 
 
 def long_hands(variant: str, n: int) -> list[dict]:
@@ -33,20 +42,34 @@ def long_hands(variant: str, n: int) -> list[dict]:
     if variant == "classic":
         return [{"trump": "hearts", "tricks": [7, 6] if i % 2 else [5, 8]} for i in range(n)]
     if variant == "norwegian":
-        return [{"bid": "grand", "bidder": i % 4, "tricks": [7, 6] if i % 2 == 0 else [6, 7]} if i % 10 == 9
-                else {"bid": "pass", "tricks": [6, 7]} for i in range(n)]
+        return [
+            {"bid": "grand", "bidder": i % 4, "tricks": [7, 6] if i % 2 == 0 else [6, 7]}
+            if i % 10 == 9
+            else {"bid": "pass", "tricks": [6, 7]}
+            for i in range(n)
+        ]
     if variant == "german":
-        return [{"tricks": [14, 12] if i % 20 == 9 else [12, 14]} if i % 10 == 9 else {"tricks": [13, 13]}
-                for i in range(n)]
+        return [
+            {"tricks": [14, 12] if i % 20 == 9 else [12, 14]} if i % 10 == 9 else {"tricks": [13, 13]} for i in range(n)
+        ]
     return [{"red": None, "tricks": [6, 7] if i % 2 == 0 else [7, 6]} for i in range(n)]
 
 
 def make_game(app, variant: str, n: int) -> tuple[str, str]:
     options, _longest = LONG[variant]
     with app.app_context():
-        return service.import_game(get_db(), {
-            "format": service.EXPORT_FORMAT, "variant": variant, "title": f"{n} hands", "players": PLAYERS[variant],
-            "dealer": 0, "options": options, "hands": long_hands(variant, n)})
+        return service.import_game(
+            get_db(),
+            {
+                "format": service.EXPORT_FORMAT,
+                "variant": variant,
+                "title": f"{n} hands",
+                "players": PLAYERS[variant],
+                "dealer": 0,
+                "options": options,
+                "hands": long_hands(variant, n),
+            },
+        )
 
 
 @pytest.fixture
@@ -58,6 +81,7 @@ def scorer_calls(monkeypatch):
         def wrapper(*args, **kwargs):
             calls[variant, name] = calls.get((variant, name), 0) + 1
             return fn(*args, **kwargs)
+
         return wrapper
 
     for variant, module in VARIANTS.items():
@@ -93,8 +117,10 @@ def stored_elsewhere(app, game_id: str, hand: dict) -> None:
     """A hand added by another process, straight into the file (the database's trigger bumps the game's version)."""
     conn = sqlite3.connect(app.config["DATABASE"])
     with conn:
-        conn.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, 'now', 'now')",
-                     [game_id, json.dumps(hand)])
+        conn.execute(
+            "INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, 'now', 'now')",
+            [game_id, json.dumps(hand)],
+        )
     conn.close()
 
 
@@ -110,8 +136,10 @@ def test_entering_a_hand_scores_that_hand(app, client, scorer_calls):
     page = client.get(f"/g/{game_id}/hands/new").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     scorer_calls("danish")
-    r = client.post(f"/g/{game_id}/hands/new", data={"csrf_token": token, "bidder": "0", "bid": "8",
-                                                     "trump": "spades", "partner": "2", "tricks": "9"})
+    r = client.post(
+        f"/g/{game_id}/hands/new",
+        data={"csrf_token": token, "bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"},
+    )
     assert r.status_code == 302
     assert scorer_calls("danish") == (1, 1)
     # Another worker adds a hand: this one's sheet no longer matches the game's row, so it replays what is stored.
@@ -170,10 +198,32 @@ def test_sql_per_page_does_not_grow_with_the_hands(app, statements):
             "protokoll": len(queries(client, statements, "GET", f"/g/{game_id}")),
             "game json": len(queries(client, statements, "GET", f"/api/games/{game_id}")),
             "hand form": len(queries(client, statements, "GET", f"/g/{game_id}/hands/new")),
-            "form post": len(queries(client, statements, "POST", f"/g/{game_id}/hands/new", data={
-                "csrf_token": token, "bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"})),
-            "api post": len(queries(client, statements, "POST", f"/api/games/{game_id}/hands", json=DANISH[1],
-                                    headers={"X-Edit-Key": key})),
+            "form post": len(
+                queries(
+                    client,
+                    statements,
+                    "POST",
+                    f"/g/{game_id}/hands/new",
+                    data={
+                        "csrf_token": token,
+                        "bidder": "0",
+                        "bid": "8",
+                        "trump": "spades",
+                        "partner": "2",
+                        "tricks": "9",
+                    },
+                )
+            ),
+            "api post": len(
+                queries(
+                    client,
+                    statements,
+                    "POST",
+                    f"/api/games/{game_id}/hands",
+                    json=DANISH[1],
+                    headers={"X-Edit-Key": key},
+                )
+            ),
         }
     assert counts[10] == counts[100]
     assert all(0 < count < 30 for count in counts[10].values()), counts[10]

@@ -1,4 +1,5 @@
 """The hands as CSV: read back with the csv module, they are exactly the game's hands and totals."""
+
 import csv
 import io
 
@@ -7,19 +8,25 @@ import pytest
 from scorekeeper.web.sheets.paper import guard
 
 GAMES = {
-    "classic": ({"honours": True}, [
-        {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
-        {"trump": "spades", "tricks": [4, 9], "revoke": {"side": 0, "penalty": "deduct"}},
-        {"trump": "clubs", "tricks": [7, 6]},
-    ]),
+    "classic": (
+        {"honours": True},
+        [
+            {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
+            {"trump": "spades", "tricks": [4, 9], "revoke": {"side": 0, "penalty": "deduct"}},
+            {"trump": "clubs", "tricks": [7, 6]},
+        ],
+    ),
     "norwegian": ({}, [{"bid": "grand", "bidder": 2, "tricks": [5, 8]}, {"bid": "pass", "tricks": [4, 9]}]),
-    "danish": ({}, [
-        {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
-        {"bidder": 1, "bid": "sol", "tricks": 1},
-        {"passed": True},
-        {"bidder": 0, "bid": 9, "suffix": "gode", "partner": 0, "tricks": 9},
-        {"bidder": 3, "bid": 10, "suffix": "sans", "partner": 1, "tricks": 8},
-    ]),
+    "danish": (
+        {},
+        [
+            {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
+            {"bidder": 1, "bid": "sol", "tricks": 1},
+            {"passed": True},
+            {"bidder": 0, "bid": 9, "suffix": "gode", "partner": 0, "tricks": 9},
+            {"bidder": 3, "bid": 10, "suffix": "sans", "partner": 1, "tricks": 8},
+        ],
+    ),
     "german": ({}, [{"tricks": [9, 4]}, {"tricks": [5, 8]}]),
     "swedish": ({}, [{"red": 3, "tricks": [5, 8]}, {"red": None, "tricks": [4, 9]}]),
 }
@@ -112,9 +119,21 @@ def test_text_cells_cannot_run_as_formulas_but_negative_numbers_stay_numbers(cli
         assert not cell.startswith("-") or cell.lstrip("-").isdigit(), cell
 
 
-@pytest.mark.parametrize("value, cell", [
-    ("=1+1", "'=1+1"), ("+45", "'+45"), ("-Bo", "'-Bo"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
-    ("\rx", "'\rx"), ("Åsa", "Åsa"), ("", ""), (-60, -60), (0, 0), (None, None),
-])
+@pytest.mark.parametrize(
+    "value, cell",
+    [
+        ("=1+1", "'=1+1"),
+        ("+45", "'+45"),
+        ("-Bo", "'-Bo"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Åsa", "Åsa"),
+        ("", ""),
+        (-60, -60),
+        (0, 0),
+        (None, None),
+    ],
+)
 def test_guard(value, cell):
     assert guard(value) == cell

@@ -4,6 +4,7 @@ The names below are written straight into the database (as an old file or a hand
 hold them), bypassing the checks that refuse < and >, and every page, the PDF and the CSV must show
 them as text.
 """
+
 import csv
 import io
 import json
@@ -11,20 +12,26 @@ import sqlite3
 import subprocess
 
 import pytest
+
 from helpers import PLAYERS
 
 EVIL = '<script>alert("x")</script>'
-FORMULA = "=HYPERLINK(\"http://evil.example\")"
+FORMULA = '=HYPERLINK("http://evil.example")'
 
 
 @pytest.fixture
 def game(client, db_path):
     g = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"], "title": "Fredag"}).json
-    client.post(f"/api/games/{g['id']}/hands", headers={"X-Edit-Key": g["edit_key"]},
-                json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 1, "tricks": 9})
+    client.post(
+        f"/api/games/{g['id']}/hands",
+        headers={"X-Edit-Key": g["edit_key"]},
+        json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 1, "tricks": 9},
+    )
     conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE games SET players = ?, title = ? WHERE id = ?",
-                 [json.dumps([EVIL, FORMULA, "Carl", "Dina"]), EVIL, g["id"]])
+    conn.execute(
+        "UPDATE games SET players = ?, title = ? WHERE id = ?",
+        [json.dumps([EVIL, FORMULA, "Carl", "Dina"]), EVIL, g["id"]],
+    )
     conn.commit()
     conn.close()
     client.get(g["edit_page"])  # this client may edit
@@ -36,8 +43,18 @@ def test_markup_names_are_refused_at_the_door(client):
     assert r.status_code == 400 and "players" in r.json["errors"]
 
 
-@pytest.mark.parametrize("path", ["/g/{id}", "/g/{id}/hands/new", "/g/{id}/hands/1", "/g/{id}/hands/1/delete",
-                                  "/g/{id}/print", "/g/{id}/blank", "/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/{id}",
+        "/g/{id}/hands/new",
+        "/g/{id}/hands/1",
+        "/g/{id}/hands/1/delete",
+        "/g/{id}/print",
+        "/g/{id}/blank",
+        "/",
+    ],
+)
 def test_every_game_page_escapes_names(client, game, path):
     r = client.get(path.format(id=game["id"]))
     assert r.status_code == 200
@@ -72,8 +89,13 @@ def test_club_pages_escape_member_and_club_names(client, season, db_path):
     conn.commit()
     conn.close()
     club, evening = season["club"], season["evenings"][0]
-    for path in (f"/c/{club}", f"/c/{club}/e/{evening}", f"/c/{club}/e/{evening}/result", f"/c/{club}/ledger",
-                 f"/c/{club}/stats"):
+    for path in (
+        f"/c/{club}",
+        f"/c/{club}/e/{evening}",
+        f"/c/{club}/e/{evening}/result",
+        f"/c/{club}/ledger",
+        f"/c/{club}/stats",
+    ):
         html = client.get(path).get_data(as_text=True)
         assert "<script>alert" not in html, path
         assert "&lt;script&gt;" in html, path

@@ -1,5 +1,6 @@
 """Bounded cost for the expensive answers: a game takes at most MAX_HANDS hands, a game's PDF is drawn once per
 version and language and then kept, and one PDF at a time per worker is drawn, in a child process."""
+
 import re
 import sqlite3
 import threading
@@ -9,11 +10,11 @@ import urllib.request
 
 import pytest
 
+from helpers import PLAYERS, dump
 from scorekeeper import create_app
 from scorekeeper.services import games as service
-from scorekeeper.web.sheets import views as sheets
 from scorekeeper.web.db import get_db
-from helpers import Api, PLAYERS, dump
+from scorekeeper.web.sheets import views as sheets
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 FORM_HAND = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}
@@ -25,8 +26,15 @@ def app(db_path):
 
 
 def exported(n: int, variant: str = "danish", **extra) -> dict:
-    return {"format": service.EXPORT_FORMAT, "variant": variant, "players": PLAYERS[variant], "dealer": 0,
-            "options": {}, "hands": [{"passed": True}] * n, **extra}
+    return {
+        "format": service.EXPORT_FORMAT,
+        "variant": variant,
+        "players": PLAYERS[variant],
+        "dealer": 0,
+        "options": {},
+        "hands": [{"passed": True}] * n,
+        **extra,
+    }
 
 
 # ---------------------------------------------------------------- the hand limit
@@ -209,11 +217,26 @@ def long_danish_game() -> dict:
         out = i % 5  # the dealer sits out
         seats = [s for s in range(5) if s != out]
         bidder, partner = rng.choice(seats), rng.choice(seats)
-        hands.append({"bidder": bidder, "bid": rng.choice([7, 8, 9]), "suffix": rng.choice(["plain", "vip", "halve"]),
-                      "trump": rng.choice(["hearts", "spades"]), "partner": partner, "tricks": rng.randrange(4, 14)})
+        hands.append(
+            {
+                "bidder": bidder,
+                "bid": rng.choice([7, 8, 9]),
+                "suffix": rng.choice(["plain", "vip", "halve"]),
+                "trump": rng.choice(["hearts", "spades"]),
+                "partner": partner,
+                "tricks": rng.randrange(4, 14),
+            }
+        )
     names = [f"Skovbo-Kristoffersen-Høegh-Guldberg {i}" for i in range(5)]
-    return {"format": service.EXPORT_FORMAT, "variant": "danish", "title": "Lang aften " * 7, "players": names,
-            "dealer": 0, "options": {"rate": 0.05}, "hands": hands}
+    return {
+        "format": service.EXPORT_FORMAT,
+        "variant": "danish",
+        "title": "Lang aften " * 7,
+        "players": names,
+        "dealer": 0,
+        "options": {"rate": 0.05},
+        "hands": hands,
+    }
 
 
 def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
@@ -266,7 +289,9 @@ def test_a_game_stored_before_the_limit_is_not_drawn_as_a_pdf(client, api, rende
     for _ in range(5):
         api.hand(game, HAND)
     conn = sqlite3.connect(db_path)
-    conn.execute("INSERT INTO hands (game_id, input, created, updated) SELECT game_id, input, created, updated FROM hands LIMIT 1")
+    conn.execute(
+        "INSERT INTO hands (game_id, input, created, updated) SELECT game_id, input, created, updated FROM hands LIMIT 1"
+    )
     conn.commit()
     conn.close()
     r = client.get(f"/g/{game['id']}/sheet.pdf")

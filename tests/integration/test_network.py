@@ -3,6 +3,7 @@
 Each test here failed on the main of 2026-11-30: open redirects, 500s on non-ASCII digits, no rate limits, no
 storage guard, idempotency keys kept forever, and a server that slow clients could take away from everyone.
 """
+
 import socket
 import sqlite3
 import subprocess
@@ -12,26 +13,43 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from scorekeeper import create_app
+
 from helpers import PASSWORD, PLAYERS, dump, token
+from scorekeeper import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------- one safe redirect helper, used by every `next`
 
-EVIL = ["/%09/evil.example/phish", "/\t/evil.example/phish", "//evil.example", "/\\evil.example", "\\\\evil.example",
-        "https://evil.example/", "/%0d/evil.example", "/%0a/evil.example", "/\r\n/evil.example", " //evil.example",
-        "/%5Cevil.example", "javascript:alert(1)", "/\x00/evil.example", "/ /evil.example"]
+EVIL = [
+    "/%09/evil.example/phish",
+    "/\t/evil.example/phish",
+    "//evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "https://evil.example/",
+    "/%0d/evil.example",
+    "/%0a/evil.example",
+    "/\r\n/evil.example",
+    " //evil.example",
+    "/%5Cevil.example",
+    "javascript:alert(1)",
+    "/\x00/evil.example",
+    "/ /evil.example",
+]
 
 
 def host_a_browser_goes_to(location: str) -> str:
     """Where a browser on https://site.example/ goes with this Location (WHATWG URL parsing, as far as it matters):
     it drops tabs and newlines anywhere and leading/trailing spaces and controls, reads backslashes as slashes."""
     from urllib.parse import urljoin, urlsplit
-    cleaned = "".join(c for c in location if c not in "\t\n\r").strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08"
-                                                                     "\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15"
-                                                                     "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+
+    cleaned = "".join(c for c in location if c not in "\t\n\r").strip(
+        "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
+        "\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15"
+        "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f "
+    )
     cleaned = cleaned.replace("\\", "/")
     return urlsplit(urljoin("https://site.example/", cleaned)).netloc
 
@@ -63,18 +81,23 @@ def test_language_switch_keeps_a_path_on_the_site(client):
 def test_club_login_never_redirects_off_the_site(app, client, db_path, target):
     from scorekeeper.services import clubs as club_service
     from scorekeeper.storage import close, connect
+
     db = connect(db_path)
     try:
-        club_id = club_service.create_club(db, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",
-                                                "options": {}, "password": PASSWORD})
+        club_id = club_service.create_club(
+            db, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish", "options": {}, "password": PASSWORD}
+        )
     finally:
         close(db)
-    r = client.post(f"/c/{club_id}/login", data={"csrf_token": token(client, f"/c/{club_id}/login"),
-                                                 "password": PASSWORD, "next": target})
+    r = client.post(
+        f"/c/{club_id}/login",
+        data={"csrf_token": token(client, f"/c/{club_id}/login"), "password": PASSWORD, "next": target},
+    )
     assert_stays(r)
 
 
 # ---------------------------------------------------------------- one strict parser for every number in a URL or form
+
 
 @pytest.mark.parametrize("field", ["rows", "dealer", "seats", "target", "deals", "tariff", "solo_values"])
 @pytest.mark.parametrize("digits", ["²", "١٢", "１２", "1_0", "+7", "0x1", "7.0"])
@@ -88,11 +111,12 @@ def test_blank_sheet_refuses_digits_that_are_not_ascii(client, field, digits):
 def test_blank_sheet_number_error_speaks_the_readers_language(client):
     r = client.get("/blank/danish", query_string={"rows": "²"}, headers={"Accept-Language": "da"})
     assert r.status_code == 400
-    assert "helt tal".encode() in r.data.lower() or "heltal".encode() in r.data.lower(), r.data.decode()[:2000]
+    assert b"helt tal" in r.data.lower() or b"heltal" in r.data.lower(), r.data.decode()[:2000]
 
 
 def test_numbers_in_forms_are_ascii_only():
     from scorekeeper.web.inputs import whole_number
+
     assert whole_number("12") == 12
     for raw in ("²", "١٢", "１２", "1_0", " 7", "+7", "-1", "", None, "0x1", "99999999999"):
         assert whole_number(raw) is None, raw
@@ -100,6 +124,7 @@ def test_numbers_in_forms_are_ascii_only():
 
 
 # ---------------------------------------------------------------- rate limits on writes without a key
+
 
 def limited_app(db_path, **extra):
     return create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "t", "RATELIMIT_ENABLED": True, **extra})
@@ -151,14 +176,16 @@ def test_hand_entry_with_the_key_is_not_limited_by_game_creation(db_path):
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "german", "players": PLAYERS["german"]}).json
     for _ in range(10):
-        r = client.post(f"/api/games/{game['id']}/hands", json={"tricks": [7, 6]},
-                        headers={"X-Edit-Key": game["edit_key"]})
+        r = client.post(
+            f"/api/games/{game['id']}/hands", json={"tricks": [7, 6]}, headers={"X-Edit-Key": game["edit_key"]}
+        )
         if r.status_code == 409:  # the game is over
             break
         assert r.status_code == 201
 
 
 # ---------------------------------------------------------------- the storage guard
+
 
 def test_no_new_game_when_the_database_is_too_big(db_path):
     app = limited_app(db_path, MAX_DATABASE_BYTES=1)
@@ -174,7 +201,7 @@ def test_no_import_when_the_disk_is_nearly_full(db_path):
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "german", "players": PLAYERS["german"]}).json
     exported = client.get(f"/api/games/{game['id']}/export").json
-    app.config["MIN_FREE_DISK_BYTES"] = 10 ** 18
+    app.config["MIN_FREE_DISK_BYTES"] = 10**18
     before = dump(db_path)
     r = client.post("/api/games/import", json=exported)
     assert r.status_code == 507
@@ -192,27 +219,32 @@ def test_new_game_page_says_the_storage_is_full(db_path):
 
 # ---------------------------------------------------------------- idempotency keys are purged
 
+
 def test_old_idempotency_keys_are_purged(db_path):
     app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600)
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
     headers = {"X-Edit-Key": game["edit_key"]}
     for i in range(3):
-        r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True},
-                        headers={**headers, "Idempotency-Key": f"k{i}"})
+        r = client.post(
+            f"/api/games/{game['id']}/hands", json={"passed": True}, headers={**headers, "Idempotency-Key": f"k{i}"}
+        )
         assert r.status_code == 201
     conn = sqlite3.connect(db_path)
     conn.execute("UPDATE idempotency_keys SET created = '2020-01-01T00:00:00+00:00' WHERE key IN ('k0', 'k1')")
     conn.commit()
     conn.close()
     from scorekeeper.web import guard
+
     guard.purge_keys_now(app)
     conn = sqlite3.connect(db_path)
     left = [r[0] for r in conn.execute("SELECT key FROM idempotency_keys ORDER BY key")]
     conn.close()
     assert left == ["k2"]
     # the recent key still makes a retry harmless
-    r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers={**headers, "Idempotency-Key": "k2"})
+    r = client.post(
+        f"/api/games/{game['id']}/hands", json={"passed": True}, headers={**headers, "Idempotency-Key": "k2"}
+    )
     assert r.status_code in (200, 201)
     assert len(client.get(f"/api/games/{game['id']}").json["hands"]) == 3
 
@@ -221,8 +253,11 @@ def test_keys_are_purged_by_requests_without_a_command(db_path):
     app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_PURGE_EVERY=0)
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
-    client.post(f"/api/games/{game['id']}/hands", json={"passed": True},
-                headers={"X-Edit-Key": game["edit_key"], "Idempotency-Key": "old"})
+    client.post(
+        f"/api/games/{game['id']}/hands",
+        json={"passed": True},
+        headers={"X-Edit-Key": game["edit_key"], "Idempotency-Key": "old"},
+    )
     conn = sqlite3.connect(db_path)
     conn.execute("UPDATE idempotency_keys SET created = '2020-01-01T00:00:00+00:00'")
     conn.commit()
@@ -235,6 +270,7 @@ def test_keys_are_purged_by_requests_without_a_command(db_path):
 
 # ---------------------------------------------------------------- slow clients cannot starve the server
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -245,20 +281,28 @@ def free_port() -> int:
 def served(tmp_path):
     """The app as the README's run command serves it (scorekeeper.serve), on 127.0.0.1 and a free port."""
     port = free_port()
-    env = {"SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"), "SCOREKEEPER_SECRET_KEY": "x",
-           "PATH": "/usr/bin:/bin"}
-    proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {
+        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
             urllib.request.urlopen(base + "/", timeout=2).read()
             break
-        except OSError:
+        except OSError as exc:
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
-                raise AssertionError("the server did not start: " + proc.stderr.read().decode()[-2000:])
+                raise AssertionError("the server did not start: " + proc.stderr.read().decode()[-2000:]) from exc
             time.sleep(0.2)
     yield base, port
     proc.terminate()
@@ -266,6 +310,8 @@ def served(tmp_path):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait(10)
+    proc.stderr.close()
 
 
 def slow_client(port: int) -> socket.socket:

@@ -1,5 +1,6 @@
 """What an operator leans on: GET /healthz (the database writable now, no secrets, no rate limit), one log line per
 request with the edit key redacted, and the systemd unit's promises."""
+
 import logging
 import os
 from pathlib import Path
@@ -26,8 +27,15 @@ def test_healthz_answers_503_with_a_reason_when_the_database_cannot_be_opened(ap
 
 
 def test_healthz_is_never_rate_limited(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "t",
-                      "RATELIMIT_ENABLED": True, "LIMIT_NEW_GAMES": "1 per minute"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "db.sqlite"),
+            "SECRET_KEY": "t",
+            "RATELIMIT_ENABLED": True,
+            "LIMIT_NEW_GAMES": "1 per minute",
+        }
+    )
     client = app.test_client()
     assert all(client.get("/healthz").status_code == 200 for _ in range(30))
 
@@ -47,8 +55,9 @@ def test_one_log_line_per_request_with_the_edit_key_redacted(client, api, caplog
 
 
 def test_log_level_warning_leaves_requests_out(tmp_path, caplog):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "t",
-                      "LOG_LEVEL": "WARNING"})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "t", "LOG_LEVEL": "WARNING"}
+    )
     try:
         with caplog.at_level(logging.NOTSET):
             app.test_client().get("/healthz")
@@ -59,8 +68,11 @@ def test_log_level_warning_leaves_requests_out(tmp_path, caplog):
 
 def test_the_systemd_unit_runs_the_command_hardened():
     unit = (ROOT / "deploy" / "scorekeeper.service").read_text()
-    lines = {line.split("=", 1)[0]: line.split("=", 1)[1] for line in unit.splitlines() if "=" in line
-             and not line.startswith("#")}
+    lines = {
+        line.split("=", 1)[0]: line.split("=", 1)[1]
+        for line in unit.splitlines()
+        if "=" in line and not line.startswith("#")
+    }
     assert lines["ExecStart"].endswith("/bin/scorekeeper serve --host 127.0.0.1 --port 5000")
     assert lines["EnvironmentFile"].endswith("scorekeeper.env") and lines["Restart"] == "on-failure"
     assert lines["NoNewPrivileges"] == "yes" and lines["ProtectSystem"] == "strict" and lines["PrivateTmp"] == "yes"

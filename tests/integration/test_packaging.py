@@ -1,4 +1,5 @@
 """A non-editable install finds its templates: the wheel carries scorekeeper/templates."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -22,13 +23,24 @@ print("ok", os.path.join(app.root_path, app.template_folder))
 
 def test_wheel_ships_templates_and_works_outside_the_checkout(tmp_path):
     wheels, target = tmp_path / "wheels", tmp_path / "target"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)],
-                   check=True, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)],
+        check=True,
+        cwd=tmp_path,
+    )
     wheel = next(wheels.glob("scorekeeper-*.whl"))
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
-                   check=True, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        cwd=tmp_path,
+    )
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", CHECK, str(tmp_path / "db.sqlite")], cwd=tmp_path, env=env,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHECK, str(tmp_path / "db.sqlite")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     assert "ok" in out.stdout and str(target) in out.stdout

@@ -1,7 +1,9 @@
 """Every page and every variant's hand form through the Flask test client, with CSRF on."""
+
 import re
 
 import pytest
+
 from helpers import PLAYERS, dump, fields, post_hand, start
 
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
@@ -36,10 +38,12 @@ def test_choose_variant_lists_all_five_with_a_line_each(client):
     assert "Es-makker whist" in html
 
 
-@pytest.mark.parametrize("variant,inputs", [
-    ("classic", 4), ("norwegian", 4), ("danish", 5), ("german", 2), ("swedish", 4)])
+@pytest.mark.parametrize(
+    "variant,inputs", [("classic", 4), ("norwegian", 4), ("danish", 5), ("german", 2), ("swedish", 4)]
+)
 def test_new_game_page_has_players_and_every_option_with_its_default(client, variant, inputs):
     from scorekeeper.core import VARIANTS
+
     html = client.get(f"/new/{variant}").get_data(as_text=True)
     assert len(re.findall(r'name="player\d"', html)) == inputs
     for name, opt in VARIANTS[variant].OPTIONS.items():
@@ -57,13 +61,16 @@ def test_new_game_with_house_rules(client):
     assert len(game["players"]) == 5
 
 
-@pytest.mark.parametrize("change,message", [
-    ({"player3": ""}, "takes 4 players"),
-    ({"player3": "anna"}, "same name"),
-    ({"player3": "<script>x</script>"}, "may not contain"),
-    ({"opt_target": "0"}, "from 1 to 30"),
-    ({"opt_target": "five"}, "whole number"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"player3": ""}, "takes 4 players"),
+        ({"player3": "anna"}, "same name"),
+        ({"player3": "<script>x</script>"}, "may not contain"),
+        ({"opt_target": "0"}, "from 1 to 30"),
+        ({"opt_target": "five"}, "whole number"),
+    ],
+)
 def test_new_game_errors_are_shown_and_nothing_stored(client, db_path, change, message):
     page = client.get("/new/classic").get_data(as_text=True)
     data = {**fields(page), "dealer": "0", **{f"player{i}": n for i, n in enumerate(PLAYERS["classic"])}, **change}
@@ -155,9 +162,19 @@ BAD = [
     ("classic", {"tricks": "8"}, "trump", "is missing"),
     ("classic", {"trump": "hearts"}, "tricks", "is missing"),
     ("classic", {"trump": "hearts", "tricks": "14"}, "tricks", "from 0 to 13"),
-    ("classic", {"trump": "hearts", "tricks": "8", "revoke_side": "0", "revoke_penalty": "fine"}, "revoke_penalty", "tricks, add or deduct"),
+    (
+        "classic",
+        {"trump": "hearts", "tricks": "8", "revoke_side": "0", "revoke_penalty": "fine"},
+        "revoke_penalty",
+        "tricks, add or deduct",
+    ),
     ("norwegian", {"tricks": "7"}, "bid", "grand or pass"),
-    ("danish", {"bidder": "0", "bid": "8-gode", "trump": "hearts", "partner": "2", "tricks": "8"}, "trump", "clubs are trump"),
+    (
+        "danish",
+        {"bidder": "0", "bid": "8-gode", "trump": "hearts", "partner": "2", "tricks": "8"},
+        "trump",
+        "clubs are trump",
+    ),
     ("danish", {"bidder": "0", "bid": "8", "partner": "2", "tricks": "8"}, "trump", "choose the trump suit"),
     ("danish", {"bidder": "0", "bid": "8", "trump": "hearts", "tricks": "8"}, "partner", "called ace"),
     ("danish", {"bid": "8", "trump": "hearts", "partner": "2", "tricks": "8"}, "bidder", "choose a player"),
@@ -208,12 +225,15 @@ def test_five_danish_players_the_dealer_sits_out(client):
     gid = start(client, "danish", ["A", "B", "C", "D", "E"])
     html = client.get(f"/g/{gid}/hands/new").get_data(as_text=True)
     assert "A deals and sits out" in html and 'id="bidder-0"' not in html
-    r = post_hand(client, gid, {"bidder": "0", "bid": "8", "trump": "hearts", "partner": "2", "tricks": "8"}, expect=400)
+    r = post_hand(
+        client, gid, {"bidder": "0", "bid": "8", "trump": "hearts", "partner": "2", "tricks": "8"}, expect=400
+    )
     assert "sits out" in error_next_to(r.get_data(as_text=True), "bidder")
 
 
 def test_danish_bid_buttons_follow_the_ladder(client):
     from scorekeeper.core.variants import danish
+
     gid = start(client, "danish")
     html = client.get(f"/g/{gid}/hands/new").get_data(as_text=True)
     values = re.findall(r'name="bid" id="bid-[^"]+" value="([^"]+)"', html)

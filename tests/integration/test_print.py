@@ -1,12 +1,14 @@
 """Score sheets on paper: the print page, its PDF (read back with pdftotext), blank sheets, the tariff matrix."""
+
 import json
 import re
 import subprocess
 import urllib.request
 
 import pytest
-from scorekeeper.core.variants import danish
+
 from helpers import ARTIFACTS, PLAYERS
+from scorekeeper.core.variants import danish
 
 NORDIC = ["Ann-Kristin", "Søren", "Åsa", "Bo"]
 # A finished Danish evening of 8 deals: a made bid, a sol, a passed-out deal, a selvmakker, a lost sans, a lost sol …
@@ -36,6 +38,7 @@ def english_money(amount: str, currency: str) -> str:
     from decimal import Decimal
 
     from babel.numbers import format_currency
+
     return format_currency(Decimal(amount), currency, locale="en").replace(currency, currency + " ")
 
 
@@ -45,8 +48,9 @@ def english_money(amount: str, currency: str) -> str:
 def pdftotext(data: bytes, tmp_path, *args) -> str:
     path = tmp_path / "sheet.pdf"
     path.write_bytes(data)
-    return subprocess.run(["pdftotext", "-layout", *args, str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout", *args, str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def pdfinfo(data: bytes, tmp_path) -> dict:
@@ -83,8 +87,9 @@ def words_off_the_page(data: bytes, tmp_path, margin=28) -> list[str]:
     for page in re.findall(r"<page (.*?)</page>", html, re.S):
         width = float(re.search(r'width="([\d.]+)"', page)[1])
         height = float(re.search(r'height="([\d.]+)"', page)[1])
-        for x0, y0, x1, y1, word in re.findall(
-                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', page):
+        for x0, _y0, x1, y1, word in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', page
+        ):
             if float(x0) < margin or float(x1) > width - margin or float(y1) > height - 10:
                 outside.append(word)
     return outside
@@ -195,8 +200,17 @@ def test_a_40_hand_game_spans_pages_with_the_header_row_on_each(client, api, tmp
         if k % 9 == 4:
             api.hand(game, {"bidder": playing[k % 4], "bid": "sol", "tricks": k % 3})
         else:
-            api.hand(game, {"bidder": playing[k % 4], "bid": 7 + k % 4, "suffix": "plain", "trump": "hearts",
-                            "partner": playing[(k + 1) % 4], "tricks": 5 + k % 9})
+            api.hand(
+                game,
+                {
+                    "bidder": playing[k % 4],
+                    "bid": 7 + k % 4,
+                    "suffix": "plain",
+                    "trump": "hearts",
+                    "partner": playing[(k + 1) % 4],
+                    "tricks": 5 + k % 9,
+                },
+            )
     game = api.get(game)
     r = client.get(game["links"]["pdf"])
     save_artifact("danish-40-hands.pdf", r.data)
@@ -238,8 +252,13 @@ def test_names_are_escaped_on_the_sheet(client, api):
 def test_the_protokoll_links_to_paper_and_prints_its_head(client, evening):
     html = client.get(evening["links"]["page"]).get_data(as_text=True)
     gid = evening["id"]
-    for href in (f"/g/{gid}/print", f"/g/{gid}/sheet.pdf", f"/g/{gid}/blank", f"/g/{gid}/hands.csv",
-                 f"/g/{gid}/game.json"):
+    for href in (
+        f"/g/{gid}/print",
+        f"/g/{gid}/sheet.pdf",
+        f"/g/{gid}/blank",
+        f"/g/{gid}/hands.csv",
+        f"/g/{gid}/game.json",
+    ):
         assert f'href="{href}"' in html
     assert 'class="print-head"' in html and "<dt>Stake</dt>" in html
 
@@ -251,19 +270,33 @@ def test_the_game_json_downloads_as_the_api_answers_it(client, evening):
     assert json.loads(r.data) == client.get(evening["links"]["json"]).json
 
 
-@pytest.mark.parametrize("path", ["/g/nosuch/print", "/g/nosuch/sheet.pdf", "/g/nosuch/hands.csv",
-                                  "/g/nosuch/game.json", "/g/nosuch/blank.pdf", "/blank/bridge", "/blank/bridge.pdf"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/nosuch/print",
+        "/g/nosuch/sheet.pdf",
+        "/g/nosuch/hands.csv",
+        "/g/nosuch/game.json",
+        "/g/nosuch/blank.pdf",
+        "/blank/bridge",
+        "/blank/bridge.pdf",
+    ],
+)
 def test_unknown_games_and_variants_are_404(client, path):
     assert client.get(path).status_code == 404
 
 
 def test_the_pdf_renderer_loads_only_the_static_files(app):
     from scorekeeper.web.sheets.views import render_pdf
+
     with app.test_request_context("/"):
         assert render_pdf('<link rel="stylesheet" href="/static/print.css"><p>Æ Ø Å</p>').startswith(b"%PDF")
-        for html in ('<img src="http://127.0.0.1:9/x.png">', '<link rel="stylesheet" href="file:///etc/passwd">',
-                     '<link rel="stylesheet" href="/static/../__init__.py">',
-                     '<link rel="stylesheet" href="/static/missing.css">'):
+        for html in (
+            '<img src="http://127.0.0.1:9/x.png">',
+            '<link rel="stylesheet" href="file:///etc/passwd">',
+            '<link rel="stylesheet" href="/static/../__init__.py">',
+            '<link rel="stylesheet" href="/static/missing.css">',
+        ):
             with pytest.raises(RuntimeError):
                 render_pdf(html)
 
@@ -283,6 +316,7 @@ BLANK_COLUMNS = {
 @pytest.mark.parametrize("variant", sorted(BLANK_COLUMNS))
 def test_a_blank_sheet_for_each_variant(client, variant, tmp_path):
     from scorekeeper.core import VARIANTS
+
     r = client.get(f"/blank/{variant}.pdf")
     assert r.status_code == 200 and r.mimetype == "application/pdf"
     save_artifact(f"blank-{variant}.pdf", r.data)
@@ -317,8 +351,9 @@ def test_a_named_blank_sheet_names_the_dealer_of_each_row(client, variant, tmp_p
 
 
 def test_a_danish_blank_sheet_prints_the_tables_tariff(client, tmp_path):
-    r = client.get("/blank/danish.pdf?tariff=5,10,20,40,80,160,320&lost=per_trick&solo_values=60,120,180,240"
-                   "&seats=5&rate=0.1")
+    r = client.get(
+        "/blank/danish.pdf?tariff=5,10,20,40,80,160,320&lost=per_trick&solo_values=60,120,180,240&seats=5&rate=0.1"
+    )
     assert r.status_code == 200
     words = flat(pdftotext(r.data, tmp_path))
     assert "Tariff (bids 7–13): 5, 10, 20, 40, 80, 160, 320" in words
@@ -339,25 +374,30 @@ def test_a_blank_sheet_from_a_game_goes_on_where_it_stands(client, api, tmp_path
     text = pdftotext(r.data, tmp_path)
     carried = next(line for line in text.splitlines() if "Carried forward" in line)
     assert numbers(carried) == api.get(game)["totals"]
-    numbered = [int(line.split()[0]) for line in text.splitlines() if re.match(r"\s*\d+\s+(Åsa|Björn|Örjan|Märta)$", line)]
+    numbered = [
+        int(line.split()[0]) for line in text.splitlines() if re.match(r"\s*\d+\s+(Åsa|Björn|Örjan|Märta)$", line)
+    ]
     assert numbered == [3, 4, 5, 6, 7, 8]  # the deals that are left; hand 3 is dealt by Örjan
     assert re.search(r"^\s*3\s+Örjan\s*$", text, re.M)
     html = client.get(f"/g/{game['id']}/blank").get_data(as_text=True)
     assert f'href="/g/{game["id"]}/blank.pdf"' in html
 
 
-@pytest.mark.parametrize("query, field", [
-    ("tariff=1,2,3", "tariff"),
-    ("lost=sometimes", "lost"),
-    ("solo_values=1,2", "solo_values"),
-    ("preset=cheap", "preset"),
-    ("player=<b>Bo</b>", "player"),
-    ("player=Bo&player=bo", "player"),
-    ("seats=6", "seats"),
-    ("rows=0", "rows"),
-    ("dealer=7", "dealer"),
-    ("rate=lots", "rate"),
-])
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("tariff=1,2,3", "tariff"),
+        ("lost=sometimes", "lost"),
+        ("solo_values=1,2", "solo_values"),
+        ("preset=cheap", "preset"),
+        ("player=<b>Bo</b>", "player"),
+        ("player=Bo&player=bo", "player"),
+        ("seats=6", "seats"),
+        ("rows=0", "rows"),
+        ("dealer=7", "dealer"),
+        ("rate=lots", "rate"),
+    ],
+)
 def test_a_bad_blank_sheet_request_says_what_is_wrong(client, query, field):
     for path in ("/blank/danish", "/blank/danish.pdf"):
         r = client.get(f"{path}?{query}")
@@ -387,8 +427,12 @@ def test_the_tariff_matrix_is_bid_value_for_every_bid_and_tricks():
         for tricks, value in enumerate(row):
             worth, made = danish.bid_value({"bid": bid, "suffix": "plain", "tricks": tricks}, options)
             assert value == (worth if made else -worth)
-    assert matrix["sol"] == {"sol": (50, 100), "ren_sol": (100, 200), "bordlaegger": (150, 300),
-                             "ren_bordlaegger": (200, 400)}
+    assert matrix["sol"] == {
+        "sol": (50, 100),
+        "ren_sol": (100, 200),
+        "bordlaegger": (150, 300),
+        "ren_bordlaegger": (200, 400),
+    }
 
 
 def test_the_tariff_matrix_per_missing_trick():
@@ -412,9 +456,18 @@ def test_printing_the_protokoll_from_the_browser(page, live_server, tmp_path):
 
     game = post("/api/games", {"variant": "danish", "players": NORDIC, "title": "Torsdag", "options": {"rate": 0.05}})
     for k in range(40):
-        post(f"/api/games/{game['id']}/hands", {"bidder": k % 4, "bid": 7 + k % 3, "suffix": "plain",
-                                                 "trump": "hearts", "partner": (k + 2) % 4, "tricks": 5 + k % 9},
-             game["edit_key"])
+        post(
+            f"/api/games/{game['id']}/hands",
+            {
+                "bidder": k % 4,
+                "bid": 7 + k % 3,
+                "suffix": "plain",
+                "trump": "hearts",
+                "partner": (k + 2) % 4,
+                "tricks": 5 + k % 9,
+            },
+            game["edit_key"],
+        )
     page.goto(f"{base}/g/{game['id']}")
     pdf = page.pdf(format="A4")
     save_artifact("browser-protokoll-print.pdf", pdf)

@@ -1,8 +1,8 @@
 """Behind a reverse proxy: links that do not follow the Host header, TRUSTED_HOSTS, Secure cookies and HSTS over
 HTTPS only, the client's own address; and the real thing: deploy/nginx.conf with TLS in front of waitress."""
+
 import http.client
 import io
-import re
 import shutil
 import socket
 import ssl
@@ -15,8 +15,8 @@ import pytest
 import segno
 from flask import request
 
-from scorekeeper.services import clubs as club_service
 from scorekeeper import create_app
+from scorekeeper.services import clubs as club_service
 from scorekeeper.storage import close, connect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +30,7 @@ def make_app(db_path, **config):
     @app.get("/_test/whoami")
     def whoami():
         return {"remote_addr": request.remote_addr, "host": request.host, "scheme": request.scheme}
+
     return app
 
 
@@ -95,8 +96,16 @@ def test_with_public_url_a_forged_host_gets_links_to_the_public_url_only(db_path
 
     conn = connect(db_path)
     try:
-        club_id = club_service.create_club(conn, {"name": "Kløverklubben", "currency": "DKK", "variant": "danish",
-                                                  "options": {}, "password": "kløver-es-42"})
+        club_id = club_service.create_club(
+            conn,
+            {
+                "name": "Kløverklubben",
+                "currency": "DKK",
+                "variant": "danish",
+                "options": {},
+                "password": "kløver-es-42",
+            },
+        )
     finally:
         close(conn)
     html = client.get(f"/c/{club_id}", headers=EVIL).get_data(as_text=True)
@@ -153,8 +162,11 @@ def test_plain_http_keeps_working_as_on_a_kitchen_table(db_path):
     assert cookies(r) and not any("Secure" in c for c in cookies(r))
     html = client.get(f"/g/{game['id']}", headers=forged).get_data(as_text=True)
     assert f"http://localhost/g/{game['id']}" in html and "evil.example" not in html
-    assert client.get("/_test/whoami", headers=forged).json == {"remote_addr": "127.0.0.1", "host": "localhost",
-                                                                "scheme": "http"}
+    assert client.get("/_test/whoami", headers=forged).json == {
+        "remote_addr": "127.0.0.1",
+        "host": "localhost",
+        "scheme": "http",
+    }
 
 
 def test_behind_one_proxy_https_gives_secure_cookies_and_hsts(db_path, monkeypatch):
@@ -163,8 +175,11 @@ def test_behind_one_proxy_https_gives_secure_cookies_and_hsts(db_path, monkeypat
     assert app.config["PROXY_FIX"] == 1
     client = app.test_client()
     game = new_game(client)
-    proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "6.6.6.6, 192.168.1.20",
-               "X-Forwarded-Host": "whist.example.org"}
+    proxied = {
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-For": "6.6.6.6, 192.168.1.20",
+        "X-Forwarded-Host": "whist.example.org",
+    }
     r = client.get(game["edit_page"], headers=proxied)
     assert cookies(r) and all("Secure" in c for c in cookies(r))
     assert r.headers["Strict-Transport-Security"] == "max-age=31536000"
@@ -174,7 +189,10 @@ def test_behind_one_proxy_https_gives_secure_cookies_and_hsts(db_path, monkeypat
     assert f"https://whist.example.org/g/{game['id']}" in html
     # Only the last hop (the one our proxy wrote) is believed; what the client put before it is not.
     assert client.get("/_test/whoami", headers=proxied).json == {
-        "remote_addr": "192.168.1.20", "host": "whist.example.org", "scheme": "https"}
+        "remote_addr": "192.168.1.20",
+        "host": "whist.example.org",
+        "scheme": "https",
+    }
     # The same app over plain http through the proxy: no Secure cookie, no HSTS.
     r = client.get(game["edit_page"], headers={**proxied, "X-Forwarded-Proto": "http"})
     assert cookies(r) and not any("Secure" in c for c in cookies(r))
@@ -228,11 +246,11 @@ error_log {tmp}/error.log info;
 events {{ worker_connections 256; }}
 http {{
     access_log {tmp}/access.log;
-    client_body_temp_path {temp['client_body']};
-    proxy_temp_path {temp['proxy']};
-    fastcgi_temp_path {temp['fastcgi']};
-    uwsgi_temp_path {temp['uwsgi']};
-    scgi_temp_path {temp['scgi']};
+    client_body_temp_path {temp["client_body"]};
+    proxy_temp_path {temp["proxy"]};
+    fastcgi_temp_path {temp["fastcgi"]};
+    uwsgi_temp_path {temp["uwsgi"]};
+    scgi_temp_path {temp["scgi"]};
     include {tmp}/site.conf;
 }}
 """)
@@ -258,13 +276,33 @@ def stack(tmp_path_factory):
 
     # No skip: `make test` installs nginx and openssl (scripts/system-packages.sh); missing, this test fails.
     for tool in ("nginx", "openssl"):
-        assert shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists(), \
+        assert shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists(), (
             f"{tool} is not installed: run scripts/system-packages.sh (make test does)"
+        )
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     tmp = tmp_path_factory.mktemp("nginx")
     cert, key = tmp / "cert.pem", tmp / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-subj",
+            "/CN=localhost",
+            "-days",
+            "1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
 
     app = make_app(str(tmp / "scorekeeper.sqlite"), PROXY_FIX=1)
     # waitress drops X-Forwarded-* unless told not to (see deploy/scorekeeper.env.example).
@@ -274,12 +312,14 @@ def stack(tmp_path_factory):
 
     http_port, tls_port = free_port(), free_port()
     conf = render_nginx_conf(tmp, http_port, tls_port, server.effective_port, cert, key)
-    check = subprocess.run([nginx, "-t", "-c", str(conf), "-g", "daemon off;"], capture_output=True, text=True,
-                           timeout=30)
+    check = subprocess.run(
+        [nginx, "-t", "-c", str(conf), "-g", "daemon off;"], capture_output=True, text=True, timeout=30
+    )
     assert check.returncode == 0, check.stderr
     log = tmp / "error.log"
-    proc = subprocess.Popen([nginx, "-c", str(conf), "-g", "daemon off;"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [nginx, "-c", str(conf), "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         wait_for_port(tls_port, proc, log)
         wait_for_port(http_port, proc, log)
@@ -291,6 +331,7 @@ def stack(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
+        proc.stderr.close()
         server.close()
         thread.join(5)
 
@@ -299,8 +340,11 @@ def call(port, method, path, *, tls=True, headers=None, body=None):
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
-    conn = (http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=context) if tls
-            else http.client.HTTPConnection("127.0.0.1", port, timeout=10))
+    conn = (
+        http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=context)
+        if tls
+        else http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    )
     try:
         conn.request(method, path, body=body, headers={"Host": f"localhost:{port}", **(headers or {})})
         r = conn.getresponse()
@@ -313,8 +357,13 @@ def test_nginx_with_tls_in_front(stack):
     import json
 
     tls = stack["tls"]
-    status, headers, body = call(tls, "POST", "/api/games", headers={"Content-Type": "application/json"},
-                                 body=json.dumps({"variant": "german", "players": ["Anna", "Bo"]}))
+    status, headers, body = call(
+        tls,
+        "POST",
+        "/api/games",
+        headers={"Content-Type": "application/json"},
+        body=json.dumps({"variant": "german", "players": ["Anna", "Bo"]}),
+    )
     assert status == 201, body
     game = json.loads(body)
     assert headers["Strict-Transport-Security"] == "max-age=31536000"
@@ -328,8 +377,8 @@ def test_nginx_with_tls_in_front(stack):
     status, headers, body = call(tls, "GET", f"/g/{game['id']}", headers={"Cookie": cookie})
     assert status == 200
     html = body.decode()
-    assert f'https://localhost:{tls}/g/{game["id"]}' in html  # the share link: the address and scheme the phone used
-    assert f'https://localhost:{tls}/g/{game["id"]}/k/' in html
+    assert f"https://localhost:{tls}/g/{game['id']}" in html  # the share link: the address and scheme the phone used
+    assert f"https://localhost:{tls}/g/{game['id']}/k/" in html
     assert headers["Strict-Transport-Security"] == "max-age=31536000"
     assert "nginx/" not in headers.get("Server", "")
 

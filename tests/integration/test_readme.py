@@ -1,5 +1,6 @@
 """The README and docs/ against the code: a short door with the two commands on top, every variant and option in the
 rules, the rules' hands scoring as written, no link to a missing file, every configuration default documented."""
+
 import json
 import re
 from pathlib import Path
@@ -38,7 +39,12 @@ def test_every_variant_and_option_is_documented(variant):
 
 
 EXAMPLES = [
-    ("classic", {"honours": True}, '{"trump": "hearts", "tricks": [8, 5], "honours": [3, 1], "revoke": {"side": 1, "penalty": "tricks"}}', [5, 0]),
+    (
+        "classic",
+        {"honours": True},
+        '{"trump": "hearts", "tricks": [8, 5], "honours": [3, 1], "revoke": {"side": 1, "penalty": "tricks"}}',
+        [5, 0],
+    ),
     ("norwegian", {}, '{"bid": "grand", "bidder": 2, "tricks": [5, 8]}', [0, 4]),
     ("danish", {}, '{"bidder": 1, "bid": "sol", "tricks": 1}', [-50, 150, -50, -50]),
     ("danish", {}, '{"bidder": 0, "bid": 9, "suffix": "gode", "partner": 0, "tricks": 9}', [240, -80, -80, -80]),

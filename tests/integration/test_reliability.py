@@ -1,25 +1,18 @@
 """Concurrent phones, retries and crashes: the real app under gunicorn, in a subprocess, over a real SQLite file."""
+
 import http.client
-import json
 import os
 import random
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
+
+from helpers import PLAYERS, Server, call, dump
 from scorekeeper import create_app
 from scorekeeper.core import make_setup, play
-from helpers import PLAYERS, Server, call, dump
-
 
 
 @pytest.fixture
@@ -40,8 +33,13 @@ def danish_hand(rng):
     if rng.random() < 0.2:
         return {"bidder": rng.randrange(4), "bid": "sol", "tricks": rng.randrange(3)}
     bidder = rng.randrange(4)
-    return {"bidder": bidder, "bid": rng.randrange(7, 10), "trump": rng.choice(["hearts", "spades"]),
-            "partner": rng.randrange(4), "tricks": rng.randrange(14)}
+    return {
+        "bidder": bidder,
+        "bid": rng.randrange(7, 10),
+        "trump": rng.choice(["hearts", "spades"]),
+        "partner": rng.randrange(4),
+        "tricks": rng.randrange(14),
+    }
 
 
 def expected_totals(game, inputs):
@@ -59,8 +57,11 @@ def test_concurrent_phones_never_make_the_same_hand_twice(server_factory):
     server = server_factory().start()
     games = []
     for i in range(GAMES):
-        status, game = call(server.url + "/api/games", "POST",
-                            {"variant": "danish", "players": PLAYERS["danish"], "title": f"Table {i}"})
+        status, game = call(
+            server.url + "/api/games",
+            "POST",
+            {"variant": "danish", "players": PLAYERS["danish"], "title": f"Table {i}"},
+        )
         assert status == 201
         games.append(game)
     acknowledged = {g["id"]: [] for g in games}  # (number, input) of every 201
@@ -98,7 +99,7 @@ def test_concurrent_phones_never_make_the_same_hand_twice(server_factory):
                     break
                 else:
                     raise AssertionError("out of time")
-        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+        except BaseException as exc:
             failures.append(exc)
 
     threads = [threading.Thread(target=phone, args=(t,)) for t in range(THREADS)]
@@ -128,8 +129,9 @@ def test_sigkill_mid_stream_loses_no_acknowledged_hand(server_factory, tmp_path)
     server = server_factory().start()
     games = []
     for title in ("Monday", "Tuesday"):
-        status, game = call(server.url + "/api/games", "POST",
-                            {"variant": "danish", "players": PLAYERS["danish"], "title": title})
+        status, game = call(
+            server.url + "/api/games", "POST", {"variant": "danish", "players": PLAYERS["danish"], "title": title}
+        )
         assert status == 201
         games.append(game)
     acknowledged = {g["id"]: [] for g in games}
@@ -143,19 +145,25 @@ def test_sigkill_mid_stream_loses_no_acknowledged_hand(server_factory, tmp_path)
             while not stop.is_set():
                 raw = danish_hand(rng)
                 number = len(acknowledged[game["id"]]) + 1
-                headers = {"X-Edit-Key": game["edit_key"], "X-Hand-Number": str(number),
-                           "Idempotency-Key": str(uuid.uuid4())}
+                headers = {
+                    "X-Edit-Key": game["edit_key"],
+                    "X-Hand-Number": str(number),
+                    "Idempotency-Key": str(uuid.uuid4()),
+                }
                 while True:
                     try:
                         status, hand = call(url, "POST", raw, headers, timeout=5)
-                    except (OSError, http.client.HTTPException):  # the server is down or died mid-answer: the write may or may not be committed
+                    except (
+                        OSError,
+                        http.client.HTTPException,
+                    ):  # the server is down or died mid-answer: the write may or may not be committed
                         time.sleep(0.02)
                         continue
                     assert status == 201, (status, hand)
                     assert hand["number"] == number and hand["input"] == raw | hand["input"]
                     acknowledged[game["id"]].append(hand["input"])
                     break
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             failures.append(exc)
 
     threads = [threading.Thread(target=writer, args=(g, i)) for i, g in enumerate(games)]
@@ -189,7 +197,8 @@ def test_sigkill_mid_stream_loses_no_acknowledged_hand(server_factory, tmp_path)
         assert stored["version"] == len(acks), "a hand without its version bump: half written"
         log = client.get(f"/api/games/{game['id']}/log").json["log"]
         assert [(e["action"], e["number"], e["after"]) for e in log] == [
-            ("added", i + 1, inp) for i, inp in enumerate(acks)]
+            ("added", i + 1, inp) for i, inp in enumerate(acks)
+        ]
         assert stored["totals"] == expected_totals(stored, acks)
 
 
@@ -203,7 +212,7 @@ def test_migrations_are_applied_once_when_workers_start_together(tmp_path):
     def start():
         try:
             dbmod.migrate(path)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=start) for _ in range(6)]
@@ -233,8 +242,7 @@ def danish(api):
 
 
 def post_hand(client, game, data, **headers):
-    return client.post(f"/api/games/{game['id']}/hands", json=data,
-                       headers={"X-Edit-Key": game["edit_key"], **headers})
+    return client.post(f"/api/games/{game['id']}/hands", json=data, headers={"X-Edit-Key": game["edit_key"], **headers})
 
 
 def test_a_stale_hand_number_is_refused_and_nothing_is_stored(client, danish, db_path):
@@ -251,12 +259,22 @@ def test_without_a_hand_number_the_hand_is_appended(client, danish):
     assert [post_hand(client, danish, DANISH_8).json["number"] for _ in range(3)] == [1, 2, 3]
 
 
-@pytest.mark.parametrize("header,value", [
-    ("X-Hand-Number", "two"), ("X-Hand-Number", "-1"), ("X-Hand-Number", "1.0"), ("X-Hand-Number", "9" * 30),
-    ("X-Hand-Number", "²"), ("X-Hand-Number", ""),
-    ("Idempotency-Key", ""), ("Idempotency-Key", "has space"), ("Idempotency-Key", "k" * 256),
-    ("Idempotency-Key", "tab\there"), ("Idempotency-Key", "é"),
-])
+@pytest.mark.parametrize(
+    "header,value",
+    [
+        ("X-Hand-Number", "two"),
+        ("X-Hand-Number", "-1"),
+        ("X-Hand-Number", "1.0"),
+        ("X-Hand-Number", "9" * 30),
+        ("X-Hand-Number", "²"),
+        ("X-Hand-Number", ""),
+        ("Idempotency-Key", ""),
+        ("Idempotency-Key", "has space"),
+        ("Idempotency-Key", "k" * 256),
+        ("Idempotency-Key", "tab\there"),
+        ("Idempotency-Key", "é"),
+    ],
+)
 def test_bad_write_headers_are_400(client, danish, db_path, header, value):
     before = everything(db_path)
     r = post_hand(client, danish, DANISH_8, **{header: value})
@@ -269,13 +287,16 @@ def test_bad_if_match_is_400(client, danish, db_path, value):
     post_hand(client, danish, DANISH_8)
     before = everything(db_path)
     for method in ("put", "delete"):
-        r = getattr(client, method)(f"/api/games/{danish['id']}/hands/1", json=DANISH_8,
-                                    headers={"X-Edit-Key": danish["edit_key"], "If-Match": value})
+        r = getattr(client, method)(
+            f"/api/games/{danish['id']}/hands/1",
+            json=DANISH_8,
+            headers={"X-Edit-Key": danish["edit_key"], "If-Match": value},
+        )
         assert r.status_code == 400 and "If-Match" in r.json["errors"], (method, value)
     assert everything(db_path) == before
 
 
-@pytest.mark.parametrize("quoted", ['{v}', '"{v}"', 'W/"{v}"'])
+@pytest.mark.parametrize("quoted", ["{v}", '"{v}"', 'W/"{v}"'])
 def test_if_match_guards_edit_and_delete(client, danish, db_path, quoted):
     post_hand(client, danish, DANISH_8)
     post_hand(client, danish, DANISH_8)
@@ -305,8 +326,9 @@ def test_the_same_request_again_makes_no_second_hand(client, danish, db_path):
     assert everything(db_path) == before
     # A retry after others moved on answers the hand as it is scored now.
     post_hand(client, danish, DANISH_8)
-    client.put(f"/api/games/{danish['id']}/hands/1", json={**DANISH_8, "tricks": 8},
-               headers={"X-Edit-Key": danish["edit_key"]})
+    client.put(
+        f"/api/games/{danish['id']}/hands/1", json={**DANISH_8, "tricks": 8}, headers={"X-Edit-Key": danish["edit_key"]}
+    )
     late = post_hand(client, danish, DANISH_8, **headers)
     assert late.status_code == 201 and late.json["number"] == 1 and late.json["input"]["tricks"] == 8
     assert len(client.get(f"/api/games/{danish['id']}").json["hands"]) == 2
@@ -319,8 +341,9 @@ def test_a_key_is_per_game_and_per_request(client, api, danish, db_path):
     before = everything(db_path)
     r = post_hand(client, danish, {**DANISH_8, "tricks": 9}, **{"Idempotency-Key": "k1"})
     assert r.status_code == 400 and "Idempotency-Key" in r.json["errors"]
-    r = client.delete(f"/api/games/{danish['id']}/hands/1", headers={"X-Edit-Key": danish["edit_key"],
-                                                                     "Idempotency-Key": "k1"})
+    r = client.delete(
+        f"/api/games/{danish['id']}/hands/1", headers={"X-Edit-Key": danish["edit_key"], "Idempotency-Key": "k1"}
+    )
     assert r.status_code == 400
     assert everything(db_path) == before
 
@@ -399,18 +422,34 @@ def test_upgrading_an_old_database_starts_the_log_from_its_hands(tmp_path):
     path = str(tmp_path / "old.sqlite")
     conn = dbmod.connect(path)
     dbmod.migrations.apply(conn, stop_before="m002_edit_log_and_idempotency")
-    conn.execute("INSERT INTO games VALUES ('g1', 'german', NULL, '[\"A\",\"B\"]', 0,"
-                 " '{\"count\":\"phase2\",\"currency\":\"SEK\",\"rate\":null,\"target\":7}', 'h', 't', 't', 2)")
-    conn.execute("INSERT INTO hands (game_id, input, created, updated) VALUES"
-                 " ('g1', '{\"tricks\":[8,5]}', '2026-01-01T20:00:00+00:00', 't'),"
-                 " ('g1', '{\"tricks\":[5,8]}', '2026-01-01T20:05:00+00:00', 't')")
+    conn.execute(
+        "INSERT INTO games VALUES ('g1', 'german', NULL, '[\"A\",\"B\"]', 0,"
+        ' \'{"count":"phase2","currency":"SEK","rate":null,"target":7}\', \'h\', \'t\', \'t\', 2)'
+    )
+    conn.execute(
+        "INSERT INTO hands (game_id, input, created, updated) VALUES"
+        " ('g1', '{\"tricks\":[8,5]}', '2026-01-01T20:00:00+00:00', 't'),"
+        " ('g1', '{\"tricks\":[5,8]}', '2026-01-01T20:05:00+00:00', 't')"
+    )
     conn.conn.commit()
     dbmod.close(conn)
     app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "x"})
     log = app.test_client().get("/api/games/g1/log").json["log"]
     assert log == [
-        {"at": "2026-01-01T20:00:00+00:00", "action": "added", "number": 1, "before": None, "after": {"tricks": [8, 5]}},
-        {"at": "2026-01-01T20:05:00+00:00", "action": "added", "number": 2, "before": None, "after": {"tricks": [5, 8]}},
+        {
+            "at": "2026-01-01T20:00:00+00:00",
+            "action": "added",
+            "number": 1,
+            "before": None,
+            "after": {"tricks": [8, 5]},
+        },
+        {
+            "at": "2026-01-01T20:05:00+00:00",
+            "action": "added",
+            "number": 2,
+            "before": None,
+            "after": {"tricks": [5, 8]},
+        },
     ]
 
 
@@ -439,8 +478,11 @@ def test_a_write_is_flushed_to_disk_before_it_is_answered_and_outside_the_lock(a
     with app.app_context():
         get_db().conn.set_trace_callback(lambda sql: sql == "COMMIT" and events.append(("COMMIT",)))
     monkeypatch.setattr(os, "fsync", watched_fsync)
-    r = client.post(f"/api/games/{game['id']}/hands", headers={"X-Edit-Key": game["edit_key"]},
-                    json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 9})
+    r = client.post(
+        f"/api/games/{game['id']}/hands",
+        headers={"X-Edit-Key": game["edit_key"]},
+        json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 9},
+    )
     events.append(("answered", r.status_code))
     assert events == [("COMMIT",), ("fsync", os.path.realpath(db_path) + "-wal"), ("lock free",), ("answered", 201)]
     with app.app_context():
@@ -461,8 +503,10 @@ def test_a_new_wal_file_gets_its_directory_entry_flushed_once(tmp_path, monkeypa
     try:
         for _ in range(2):
             with dbmod.writing(db):
-                db.execute("INSERT INTO games (id, variant, players, dealer, options, edit_key_hash, created, updated)"
-                           " VALUES (lower(hex(randomblob(4))), 'german', '[]', 0, '{}', 'h', 't', 't')")
+                db.execute(
+                    "INSERT INTO games (id, variant, players, dealer, options, edit_key_hash, created, updated)"
+                    " VALUES (lower(hex(randomblob(4))), 'german', '[]', 0, '{}', 'h', 't', 't')"
+                )
     finally:
         dbmod.close(db)
     wal, folder = os.path.realpath(path) + "-wal", os.path.realpath(tmp_path)

@@ -1,18 +1,21 @@
 """Access: security headers, the edit key on every write, and the edit key kept out of answers and logs."""
+
 import logging
-import sqlite3
 import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from helpers import PLAYERS, Server, call, dump
 from scorekeeper import create_app
 from scorekeeper.web.security import HEADERS
-from helpers import PLAYERS, Server, call, dump
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 GERMAN = {"tricks": [8, 5]}
 
 
@@ -37,18 +40,21 @@ def game(api):
     return game
 
 
-@pytest.mark.parametrize("method,path,status", [
-    ("get", "/api/games/{id}", 200),
-    ("get", "/api/games/{id}/log", 200),
-    ("get", "/api/games/{id}/export", 200),
-    ("get", "/api/games/nonesuch", 404),
-    ("post", "/api/games/{id}/hands", 403),
-    ("post", "/api/games", 400),
-    ("get", "/", 200),
-    ("get", "/g/{id}", 200),
-    ("get", "/g/nonesuch", 404),
-    ("get", "/g/{id}/k/wrong", 403),
-])
+@pytest.mark.parametrize(
+    "method,path,status",
+    [
+        ("get", "/api/games/{id}", 200),
+        ("get", "/api/games/{id}/log", 200),
+        ("get", "/api/games/{id}/export", 200),
+        ("get", "/api/games/nonesuch", 404),
+        ("post", "/api/games/{id}/hands", 403),
+        ("post", "/api/games", 400),
+        ("get", "/", 200),
+        ("get", "/g/{id}", 200),
+        ("get", "/g/nonesuch", 404),
+        ("get", "/g/{id}/k/wrong", 403),
+    ],
+)
 def test_security_headers_on_every_response(client, game, method, path, status):
     r = getattr(client, method)(path.format(id=game["id"]), json={} if method == "post" else None)
     assert r.status_code == status
@@ -72,9 +78,15 @@ WRITES = [
 @pytest.mark.parametrize("key", ["missing", "", "wrong", "other game", "upper case", "prefix", "with space"])
 def test_every_write_route_needs_the_right_edit_key(client, api, db_path, game, method, path, data, key):
     other = api.create("german")
-    keys = {"missing": None, "": "", "wrong": "x" * 32, "other game": other["edit_key"],
-            "upper case": game["edit_key"].upper(), "prefix": game["edit_key"][:-1],
-            "with space": game["edit_key"] + " "}
+    keys = {
+        "missing": None,
+        "": "",
+        "wrong": "x" * 32,
+        "other game": other["edit_key"],
+        "upper case": game["edit_key"].upper(),
+        "prefix": game["edit_key"][:-1],
+        "with space": game["edit_key"] + " ",
+    }
     headers = {} if keys[key] is None else {"X-Edit-Key": keys[key]}
     before = everything(db_path)
     r = getattr(client, method)(path.format(id=game["id"]), json=data, headers=headers)
@@ -135,8 +147,9 @@ def test_gunicorn_access_log_redacts_the_edit_page(tmp_path):
     try:
         status, game = call(server.url + "/api/games", "POST", {"variant": "german", "players": PLAYERS["german"]})
         assert status == 201
-        opener = urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {
-            "redirect_request": lambda *a, **k: None}))
+        opener = urllib.request.build_opener(
+            type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {"redirect_request": lambda *a, **k: None})
+        )
         try:
             opener.open(server.url + game["edit_page"], timeout=30)
         except urllib.error.HTTPError as exc:

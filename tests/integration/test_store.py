@@ -1,13 +1,14 @@
 """The SQLite store: schema by migrations, WAL, foreign keys, and inputs kept as entered."""
+
 import json
 import sqlite3
 
-from scorekeeper import create_app
 import scorekeeper.storage as dbmod
-from scorekeeper.web import db as web_db
+from helpers import dump
+from scorekeeper import create_app
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
-from helpers import dump
+from scorekeeper.web import db as web_db
 
 
 def test_init_db_creates_then_reports_up_to_date(tmp_path):
@@ -143,8 +144,10 @@ def test_any_change_to_the_hands_bumps_the_game_version_in_the_database(app, api
     assert version() == before + 2
     assert api.get(game)["totals"] == expected((8, 5))
     with conn:
-        conn.execute("INSERT INTO hands (game_id, input, created, updated) VALUES (?, '{\"tricks\":[3,10]}', 'x', 'x')",
-                     [game["id"]])
+        conn.execute(
+            "INSERT INTO hands (game_id, input, created, updated) VALUES (?, '{\"tricks\":[3,10]}', 'x', 'x')",
+            [game["id"]],
+        )
     assert version() == before + 3
     assert api.get(game)["totals"] == expected((8, 5), (3, 10))
     conn.close()

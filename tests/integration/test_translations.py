@@ -1,4 +1,5 @@
 """Every page speaks Danish, Norwegian (bokmål) and Swedish: complete catalogues, the players' words, local formats."""
+
 import re
 import subprocess
 from pathlib import Path
@@ -6,7 +7,8 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
-from helpers import PLAYERS, fields, post_hand, start
+
+from helpers import PLAYERS, post_hand, start
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("da", "nb", "sv")
@@ -26,7 +28,8 @@ def messages_in_the_code() -> set:
     method_map = [("scorekeeper/**.py", "python"), ("scorekeeper/templates/**.html", "jinja2")]
     found = set()
     for _filename, _lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map=method_map, keywords=keywords):
+        str(ROOT), method_map=method_map, keywords=keywords
+    ):
         found.add(message if isinstance(message, str) else message[0])
     return found
 
@@ -51,8 +54,10 @@ def test_every_message_has_a_translation(extracted, lang):
         if message.fuzzy:
             fuzzy.append(msgid)
         wanted = set(PLACEHOLDER.findall(msgid))
-        if any(set(PLACEHOLDER.findall(s)) - wanted or (wanted - set(PLACEHOLDER.findall(s)) and len(strings) == 1)
-               for s in strings):
+        if any(
+            set(PLACEHOLDER.findall(s)) - wanted or (wanted - set(PLACEHOLDER.findall(s)) and len(strings) == 1)
+            for s in strings
+        ):
             placeholders.append(msgid)
     assert not missing, f"{lang}: not in the catalogue (run `make messages`): {missing[:5]}"
     assert not empty, f"{lang}: untranslated: {empty[:5]}"
@@ -70,13 +75,24 @@ def test_the_catalogues_are_compiled_by_the_setup():
 # ------------------------------------------------------------------ pages in each language
 
 WORDS = {
-    "new_game": {"da": ["Spillere", "Husregler", "Start"], "nb": ["Spillerne", "Husregler"], "sv": ["Spelare", "Husregler"]},
-    "danish_entry": {"da": ["Melder", "Makker", "Trumf", "Gem"], "nb": ["Melder", "Makker", "Trumf", "Lagre"],
-                     "sv": ["Spelförare", "Partner", "Trumf", "Spara"]},
+    "new_game": {
+        "da": ["Spillere", "Husregler", "Start"],
+        "nb": ["Spillerne", "Husregler"],
+        "sv": ["Spelare", "Husregler"],
+    },
+    "danish_entry": {
+        "da": ["Melder", "Makker", "Trumf", "Gem"],
+        "nb": ["Melder", "Makker", "Trumf", "Lagre"],
+        "sv": ["Spelförare", "Partner", "Trumf", "Spara"],
+    },
     "classic_entry": {"da": ["Trumf", "Stik"], "nb": ["Trumf", "Stikk"], "sv": ["Trumf", "Stick"]},
     "norwegian_entry": {"da": ["Melding"], "nb": ["Melding", "Stikk", "Pass (alle passet)"], "sv": ["Bud", "Stick"]},
     "german_entry": {"da": ["Stik"], "nb": ["Stikk"], "sv": ["Stick"]},
-    "swedish_entry": {"da": ["Stik"], "nb": ["Hvem viste rødt først?", "Alle svarte"], "sv": ["Första röda kortet", "Alla svarta"]},
+    "swedish_entry": {
+        "da": ["Stik"],
+        "nb": ["Hvem viste rødt først?", "Alle svarte"],
+        "sv": ["Första röda kortet", "Alla svarta"],
+    },
 }
 
 
@@ -128,7 +144,9 @@ def test_protokoll_in_each_language_with_local_money_and_dates(app, lang):
     assert MONEY[lang] in html, lang
     assert {"da": "makker Carl, 10 stik", "nb": "makker Carl, 10 stikk", "sv": "partner Carl, 10 stick"}[lang] in html
     home = client.get("/").get_data(as_text=True)
-    assert re.search({"da": r"\d+\. nov\.? 2026", "nb": r"\d+\. nov\.? 2026", "sv": r"\d+ nov\.? 2026"}[lang], home), lang
+    assert re.search({"da": r"\d+\. nov\.? 2026", "nb": r"\d+\. nov\.? 2026", "sv": r"\d+ nov\.? 2026"}[lang], home), (
+        lang
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -143,8 +161,9 @@ def test_form_errors_in_each_language(app, lang):
 @pytest.mark.parametrize("lang,word", [("da", "mangler"), ("sv", "saknas"), ("nb", "mangler")])
 def test_api_errors_keep_english_keys_and_speak_the_language(client, lang, word):
     game = client.post("/api/games", json={"variant": "german", "players": ["Anna", "Bo"]}).json
-    r = client.post(f"/api/games/{game['id']}/hands", json={}, headers={"X-Edit-Key": game["edit_key"],
-                                                                         "Accept-Language": lang})
+    r = client.post(
+        f"/api/games/{game['id']}/hands", json={}, headers={"X-Edit-Key": game["edit_key"], "Accept-Language": lang}
+    )
     assert r.status_code == 400 and list(r.json["errors"]) == ["tricks"]
     assert word in r.json["errors"]["tricks"].lower(), r.json
     english = client.post(f"/api/games/{game['id']}/hands", json={}, headers={"X-Edit-Key": game["edit_key"]})
@@ -158,28 +177,41 @@ def pdf_text(data: bytes, tmp_path) -> str:
 
 
 def test_a_danish_sheet_prints_in_danish_and_a_swedish_one_in_swedish(client, tmp_path):
-    danish = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"], "language": "da",
-                                             "options": {"rate": 0.05}}).json
-    client.post(f"/api/games/{danish['id']}/hands", headers={"X-Edit-Key": danish["edit_key"]},
-                json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 10})
+    danish = client.post(
+        "/api/games",
+        json={"variant": "danish", "players": PLAYERS["danish"], "language": "da", "options": {"rate": 0.05}},
+    ).json
+    client.post(
+        f"/api/games/{danish['id']}/hands",
+        headers={"X-Edit-Key": danish["edit_key"]},
+        json={"bidder": 0, "bid": 8, "trump": "spades", "partner": 2, "tricks": 10},
+    )
     text = pdf_text(client.get(f"/g/{danish['id']}/sheet.pdf").data, tmp_path)
     assert "Afregning" in text and "makker Carl, 10 stik" in text and "3,00 kr." in text
-    swedish = client.post("/api/games", json={"variant": "swedish", "players": PLAYERS["swedish"],
-                                              "language": "sv"}).json
-    client.post(f"/api/games/{swedish['id']}/hands", headers={"X-Edit-Key": swedish["edit_key"]},
-                json={"red": None, "tricks": [4, 9]})
+    swedish = client.post(
+        "/api/games", json={"variant": "swedish", "players": PLAYERS["swedish"], "language": "sv"}
+    ).json
+    client.post(
+        f"/api/games/{swedish['id']}/hands",
+        headers={"X-Edit-Key": swedish["edit_key"]},
+        json={"red": None, "tricks": [4, 9]},
+    )
     text = pdf_text(client.get(f"/g/{swedish['id']}/sheet.pdf").data, tmp_path)
     assert "Alla svarta" in text and "Åsa" in text and "Märta" in text
     # The reader's own language does not change a sheet that names one.
-    assert "Alla svarta" in pdf_text(client.get(f"/g/{swedish['id']}/sheet.pdf",
-                                                headers={"Accept-Language": "da"}).data, tmp_path)
+    assert "Alla svarta" in pdf_text(
+        client.get(f"/g/{swedish['id']}/sheet.pdf", headers={"Accept-Language": "da"}).data, tmp_path
+    )
 
 
-@pytest.mark.parametrize("lang,words,money", [
-    ("da", ["Afregning", "betaler"], r"\d+,\d\d\xa0kr\."),
-    ("nb", ["betaler"], r"\d+,\d\d\xa0DKK"),
-    ("sv", ["betalar"], r"\d+,\d\d\xa0Dkr"),
-])
+@pytest.mark.parametrize(
+    "lang,words,money",
+    [
+        ("da", ["Afregning", "betaler"], r"\d+,\d\d\xa0kr\."),
+        ("nb", ["betaler"], r"\d+,\d\d\xa0DKK"),
+        ("sv", ["betalar"], r"\d+,\d\d\xa0Dkr"),
+    ],
+)
 def test_a_club_evening_result_in_each_language(app, season, lang, words, money):
     client = in_language(app, lang)
     html = client.get(f"/c/{season['club']}/e/{season['evenings'][0]}/result").get_data(as_text=True)
@@ -197,9 +229,17 @@ def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
     db = connect(db_path)
     try:
         with app.test_request_context():
-            club_id = club_service.create_club(db, {"name": "Sparklubben", "currency": "DKK", "variant": "danish",
-                                                    "language": "da", "options": {"rate": "0.05"},
-                                                    "password": "hemmeligt ord"})
+            club_id = club_service.create_club(
+                db,
+                {
+                    "name": "Sparklubben",
+                    "currency": "DKK",
+                    "variant": "danish",
+                    "language": "da",
+                    "options": {"rate": "0.05"},
+                    "password": "hemmeligt ord",
+                },
+            )
             members = [club_service.add_member(db, club_id, n) for n in PLAYERS["danish"]]
             evening_id = club_service.create_evening(db, club_id, "2026-11-26", None, "pairwise")
             game_id, _key, _n = club_service.add_table(db, club_id, evening_id, members)

@@ -1,5 +1,6 @@
 """Every registered variant has its presentation plug-in: a view with the whole VariantView contract, a hand template
 that exists, and docs/adding-a-variant.md names every contract member (so the walk-through stays true)."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,7 @@ def test_the_view_provides_the_whole_contract(name):
     view = VIEWS[name]
     assert contract.missing(view) == []
     assert isinstance(view, contract.VariantView)
-    assert view.NAME == name
+    assert name == view.NAME
     assert set(view.OPTION_LABELS) == set(VARIANTS[name].OPTIONS), "a label for each option, and no other"
     choices = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "choice" for c in opt.choices}
     assert set(view.CHOICE_LABELS) <= choices, "labels only for values of its choice options"
@@ -30,7 +31,7 @@ def test_the_view_provides_the_whole_contract(name):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_the_hand_template_exists(name):
-    assert VIEWS[name].HAND_TEMPLATE == f"games/hand_{name}.html"
+    assert f"games/hand_{name}.html" == VIEWS[name].HAND_TEMPLATE
     assert (TEMPLATES / VIEWS[name].HAND_TEMPLATE).is_file()
 
 

@@ -1,4 +1,5 @@
 """scoring/club.py: an evening's money and standings, the settlement, the ledger and the statistics, by hand."""
+
 import ast
 from decimal import Decimal
 from pathlib import Path
@@ -36,19 +37,28 @@ def clears(balances, transfers):
 def test_the_module_is_pure():
     tree = ast.parse(Path(club.__file__).read_text())
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0
-                 and not n.module.startswith("scorekeeper.core.")}  # the pure core's own modules
+    imported |= {
+        n.module.split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom) and n.level == 0 and not n.module.startswith("scorekeeper.core.")
+    }  # the pure core's own modules
     assert imported <= {"__future__", "collections", "dataclasses", "decimal", "typing"}
 
 
 # Table 1: Anna(1) Bo(2) Carl(3) Dina(4); table 2: Eva(5) Finn(6) Anna(1) Gro(7) — Anna plays both.
-T1 = danish_table([1, 2, 3, 4], [
-    bid(0, 8, 2, 10, [60, -60, 60, -60]),      # 20 + 2 × 20
-    bid(1, "sol", None, 1, [-50, 150, -50, -50]),
-])
-T2 = danish_table([5, 6, 1, 7], [
-    bid(2, 9, 2, 9, [-40, -40, 120, -40]),      # selvmakker 9 made: 40 to each, three times to the bidder
-])
+T1 = danish_table(
+    [1, 2, 3, 4],
+    [
+        bid(0, 8, 2, 10, [60, -60, 60, -60]),  # 20 + 2 × 20
+        bid(1, "sol", None, 1, [-50, 150, -50, -50]),
+    ],
+)
+T2 = danish_table(
+    [5, 6, 1, 7],
+    [
+        bid(2, 9, 2, 9, [-40, -40, 120, -40]),  # selvmakker 9 made: 40 to each, three times to the bidder
+    ],
+)
 
 
 def test_an_evening_by_hand():
@@ -56,13 +66,20 @@ def test_an_evening_by_hand():
     r = club.evening_result(evening)
     by = {m.member: m for m in r.members}
     # Anna: 60 − 50 at table 1, +120 at table 2 = 130 points = 6.50; fee 20.00.
-    assert (by[1].points, by[1].winnings, by[1].fee, by[1].net, by[1].tables, by[1].hands) == (130, 650, 2000, -1350, 2, 3)
+    assert (by[1].points, by[1].winnings, by[1].fee, by[1].net, by[1].tables, by[1].hands) == (
+        130,
+        650,
+        2000,
+        -1350,
+        2,
+        3,
+    )
     assert (by[2].points, by[2].winnings, by[2].net) == (90, 450, -1550)
     assert (by[3].points, by[4].points, by[5].points, by[6].points, by[7].points) == (10, -110, -40, -40, -40)
     assert sum(m.points for m in r.members) == 0
     assert r.kitty == 7 * 2000
     assert sum(r.net().values()) == 0
-    assert len(r.transfers) <= len(r.members)           # n − 1 over the members and the kitty
+    assert len(r.transfers) <= len(r.members)  # n − 1 over the members and the kitty
     assert clears(r.net(), r.transfers)
 
 
@@ -71,11 +88,15 @@ def test_kitty_settlement_losers_pay_the_kitty_and_the_kitty_pays_winners():
     r = club.evening_result(evening)
     # Anna +10 points = 5.00 − 10.00 fee; Bo +90 = 45.00 − 10.00; Carl +10; Dina −110 = −55.00 − 10.00.
     assert {m.member: m.net for m in r.members} == {1: -500, 2: 3500, 3: -500, 4: -6500}
-    assert set(r.transfers) == {club.Transfer(1, KITTY, 500), club.Transfer(3, KITTY, 500),
-                                club.Transfer(4, KITTY, 6500), club.Transfer(KITTY, 2, 3500)}
+    assert set(r.transfers) == {
+        club.Transfer(1, KITTY, 500),
+        club.Transfer(3, KITTY, 500),
+        club.Transfer(4, KITTY, 6500),
+        club.Transfer(KITTY, 2, 3500),
+    }
     left = club.apply_transfers(r.net(), r.transfers)
     assert all(left[m] == 0 for m in (1, 2, 3, 4))
-    assert left[KITTY] == 0 and r.kitty == 4000        # the kitty keeps the four fees
+    assert left[KITTY] == 0 and r.kitty == 4000  # the kitty keeps the four fees
 
 
 def test_pairwise_without_fee_needs_no_kitty():
@@ -85,10 +106,14 @@ def test_pairwise_without_fee_needs_no_kitty():
 
 
 def test_five_at_a_table_the_dealer_sits_out():
-    table = danish_table([1, 2, 3, 4, 5], [
-        bid(1, 8, 3, 8, [0, 20, -20, 20, -20], sitting_out=0),
-        bid(2, 7, 2, 7, [-10, -10, 30, 0, -10], sitting_out=3),
-    ], n=5)
+    table = danish_table(
+        [1, 2, 3, 4, 5],
+        [
+            bid(1, 8, 3, 8, [0, 20, -20, 20, -20], sitting_out=0),
+            bid(2, 7, 2, 7, [-10, -10, 30, 0, -10], sitting_out=3),
+        ],
+        n=5,
+    )
     r = club.evening_result(Evening(1, "d", (table,), Decimal("1")))
     assert {m.member: m.hands for m in r.members} == {1: 1, 2: 2, 3: 2, 4: 1, 5: 2}
     assert {m.member: m.winnings for m in r.members} == {1: -1000, 2: 1000, 3: 1000, 4: 2000, 5: -3000}
@@ -100,7 +125,7 @@ def test_partnership_tables_give_standings_not_money():
     by = {m.member: m for m in r.members}
     assert (by[1].games_won, by[1].standing_points, by[3].games_won, by[3].standing_points) == (1, 6, 1, 6)
     assert (by[2].games_won, by[2].standing_points) == (0, 3)
-    assert by[1].points == 10 and by[1].hands == 5          # money only from the Danish table
+    assert by[1].points == 10 and by[1].hands == 5  # money only from the Danish table
     assert r.has_money and r.has_standings and sum(r.net().values()) == 0
 
 
@@ -130,7 +155,7 @@ def test_ledger_sums_and_what_is_unsettled():
     anna = lines[1]
     assert (anna.evenings, anna.hands, anna.points) == (2, 3, 130)
     assert anna.net == (10 * 5 - 1000) + 120 * 5
-    assert anna.unsettled == 120 * 5                         # evening 1 is settled
+    assert anna.unsettled == 120 * 5  # evening 1 is settled
     assert anna.entries == (club.LedgerEntry(1, 10, -950), club.LedgerEntry(2, 120, 600))
     assert lines[8] == club.LedgerLine(8, 0, 0, 0, 0, 0, 0, 0, (None, None))
     assert ledger.kitty == 4000 and ledger.kitty_unsettled == 0
@@ -140,7 +165,7 @@ def test_ledger_sums_and_what_is_unsettled():
 
 def test_a_hand_changed_after_settling_shows_as_unsettled():
     snapshot = club.evening_result(Evening(1, "d", (T1,), Decimal("0.05"))).net()
-    changed = Table(T1.members, T1.sides, T1.hands[:1], True, (0,) * 4, DANISH)   # the sol hand deleted
+    changed = Table(T1.members, T1.sides, T1.hands[:1], True, (0,) * 4, DANISH)  # the sol hand deleted
     r = club.evening_result(Evening(1, "d", (changed,), Decimal("0.05"), settled=snapshot))
     assert r.changed_since_settled
     assert r.unsettled(2) == -300 - 450 and r.unsettled(1) == 300 - (10 * 5)
@@ -148,19 +173,22 @@ def test_a_hand_changed_after_settling_shows_as_unsettled():
 
 def test_member_stats():
     e1 = Evening(1, "d1", (T1, T2), Decimal("0.05"))
-    lost = danish_table([1, 2, 3, 4], [
-        bid(0, 8, 2, 6, [-40, 40, -40, 40]),
-        bid(0, "ren_sol", None, 1, [-600, 200, 200, 200]),
-        Hand((0, 0, 0, 0), None, {"passed": True}),
-        bid(0, 7, 0, 8, [60, -20, -20, -20]),
-    ])
+    lost = danish_table(
+        [1, 2, 3, 4],
+        [
+            bid(0, 8, 2, 6, [-40, 40, -40, 40]),
+            bid(0, "ren_sol", None, 1, [-600, 200, 200, 200]),
+            Hand((0, 0, 0, 0), None, {"passed": True}),
+            bid(0, 7, 0, 8, [60, -20, -20, -20]),
+        ],
+    )
     e2 = Evening(2, "d2", (lost,), Decimal("0.05"))
     stats = {s.member: s for s in club.member_stats([e1, e2], members=[1, 2, 3, 4, 5, 6, 7, 9])}
     anna = stats[1]
     assert (anna.bids, anna.bids_made, anna.sol_bids, anna.sol_made) == (4, 3, 1, 0)
     assert (anna.selvmakker, anna.selvmakker_made) == (2, 2)
     assert anna.evenings == 2 and anna.points == 130 - 580 and anna.average == Decimal("-225.0")
-    assert anna.partners == ((3, 2),)                   # Carl twice; selvmakker is no partnership
+    assert anna.partners == ((3, 2),)  # Carl twice; selvmakker is no partnership
     assert (stats[2].sol_bids, stats[2].sol_made) == (1, 1)
     assert stats[9].evenings == 0 and stats[9].average is None
 

@@ -1,11 +1,12 @@
 """Classic (English) whist scoring, as RULES.md states it (seeds 000 and 001).
 
 Also holds the make_setup checks common to every variant (names, dealer, variant)."""
+
 import pytest
 
 import helpers
-from scorekeeper.core import GameOver, InputError, make_setup, play
 from helpers import points
+from scorekeeper.core import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 
@@ -95,13 +96,16 @@ def test_finished_game_takes_no_more_hands():
 # ------------------------------------------------------------------ honours
 
 
-@pytest.mark.parametrize("honours, expected", [
-    ([4, 0], [1 + 4, 0]),   # all four: 4
-    ([3, 1], [1 + 2, 0]),   # three: 2
-    ([2, 2], [1, 0]),       # two each: nothing
-    ([1, 3], [1, 2]),       # the side without the tricks scores its honours
-    ([0, 4], [1, 4]),
-])
+@pytest.mark.parametrize(
+    "honours, expected",
+    [
+        ([4, 0], [1 + 4, 0]),  # all four: 4
+        ([3, 1], [1 + 2, 0]),  # three: 2
+        ([2, 2], [1, 0]),  # two each: nothing
+        ([1, 3], [1, 2]),  # the side without the tricks scores its honours
+        ([0, 4], [1, 4]),
+    ],
+)
 def test_honours_four_score_4_three_score_2(honours, expected):
     p = play(game(target=10, honours=True), [hand(7, honours=honours)])
     assert points(p) == [expected]
@@ -183,22 +187,25 @@ def test_honours_in_a_trump_deal_of_a_rotation():
 # ------------------------------------------------------------------ revoke
 
 
-@pytest.mark.parametrize("revoker, tricks, penalty, expected", [
-    # tricks: move 3 tricks from the revoking side to the other
-    (1, 7, "tricks", [4, 0]),        # 7/6 -> 10/3
-    (0, 10, "tricks", [1, 0]),       # 10/3 -> 7/6
-    (0, 8, "tricks", [0, 2]),        # 8/5 -> 5/8
-    (1, 11, "tricks", [7, 0]),       # 11/2 -> 13/0: never below 0
-    (1, 13, "tricks", [7, 0]),       # 13/0 -> nothing to move
-    (0, 2, "tricks", [0, 7]),        # 2/11 -> 0/13
-    # add: 3 points to the side that did not revoke
-    (1, 5, "add", [3, 2]),
-    (0, 5, "add", [0, 2 + 3]),
-    # deduct: 3 points off the revoking side
-    (1, 5, "deduct", [0, 2 - 3]),
-    (0, 9, "deduct", [3 - 3, 0]),
-    (0, 6, "deduct", [-3, 1]),
-])
+@pytest.mark.parametrize(
+    "revoker, tricks, penalty, expected",
+    [
+        # tricks: move 3 tricks from the revoking side to the other
+        (1, 7, "tricks", [4, 0]),  # 7/6 -> 10/3
+        (0, 10, "tricks", [1, 0]),  # 10/3 -> 7/6
+        (0, 8, "tricks", [0, 2]),  # 8/5 -> 5/8
+        (1, 11, "tricks", [7, 0]),  # 11/2 -> 13/0: never below 0
+        (1, 13, "tricks", [7, 0]),  # 13/0 -> nothing to move
+        (0, 2, "tricks", [0, 7]),  # 2/11 -> 0/13
+        # add: 3 points to the side that did not revoke
+        (1, 5, "add", [3, 2]),
+        (0, 5, "add", [0, 2 + 3]),
+        # deduct: 3 points off the revoking side
+        (1, 5, "deduct", [0, 2 - 3]),
+        (0, 9, "deduct", [3 - 3, 0]),
+        (0, 6, "deduct", [-3, 1]),
+    ],
+)
 def test_revoke_penalties(revoker, tricks, penalty, expected):
     s = game(target=10)
     p = play(s, [hand(tricks, revoke={"side": revoker, "penalty": penalty})])
@@ -264,13 +271,16 @@ def test_revoke_settled_before_tricks_so_the_book_counts_after_the_move():
     assert points(p) == [[2, 0]]
 
 
-@pytest.mark.parametrize("revoke, field", [
-    ({"side": 2, "penalty": "tricks"}, "revoke"),
-    ({"side": True, "penalty": "tricks"}, "revoke"),
-    ({"side": 0, "penalty": "points"}, "revoke"),
-    ({"side": 0, "penalty": "tricks", "extra": 1}, "revoke"),
-    ("side 0", "revoke"),
-])
+@pytest.mark.parametrize(
+    "revoke, field",
+    [
+        ({"side": 2, "penalty": "tricks"}, "revoke"),
+        ({"side": True, "penalty": "tricks"}, "revoke"),
+        ({"side": 0, "penalty": "points"}, "revoke"),
+        ({"side": 0, "penalty": "tricks", "extra": 1}, "revoke"),
+        ("side 0", "revoke"),
+    ],
+)
 def test_bad_revoke_is_refused(revoke, field):
     e = refused(game(), [hand(7, revoke=revoke)], field)
     assert e.number == 1
@@ -281,9 +291,12 @@ def test_bad_revoke_is_refused(revoke, field):
 
 def rubber_example():
     return [
-        hand(10), hand(3), hand(7),      # game 1: 4-0, 4-4, 5-4
-        hand(7), hand(2),                # game 2: 1-0, 1-5
-        hand(11),                        # game 3: 5-0
+        hand(10),
+        hand(3),
+        hand(7),  # game 1: 4-0, 4-4, 5-4
+        hand(7),
+        hand(2),  # game 2: 1-0, 1-5
+        hand(11),  # game 3: 5-0
     ]
 
 
@@ -420,12 +433,15 @@ def test_trump_rotation_hearts_diamonds_spades_clubs():
     assert trumps(p) == ["hearts", "diamonds", "spades", "clubs"] * 2
 
 
-@pytest.mark.parametrize("every, expected", [
-    (3, ["hearts", "diamonds", "none", "spades", "clubs", "none", "hearts", "diamonds", "none", "spades"]),
-    (4, ["hearts", "diamonds", "spades", "none", "clubs", "hearts", "diamonds", "none", "spades", "clubs"]),
-    (5, ["hearts", "diamonds", "spades", "clubs", "none", "hearts", "diamonds", "spades", "clubs", "none"]),
-    (2, ["hearts", "none", "diamonds", "none", "spades", "none", "clubs", "none", "hearts", "none"]),
-])
+@pytest.mark.parametrize(
+    "every, expected",
+    [
+        (3, ["hearts", "diamonds", "none", "spades", "clubs", "none", "hearts", "diamonds", "none", "spades"]),
+        (4, ["hearts", "diamonds", "spades", "none", "clubs", "hearts", "diamonds", "none", "spades", "clubs"]),
+        (5, ["hearts", "diamonds", "spades", "clubs", "none", "hearts", "diamonds", "spades", "clubs", "none"]),
+        (2, ["hearts", "none", "diamonds", "none", "spades", "none", "clubs", "none", "hearts", "none"]),
+    ],
+)
 def test_trump_rotation_no_trump_every_m_is_inserted_into_the_cycle(every, expected):
     s = game(deals=10, trump_rotation=True, no_trump_every=every)
     p = play(s, [{"tricks": [7, 6]}] * 10)
@@ -488,8 +504,9 @@ def test_an_edit_can_reopen_a_finished_game():
 # ------------------------------------------------------------------ bad input
 
 
-@pytest.mark.parametrize("tricks", [[7, 7], [6, 6], [14, -1], [-1, 14], [13], [7, 6, 0], "7-6", None,
-                                    [True, 12], [7.0, 6.0], ["7", "6"]])
+@pytest.mark.parametrize(
+    "tricks", [[7, 7], [6, 6], [14, -1], [-1, 14], [13], [7, 6, 0], "7-6", None, [True, 12], [7.0, 6.0], ["7", "6"]]
+)
 def test_tricks_out_of_range_or_not_adding_up_to_13(tricks):
     e = refused(game(), [{"trump": "hearts", "tricks": tricks}], "tricks")
     assert e.number == 1
@@ -518,24 +535,27 @@ def test_bad_hand_number_is_reported():
     assert e.number == 3
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"trumps": True}, "options.trumps"),
-    ({"target": 0}, "options.target"),
-    ({"target": -5}, "options.target"),
-    ({"target": "5"}, "options.target"),
-    ({"target": True}, "options.target"),
-    ({"target": 5.5}, "options.target"),
-    ({"honours": "yes"}, "options.honours"),
-    ({"honours": 1}, "options.honours"),
-    ({"rubber": None}, "options.rubber"),
-    ({"revoke_penalty": 0}, "options.revoke_penalty"),
-    ({"revoke_penalty": 14}, "options.revoke_penalty"),
-    ({"deals": 0}, "options.deals"),
-    ({"deals": -4}, "options.deals"),
-    ({"deals": True}, "options.deals"),
-    ({"trump_rotation": "on"}, "options.trump_rotation"),
-    ({"trump_rotation": True, "no_trump_every": 0}, "options.no_trump_every"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"trumps": True}, "options.trumps"),
+        ({"target": 0}, "options.target"),
+        ({"target": -5}, "options.target"),
+        ({"target": "5"}, "options.target"),
+        ({"target": True}, "options.target"),
+        ({"target": 5.5}, "options.target"),
+        ({"honours": "yes"}, "options.honours"),
+        ({"honours": 1}, "options.honours"),
+        ({"rubber": None}, "options.rubber"),
+        ({"revoke_penalty": 0}, "options.revoke_penalty"),
+        ({"revoke_penalty": 14}, "options.revoke_penalty"),
+        ({"deals": 0}, "options.deals"),
+        ({"deals": -4}, "options.deals"),
+        ({"deals": True}, "options.deals"),
+        ({"trump_rotation": "on"}, "options.trump_rotation"),
+        ({"trump_rotation": True, "no_trump_every": 0}, "options.no_trump_every"),
+    ],
+)
 def test_bad_options_are_refused(options, field):
     with pytest.raises(InputError) as exc:
         make_setup("classic", PLAYERS, 0, options)
@@ -558,9 +578,16 @@ def test_rubber_is_played_to_a_target_not_deals():
 # ------------------------------------------------------------------ make_setup, common to all variants
 
 
-@pytest.mark.parametrize("variant, counts", [
-    ("classic", [4]), ("norwegian", [4]), ("danish", [4, 5]), ("german", [2]), ("swedish", [4]),
-])
+@pytest.mark.parametrize(
+    "variant, counts",
+    [
+        ("classic", [4]),
+        ("norwegian", [4]),
+        ("danish", [4, 5]),
+        ("german", [2]),
+        ("swedish", [4]),
+    ],
+)
 def test_player_counts(variant, counts):
     names = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro"]
     for n in range(0, 8):
@@ -583,8 +610,9 @@ def test_duplicate_names_are_refused(variant):
     assert "players" in exc.value.errors
 
 
-@pytest.mark.parametrize("bad", ["<b>Bo</b>", "Bo>", "<script>", "Bo\x00", "B\x07o", "Bo\x1b[31m", "Bo\x7f",
-                                 "", "   ", None, 7, ["Bo"]])
+@pytest.mark.parametrize(
+    "bad", ["<b>Bo</b>", "Bo>", "<script>", "Bo\x00", "B\x07o", "Bo\x1b[31m", "Bo\x7f", "", "   ", None, 7, ["Bo"]]
+)
 def test_bad_names_are_refused(bad):
     with pytest.raises(InputError) as exc:
         make_setup("classic", ["Anna", bad, "Carl", "Dina"])

@@ -1,8 +1,10 @@
 """Danish es-makker whist scoring, as RULES.md states it (seed 002)."""
+
 import pytest
+
+from helpers import points, refused
 from scorekeeper.core import GameOver, InputError, make_setup, play
 from scorekeeper.core.variants import danish
-from helpers import points, refused
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 FIVE = PLAYERS + ["Erik"]
@@ -16,9 +18,14 @@ def game(players=PLAYERS, dealer=0, **options):
 
 
 def bid(bidder, n, tricks, partner, suffix="plain", trump=None):
-    return {"bidder": bidder, "bid": n, "suffix": suffix,
-            "trump": SUFFIX_TRUMP[suffix] if trump is None else trump,
-            "partner": partner, "tricks": tricks}
+    return {
+        "bidder": bidder,
+        "bid": n,
+        "suffix": suffix,
+        "trump": SUFFIX_TRUMP[suffix] if trump is None else trump,
+        "partner": partner,
+        "tricks": tricks,
+    }
 
 
 def sol(bidder, name, tricks):
@@ -160,9 +167,16 @@ def test_suffix_defaults_to_plain():
 
 
 @pytest.mark.parametrize("bidder", range(4))
-@pytest.mark.parametrize("n, t, suffix, v", [
-    (8, 10, "plain", 60), (9, 9, "plain", 40), (9, 8, "plain", -80), (8, 10, "gode", 120), (7, 0, "sans", -40),
-])
+@pytest.mark.parametrize(
+    "n, t, suffix, v",
+    [
+        (8, 10, "plain", 60),
+        (9, 9, "plain", 40),
+        (9, 8, "plain", -80),
+        (8, 10, "gode", 120),
+        (7, 0, "sans", -40),
+    ],
+)
 def test_selvmakker_three_times_from_and_to_each_opponent(bidder, n, t, suffix, v):
     pts = one(bid(bidder, n, t, bidder, suffix))
     assert pts[bidder] == 3 * v
@@ -218,8 +232,12 @@ def test_custom_solo_values_partial_keeps_the_defaults():
 
 
 def test_default_solo_values():
-    assert dict(game().options["solo_values"]) == {"sol": 50, "ren_sol": 100, "bordlaegger": 150,
-                                                   "ren_bordlaegger": 200}
+    assert dict(game().options["solo_values"]) == {
+        "sol": 50,
+        "ren_sol": 100,
+        "bordlaegger": 150,
+        "ren_bordlaegger": 200,
+    }
 
 
 # ------------------------------------------------------------------ custom tariff
@@ -286,8 +304,9 @@ def test_deals_option_single_winner():
 
 
 def test_zero_sum_hands_and_totals():
-    p = play(game(), [bid(0, 8, 10, 2), bid(1, 9, 3, 1, "gode"), sol(2, "ren_sol", 1), PASSED,
-                      bid(3, 12, 12, 0, "halve")])
+    p = play(
+        game(), [bid(0, 8, 10, 2), bid(1, 9, 3, 1, "gode"), sol(2, "ren_sol", 1), PASSED, bid(3, 12, 12, 0, "halve")]
+    )
     for h in p.hands:
         assert sum(h.points) == 0 and sum(h.totals) == 0
     assert sum(p.totals) == 0
@@ -398,8 +417,9 @@ def test_suffix_in_a_sol_bid():
 
 @pytest.mark.parametrize("value", [6, 14, 0, "8", "solo", True, 8.0, None])
 def test_bad_bid(value):
-    refused(game(), [{"bidder": 0, "bid": value, "suffix": "plain", "trump": "hearts", "partner": 2,
-                      "tricks": 8}], "bid")
+    refused(
+        game(), [{"bidder": 0, "bid": value, "suffix": "plain", "trump": "hearts", "partner": 2, "tricks": 8}], "bid"
+    )
 
 
 @pytest.mark.parametrize("value", [14, -1, "8", True, 8.5, None])
@@ -441,23 +461,26 @@ def test_unknown_field():
     refused(game(), [bid(0, 8, 8, 2) | {"honours": [4, 0]}], "honours")
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"target": 13}, "options.target"),
-    ({"tariff": [10, 20, 40]}, "options.tariff"),
-    ({"tariff": [10, 20, 40, 80, 160, 320, "640"]}, "options.tariff"),
-    ({"tariff": [10, 20, 40, 80, 160, 320, -640]}, "options.tariff"),
-    ({"tariff": "standard"}, "options.tariff"),
-    ({"lost": "double"}, "options.lost"),
-    ({"solo_values": {"sol": 50, "grand": 10}}, "options.solo_values"),
-    ({"solo_values": {"sol": -50}}, "options.solo_values"),
-    ({"solo_values": {"sol": True}}, "options.solo_values"),
-    ({"solo_values": [50, 100, 150, 200]}, "options.solo_values"),
-    ({"deals": 0}, "options.deals"),
-    ({"deals": "8"}, "options.deals"),
-    ({"rate": -0.05}, "options.rate"),
-    ({"rate": "five"}, "options.rate"),
-    ({"rate": True}, "options.rate"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"target": 13}, "options.target"),
+        ({"tariff": [10, 20, 40]}, "options.tariff"),
+        ({"tariff": [10, 20, 40, 80, 160, 320, "640"]}, "options.tariff"),
+        ({"tariff": [10, 20, 40, 80, 160, 320, -640]}, "options.tariff"),
+        ({"tariff": "standard"}, "options.tariff"),
+        ({"lost": "double"}, "options.lost"),
+        ({"solo_values": {"sol": 50, "grand": 10}}, "options.solo_values"),
+        ({"solo_values": {"sol": -50}}, "options.solo_values"),
+        ({"solo_values": {"sol": True}}, "options.solo_values"),
+        ({"solo_values": [50, 100, 150, 200]}, "options.solo_values"),
+        ({"deals": 0}, "options.deals"),
+        ({"deals": "8"}, "options.deals"),
+        ({"rate": -0.05}, "options.rate"),
+        ({"rate": "five"}, "options.rate"),
+        ({"rate": True}, "options.rate"),
+    ],
+)
 def test_bad_options(options, field):
     with pytest.raises(InputError) as exc:
         make_setup("danish", PLAYERS, 0, options)

@@ -1,7 +1,9 @@
 """Two-player (German) whist scoring, as RULES.md states it (seed 003)."""
+
 import pytest
-from scorekeeper.core import GameOver, InputError, make_setup, play
+
 from helpers import points, refused
+from scorekeeper.core import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Anna", "Bo"]
 
@@ -36,8 +38,9 @@ def test_seed_game_over_after_anna_wins():
     assert exc.value.number == 4
 
 
-@pytest.mark.parametrize("tricks, score", [(0, 0), (3, 0), (6, 0), (7, 1), (8, 2), (9, 3), (10, 4), (11, 5),
-                                           (12, 6), (13, 7)])
+@pytest.mark.parametrize(
+    "tricks, score", [(0, 0), (3, 0), (6, 0), (7, 1), (8, 2), (9, 3), (10, 4), (11, 5), (12, 6), (13, 7)]
+)
 def test_seed_phase_two_table(tricks, score):
     assert play(game(target=100), [hand(tricks)]).hands[0].points[0] == score
     assert play(game(target=100), [hand(13 - tricks)]).hands[0].points[1] == score
@@ -65,8 +68,9 @@ def test_target_option():
 # ------------------------------------------------------------------ all 26 tricks
 
 
-@pytest.mark.parametrize("a, expected", [(14, [1, 0]), (26, [1, 0]), (13, [0, 0]), (12, [0, 1]), (0, [0, 1]),
-                                         (20, [1, 0])])
+@pytest.mark.parametrize(
+    "a, expected", [(14, [1, 0]), (26, [1, 0]), (13, [0, 0]), (12, [0, 1]), (0, [0, 1]), (20, [1, 0])]
+)
 def test_all26_more_tricks_wins_the_deal_and_scores_one(a, expected):
     assert points(play(game(count="all26"), [hand(a, 26)])) == [expected]
 
@@ -133,12 +137,15 @@ def test_unknown_field():
     refused(game(), [{"tricks": [7, 6], "trump": "hearts"}], "trump")
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"count": "all13"}, "options.count"),
-    ({"target": 0}, "options.target"),
-    ({"target": None}, "options.target"),
-    ({"deals": 4}, "options.deals"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"count": "all13"}, "options.count"),
+        ({"target": 0}, "options.target"),
+        ({"target": None}, "options.target"),
+        ({"deals": 4}, "options.deals"),
+    ],
+)
 def test_bad_options(options, field):
     with pytest.raises(InputError) as exc:
         make_setup("german", PLAYERS, 0, options)

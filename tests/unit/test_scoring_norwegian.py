@@ -1,7 +1,9 @@
 """Norwegian whist (grand/pass, Minnesota whist) scoring, as RULES.md states it (seed 001)."""
+
 import pytest
-from scorekeeper.core import GameOver, InputError, make_setup, play
+
 from helpers import points, refused
+from scorekeeper.core import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
 
@@ -199,14 +201,17 @@ def test_unknown_field():
     refused(game(), [{"bid": "pass", "tricks": [7, 6], "trump": "hearts"}], "trump")
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"honours": True}, "options.honours"),
-    ({"target": 0}, "options.target"),
-    ({"target": "13"}, "options.target"),
-    ({"set_bonus": 0}, "options.set_bonus"),
-    ({"set_bonus": True}, "options.set_bonus"),
-    ({"pass_scoring": "under_five"}, "options.pass_scoring"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"honours": True}, "options.honours"),
+        ({"target": 0}, "options.target"),
+        ({"target": "13"}, "options.target"),
+        ({"set_bonus": 0}, "options.set_bonus"),
+        ({"set_bonus": True}, "options.set_bonus"),
+        ({"pass_scoring": "under_five"}, "options.pass_scoring"),
+    ],
+)
 def test_bad_options(options, field):
     with pytest.raises(InputError) as exc:
         make_setup("norwegian", PLAYERS, 0, options)

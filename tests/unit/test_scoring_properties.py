@@ -1,4 +1,5 @@
 """Property tests of the scoring core: random valid games per variant, edits and deletions, the settlement."""
+
 from decimal import Decimal
 
 import pytest
@@ -10,6 +11,7 @@ from strategies import CONTEXT_FREE, VARIANTS, games, one_hand
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
 
 def sums(hands, width):
     return tuple(sum(h.points[s] for h in hands) for s in range(width))
@@ -151,7 +153,7 @@ def test_replacing_a_hand_equals_replaying_with_the_change(variant, data):
     except GameOver as exc:
         # the edit ended the game earlier: the hands before the one refused make a finished game
         assert exc.number > k + 1
-        edited = edited[:exc.number - 1]
+        edited = edited[: exc.number - 1]
         new = play(setup, edited)
         assert new.finished
     # the hands before the edit are untouched
@@ -175,12 +177,12 @@ def test_deleting_a_hand_equals_replaying_without_it(variant, data):
     assume(inputs)
     old = play(setup, inputs)
     k = data.draw(st.integers(0, len(inputs) - 1))
-    shorter = inputs[:k] + inputs[k + 1:]
+    shorter = inputs[:k] + inputs[k + 1 :]
     try:
         new = play(setup, shorter)
     except GameOver as exc:
         assert exc.number > k
-        shorter = shorter[:exc.number - 1]
+        shorter = shorter[: exc.number - 1]
         new = play(setup, shorter)
         assert new.finished
     except InputError as exc:

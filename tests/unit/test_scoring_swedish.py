@@ -1,7 +1,9 @@
 """Swedish whist (Firemannswhist) scoring, as RULES.md states it (seed 004)."""
+
 import pytest
-from scorekeeper.core import GameOver, InputError, make_setup, play
+
 from helpers import points, refused
+from scorekeeper.core import GameOver, InputError, make_setup, play
 
 PLAYERS = ["Ola", "Kari", "Per", "Liv"]
 
@@ -165,12 +167,15 @@ def test_unknown_field():
     refused(game(), [{"red": 0, "tricks": [7, 6], "bid": "grand"}], "bid")
 
 
-@pytest.mark.parametrize("options, field", [
-    ({"target": 0}, "options.target"),
-    ({"deals": 0}, "options.deals"),
-    ({"deals": "4"}, "options.deals"),
-    ({"set_bonus": 2}, "options.set_bonus"),
-])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"target": 0}, "options.target"),
+        ({"deals": 0}, "options.deals"),
+        ({"deals": "4"}, "options.deals"),
+        ({"set_bonus": 2}, "options.set_bonus"),
+    ],
+)
 def test_bad_options(options, field):
     with pytest.raises(InputError) as exc:
         make_setup("swedish", PLAYERS, 0, options)

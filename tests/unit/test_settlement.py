@@ -1,4 +1,5 @@
 """Settlement: points × rate in whole cents, who pays whom (RULES.md, danish "Settlement"; API.md)."""
+
 from decimal import Decimal
 
 import pytest
@@ -28,16 +29,19 @@ def test_api_example_60_points_at_5_ore_is_3_kroner():
     check(s, [60, -60, 60, -60], 0.05)
 
 
-@pytest.mark.parametrize("points, rate, balances", [
-    ([180, -60, -60, -60], 0.05, (900, -300, -300, -300)),
-    ([150, -50, -50, -50], 0.1, (1500, -500, -500, -500)),
-    ([0, 0, 0, 0], 0.05, (0, 0, 0, 0)),
-    ([30, -10, -10, -10, 0], 1, (3000, -1000, -1000, -1000, 0)),
-    ([7, -7], "0.25", (175, -175)),
-    ([1, -1], 0.005, (1, -1)),             # half a cent each: still adds up
-    ([1, 1, -2], 0.005, None),
-    ([3, 3, 3, -9], 0.0033, None),
-])
+@pytest.mark.parametrize(
+    "points, rate, balances",
+    [
+        ([180, -60, -60, -60], 0.05, (900, -300, -300, -300)),
+        ([150, -50, -50, -50], 0.1, (1500, -500, -500, -500)),
+        ([0, 0, 0, 0], 0.05, (0, 0, 0, 0)),
+        ([30, -10, -10, -10, 0], 1, (3000, -1000, -1000, -1000, 0)),
+        ([7, -7], "0.25", (175, -175)),
+        ([1, -1], 0.005, (1, -1)),  # half a cent each: still adds up
+        ([1, 1, -2], 0.005, None),
+        ([3, 3, 3, -9], 0.0033, None),
+    ],
+)
 def test_balances_in_whole_cents_adding_up(points, rate, balances):
     s = settle(points, rate)
     if balances is not None:
@@ -66,16 +70,32 @@ def test_at_most_n_minus_1_payments_five_players():
     check(s, pts, 0.07)
 
 
-@pytest.mark.parametrize("cents, text", [(0, "0.00"), (5, "0.05"), (-5, "-0.05"), (300, "3.00"), (-305, "-3.05"),
-                                         (123456, "1234.56"), (-100, "-1.00"), (99, "0.99")])
+@pytest.mark.parametrize(
+    "cents, text",
+    [
+        (0, "0.00"),
+        (5, "0.05"),
+        (-5, "-0.05"),
+        (300, "3.00"),
+        (-305, "-3.05"),
+        (123456, "1234.56"),
+        (-100, "-1.00"),
+        (99, "0.99"),
+    ],
+)
 def test_format_cents(cents, text):
     assert format_cents(cents) == text
 
 
 def test_settlement_points_danish_are_the_totals():
     s = make_setup("danish", ["Anna", "Bo", "Carl", "Dina"])
-    p = play(s, [{"bidder": 0, "bid": 8, "suffix": "plain", "trump": "hearts", "partner": 2, "tricks": 10},
-                 {"bidder": 1, "bid": "sol", "tricks": 0}])
+    p = play(
+        s,
+        [
+            {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "hearts", "partner": 2, "tricks": 10},
+            {"bidder": 1, "bid": "sol", "tricks": 0},
+        ],
+    )
     assert tuple(settlement_points(p)) == tuple(p.totals) == (10, 90, 10, -110)
     st = settle(settlement_points(p), s.options["rate"])
     assert st.balances == (50, 450, 50, -550)

@@ -1,5 +1,6 @@
 """A variant is a plug-in: every registered rules module provides the whole contract (core/contract.py), the core
 names no variant outside the registry and the variant's own module, and the core loads no web or storage library."""
+
 import ast
 import inspect
 import subprocess
@@ -22,8 +23,16 @@ DATA = [name for name in MEMBERS if isinstance(VariantRules.__dict__[name], prop
 
 def test_the_contract_declares_what_the_core_and_the_shell_rely_on():
     assert set(DATA) == {"NAME", "TITLE", "DESCRIPTION", "PLAYER_COUNTS", "ZERO_SUM", "INPUT_FIELDS", "OPTIONS"}
-    assert set(FUNCTIONS) == {"check_options", "sides", "check_hand", "hand_points", "leader", "game_end",
-                              "sits_out", "play"}
+    assert set(FUNCTIONS) == {
+        "check_options",
+        "sides",
+        "check_hand",
+        "hand_points",
+        "leader",
+        "game_end",
+        "sits_out",
+        "play",
+    }
 
 
 @pytest.mark.parametrize("name", MEMBERS)
@@ -37,7 +46,7 @@ def test_every_member_of_the_contract_says_why_it_is_there(name):
 def test_every_registered_variant_satisfies_the_contract(variant):
     rules = VARIANTS[variant]
     assert isinstance(rules, VariantRules)
-    assert rules.NAME == variant
+    assert variant == rules.NAME
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -90,13 +99,18 @@ def test_a_module_that_lacks_a_member_is_not_a_variant():
 
 
 def _string_constants(path: Path) -> set[str]:
-    return {node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "scorekeeper" / "core").rglob("*.py")) +
-                         sorted((ROOT / "scorekeeper" / "services").rglob("*.py")),
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "scorekeeper" / "core").rglob("*.py")) + sorted((ROOT / "scorekeeper" / "services").rglob("*.py")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_only_a_variants_own_module_spells_its_name(path):
     """What a variant is (settled per player, played for money at a club …) is data of its module, not an
     `if variant == "danish"` somewhere else."""
@@ -105,11 +119,13 @@ def test_only_a_variants_own_module_spells_its_name(path):
 
 
 def test_importing_the_core_loads_no_web_or_storage_library():
-    code = ("import sys, pkgutil, importlib, scorekeeper.core, scorekeeper.core.contract, scorekeeper.core.club, "
-            "scorekeeper.core.settlement\n"
-            "for m in pkgutil.iter_modules(scorekeeper.core.variants.__path__): "
-            "importlib.import_module('scorekeeper.core.variants.' + m.name)\n"
-            "print(' '.join(sorted(n for n in ('flask', 'sqlite3', 'wtforms', 'sqlite_utils', 'flask_babel', "
-            "'werkzeug', 'jinja2') if n in sys.modules)))")
+    code = (
+        "import sys, pkgutil, importlib, scorekeeper.core, scorekeeper.core.contract, scorekeeper.core.club, "
+        "scorekeeper.core.settlement\n"
+        "for m in pkgutil.iter_modules(scorekeeper.core.variants.__path__): "
+        "importlib.import_module('scorekeeper.core.variants.' + m.name)\n"
+        "print(' '.join(sorted(n for n in ('flask', 'sqlite3', 'wtforms', 'sqlite_utils', 'flask_babel', "
+        "'werkzeug', 'jinja2') if n in sys.modules)))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == []

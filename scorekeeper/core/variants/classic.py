@@ -1,11 +1,32 @@
 """Classic (English) whist: fixed partners, trump from the dealer's last card, the book of six."""
+
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scorekeeper.core.base import NO_TRUMP, PARTNERSHIP_SIDES, SUITS, Msg, HandContext, InputError, Match, Protokoll, Setup, bool_option, currency_option, int_option, is_int, nobody_sits_out, rate_option, replay, require_fields, target_or_deals, trick_pair
+from scorekeeper.core.base import (
+    NO_TRUMP,
+    PARTNERSHIP_SIDES,
+    SUITS,
+    HandContext,
+    InputError,
+    Match,
+    Msg,
+    Protokoll,
+    Setup,
+    bool_option,
+    currency_option,
+    int_option,
+    is_int,
+    nobody_sits_out,
+    rate_option,
+    replay,
+    require_fields,
+    target_or_deals,
+    trick_pair,
+)
 
 NAME = "classic"
 TITLE = Msg("Classic whist")
@@ -21,9 +42,15 @@ OPTIONS = {
     "honours": bool_option(False, Msg("Score honours: all four trump honours 4, three of them 2.")),
     "rubber": bool_option(False, Msg("Play a rubber: best of three games.")),
     "revoke_penalty": int_option(3, 1, 13, Msg("Tricks or points a revoke costs (2 in older books).")),
-    "deals": int_option(None, 1, 500, Msg("Tournament: play this many deals, no target; the larger total wins."), allow_none=True),
-    "trump_rotation": bool_option(False, Msg("Tournament: trump follows hearts, diamonds, spades, clubs deal by deal.")),
-    "no_trump_every": int_option(None, 2, 52, Msg("With trump rotation: every m-th deal is played without trump."), allow_none=True),
+    "deals": int_option(
+        None, 1, 500, Msg("Tournament: play this many deals, no target; the larger total wins."), allow_none=True
+    ),
+    "trump_rotation": bool_option(
+        False, Msg("Tournament: trump follows hearts, diamonds, spades, clubs deal by deal.")
+    ),
+    "no_trump_every": int_option(
+        None, 2, 52, Msg("With trump rotation: every m-th deal is played without trump."), allow_none=True
+    ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
@@ -68,8 +95,11 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     elif trump is None:
         errors["trump"] = Msg("is missing: the suit of the dealer's last card")
     elif trump not in SUITS:
-        errors["trump"] = Msg("no-trump deals come only with the tournament trump rotation") if trump == NO_TRUMP \
+        errors["trump"] = (
+            Msg("no-trump deals come only with the tournament trump rotation")
+            if trump == NO_TRUMP
             else Msg("must be one of %(choices)s", choices=", ".join(SUITS))
+        )
     else:
         out["trump"] = trump
     tricks = trick_pair(data.get("tricks"), 13, errors)
@@ -82,7 +112,9 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
         else:
             honours = trick_pair(honours, 4, errors, "honours")
             if honours is None:
-                errors["honours"] = Msg("must be two numbers, the trump honours (A K Q J) each side held, adding up to 4")
+                errors["honours"] = Msg(
+                    "must be two numbers, the trump honours (A K Q J) each side held, adding up to 4"
+                )
             else:
                 out["honours"] = list(honours)
     revoke = data.get("revoke")
@@ -179,7 +211,20 @@ def rubber_points(match: Match | None, options: Mapping[str, Any]) -> tuple[int,
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
     """Score the deals one by one; `start`, the protokoll of the first deals, goes on from its last deal."""
     opts = setup.options
-    p = replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
-               game_end=game_end, trump=trump, games_to_win=2 if opts["rubber"] else 1, start=start)
-    return dataclasses.replace(p, rubber_points=rubber_points(p.match, opts),
-                               next_trump=None if p.finished else fixed_trump(len(p.hands) + 1, opts))
+    p = replay(
+        setup,
+        inputs,
+        sides=sides(),
+        check_hand=check_hand,
+        hand_points=hand_points,
+        leader=leader,
+        game_end=game_end,
+        trump=trump,
+        games_to_win=2 if opts["rubber"] else 1,
+        start=start,
+    )
+    return dataclasses.replace(
+        p,
+        rubber_points=rubber_points(p.match, opts),
+        next_trump=None if p.finished else fixed_trump(len(p.hands) + 1, opts),
+    )

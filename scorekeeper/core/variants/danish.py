@@ -1,10 +1,30 @@
 """Danish es-makker whist: bids 7–13 with suffixes, four sol bids, a called ace for a partner; zero-sum points."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
-from scorekeeper.core.base import NO_TRUMP, SUITS, TRUMPS, HandContext, InputError, Msg, Option, Protokoll, Setup, choice_option, currency_option, int_option, is_int, rate_option, replay, require_fields, seat, side_winner
+from scorekeeper.core.base import (
+    NO_TRUMP,
+    SUITS,
+    TRUMPS,
+    HandContext,
+    InputError,
+    Msg,
+    Option,
+    Protokoll,
+    Setup,
+    choice_option,
+    currency_option,
+    int_option,
+    is_int,
+    rate_option,
+    replay,
+    require_fields,
+    seat,
+    side_winner,
+)
 
 NAME = "danish"
 TITLE = Msg("Danish whist")
@@ -17,8 +37,12 @@ SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
 SOLO_BIDS = ("sol", "ren_sol", "bordlaegger", "ren_bordlaegger")
 SOLO_MAX_TRICKS = {"sol": 1, "ren_sol": 0, "bordlaegger": 1, "ren_bordlaegger": 0}
 SOLO_NAMES = {"sol": "sol", "ren_sol": "ren sol", "bordlaegger": "bordlægger", "ren_bordlaegger": "ren bordlægger"}
-SOLO_ALIASES = {"ren sol": "ren_sol", "bordlægger": "bordlaegger", "ren bordlægger": "ren_bordlaegger",
-                "ren_bordlægger": "ren_bordlaegger"}
+SOLO_ALIASES = {
+    "ren sol": "ren_sol",
+    "bordlægger": "bordlaegger",
+    "ren bordlægger": "ren_bordlaegger",
+    "ren_bordlægger": "ren_bordlaegger",
+}
 # Each sol bid sits just above the plain bid of this many tricks in the ladder.
 SOLO_AFTER = {"sol": 9, "ren_sol": 10, "bordlaegger": 11, "ren_bordlaegger": 12}
 
@@ -29,8 +53,11 @@ DEFAULT_SOLO_VALUES = {"sol": 50, "ren_sol": 100, "bordlaegger": 150, "ren_bordl
 TARIFF_PRESETS = {
     "standard": {"tariff": list(DEFAULT_TARIFF), "lost": "flat", "solo_values": dict(DEFAULT_SOLO_VALUES)},
     "per_trick": {"tariff": list(DEFAULT_TARIFF), "lost": "per_trick", "solo_values": dict(DEFAULT_SOLO_VALUES)},
-    "double_sol": {"tariff": list(DEFAULT_TARIFF), "lost": "flat",
-                   "solo_values": {"sol": 50, "ren_sol": 100, "bordlaegger": 200, "ren_bordlaegger": 400}},
+    "double_sol": {
+        "tariff": list(DEFAULT_TARIFF),
+        "lost": "flat",
+        "solo_values": {"sol": 50, "ren_sol": 100, "bordlaegger": 200, "ren_bordlaegger": 400},
+    },
 }
 
 
@@ -47,8 +74,13 @@ def _check_solo_values(value):
         raise ValueError(Msg("must be an object with the values of %(bids)s", bids=", ".join(SOLO_BIDS)))
     unknown = [k for k in value if k not in SOLO_BIDS]
     if unknown:
-        raise ValueError(Msg("unknown sol bid %(bid)s (known: %(known)s)", bid=", ".join(map(str, unknown)),
-                             known=", ".join(SOLO_BIDS)))
+        raise ValueError(
+            Msg(
+                "unknown sol bid %(bid)s (known: %(known)s)",
+                bid=", ".join(map(str, unknown)),
+                known=", ".join(SOLO_BIDS),
+            )
+        )
     merged = dict(DEFAULT_SOLO_VALUES)
     for key, v in value.items():
         if not is_int(v) or not 1 <= v <= 1_000_000:
@@ -58,15 +90,32 @@ def _check_solo_values(value):
 
 
 OPTIONS = {
-    "tariff": Option(list(DEFAULT_TARIFF), _check_tariff,
-                     Msg("Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again."), "tariff"),
-    "lost": choice_option("flat", ("flat", "per_trick"),
-                          Msg("flat: a lost bid pays twice its base value; per_trick: twice the base value per missing trick.")),
-    "solo_values": Option(dict(DEFAULT_SOLO_VALUES), _check_solo_values,
-                          Msg("What each of the three others pays for a made sol bid (twice that when it is lost)."), "solo_values"),
+    "tariff": Option(
+        list(DEFAULT_TARIFF),
+        _check_tariff,
+        Msg("Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again."),
+        "tariff",
+    ),
+    "lost": choice_option(
+        "flat",
+        ("flat", "per_trick"),
+        Msg("flat: a lost bid pays twice its base value; per_trick: twice the base value per missing trick."),
+    ),
+    "solo_values": Option(
+        dict(DEFAULT_SOLO_VALUES),
+        _check_solo_values,
+        Msg("What each of the three others pays for a made sol bid (twice that when it is lost)."),
+        "solo_values",
+    ),
     "rate": rate_option(0.05, Msg("Money per point (kroner per point) for the settlement.")),
     "currency": currency_option("DKK"),
-    "deals": int_option(None, 1, 1000, Msg("End the evening after this many hands (a multiple of the players, so all deal equally often), or none."), allow_none=True),
+    "deals": int_option(
+        None,
+        1,
+        1000,
+        Msg("End the evening after this many hands (a multiple of the players, so all deal equally often), or none."),
+        allow_none=True,
+    ),
 }
 
 
@@ -139,8 +188,11 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
 
     tricks = data.get("tricks")
     if tricks is None:
-        errors["tricks"] = Msg("is missing: how many tricks the bidder took") if is_solo(bid) \
+        errors["tricks"] = (
+            Msg("is missing: how many tricks the bidder took")
+            if is_solo(bid)
             else Msg("is missing: how many tricks bidder and partner took together")
+        )
     elif not is_int(tricks) or not 0 <= tricks <= 13:
         errors["tricks"] = Msg("must be a whole number from 0 to 13")
 
@@ -148,8 +200,11 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     if bid is not None and is_solo(bid):
         for key in ("suffix", "partner"):
             if data.get(key) is not None:
-                errors[key] = Msg("a %(bid)s is played alone with no partner: leave it out", bid=SOLO_NAMES[bid]) \
-                    if key == "partner" else Msg("a %(bid)s has no suffix: leave it out", bid=SOLO_NAMES[bid])
+                errors[key] = (
+                    Msg("a %(bid)s is played alone with no partner: leave it out", bid=SOLO_NAMES[bid])
+                    if key == "partner"
+                    else Msg("a %(bid)s has no suffix: leave it out", bid=SOLO_NAMES[bid])
+                )
         if data.get("trump") not in (None, NO_TRUMP):
             errors["trump"] = Msg("a %(bid)s is played without trump", bid=SOLO_NAMES[bid])
     elif bid is not None:
@@ -170,8 +225,11 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
             if trump is None:
                 errors["trump"] = Msg("is missing: choose the trump suit")
             elif trump not in SUITS:
-                errors["trump"] = Msg("only a vip or sans bid is played without trump") if trump == NO_TRUMP \
+                errors["trump"] = (
+                    Msg("only a vip or sans bid is played without trump")
+                    if trump == NO_TRUMP
                     else Msg("must be a suit: %(choices)s", choices=", ".join(SUITS))
+                )
         elif suffix == "vip":
             if trump is None:
                 errors["trump"] = Msg("is missing: the suit the widow turned up, or none for a joker")
@@ -231,8 +289,17 @@ def game_end(totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -
 
 
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay(setup, inputs, sides=sides(setup.n), check_hand=check_hand, hand_points=hand_points,
-                  leader=leader, game_end=game_end, sits_out=sits_out, start=start)
+    return replay(
+        setup,
+        inputs,
+        sides=sides(setup.n),
+        check_hand=check_hand,
+        hand_points=hand_points,
+        leader=leader,
+        game_end=game_end,
+        sits_out=sits_out,
+        start=start,
+    )
 
 
 def tariff_matrix(options) -> dict:
@@ -242,9 +309,12 @@ def tariff_matrix(options) -> dict:
     partner each receive (made) or pay (negative, lost); any suffix doubles them. `sol` maps each sol bid to
     (what each of the three others pays when it is made, what the bidder pays each of them when it is lost).
     """
-    bids = {bid: tuple(value if made else -value
-                       for value, made in (bid_value({"bid": bid, "suffix": "plain", "tricks": t}, options)
-                                           for t in range(14)))
-            for bid in range(7, 14)}
+    bids = {
+        bid: tuple(
+            value if made else -value
+            for value, made in (bid_value({"bid": bid, "suffix": "plain", "tricks": t}, options) for t in range(14))
+        )
+        for bid in range(7, 14)
+    }
     sol = {bid: (options["solo_values"][bid], 2 * options["solo_values"][bid]) for bid in SOLO_BIDS}
     return {"bids": bids, "sol": sol}

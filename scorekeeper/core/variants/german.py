@@ -1,10 +1,26 @@
 """German whist (tvåmanswhist): two players; only the 13 tricks of the second phase count."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scorekeeper.core.base import HandContext, InputError, Msg, Protokoll, Setup, choice_option, currency_option, int_option, nobody_sits_out, rate_option, replay, require_fields, target_or_deals, trick_pair
+from scorekeeper.core.base import (
+    HandContext,
+    InputError,
+    Msg,
+    Protokoll,
+    Setup,
+    choice_option,
+    currency_option,
+    int_option,
+    nobody_sits_out,
+    rate_option,
+    replay,
+    require_fields,
+    target_or_deals,
+    trick_pair,
+)
 
 NAME = "german"
 TITLE = Msg("German whist")
@@ -14,8 +30,13 @@ ZERO_SUM = False
 INPUT_FIELDS = ("tricks",)
 OPTIONS = {
     "target": int_option(7, 1, 100, Msg("Points (or, counting all 26 tricks, deals won) that win the game.")),
-    "count": choice_option("phase2", ("phase2", "all26"),
-                           Msg("phase2: tricks over six of the last 13 score; all26: the player with more of all 26 tricks wins the deal and scores 1.")),
+    "count": choice_option(
+        "phase2",
+        ("phase2", "all26"),
+        Msg(
+            "phase2: tricks over six of the last 13 score; all26: the player with more of all 26 tricks wins the deal and scores 1."
+        ),
+    ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
@@ -55,5 +76,14 @@ sits_out = nobody_sits_out
 
 
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
-                  game_end=game_end, sits_out=sits_out, start=start)
+    return replay(
+        setup,
+        inputs,
+        sides=sides(),
+        check_hand=check_hand,
+        hand_points=hand_points,
+        leader=leader,
+        game_end=game_end,
+        sits_out=sits_out,
+        start=start,
+    )

@@ -1,10 +1,28 @@
 """Norwegian whist (grand/pass, Minnesota whist): no trump; one bid of grand, or everyone passes."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scorekeeper.core.base import PARTNERSHIP_SIDES, HandContext, InputError, Msg, Protokoll, Setup, choice_option, currency_option, int_option, nobody_sits_out, rate_option, replay, require_fields, seat, target_or_deals, trick_pair
+from scorekeeper.core.base import (
+    PARTNERSHIP_SIDES,
+    HandContext,
+    InputError,
+    Msg,
+    Protokoll,
+    Setup,
+    choice_option,
+    currency_option,
+    int_option,
+    nobody_sits_out,
+    rate_option,
+    replay,
+    require_fields,
+    seat,
+    target_or_deals,
+    trick_pair,
+)
 
 NAME = "norwegian"
 TITLE = Msg("Norwegian whist")
@@ -14,9 +32,14 @@ ZERO_SUM = False
 INPUT_FIELDS = ("bid", "bidder", "tricks")
 OPTIONS = {
     "target": int_option(13, 1, 100, Msg("Points that win the game (25 for a long game).")),
-    "set_bonus": int_option(2, 1, 10, Msg("Points per trick over six to the other side when a grand fails (1 in the Minnesota rules).")),
-    "pass_scoring": choice_option("under_six", ("under_six", "under_seven"),
-                                  Msg("under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks.")),
+    "set_bonus": int_option(
+        2, 1, 10, Msg("Points per trick over six to the other side when a grand fails (1 in the Minnesota rules).")
+    ),
+    "pass_scoring": choice_option(
+        "under_six",
+        ("under_six", "under_seven"),
+        Msg("under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks."),
+    ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("NOK"),
 }
@@ -80,5 +103,14 @@ sits_out = nobody_sits_out
 
 
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
-                  game_end=game_end, sits_out=sits_out, start=start)
+    return replay(
+        setup,
+        inputs,
+        sides=sides(),
+        check_hand=check_hand,
+        hand_points=hand_points,
+        leader=leader,
+        game_end=game_end,
+        sits_out=sits_out,
+        start=start,
+    )

@@ -1,10 +1,27 @@
 """Swedish whist (Firemannswhist): each shows a card; the first red makes a game, all black a pass game."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scorekeeper.core.base import PARTNERSHIP_SIDES, HandContext, InputError, Msg, Protokoll, Setup, currency_option, int_option, nobody_sits_out, rate_option, replay, require_fields, seat, target_or_deals, trick_pair
+from scorekeeper.core.base import (
+    PARTNERSHIP_SIDES,
+    HandContext,
+    InputError,
+    Msg,
+    Protokoll,
+    Setup,
+    currency_option,
+    int_option,
+    nobody_sits_out,
+    rate_option,
+    replay,
+    require_fields,
+    seat,
+    target_or_deals,
+    trick_pair,
+)
 
 NAME = "swedish"
 TITLE = Msg("Swedish whist")
@@ -14,7 +31,13 @@ ZERO_SUM = False
 INPUT_FIELDS = ("red", "tricks")
 OPTIONS = {
     "target": int_option(13, 1, 100, Msg("Points that win the game.")),
-    "deals": int_option(None, 1, 100, Msg("Play a fixed number of deals instead (4: until all four have dealt once); the larger total wins."), allow_none=True),
+    "deals": int_option(
+        None,
+        1,
+        100,
+        Msg("Play a fixed number of deals instead (4: until all four have dealt once); the larger total wins."),
+        allow_none=True,
+    ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
@@ -71,5 +94,14 @@ sits_out = nobody_sits_out
 
 
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay(setup, inputs, sides=sides(), check_hand=check_hand, hand_points=hand_points, leader=leader,
-                  game_end=game_end, sits_out=sits_out, start=start)
+    return replay(
+        setup,
+        inputs,
+        sides=sides(),
+        check_hand=check_hand,
+        hand_points=hand_points,
+        leader=leader,
+        game_end=game_end,
+        sits_out=sits_out,
+        start=start,
+    )

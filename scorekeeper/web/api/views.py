@@ -1,4 +1,5 @@
 """The JSON API: thin routes over service; errors as {"errors": {field: message}}."""
+
 from __future__ import annotations
 
 import json
@@ -8,13 +9,13 @@ import re
 from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scorekeeper.web import guard
+from scorekeeper.core import GameOver, InputError
+from scorekeeper.core.base import Msg
 from scorekeeper.services import games as service
+from scorekeeper.web import guard
 from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
-from scorekeeper.core import GameOver, InputError
-from scorekeeper.core.base import Msg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -32,8 +33,10 @@ def _input_error(exc):
 @bp.errorhandler(service.NotFound)
 def _not_found(exc):
     what = str(exc) or "game"
-    return error(404, {what: Msg("no such game") if what == "game" else Msg("no such hand") if what == "hand"
-                       else Msg("not found")})
+    return error(
+        404,
+        {what: Msg("no such game") if what == "game" else Msg("no such hand") if what == "hand" else Msg("not found")},
+    )
 
 
 @bp.errorhandler(service.Forbidden)
@@ -44,8 +47,10 @@ def _forbidden(exc):
 @bp.errorhandler(service.Stale)
 def _stale(exc):
     if exc.field == "version":
-        message = Msg("the game changed since you loaded it (it is at version %(version)d now); reload the game",
-                      version=exc.version)
+        message = Msg(
+            "the game changed since you loaded it (it is at version %(version)d now); reload the game",
+            version=exc.version,
+        )
         errors = {"If-Match": message}
     else:
         errors = {"number": Msg("someone else just entered hand %(n)d; reload the game", n=exc.latest)}
@@ -151,8 +156,15 @@ def edit_log(game_id):
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id):
-    scored = service.add_hand(get_db(), game_id, body(), edit_key(), expected_number=_whole_header("X-Hand-Number"),
-                              idempotency_key=idempotency_key(), max_hands=current_app.config.get("MAX_HANDS"))
+    scored = service.add_hand(
+        get_db(),
+        game_id,
+        body(),
+        edit_key(),
+        expected_number=_whole_header("X-Hand-Number"),
+        idempotency_key=idempotency_key(),
+        max_hands=current_app.config.get("MAX_HANDS"),
+    )
     return jsonify(hand_dict(scored)), 201
 
 
@@ -164,15 +176,28 @@ def _number(number: str) -> int:
 
 @bp.put("/games/<game_id>/hands/<number>")
 def replace_hand(game_id, number):
-    scored = service.replace_hand(get_db(), game_id, _number(number), body(), edit_key(),
-                                  expected_version=_whole_header("If-Match"), idempotency_key=idempotency_key())
+    scored = service.replace_hand(
+        get_db(),
+        game_id,
+        _number(number),
+        body(),
+        edit_key(),
+        expected_version=_whole_header("If-Match"),
+        idempotency_key=idempotency_key(),
+    )
     return jsonify(hand_dict(scored))
 
 
 @bp.delete("/games/<game_id>/hands/<number>")
 def delete_hand(game_id, number):
-    service.delete_hand(get_db(), game_id, _number(number), edit_key(),
-                        expected_version=_whole_header("If-Match"), idempotency_key=idempotency_key())
+    service.delete_hand(
+        get_db(),
+        game_id,
+        _number(number),
+        edit_key(),
+        expected_version=_whole_header("If-Match"),
+        idempotency_key=idempotency_key(),
+    )
     return jsonify(game_dict(service.load(get_db(), game_id)))
 
 

@@ -1,4 +1,5 @@
 """The club pages' forms (WTForms, CSRF by Flask-WTF). They turn what was typed into club_service's input."""
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -6,13 +7,13 @@ from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringF
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
+from scorekeeper.core import VARIANTS
+from scorekeeper.core.base import CURRENCIES
+from scorekeeper.core.club import SETTLEMENTS
 from scorekeeper.web.games import forms
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.options import option_text
-from scorekeeper.core import VARIANTS
-from scorekeeper.core.club import SETTLEMENTS
 from scorekeeper.web.variants import VIEWS
-from scorekeeper.core.base import CURRENCIES
 
 SEATS = 5
 OWN = "own"
@@ -23,8 +24,9 @@ TARIFF_FIELDS = ("tariff", "lost", "solo_values")
 
 def preset_choices(variant: str) -> list[SelectChoice]:
     view = VIEWS[variant]
-    return [SelectChoice(name, view.PRESET_LABELS.get(name, name)) for name in view.TARIFF_PRESETS] + \
-        [SelectChoice(OWN, _l("Own numbers (below)"))]
+    return [SelectChoice(name, view.PRESET_LABELS.get(name, name)) for name in view.TARIFF_PRESETS] + [
+        SelectChoice(OWN, _l("Own numbers (below)"))
+    ]
 
 
 def preset_of(variant: str, options: dict) -> str:
@@ -54,8 +56,11 @@ class ClubForm(forms.Form):
 def shown_options(variant: str) -> list[str]:
     """The house rules a club chooses for a variant: not the currency (the club's own), the rate only for a variant
     its tables play for money (zero-sum)."""
-    return [name for name in VARIANTS[variant].OPTIONS
-            if name not in CLUB_LEVEL and (name != "rate" or VARIANTS[variant].ZERO_SUM)]
+    return [
+        name
+        for name in VARIANTS[variant].OPTIONS
+        if name not in CLUB_LEVEL and (name != "rate" or VARIANTS[variant].ZERO_SUM)
+    ]
 
 
 def club_form(variant: str, formdata=None, current: dict | None = None) -> ClubForm:
@@ -91,8 +96,9 @@ def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[di
     presets = VIEWS[variant].TARIFF_PRESETS
     if form.preset.data in presets:
         preset = presets[form.preset.data]
-        options.update({k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
-                        for k, v in preset.items()})
+        options.update(
+            {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in preset.items()}
+        )
         errors = {k: v for k, v in errors.items() if k[4:] not in TARIFF_FIELDS}
     for name in CLUB_LEVEL:
         options.pop(name, None)
@@ -153,10 +159,13 @@ for _i in range(SEATS):
 def table_form(club_variant: str, active_members, formdata=None) -> TableForm:
     """The new-table form: the club's rule set or another variant, and a member for each seat."""
     form = TableForm(formdata=formdata) if formdata is not None else TableForm()
-    form.variant.choices = [SelectChoice(club_variant, _l("The club's rules (%(variant)s)",
-                                                          variant=_l(VARIANTS[club_variant].TITLE)))] + \
-        [SelectChoice(name, _l("%(variant)s, standard rules", variant=_l(m.TITLE)))
-         for name, m in VARIANTS.items() if name != club_variant]
+    form.variant.choices = [
+        SelectChoice(club_variant, _l("The club's rules (%(variant)s)", variant=_l(VARIANTS[club_variant].TITLE)))
+    ] + [
+        SelectChoice(name, _l("%(variant)s, standard rules", variant=_l(m.TITLE)))
+        for name, m in VARIANTS.items()
+        if name != club_variant
+    ]
     if not form.variant.data:
         form.variant.data = club_variant
     pick = [SelectChoice("", _l("— nobody —"))] + [SelectChoice(str(m.id), m.name) for m in active_members]

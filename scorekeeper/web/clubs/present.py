@@ -1,5 +1,6 @@
 """Club results as the pages and the CSV files show them: names for member ids; money in cents for the pages' `money`
 filter and as decimal numbers in the CSV files. No arithmetic."""
+
 from __future__ import annotations
 
 import csv
@@ -8,12 +9,12 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from scorekeeper.web import describe, words
-from scorekeeper.services.clubs import EveningData
-from scorekeeper.web.sheets.paper import guard
-from scorekeeper.web.present import minus
 from scorekeeper.core import VARIANTS
 from scorekeeper.core import club as club_rules
+from scorekeeper.services.clubs import EveningData
+from scorekeeper.web import describe, words
+from scorekeeper.web.present import minus
+from scorekeeper.web.sheets.paper import guard
 from scorekeeper.web.variants import VIEWS
 
 
@@ -33,10 +34,13 @@ def party_name(party, members, first: bool = False) -> str:
 def rules_context(club) -> dict:
     """The club's rule set in words, and the bid × tricks matrix it gives when its variant has a tariff."""
     view = VIEWS[club.variant]
-    return {"variant_title": _(VARIANTS[club.variant].TITLE),
-            "rules": describe.house_rules(club.variant, club.options),
-            "matrix": matrix_context(club.variant, club.options),
-            "rate": club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None, "stats": view.CLUB_STATS}
+    return {
+        "variant_title": _(VARIANTS[club.variant].TITLE),
+        "rules": describe.house_rules(club.variant, club.options),
+        "matrix": matrix_context(club.variant, club.options),
+        "rate": club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None,
+        "stats": view.CLUB_STATS,
+    }
 
 
 def matrix_context(variant: str, options) -> dict | None:
@@ -45,10 +49,14 @@ def matrix_context(variant: str, options) -> dict | None:
     if tariff_matrix is None:
         return None
     matrix = tariff_matrix(options)
-    return {"tricks": list(range(14)),
-            "rows": [{"bid": bid, "cells": [{"text": minus(v), "made": v > 0} for v in values]}
-                     for bid, values in matrix["bids"].items()],
-            "sol": [{"bid": name, "made": made, "lost": lost} for name, made, lost in matrix["sol"]]}
+    return {
+        "tricks": list(range(14)),
+        "rows": [
+            {"bid": bid, "cells": [{"text": minus(v), "made": v > 0} for v in values]}
+            for bid, values in matrix["bids"].items()
+        ],
+        "sol": [{"bid": name, "made": made, "lost": lost} for name, made, lost in matrix["sol"]],
+    }
 
 
 def table_context(table, members) -> dict:
@@ -56,9 +64,15 @@ def table_context(table, members) -> dict:
     names = [members[m].name for m in table.record.members]
     p = sheet.protokoll
     sides = words.side_names(names, p.sides)
-    return {"number": table.record.number, "game_id": sheet.game.id, "variant": _(VARIANTS[sheet.game.variant].TITLE),
-            "money": VARIANTS[sheet.game.variant].ZERO_SUM, "hands": len(p.hands), "finished": p.finished,
-            "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)]}
+    return {
+        "number": table.record.number,
+        "game_id": sheet.game.id,
+        "variant": _(VARIANTS[sheet.game.variant].TITLE),
+        "money": VARIANTS[sheet.game.variant].ZERO_SUM,
+        "hands": len(p.hands),
+        "finished": p.finished,
+        "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)],
+    }
 
 
 def changes_since_settled(data: EveningData) -> list[str]:
@@ -80,22 +94,47 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
     r = data.result
     rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
     at_standings = {m for t in data.tables if not VARIANTS[t.sheet.game.variant].ZERO_SUM for m in t.record.members}
-    standings = sorted((m for m in r.members if m.member in at_standings),
-                       key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()))
+    standings = sorted(
+        (m for m in r.members if m.member in at_standings),
+        key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()),
+    )
     return {
-        "id": data.record.id, "date": data.record.date, "currency": data.record.currency or currency,
-        "rate": data.record.rate, "fee": data.record.fee_cents or None,
-        "settlement": r.evening.settlement, "stored_settlement": data.record.settlement,
-        "settled": data.record.settled, "changed": r.changed_since_settled, "changes": changes_since_settled(data),
-        "has_money": r.has_money, "has_standings": r.has_standings,
-        "members": [{"id": m.member, "name": party_name(m.member, members), "tables": m.tables, "hands": m.hands,
-                     "points": minus(m.points), "winnings": m.winnings, "fee": m.fee,
-                     "net": m.net, "won": m.net > 0, "lost": m.net < 0} for m in rows],
-        "standings": [{"name": party_name(m.member, members), "games_won": m.games_won,
-                       "points": minus(m.standing_points)} for m in standings],
+        "id": data.record.id,
+        "date": data.record.date,
+        "currency": data.record.currency or currency,
+        "rate": data.record.rate,
+        "fee": data.record.fee_cents or None,
+        "settlement": r.evening.settlement,
+        "stored_settlement": data.record.settlement,
+        "settled": data.record.settled,
+        "changed": r.changed_since_settled,
+        "changes": changes_since_settled(data),
+        "has_money": r.has_money,
+        "has_standings": r.has_standings,
+        "members": [
+            {
+                "id": m.member,
+                "name": party_name(m.member, members),
+                "tables": m.tables,
+                "hands": m.hands,
+                "points": minus(m.points),
+                "winnings": m.winnings,
+                "fee": m.fee,
+                "net": m.net,
+                "won": m.net > 0,
+                "lost": m.net < 0,
+            }
+            for m in rows
+        ],
+        "standings": [
+            {"name": party_name(m.member, members), "games_won": m.games_won, "points": minus(m.standing_points)}
+            for m in standings
+        ],
         "kitty": r.kitty or None,
-        "payments": [{"from": party_name(t.payer, members, first=True), "to": party_name(t.payee, members),
-                      "amount": t.cents} for t in r.transfers],
+        "payments": [
+            {"from": party_name(t.payer, members, first=True), "to": party_name(t.payee, members), "amount": t.cents}
+            for t in r.transfers
+        ],
         "tables": [table_context(t, members) for t in data.tables],
     }
 
@@ -106,8 +145,10 @@ def _currencies(ledger: club_rules.Ledger, currency: str) -> tuple[str, ...]:
 
 
 def _per_currency(by_currency, currencies) -> list[dict]:
-    return [{"currency": c, "net": by_currency.get(c, (0, 0))[0], "unsettled": by_currency.get(c, (0, 0))[1]}
-            for c in currencies]
+    return [
+        {"currency": c, "net": by_currency.get(c, (0, 0))[0], "unsettled": by_currency.get(c, (0, 0))[1]}
+        for c in currencies
+    ]
 
 
 def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
@@ -115,26 +156,59 @@ def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
     never one sum of two currencies."""
     has_standings = any(r.has_standings for r in ledger.results)
     currencies = _currencies(ledger, currency)
-    evenings = [{"id": r.evening.id, "date": r.evening.date, "settled": r.evening.settled is not None,
-                 "currency": r.evening.currency or currency} for r in ledger.results]
+    evenings = [
+        {
+            "id": r.evening.id,
+            "date": r.evening.date,
+            "settled": r.evening.settled is not None,
+            "currency": r.evening.currency or currency,
+        }
+        for r in ledger.results
+    ]
     lines = []
     first = currencies[0]
-    for line in sorted(ledger.lines, key=lambda l: (-l.by_currency.get(first, (0, 0))[0],
-                                                    party_name(l.member, members).casefold())):
+    for line in sorted(
+        ledger.lines,
+        key=lambda entry: (-entry.by_currency.get(first, (0, 0))[0], party_name(entry.member, members).casefold()),
+    ):
         member = members.get(line.member)
-        lines.append({
-            "name": party_name(line.member, members), "retired": bool(member and member.retired),
-            "evenings": line.evenings, "hands": line.hands, "points": minus(line.points),
-            "money": _per_currency(line.by_currency, currencies), "games_won": line.games_won,
-            "standing_points": minus(line.standing_points),
-            "entries": [{"date": e["date"], "id": e["id"], "points": minus(x.points), "net": x.net,
-                         "currency": e["currency"]}
-                        for e, x in zip(evenings, line.entries) if x is not None]})
-    return {"currency": first, "currencies": currencies, "mixed": len(currencies) > 1, "evenings": evenings,
-            "lines": lines, "has_standings": has_standings,
-            "kitty": _per_currency(ledger.kitty_by_currency, currencies),
-            "kitty_entries": [{"date": e["date"], "id": e["id"], "net": r.kitty, "currency": e["currency"]}
-                              for e, r in zip(evenings, ledger.results) if r.kitty]}
+        lines.append(
+            {
+                "name": party_name(line.member, members),
+                "retired": bool(member and member.retired),
+                "evenings": line.evenings,
+                "hands": line.hands,
+                "points": minus(line.points),
+                "money": _per_currency(line.by_currency, currencies),
+                "games_won": line.games_won,
+                "standing_points": minus(line.standing_points),
+                "entries": [
+                    {
+                        "date": e["date"],
+                        "id": e["id"],
+                        "points": minus(x.points),
+                        "net": x.net,
+                        "currency": e["currency"],
+                    }
+                    for e, x in zip(evenings, line.entries)
+                    if x is not None
+                ],
+            }
+        )
+    return {
+        "currency": first,
+        "currencies": currencies,
+        "mixed": len(currencies) > 1,
+        "evenings": evenings,
+        "lines": lines,
+        "has_standings": has_standings,
+        "kitty": _per_currency(ledger.kitty_by_currency, currencies),
+        "kitty_entries": [
+            {"date": e["date"], "id": e["id"], "net": r.kitty, "currency": e["currency"]}
+            for e, r in zip(evenings, ledger.results)
+            if r.kitty
+        ],
+    }
 
 
 def percent(part: int, whole: int) -> str:
@@ -146,13 +220,23 @@ def stats_context(stats, members) -> list[dict]:
     for s in sorted(stats, key=lambda s: party_name(s.member, members).casefold()):
         if not s.evenings:
             continue
-        out.append({
-            "name": party_name(s.member, members), "bids": s.bids, "bids_made": s.bids_made,
-            "bids_pct": percent(s.bids_made, s.bids), "sol_bids": s.sol_bids, "sol_made": s.sol_made,
-            "sol_pct": percent(s.sol_made, s.sol_bids), "selvmakker": s.selvmakker,
-            "selvmakker_made": s.selvmakker_made, "evenings": s.evenings, "points": minus(s.points),
-            "average": signed_average(s.average),
-            "partners": [{"name": party_name(m, members), "hands": n} for m, n in s.partners]})
+        out.append(
+            {
+                "name": party_name(s.member, members),
+                "bids": s.bids,
+                "bids_made": s.bids_made,
+                "bids_pct": percent(s.bids_made, s.bids),
+                "sol_bids": s.sol_bids,
+                "sol_made": s.sol_made,
+                "sol_pct": percent(s.sol_made, s.sol_bids),
+                "selvmakker": s.selvmakker,
+                "selvmakker_made": s.selvmakker_made,
+                "evenings": s.evenings,
+                "points": minus(s.points),
+                "average": signed_average(s.average),
+                "partners": [{"name": party_name(m, members), "hands": n} for m, n in s.partners],
+            }
+        )
     return out
 
 
@@ -180,11 +264,35 @@ def evening_csv(data: EveningData, members, currency: str | None = None) -> str:
     """The evening's figures; the amounts in the currency it was played in (its own column)."""
     r = data.result
     currency = data.record.currency or currency or ""
-    rows = [[_("member"), _("tables"), _("hands"), _("points"), _("winnings"), _("fee"), _("net"),
-             _("games won"), _("standing points"), _("currency")]]
+    rows = [
+        [
+            _("member"),
+            _("tables"),
+            _("hands"),
+            _("points"),
+            _("winnings"),
+            _("fee"),
+            _("net"),
+            _("games won"),
+            _("standing points"),
+            _("currency"),
+        ]
+    ]
     for m in sorted(r.members, key=lambda m: party_name(m.member, members).casefold()):
-        rows.append([party_name(m.member, members), m.tables, m.hands, m.points, amount(m.winnings), amount(m.fee),
-                     amount(m.net), m.games_won, m.standing_points, currency])
+        rows.append(
+            [
+                party_name(m.member, members),
+                m.tables,
+                m.hands,
+                m.points,
+                amount(m.winnings),
+                amount(m.fee),
+                amount(m.net),
+                m.games_won,
+                m.standing_points,
+                currency,
+            ]
+        )
     rows.append([_("kitty"), "", "", "", "", "", amount(r.kitty), "", "", currency])
     return _csv(rows)
 
@@ -200,10 +308,12 @@ def ledger_csv(ledger: club_rules.Ledger, members, currency: str = "") -> str:
     dates = [r.evening.date for r in ledger.results]
     for r in ledger.results:
         label = r.evening.date if dates.count(r.evening.date) == 1 else f"{r.evening.date} ({r.evening.id})"
-        head += [_("%(date)s points", date=label),
-                 _("%(date)s money (%(currency)s)", date=label, currency=r.evening.currency or currency)]
+        head += [
+            _("%(date)s points", date=label),
+            _("%(date)s money (%(currency)s)", date=label, currency=r.evening.currency or currency),
+        ]
     rows = [head]
-    for line in sorted(ledger.lines, key=lambda l: party_name(l.member, members).casefold()):
+    for line in sorted(ledger.lines, key=lambda entry: party_name(entry.member, members).casefold()):
         row = [party_name(line.member, members), line.evenings, line.hands, line.points]
         for c in currencies:
             row += [amount(v) for v in line.by_currency.get(c, (0, 0))]

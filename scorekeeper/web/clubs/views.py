@@ -3,22 +3,34 @@
 Anyone with the club's link reads; changes need the club's admin to be logged in on this phone.
 Thin: club_service does the work, club_present makes it text.
 """
+
 from __future__ import annotations
 
 import time
 
-from flask import (Blueprint, Response, abort, current_app, flash, make_response, redirect, render_template, request,
-                   url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 
-from scorekeeper.web.clubs import forms as club_forms, present as club_present
+from scorekeeper.core import VARIANTS, InputError, format_cents
 from scorekeeper.services import clubs as club_service
 from scorekeeper.web import guard, phone
+from scorekeeper.web.clubs import forms as club_forms
+from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.db import get_db
-from scorekeeper.web.proxy import external_url
 from scorekeeper.web.i18n import translate
 from scorekeeper.web.inputs import number_or_raw, safe_next
-from scorekeeper.core import VARIANTS, InputError, format_cents
+from scorekeeper.web.proxy import external_url
 from scorekeeper.web.variants import CLUB_VARIANT, VIEWS
 
 bp = Blueprint("clubs", __name__)
@@ -48,8 +60,12 @@ def _log_in(club) -> None:
 
 
 def _refuse():
-    return render_template("errors/error.html", code=403, title=_("Not allowed"),
-                           message=_("Only the club's admin can change the club. Log in first.")), 403
+    return render_template(
+        "errors/error.html",
+        code=403,
+        title=_("Not allowed"),
+        message=_("Only the club's admin can change the club. Log in first."),
+    ), 403
 
 
 def _admin(club_id):
@@ -104,9 +120,14 @@ def _club_form_page(variant, club=None):
         elif errors:
             general = _errors(form, errors)
         else:
-            data = {"name": form.name.data, "currency": form.currency.data, "language": form.language.data or None,
-                    "variant": variant, "options": options,
-                    "password": form.password.data or None}
+            data = {
+                "name": form.name.data,
+                "currency": form.currency.data,
+                "language": form.language.data or None,
+                "variant": variant,
+                "options": options,
+                "password": form.password.data or None,
+            }
             try:
                 if club is None:
                     club_id = club_service.create_club(get_db(), data)
@@ -125,17 +146,30 @@ def _club_form_page(variant, club=None):
         try:
             if errors:
                 raise InputError(errors)
-            matrix = club_present.matrix_context(variant,
-                                                 club_service.check_rules(variant, options, form.currency.data))
+            matrix = club_present.matrix_context(
+                variant, club_service.check_rules(variant, options, form.currency.data)
+            )
         except InputError as exc:
             if request.form.get("preview"):
                 general = _errors(form, exc.errors)
     module = VARIANTS[variant]
     fields = [(name, module.OPTIONS[name], form[f"opt_{name}"]) for name in club_forms.shown_options(variant)]
     values = {name: club_forms.option_value(opt, f, current, name) for name, opt, f in fields}
-    return _page("edit.html", status, form=form, club=club, variant=variant, module=module,
-                 variants=VARIANTS, fields=fields, values=values, matrix=matrix, general=general,
-                 tariff_fields=club_forms.TARIFF_FIELDS, has_tariff=has_tariff)
+    return _page(
+        "edit.html",
+        status,
+        form=form,
+        club=club,
+        variant=variant,
+        module=module,
+        variants=VARIANTS,
+        fields=fields,
+        values=values,
+        matrix=matrix,
+        general=general,
+        tariff_fields=club_forms.TARIFF_FIELDS,
+        has_tariff=has_tariff,
+    )
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
@@ -162,11 +196,19 @@ def club(club_id):
     members = list(club_service.members(db, club_id).values())
     evenings = club_service.evening_records(db, club_id)
     admin = _is_admin(club)
-    return render_template("clubs/club.html", club=club, admin=admin, members=members,
-                           active=[m for m in members if not m.retired], retired=[m for m in members if m.retired],
-                           evenings=list(reversed(evenings)), member_form=club_forms.MemberForm(),
-                           logout_form=club_forms.ButtonForm(), **club_present.rules_context(club),
-                           share_url=external_url("clubs.club", club_id=club_id))
+    return render_template(
+        "clubs/club.html",
+        club=club,
+        admin=admin,
+        members=members,
+        active=[m for m in members if not m.retired],
+        retired=[m for m in members if m.retired],
+        evenings=list(reversed(evenings)),
+        member_form=club_forms.MemberForm(),
+        logout_form=club_forms.ButtonForm(),
+        **club_present.rules_context(club),
+        share_url=external_url("clubs.club", club_id=club_id),
+    )
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])
@@ -311,10 +353,20 @@ def _evening_form(club_id, evening_id: int | None = None):
             return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
     elif not form.errors:
         general = [_("The form expired; please try again.")]
-    editing = {"editing": record, "deletable": not club_service.table_count(db, record.id),
-               "button": club_forms.ButtonForm()} if record else {}
-    return _page("evening_new.html", 400 if request.method == "POST" else 200, club=club, form=form,
-                 general=general, rate=record.rate if record else club_service.club_rate(club), **editing)
+    editing = (
+        {"editing": record, "deletable": not club_service.table_count(db, record.id), "button": club_forms.ButtonForm()}
+        if record
+        else {}
+    )
+    return _page(
+        "evening_new.html",
+        400 if request.method == "POST" else 200,
+        club=club,
+        form=form,
+        general=general,
+        rate=record.rate if record else club_service.club_rate(club),
+        **editing,
+    )
 
 
 def _button_post(club_id: str, change) -> bool:
@@ -363,9 +415,16 @@ def _evening_page(club, evening_id, form=None, general=(), status=200):
         table["removable"] = admin and table["hands"] == 0
     if form is None and admin:
         form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired])
-    return render_template("clubs/evening.html", club=club, evening=ctx, admin=admin, form=form,
-                           general=list(general), button=club_forms.ButtonForm(),
-                           seats=form.seat_fields() if form else []), status
+    return render_template(
+        "clubs/evening.html",
+        club=club,
+        evening=ctx,
+        admin=admin,
+        form=form,
+        general=list(general),
+        button=club_forms.ButtonForm(),
+        seats=form.seat_fields() if form else [],
+    ), status
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>")
@@ -385,8 +444,13 @@ def new_table(club_id, evening_id):
         return _evening_page(club, evening_id, form, [_("The form expired; please try again.")], 400)
     try:
         game_id, key, number = club_service.add_table(
-            get_db(), club_id, evening_id, form.member_ids(), number_or_raw(form.dealer.data, negative=True) or 0,
-            form.variant.data or None)
+            get_db(),
+            club_id,
+            evening_id,
+            form.member_ids(),
+            number_or_raw(form.dealer.data, negative=True) or 0,
+            form.variant.data or None,
+        )
     except InputError as exc:
         return _evening_page(club, evening_id, form, _errors(form, exc.errors, {"players": "seat0"}), 400)
     phone.remember_game(game_id, key)
@@ -432,16 +496,18 @@ def settle(club_id, evening_id):
 
 
 def _csv(text: str, filename: str) -> Response:
-    return Response("\ufeff" + text, mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        "\ufeff" + text, mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/result.csv")
 def result_csv(club_id, evening_id):
     _club(club_id)
     data = _evening(club_id, evening_id, request.args.get("settlement"))
-    return _csv(club_present.evening_csv(data, club_service.members(get_db(), club_id)),
-                f"evening-{data.record.date}.csv")
+    return _csv(
+        club_present.evening_csv(data, club_service.members(get_db(), club_id)), f"evening-{data.record.date}.csv"
+    )
 
 
 # ---------------------------------------------------------------- the season
@@ -462,9 +528,15 @@ def ledger(club_id):
     db = get_db()
     season = club_service.season(db, club_id, start, end)
     ctx = club_present.ledger_context(season, club_service.members(db, club_id), club.currency)
-    return render_template("clubs/ledger.html", club=club, ledger=ctx, start=start or "", end=end or "",
-                           general=general, args={k: v for k, v in (("from", start), ("to", end)) if v}), \
-        400 if general else 200
+    return render_template(
+        "clubs/ledger.html",
+        club=club,
+        ledger=ctx,
+        start=start or "",
+        end=end or "",
+        general=general,
+        args={k: v for k, v in (("from", start), ("to", end)) if v},
+    ), 400 if general else 200
 
 
 @bp.get("/c/<club_id>/ledger.csv")
@@ -484,5 +556,6 @@ def stats(club_id):
     (start, end), general = _range()
     db = get_db()
     rows = club_present.stats_context(club_service.stats(db, club_id, start, end), club_service.members(db, club_id))
-    return render_template("clubs/stats.html", club=club, rows=rows, start=start or "", end=end or "",
-                           general=general), 400 if general else 200
+    return render_template(
+        "clubs/stats.html", club=club, rows=rows, start=start or "", end=end or "", general=general
+    ), 400 if general else 200

@@ -3,6 +3,7 @@ variant's options (WTForms, CSRF by Flask-WTF).
 
 The forms only turn taps into the scorer's input dict; the scorer decides what is valid.
 """
+
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
@@ -10,9 +11,10 @@ from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, S
 from wtforms.fields import SelectChoice
 from wtforms.validators import Optional
 
-from scorekeeper.web.inputs import number_or_raw
-from scorekeeper.web.options import option_text as option_text_of, options_from_text
 from scorekeeper.core import VARIANTS
+from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.web.options import option_text as option_text_of
+from scorekeeper.web.options import options_from_text
 
 
 def radio(**kw) -> RadioField:
@@ -100,8 +102,9 @@ def option_field(name, opt) -> Field:
     if opt.kind == "bool":
         return BooleanField(default=opt.default)
     if opt.kind == "choice":
-        return SelectField(choices=[SelectChoice(c, c) for c in opt.choices], default=opt.default,
-                           validate_choice=False)
+        return SelectField(
+            choices=[SelectChoice(c, c) for c in opt.choices], default=opt.default, validate_choice=False
+        )
     return StringField(default=option_text_of(opt, opt.default))
 
 
@@ -113,8 +116,9 @@ def options_from_form(variant: str, form) -> tuple[dict, dict]:
         raw = form[f"opt_{name}"].raw_data
         texts[name] = raw[0] if raw else "" if opt.kind == "bool" else None  # an unchecked box is not sent
     given, errors = options_from_text(module, texts)
-    return {name: given.get(name, opt.default) for name, opt in module.OPTIONS.items()}, \
-        {f"opt_{name}": message for name, message in errors.items()}
+    return {name: given.get(name, opt.default) for name, opt in module.OPTIONS.items()}, {
+        f"opt_{name}": message for name, message in errors.items()
+    }
 
 
 def option_text(opt, field) -> str:

@@ -1,4 +1,5 @@
 """The phone pages: home, new game, hand entry, the protokoll, editing and sharing. Thin: service does the work."""
+
 from __future__ import annotations
 
 import hashlib
@@ -6,13 +7,15 @@ import io
 import secrets
 
 import segno
-from wtforms.fields import SelectChoice
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from wtforms.fields import SelectChoice
 
-from scorekeeper.web.games import forms
-from scorekeeper.web import guard, phone
+from scorekeeper.core import VARIANTS, GameOver, InputError
+from scorekeeper.core.base import HandContext
 from scorekeeper.services import games as service
+from scorekeeper.web import guard, phone, words
 from scorekeeper.web.db import get_db
+from scorekeeper.web.games import forms
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import one_catalogue, translate
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
@@ -20,9 +23,6 @@ from scorekeeper.web.present import edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
 from scorekeeper.web.sheets.paper import sheet_head
 from scorekeeper.web.variants import VIEWS
-from scorekeeper.web import words
-from scorekeeper.core import VARIANTS, GameOver, InputError
-from scorekeeper.core.base import HandContext
 
 bp = Blueprint("games", __name__)
 
@@ -80,11 +80,17 @@ def new_game(variant):
         options, errors = forms.options_from_form(variant, form)
         if not errors:
             try:
-                game_id, key = service.start_game(get_db(), {
-                    "variant": variant, "players": players,
-                    "dealer": number_or_raw(form.dealer.data, negative=True) or 0,
-                    "title": form.title.data or None, "options": options,
-                    "language": request.form.get("language") or None})
+                game_id, key = service.start_game(
+                    get_db(),
+                    {
+                        "variant": variant,
+                        "players": players,
+                        "dealer": number_or_raw(form.dealer.data, negative=True) or 0,
+                        "title": form.title.data or None,
+                        "options": options,
+                        "language": request.form.get("language") or None,
+                    },
+                )
             except InputError as exc:
                 for name, message in exc.errors.items():
                     target = f"opt_{name[8:]}" if name.startswith("options.") else name
@@ -95,9 +101,17 @@ def new_game(variant):
     elif request.method == "POST":
         errors["form"] = _("The form expired; please try again.")
     option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
-    return render_template("games/new.html", form=form, module=module, variant=variant, option_values=option_values,
-                           labels=VIEWS[variant].OPTION_LABELS, choice_labels=VIEWS[variant].CHOICE_LABELS,
-                           player_fields=player_fields, errors=errors), 400 if errors else 200
+    return render_template(
+        "games/new.html",
+        form=form,
+        module=module,
+        variant=variant,
+        option_values=option_values,
+        labels=VIEWS[variant].OPTION_LABELS,
+        choice_labels=VIEWS[variant].CHOICE_LABELS,
+        player_fields=player_fields,
+        errors=errors,
+    ), 400 if errors else 200
 
 
 # ---------------------------------------------------------------- the protokoll
@@ -110,11 +124,15 @@ def protokoll(game_id):
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(sheet, changed)
     phone.remember_game(game_id)
-    return render_template("games/protokoll.html", **ctx, head=sheet_head(sheet), editable=editable,
-                           changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
-                           share_url=external_url("games.protokoll", game_id=game_id),
-                           edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id))
-                           if editable else None)
+    return render_template(
+        "games/protokoll.html",
+        **ctx,
+        head=sheet_head(sheet),
+        editable=editable,
+        changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
+        share_url=external_url("games.protokoll", game_id=game_id),
+        edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id)) if editable else None,
+    )
 
 
 @bp.get("/g/<game_id>/k/<key>")
@@ -158,9 +176,12 @@ def _choices(sheet, form, ctx: HandContext) -> dict:
 def _buttons(sheet, form, ctx: HandContext) -> dict:
     players = list(sheet.game.players)
     side_names = words.side_names(players, sheet.protokoll.sides)
-    extra: dict = {"side_names": side_names, "dealer": players[ctx.dealer],
-                   "leader": players[(ctx.dealer + 1) % ctx.n_players],
-                   "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")}}
+    extra: dict = {
+        "side_names": side_names,
+        "dealer": players[ctx.dealer],
+        "leader": players[(ctx.dealer + 1) % ctx.n_players],
+        "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")},
+    }
     total = form.total
     form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
     extra.update(VIEWS[sheet.game.variant].buttons(form, ctx, players, side_names))
@@ -215,13 +236,25 @@ def _hand_view(game_id: str, number: int | None = None):
             token = f"form:{form.token.data}" if form.token.data else None
             try:
                 if editing:
-                    service.replace_hand(get_db(), game_id, number, raw, phone.game_key(game_id),
-                                         expected_version=number_or_raw(form.version.data, negative=True),
-                                         idempotency_key=token)
+                    service.replace_hand(
+                        get_db(),
+                        game_id,
+                        number,
+                        raw,
+                        phone.game_key(game_id),
+                        expected_version=number_or_raw(form.version.data, negative=True),
+                        idempotency_key=token,
+                    )
                 else:
-                    service.add_hand(get_db(), game_id, raw, phone.game_key(game_id),
-                                     expected_number=number_or_raw(form.number.data, negative=True),
-                                     idempotency_key=token, max_hands=max_hands)
+                    service.add_hand(
+                        get_db(),
+                        game_id,
+                        raw,
+                        phone.game_key(game_id),
+                        expected_number=number_or_raw(form.number.data, negative=True),
+                        idempotency_key=token,
+                        max_hands=max_hands,
+                    )
             except service.Stale as exc:
                 if editing:
                     flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
@@ -239,14 +272,21 @@ def _hand_view(game_id: str, number: int | None = None):
                 errors, status = exc.errors, 400
             else:
                 if editing:
-                    return redirect(url_for("games.protokoll", game_id=game_id, changed=number,
-                                            _anchor=f"hand-{number}"))
+                    return redirect(
+                        url_for("games.protokoll", game_id=game_id, changed=number, _anchor=f"hand-{number}")
+                    )
                 return redirect(url_for("games.protokoll", game_id=game_id))
     extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
     general += _apply_errors(form, errors, extra["shown"])
-    return render_template(view.HAND_TEMPLATE, form=form, game=sheet.game, number=number,
-                           editing=sheet.protokoll.hands[number - 1] if editing else None,
-                           general=general, **extra), status
+    return render_template(
+        view.HAND_TEMPLATE,
+        form=form,
+        game=sheet.game,
+        number=number,
+        editing=sheet.protokoll.hands[number - 1] if editing else None,
+        general=general,
+        **extra,
+    ), status
 
 
 def _number_or_404(sheet, number: int) -> int:
@@ -278,8 +318,14 @@ def delete_hand(game_id, number):
             abort(400)
         token = f"form:{form.token.data}" if form.token.data else None
         try:
-            service.delete_hand(get_db(), game_id, number, phone.game_key(game_id),
-                                expected_version=number_or_raw(form.version.data, negative=True), idempotency_key=token)
+            service.delete_hand(
+                get_db(),
+                game_id,
+                number,
+                phone.game_key(game_id),
+                expected_version=number_or_raw(form.version.data, negative=True),
+                idempotency_key=token,
+            )
         except service.Stale:
             flash(_("Someone else changed the sheet meanwhile — here it is; check it and delete again."))
             return redirect(url_for("games.protokoll", game_id=game_id))
@@ -291,13 +337,15 @@ def delete_hand(game_id, number):
     else:
         form.version.data = str(sheet.game.version)
         form.token.data = secrets.token_urlsafe(16)
-    return render_template("games/delete.html", form=form, row=row, game=sheet.game, errors=errors), \
-        400 if errors else 200
+    return render_template(
+        "games/delete.html", form=form, row=row, game=sheet.game, errors=errors
+    ), 400 if errors else 200
 
 
 @bp.get("/lang/<code>")
 def set_language(code):
     from scorekeeper.web.i18n import LANGUAGES
+
     response = redirect(safe_next(request.args.get("next"), url_for("games.home")))
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax", secure=is_secure())

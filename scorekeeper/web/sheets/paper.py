@@ -2,20 +2,22 @@
 
 Like present.py, everything here is finished text and numbers, so the print templates do no arithmetic.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
 
-from flask_babel import format_date, gettext as _
+from flask_babel import format_date
+from flask_babel import gettext as _
 
+from scorekeeper.core import VARIANTS, InputError, check_name, variant_options
+from scorekeeper.core.base import HandContext
+from scorekeeper.services.games import Sheet
 from scorekeeper.web import describe, words
 from scorekeeper.web.inputs import whole_number
 from scorekeeper.web.options import options_from_text
 from scorekeeper.web.present import minus, protokoll_context
-from scorekeeper.core import VARIANTS, InputError, check_name, variant_options
-from scorekeeper.core.base import HandContext
-from scorekeeper.services.games import Sheet
 from scorekeeper.web.variants import VIEWS
 
 ROWS_MAX = 200
@@ -56,8 +58,10 @@ def tariff_view(variant: str, options) -> dict | None:
     matrix = tariff_matrix(options)
     return {
         "tricks": list(range(14)),
-        "rows": [{"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]}
-                 for bid, values in matrix["bids"].items()],
+        "rows": [
+            {"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]}
+            for bid, values in matrix["bids"].items()
+        ],
         "sol": [{"name": name, "made": str(made), "lost": str(lost)} for name, made, lost in matrix["sol"]],
     }
 
@@ -67,8 +71,11 @@ def sheet_context(sheet: Sheet) -> dict:
     ctx = protokoll_context(sheet)
     ctx["head"] = sheet_head(sheet)
     ctx["tariff"] = tariff_view(sheet.game.variant, sheet.game.options)
-    ctx["final"] = _("Total") if not ctx["games_won"] else _("Total, game %(n)d", n=sum(ctx["games_won"]) +
-                                                              (0 if ctx["finished"] else 1))
+    ctx["final"] = (
+        _("Total")
+        if not ctx["games_won"]
+        else _("Total, game %(n)d", n=sum(ctx["games_won"]) + (0 if ctx["finished"] else 1))
+    )
     return ctx
 
 
@@ -100,15 +107,21 @@ def blank_request(variant: str, args: Mapping) -> dict:
     wanted = args.get("seats", "")
     if wanted:
         if whole_number(wanted) not in module.PLAYER_COUNTS:
-            errors["seats"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
-                                counts=" / ".join(map(str, module.PLAYER_COUNTS)))
+            errors["seats"] = _(
+                "%(title)s takes %(counts)s players",
+                title=_(module.TITLE),
+                counts=" / ".join(map(str, module.PLAYER_COUNTS)),
+            )
         else:
             seats = whole_number(wanted)
     if len(raw_players) > max(module.PLAYER_COUNTS):
-        errors["player"] = _("%(title)s takes %(counts)s players", title=_(module.TITLE),
-                             counts=" / ".join(map(str, module.PLAYER_COUNTS)))
+        errors["player"] = _(
+            "%(title)s takes %(counts)s players",
+            title=_(module.TITLE),
+            counts=" / ".join(map(str, module.PLAYER_COUNTS)),
+        )
     players: list[str | None] = []
-    for raw in raw_players[:max(module.PLAYER_COUNTS)]:
+    for raw in raw_players[: max(module.PLAYER_COUNTS)]:
         try:
             players.append(_clean_name(raw, "player"))
         except InputError as exc:
@@ -162,8 +175,9 @@ def blank_request(variant: str, args: Mapping) -> dict:
     return {"players": players, "title": title, "dealer": dealer, "options": options, "rows": rows}
 
 
-def blank_context(variant: str, players, options, *, title=None, dealer=None, rows=None, first=1,
-                  carried=None, date=None) -> dict:
+def blank_context(
+    variant: str, players, options, *, title=None, dealer=None, rows=None, first=1, carried=None, date=None
+) -> dict:
     """An empty score sheet: the head, the columns the variant needs, numbered rows with their dealers.
 
     `players` holds a name or None (a line to write on) per seat. With a first `dealer`, each row names
@@ -192,12 +206,14 @@ def blank_context(variant: str, players, options, *, title=None, dealer=None, ro
         seat = (dealer + number - 1) % n if dealer is not None else None
         fixed = view.fixed_trump(number, options)
         out = module.sits_out(HandContext(number, seat, n, options, ())) if seat is not None else None
-        lines.append({
-            "number": number,
-            "dealer": (players[seat] or "") if seat is not None else "",
-            "entries": [words.suit(fixed) if c["key"] == "trump" and fixed else "" for c in columns],
-            "out": [out is not None and out in side for side in sides],
-        })
+        lines.append(
+            {
+                "number": number,
+                "dealer": (players[seat] or "") if seat is not None else "",
+                "entries": [words.suit(fixed) if c["key"] == "trump" and fixed else "" for c in columns],
+                "out": [out is not None and out in side for side in sides],
+            }
+        )
     return {
         "variant": variant,
         "head": head,
@@ -214,10 +230,22 @@ def blank_from_game(sheet: Sheet) -> dict:
     """A blank sheet for a game's table: its players and house rules; it goes on where the game stands."""
     game, p = sheet.game, sheet.protokoll
     if p.finished or not p.hands:
-        return blank_context(game.variant, list(game.players), game.options, title=game.title,
-                             dealer=p.next_dealer if p.finished else game.dealer)
-    return blank_context(game.variant, list(game.players), game.options, title=game.title, dealer=game.dealer,
-                         first=len(p.hands) + 1, carried=p.totals)
+        return blank_context(
+            game.variant,
+            list(game.players),
+            game.options,
+            title=game.title,
+            dealer=p.next_dealer if p.finished else game.dealer,
+        )
+    return blank_context(
+        game.variant,
+        list(game.players),
+        game.options,
+        title=game.title,
+        dealer=game.dealer,
+        first=len(p.hands) + 1,
+        carried=p.totals,
+    )
 
 
 # ---------------------------------------------------------------- CSV
@@ -237,13 +265,25 @@ def csv_rows(sheet: Sheet) -> list[list]:
     names = words.side_names(players, p.sides)
     rubber = p.games_won is not None
     columns = VIEWS[game.variant].csv_columns(game.options, players, names)
-    header = (["hand"] + (["game"] if rubber else []) + ["dealer"] + [c for c, _get in columns]
-              + [f"points {s}" for s in names] + [f"total {s}" for s in names])
+    header = (
+        ["hand"]
+        + (["game"] if rubber else [])
+        + ["dealer"]
+        + [c for c, _get in columns]
+        + [f"points {s}" for s in names]
+        + [f"total {s}" for s in names]
+    )
     out = [header]
     for h in p.hands:
         inp = dict(h.input)
         if not inp.get("trump") and h.trump:  # a trump the rules fixed, not entered
             inp["trump"] = h.trump
-        out.append([h.number] + ([h.game] if rubber else []) + [players[h.dealer]]
-                   + [get(inp) for _c, get in columns] + list(h.points) + list(h.totals))
+        out.append(
+            [h.number]
+            + ([h.game] if rubber else [])
+            + [players[h.dealer]]
+            + [get(inp) for _c, get in columns]
+            + list(h.points)
+            + list(h.totals)
+        )
     return [[guard(v) for v in row] for row in out]

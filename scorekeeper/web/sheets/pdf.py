@@ -1,5 +1,6 @@
 """The child process that draws a PDF (`python -m scorekeeper.web.sheets.pdf`): a job as JSON on stdin, the PDF on
 stdout. No Flask here: views.render_pdf starts it, so the worker keeps neither WeasyPrint's time nor its memory."""
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,7 @@ def draw(html: str, static_folder: str, prefix: str, base_url: str) -> bytes:
 
     class StaticFiles(URLFetcher):
         def fetch(self, url, headers=None):
-            path = safe_join(static_folder, url[len(prefix):]) if url.startswith(prefix) else None
+            path = safe_join(static_folder, url[len(prefix) :]) if url.startswith(prefix) else None
             if path is None or not Path(path).is_file():
                 raise ValueError(f"the sheet may load only scorekeeper's static files, not {url}")
             mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"

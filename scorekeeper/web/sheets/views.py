@@ -7,6 +7,7 @@ threads go on serving pages, and the memory goes back when the child ends), one 
 answered 503 with Retry-After), and a game's PDF is kept on disk per game version and language, so that a download
 again is a file read and a browser's revalidation (If-None-Match) a 304.
 """
+
 from __future__ import annotations
 
 import csv
@@ -14,7 +15,6 @@ import functools
 import hashlib
 import io
 import json
-import mimetypes
 import os
 import subprocess
 import sys
@@ -24,17 +24,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import flask_babel
-from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import get_locale
-from werkzeug.utils import safe_join
+from flask_babel import gettext as _
 
-from scorekeeper.web.sheets import paper
+from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
 from scorekeeper.web.present import game_dict
-from scorekeeper.core import VARIANTS, InputError
+from scorekeeper.web.sheets import paper
 from scorekeeper.web.variants import TARIFF_PRESETS, VIEWS
 
 bp = Blueprint("sheets", __name__)
@@ -60,8 +59,11 @@ def _load(game_id):
 
 
 def _download(body, mimetype: str, filename: str) -> Response:
-    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"',
-                                                      "Cache-Control": "no-store"})
+    return Response(
+        body,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
+    )
 
 
 # ---------------------------------------------------------------- PDF
@@ -79,14 +81,23 @@ class Busy(Exception):
 def render_pdf(html: str) -> bytes:
     """The print HTML as an A4 PDF, drawn by a child process (`python -m scorekeeper.web.sheets.pdf`, about 0.8 s to start):
     WeasyPrint's layout is Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
-    job = {"html": html, "static_folder": current_app.static_folder,
-           "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
-           "base_url": PDF_ORIGIN + request.script_root + "/"}
+    job = {
+        "html": html,
+        "static_folder": current_app.static_folder,
+        "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
+        "base_url": PDF_ORIGIN + request.script_root + "/",
+    }
     root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     try:
-        done = subprocess.run([sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf"], input=json.dumps(job).encode(),
-                              capture_output=True, timeout=RENDER_TIMEOUT, env=env, cwd=root)
+        done = subprocess.run(
+            [sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf"],
+            input=json.dumps(job).encode(),
+            capture_output=True,
+            timeout=RENDER_TIMEOUT,
+            env=env,
+            cwd=root,
+        )
     except subprocess.TimeoutExpired:  # run() has killed the child
         raise Busy(f"the PDF took more than {RENDER_TIMEOUT} s") from None
     if done.returncode < 0:
@@ -101,8 +112,12 @@ def _busy() -> Response:
     """503, Retry-After: a page in the reader's language (not the sheet's)."""
     g.pop("sheet_language", None)
     flask_babel.refresh()
-    page = render_template("errors/error.html", code=503, title=_("Busy printing"),
-                           message=_("Another PDF is being made right now. Please try again in a few seconds."))
+    page = render_template(
+        "errors/error.html",
+        code=503,
+        title=_("Busy printing"),
+        message=_("Another PDF is being made right now. Please try again in a few seconds."),
+    )
     return Response(page, 503, headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"})
 
 
@@ -150,11 +165,25 @@ def _kept_name(sheet: service.Sheet, kind: str) -> tuple[str, str]:
     """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
     the game is printed (players may be renamed by their club without a new version), the language and the build."""
     game = sheet.game
-    state = hashlib.sha256(json.dumps(
-        [game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created,
-         current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
-         _build(str(Path(__file__).resolve().parents[2]), current_app.template_folder, current_app.static_folder)],
-        sort_keys=True, ensure_ascii=True).encode()).hexdigest()[:16]
+    state = hashlib.sha256(
+        json.dumps(
+            [
+                game.variant,
+                game.title,
+                game.players,
+                game.dealer,
+                game.options,
+                game.language,
+                game.created,
+                current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
+                _build(
+                    str(Path(__file__).resolve().parents[2]), current_app.template_folder, current_app.static_folder
+                ),
+            ],
+            sort_keys=True,
+            ensure_ascii=True,
+        ).encode()
+    ).hexdigest()[:16]
     language = str(get_locale())
     return f"{game.id}.{game.version}.{state}.{language}.{kind}.pdf", f"{game.version}-{state}-{language}-{kind}"
 
@@ -182,8 +211,8 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
                 files.append((path.stat().st_mtime, path.stat().st_size, path))
             except FileNotFoundError:
                 pass
-    total = len(body) + sum(size for _, size, _ in files)
-    for _, size, path in sorted(files):
+    total = len(body) + sum(size for _mtime, size, _path in files)
+    for _mtime, size, path in sorted(files):
         if total <= current_app.config.get("PDF_KEEP_BYTES", PDF_KEEP_BYTES):
             break
         path.unlink(missing_ok=True)
@@ -195,9 +224,21 @@ def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, con
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
     if max_hands is not None and len(sheet.hands) > max_hands:  # a game stored before the limit: print page or CSV
-        abort(Response(render_template("errors/error.html", code=413, title=_("Too long to print as a PDF"), message=_(
-            "This game has %(n)d hands; a PDF is made for at most %(max)d. Print the print page or download the CSV.",
-            n=len(sheet.hands), max=max_hands)), 413))
+        abort(
+            Response(
+                render_template(
+                    "errors/error.html",
+                    code=413,
+                    title=_("Too long to print as a PDF"),
+                    message=_(
+                        "This game has %(n)d hands; a PDF is made for at most %(max)d. Print the print page or download the CSV.",
+                        n=len(sheet.hands),
+                        max=max_hands,
+                    ),
+                ),
+                413,
+            )
+        )
     name, etag = _kept_name(sheet, kind)
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
@@ -211,9 +252,10 @@ def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, con
         with _one_at_a_time():
             if not path.is_file():  # unless another request of this worker drew it meanwhile
                 _keep(folder, name, render_pdf(html))
-    response = send_file(path, mimetype="application/pdf", etag=etag, conditional=True, max_age=None)
-    response.headers.update(headers)
-    return response
+    # Read whole (a few hundred KB at most): no file handle is left for the server to close.
+    response = Response(path.read_bytes(), mimetype="application/pdf", headers=headers)
+    response.set_etag(etag)
+    return response.make_conditional(request)
 
 
 # ---------------------------------------------------------------- a game's sheet
@@ -250,15 +292,25 @@ def game_json(game_id):
 @bp.get("/g/<game_id>/blank")
 def game_blank(game_id):
     sheet = _load(game_id)
-    return render_template("print/blank.html", pdf=False, game_id=game_id,
-                           pdf_url=url_for("sheets.game_blank_pdf", game_id=game_id), **paper.blank_from_game(sheet))
+    return render_template(
+        "print/blank.html",
+        pdf=False,
+        game_id=game_id,
+        pdf_url=url_for("sheets.game_blank_pdf", game_id=game_id),
+        **paper.blank_from_game(sheet),
+    )
 
 
 @bp.get("/g/<game_id>/blank.pdf")
 def game_blank_pdf(game_id):
     sheet = _load(game_id)
-    return _kept_pdf(sheet, "blank", f"blank-{game_id}.pdf", "print/blank.html",
-                     lambda: dict(game_id=game_id, **paper.blank_from_game(sheet)))
+    return _kept_pdf(
+        sheet,
+        "blank",
+        f"blank-{game_id}.pdf",
+        "print/blank.html",
+        lambda: dict(game_id=game_id, **paper.blank_from_game(sheet)),
+    )
 
 
 # ---------------------------------------------------------------- blank sheets
@@ -272,10 +324,20 @@ def _blank(variant: str):
         wanted = paper.blank_request(variant, request.args)
     except InputError as exc:
         message = "; ".join(f"{field}: {text}" for field, text in exc.errors.items())
-        abort(Response(render_template("errors/error.html", code=400, title=_("This sheet cannot be made"),
-                                       message=message), 400))
-    return paper.blank_context(variant, wanted["players"], wanted["options"], title=wanted["title"],
-                               dealer=wanted["dealer"], rows=wanted["rows"])
+        abort(
+            Response(
+                render_template("errors/error.html", code=400, title=_("This sheet cannot be made"), message=message),
+                400,
+            )
+        )
+    return paper.blank_context(
+        variant,
+        wanted["players"],
+        wanted["options"],
+        title=wanted["title"],
+        dealer=wanted["dealer"],
+        rows=wanted["rows"],
+    )
 
 
 @bp.get("/blank/")
@@ -283,8 +345,11 @@ def blank_index():
     """The blank sheets, and a form that makes one with names: it sends the table to that sheet's page."""
     variant = request.args.get("variant")
     if variant in VARIANTS:
-        args = {k: [v for v in vs if v] for k, vs in request.args.to_dict(flat=False).items()
-                if k != "variant" and not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)}
+        args = {
+            k: [v for v in vs if v]
+            for k, vs in request.args.to_dict(flat=False).items()
+            if k != "variant" and not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
+        }
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
         return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))

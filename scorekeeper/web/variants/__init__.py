@@ -2,6 +2,7 @@
 
 Built from the core registry, so a core variant without a view (or a view short of the contract) stops the import.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -16,8 +17,9 @@ def _load(name: str):
     except ModuleNotFoundError as exc:
         if exc.name != f"{__name__}.{name}":
             raise
-        raise ImportError(f"variant {name!r} has rules in scorekeeper/core but no scorekeeper/web/variants/{name}.py") \
-            from None
+        raise ImportError(
+            f"variant {name!r} has rules in scorekeeper/core but no scorekeeper/web/variants/{name}.py"
+        ) from None
     lacking = missing(view)
     if lacking:
         raise ImportError(f"scorekeeper/web/variants/{name}.py lacks {', '.join(lacking)} of the VariantView contract")

@@ -1,4 +1,5 @@
 """Classic whist on the pages: trump, tricks, honours and a revoke per hand; the rotation's trump filled in."""
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -7,7 +8,8 @@ from wtforms.fields import SelectChoice
 from scorekeeper.core.base import SUITS
 from scorekeeper.core.variants import classic as rules
 from scorekeeper.web import words
-from scorekeeper.web.games.forms import HandForm as BaseHandForm, pair, radio
+from scorekeeper.web.games.forms import HandForm as BaseHandForm
+from scorekeeper.web.games.forms import pair, radio
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
@@ -15,9 +17,16 @@ from scorekeeper.web.variants import shared
 NAME = rules.NAME
 HAND_TEMPLATE = "games/hand_classic.html"
 OPTION_LABELS = shared.labels(
-    "target", "deals", "rate", "currency", honours=_l("Honours"), rubber=_l("Rubber (best of three games)"),
-    revoke_penalty=_l("Revoke penalty"), trump_rotation=_l("Trump rotation (tournament)"),
-    no_trump_every=_l("No trump every n-th deal"))
+    "target",
+    "deals",
+    "rate",
+    "currency",
+    honours=_l("Honours"),
+    rubber=_l("Rubber (best of three games)"),
+    revoke_penalty=_l("Revoke penalty"),
+    trump_rotation=_l("Trump rotation (tournament)"),
+    no_trump_every=_l("No trump every n-th deal"),
+)
 CHOICE_LABELS: dict = {}
 BLANK_ROWS = 27
 PLAYERS_BY_SEAT = False
@@ -42,8 +51,10 @@ class HandForm(BaseHandForm):
         if self.honours.data not in (None, "", "None"):
             out["honours"] = pair(self.honours.data, 4)
         if self.revoke_side.data not in (None, "", "None"):
-            out["revoke"] = {"side": number_or_raw(self.revoke_side.data, negative=True),
-                             "penalty": self.revoke_penalty.data or "tricks"}
+            out["revoke"] = {
+                "side": number_or_raw(self.revoke_side.data, negative=True),
+                "penalty": self.revoke_penalty.data or "tricks",
+            }
         return out
 
     @staticmethod
@@ -70,15 +81,22 @@ def buttons(form, ctx, players, side_names) -> dict:
     honours = ctx.options["honours"] and fixed != words.NO_TRUMP
     form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
     form.honours.choices = [SelectChoice(str(x), words.score((x, 4 - x))) for x in range(5)]
-    form.revoke_side.choices = [SelectChoice("", _("no revoke"))] + \
-        [SelectChoice(str(i), n) for i, n in enumerate(side_names)]
+    form.revoke_side.choices = [SelectChoice("", _("no revoke"))] + [
+        SelectChoice(str(i), n) for i, n in enumerate(side_names)
+    ]
     n = ctx.options["revoke_penalty"]
-    form.revoke_penalty.choices = [SelectChoice("tricks", _("move %(n)d tricks", n=n)),
-                                   SelectChoice("add", _("+%(n)d points to us", n=n)),
-                                   SelectChoice("deduct", _("−%(n)d points to them", n=n))]
+    form.revoke_penalty.choices = [
+        SelectChoice("tricks", _("move %(n)d tricks", n=n)),
+        SelectChoice("add", _("+%(n)d points to us", n=n)),
+        SelectChoice("deduct", _("−%(n)d points to them", n=n)),
+    ]
     hidden = ({"honours"} if not honours else set()) | ({"trump"} if fixed else set())
-    return {"fixed_trump": fixed, "fixed_trump_label": words.suit_words(fixed) if fixed else None,
-            "honours": honours, "hidden": hidden}
+    return {
+        "fixed_trump": fixed,
+        "fixed_trump_label": words.suit_words(fixed) if fixed else None,
+        "honours": honours,
+        "hidden": hidden,
+    }
 
 
 def hand_words(inp, players, sides, trump) -> str:
@@ -86,17 +104,24 @@ def hand_words(inp, players, sides, trump) -> str:
     if inp.get("honours"):
         text += ", " + _("honours %(a)d–%(b)d", a=inp["honours"][0], b=inp["honours"][1])
     if inp.get("revoke"):
-        penalty = {"tricks": _("tricks"), "add": _("points added"), "deduct": _("points deducted")}[inp["revoke"]["penalty"]]
-        text += ", " + _("revoke by %(side)s (%(penalty)s)", side=words.side_names(players, sides)[inp["revoke"]["side"]],
-                         penalty=penalty)
+        penalty = {"tricks": _("tricks"), "add": _("points added"), "deduct": _("points deducted")}[
+            inp["revoke"]["penalty"]
+        ]
+        text += ", " + _(
+            "revoke by %(side)s (%(penalty)s)",
+            side=words.side_names(players, sides)[inp["revoke"]["side"]],
+            penalty=penalty,
+        )
     return text
 
 
 def house_rules(options) -> list[tuple[str, str]]:
     o = options
-    rules_ = [(_("Honours"), words.yes_no(o["honours"] and not o.get("deals"))),
-              (_("Rubber"), _("best of three games") if o["rubber"] else _("no")),
-              (_("Revoke penalty"), str(o["revoke_penalty"]))]
+    rules_ = [
+        (_("Honours"), words.yes_no(o["honours"] and not o.get("deals"))),
+        (_("Rubber"), _("best of three games") if o["rubber"] else _("no")),
+        (_("Revoke penalty"), str(o["revoke_penalty"])),
+    ]
     if o.get("trump_rotation"):
         rules_.append((_("Trump"), _("hearts, diamonds, spades, clubs in turn")))
         if o.get("no_trump_every"):
@@ -120,6 +145,8 @@ def csv_columns(options, players, side_names) -> list:
     columns = [shared.field("trump", players)] + shared.per_side("tricks", side_names)
     if _honours_counted(options):
         columns += shared.per_side("honours", side_names)
-    columns += [("revoke", lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),
-                ("revoke penalty", lambda inp: inp["revoke"]["penalty"] if inp.get("revoke") else "")]
+    columns += [
+        ("revoke", lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),
+        ("revoke penalty", lambda inp: inp["revoke"]["penalty"] if inp.get("revoke") else ""),
+    ]
     return columns

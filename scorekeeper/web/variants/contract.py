@@ -4,6 +4,7 @@ Each `web/variants/<name>.py` module provides every member below; the pages, she
 these members instead of testing a variant's name. The rules half is the core's (core/contract.py: VariantRules);
 what the rules already say (ZERO_SUM: played for money at a club; sits_out, OPTIONS, sides) the pages read from there, not from here.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -15,16 +16,16 @@ CsvColumn = tuple[str, Callable[[Mapping[str, Any]], Any]]
 
 @runtime_checkable
 class VariantView(Protocol):
-    NAME: str                              # the core variant's NAME
-    HAND_TEMPLATE: str                     # the hand entry page, "games/hand_<name>.html"
-    HandForm: type                         # the hand form: to_input(), data_from(input), submitted(formdata)
-    OPTION_LABELS: Mapping[str, str]       # a label for each of the core's OPTIONS (new-game form)
-    CHOICE_LABELS: Mapping[str, str]       # labels for values of its "choice" options (others show as they are)
-    BLANK_ROWS: int                        # rows of a blank sheet that fill one A4 page under the head
-    PLAYERS_BY_SEAT: bool                  # a sheet's head names the seats in order, not side against side
+    NAME: str  # the core variant's NAME
+    HAND_TEMPLATE: str  # the hand entry page, "games/hand_<name>.html"
+    HandForm: type  # the hand form: to_input(), data_from(input), submitted(formdata)
+    OPTION_LABELS: Mapping[str, str]  # a label for each of the core's OPTIONS (new-game form)
+    CHOICE_LABELS: Mapping[str, str]  # labels for values of its "choice" options (others show as they are)
+    BLANK_ROWS: int  # rows of a blank sheet that fill one A4 page under the head
+    PLAYERS_BY_SEAT: bool  # a sheet's head names the seats in order, not side against side
     TARIFF_PRESETS: Mapping[str, Mapping]  # named sets of tariff options a table or club can pick ({} if none)
-    PRESET_LABELS: Mapping[str, str]       # a label for each preset
-    CLUB_STATS: bool                       # a club playing it has a statistics page (bids made)
+    PRESET_LABELS: Mapping[str, str]  # a label for each preset
+    CLUB_STATS: bool  # a club playing it has a statistics page (bids made)
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers; None: no tariff
 
     def tricks_total(self, options: Mapping) -> int:

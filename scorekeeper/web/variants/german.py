@@ -1,11 +1,13 @@
 """German whist on the pages: two players, the tricks of the last 13 (or of all 26) shared out."""
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.variants import german as rules
 from scorekeeper.web import words
-from scorekeeper.web.games.forms import HandForm as BaseHandForm, pair, radio
+from scorekeeper.web.games.forms import HandForm as BaseHandForm
+from scorekeeper.web.games.forms import pair, radio
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.variants import shared
 
@@ -50,8 +52,14 @@ def hand_words(inp, players, sides, trump) -> str:
 
 
 def house_rules(options) -> list[tuple[str, str]]:
-    return [(_("Counting"), _("tricks over six of the last 13") if options["count"] == "phase2"
-             else _("all 26 tricks: the deal goes to the player with more"))]
+    return [
+        (
+            _("Counting"),
+            _("tricks over six of the last 13")
+            if options["count"] == "phase2"
+            else _("all 26 tricks: the deal goes to the player with more"),
+        )
+    ]
 
 
 def blank_columns(options) -> list[tuple[str, str]]:

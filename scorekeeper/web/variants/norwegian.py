@@ -1,4 +1,5 @@
 """Norwegian whist on the pages: a grand by one player or all passed, then the tricks."""
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -6,17 +7,25 @@ from wtforms.fields import SelectChoice
 
 from scorekeeper.core.variants import norwegian as rules
 from scorekeeper.web import words
-from scorekeeper.web.games.forms import HandForm as BaseHandForm, pair, radio
+from scorekeeper.web.games.forms import HandForm as BaseHandForm
+from scorekeeper.web.games.forms import pair, radio
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
 HAND_TEMPLATE = "games/hand_norwegian.html"
-OPTION_LABELS = shared.labels("target", "rate", "currency", set_bonus=_l("Points per trick for a failed grand"),
-                              pass_scoring=_l("Pass game scoring"))
-CHOICE_LABELS = {"under_six": _l("6 − tricks for a side under six"),
-                 "under_seven": _l("7 − tricks for a side under seven")}
+OPTION_LABELS = shared.labels(
+    "target",
+    "rate",
+    "currency",
+    set_bonus=_l("Points per trick for a failed grand"),
+    pass_scoring=_l("Pass game scoring"),
+)
+CHOICE_LABELS = {
+    "under_six": _l("6 − tricks for a side under six"),
+    "under_seven": _l("7 − tricks for a side under seven"),
+}
 BLANK_ROWS = 27
 PLAYERS_BY_SEAT = False
 TARIFF_PRESETS: dict = {}
@@ -54,8 +63,9 @@ def fixed_trump(number: int, options) -> str | None:
 
 
 def buttons(form, ctx, players, side_names) -> dict:
-    form.bid.choices = [SelectChoice(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + \
-        [SelectChoice("pass", _("Pass (all passed)"))]
+    form.bid.choices = [SelectChoice(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + [
+        SelectChoice("pass", _("Pass (all passed)"))
+    ]
     return {}
 
 
@@ -67,9 +77,15 @@ def hand_words(inp, players, sides, trump) -> str:
 
 
 def house_rules(options) -> list[tuple[str, str]]:
-    return [(_("Grand lost"), _("%(n)d per trick over six to the other side", n=options["set_bonus"])),
-            (_("Pass"), _("6 − tricks for a side with 5 or fewer") if options["pass_scoring"] == "under_six"
-             else _("7 − tricks for a side with 6 or fewer"))]
+    return [
+        (_("Grand lost"), _("%(n)d per trick over six to the other side", n=options["set_bonus"])),
+        (
+            _("Pass"),
+            _("6 − tricks for a side with 5 or fewer")
+            if options["pass_scoring"] == "under_six"
+            else _("7 − tricks for a side with 6 or fewer"),
+        ),
+    ]
 
 
 def blank_columns(options) -> list[tuple[str, str]]:

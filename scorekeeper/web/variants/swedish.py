@@ -1,11 +1,13 @@
 """Swedish whist on the pages: who showed the first red card (or all black), then the tricks."""
+
 from __future__ import annotations
 
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core.variants import swedish as rules
 from scorekeeper.web import words
-from scorekeeper.web.games.forms import HandForm as BaseHandForm, pair, radio
+from scorekeeper.web.games.forms import HandForm as BaseHandForm
+from scorekeeper.web.games.forms import pair, radio
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
@@ -49,8 +51,9 @@ def fixed_trump(number: int, options) -> str | None:
 
 
 def buttons(form, ctx, players, side_names) -> dict:
-    form.red.choices = [SelectChoice(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(players)] + \
-        [SelectChoice("black", _("All black"))]
+    form.red.choices = [SelectChoice(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(players)] + [
+        SelectChoice("black", _("All black"))
+    ]
     return {}
 
 
