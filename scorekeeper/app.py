@@ -50,6 +50,7 @@ def create_app(config=None) -> Flask:
         storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
 
     from scorekeeper.web import errors, health
+    from scorekeeper.web.api import drives as drives_api
     from scorekeeper.web.api import views as api
     from scorekeeper.web.clubs import views as clubs
     from scorekeeper.web.games import views as games
@@ -58,6 +59,8 @@ def create_app(config=None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(health.bp)  # GET /healthz
     csrf.exempt(api.bp)  # JSON writes are guarded by the game's edit key instead
+    app.register_blueprint(drives_api.bp)  # /api/drives: whist drives, guarded by the drive's edit key
+    csrf.exempt(drives_api.bp)
     for blueprint in (games.bp, sheets.bp, clubs.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)

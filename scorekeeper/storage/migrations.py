@@ -195,3 +195,29 @@ def m106_evening_settled_terms(db):
     """What an evening was settled on besides the balances (its date, fee and way of settling up), so its result can
     say what was changed since."""
     db.execute("ALTER TABLE club_evenings ADD COLUMN settled_terms TEXT")
+
+
+@migrations()
+def m107_whist_drives(db):
+    """Whist drives: the setup as checked, and each table's result per hand as entered (the seating and standings are
+    replayed from these, never stored)."""
+    db.execute("""
+        CREATE TABLE drives (
+            id TEXT PRIMARY KEY,
+            title TEXT,
+            setup TEXT NOT NULL,
+            edit_key_hash TEXT NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0
+        )""")
+    db.execute("""
+        CREATE TABLE drive_results (
+            drive_id TEXT NOT NULL REFERENCES drives(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            table_number INTEGER NOT NULL,
+            tricks TEXT NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            PRIMARY KEY (drive_id, hand, table_number)
+        )""")

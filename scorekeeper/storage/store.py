@@ -470,3 +470,64 @@ def club_tables(db, evening_ids: list[int]) -> list[ClubTableRecord]:
             f"SELECT * FROM club_tables WHERE evening_id IN ({marks}) ORDER BY evening_id, number", evening_ids
         )
     ]
+
+
+# ================================================================ whist drives
+# A drive's setup as checked and the tables' results as entered (migration m107); the seating is replayed from these.
+
+
+@dataclass(frozen=True, slots=True)
+class DriveRecord:
+    id: str
+    title: str | None
+    setup: dict[str, Any]
+    edit_key_hash: str
+    created: str
+    updated: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class DriveResultRecord:
+    hand: int
+    table: int
+    tricks: list[int]
+
+
+def insert_drive(db, *, id: str, title: str | None, setup: dict, edit_key_hash: str) -> None:
+    stamp = now()
+    db.execute(
+        "INSERT INTO drives (id, title, setup, edit_key_hash, created, updated, version) VALUES (?, ?, ?, ?, ?, ?, 0)",
+        [id, title, _dump(setup), edit_key_hash, stamp, stamp],
+    )
+
+
+def get_drive(db, drive_id: str) -> DriveRecord | None:
+    row = db.execute(
+        "SELECT id, title, setup, edit_key_hash, created, updated, version FROM drives WHERE id = ?", [drive_id]
+    ).fetchone()
+    if row is None:
+        return None
+    id, title, setup, edit_key_hash, created, updated, version = row
+    return DriveRecord(id, title, json.loads(setup), edit_key_hash, created, updated, version)
+
+
+def drive_results(db, drive_id: str) -> list[DriveResultRecord]:
+    return [
+        DriveResultRecord(hand, table, json.loads(tricks))
+        for hand, table, tricks in db.execute(
+            "SELECT hand, table_number, tricks FROM drive_results WHERE drive_id = ? ORDER BY hand, table_number",
+            [drive_id],
+        )
+    ]
+
+
+def put_drive_result(db, drive_id: str, hand: int, table: int, tricks: list[int]) -> None:
+    """Store a table's result for a hand, replacing the one it had; the drive's version goes up by one."""
+    stamp = now()
+    db.execute(
+        "INSERT INTO drive_results (drive_id, hand, table_number, tricks, created, updated) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (drive_id, hand, table_number) DO UPDATE SET tricks = excluded.tricks, updated = excluded.updated",
+        [drive_id, hand, table, _dump(tricks), stamp, stamp],
+    )
+    db.execute("UPDATE drives SET version = version + 1, updated = ? WHERE id = ?", [stamp, drive_id])

@@ -19,8 +19,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",  # the edit link never leaks as a referrer
     "X-Frame-Options": "DENY",
 }
-# The edit page /g/<id>/k/<key>: the key is the right to edit, so no log may keep it.
-EDIT_PATH = re.compile(r"(/g/[^/\s?#\"']+/k/)[^/\s?#\"']+")
+# The edit pages /g/<id>/k/<key> and /d/<id>/k/<key> (drives): the key is the right to edit, so no log may keep it.
+EDIT_PATH = re.compile(r"(/[gd]/[^/\s?#\"']+/k/)[^/\s?#\"']+")
 LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error", "waitress")
 
 
