@@ -155,13 +155,20 @@ def _pairs(value: Any, errors: dict[str, str]) -> tuple[list[str], list[str]]:
     return firsts, seconds
 
 
-def _tables(count: int, field: str, what: Msg, errors: dict[str, str]) -> None:
+def _tables(count: int, field: str, errors: dict[str, str]) -> None:
     """Two ladies and two gents (two pairs) a table, at least two tables."""
     if field in errors:
         return
     if count < 4 or count % 2:
-        errors[field] = Msg(
-            "a drive needs two tables or more with %(what)s: an even number, at least 4 (not %(n)d)", what=what, n=count
+        errors[field] = (
+            Msg(
+                "must be an even number of pairs, at least 4: two pairs a table, two tables or more (not %(n)d)",
+                n=count,
+            )
+            if field == "pairs"
+            else Msg(
+                "must be an even number of ladies, at least 4: two a table, two tables or more (not %(n)d)", n=count
+            )
         )
     elif count > 2 * MAX_TABLES:
         errors[field] = Msg("a drive has at most %(max)d tables", max=MAX_TABLES)
@@ -185,7 +192,7 @@ def make_drive(data: Any) -> DriveSetup:
             errors["pairs"] = Msg("is for a couples drive; a progressive drive takes ladies and gents")
         ladies = _names(data.get("ladies"), "ladies", lambda n: Msg("lady %(n)d's name", n=n), errors)
         gents = _names(data.get("gents"), "gents", lambda n: Msg("gent %(n)d's name", n=n), errors)
-        _tables(len(ladies), "ladies", Msg("two ladies a table"), errors)
+        _tables(len(ladies), "ladies", errors)
         if "ladies" not in errors and "gents" not in errors and len(gents) != len(ladies):
             errors["gents"] = Msg(
                 "must be as many as the ladies (%(ladies)d ladies, %(gents)d gents)",
@@ -197,7 +204,7 @@ def make_drive(data: Any) -> DriveSetup:
             if field in data:
                 errors[field] = Msg("is for a progressive drive; a couples drive takes pairs")
         ladies, gents = _pairs(data.get("pairs"), errors)
-        _tables(len(ladies), "pairs", Msg("two pairs a table"), errors)
+        _tables(len(ladies), "pairs", errors)
     else:
         errors["format"] = Msg("must be one of %(choices)s", choices=", ".join(FORMATS))
     people = "pairs" if format == "couples" else "ladies"
