@@ -43,6 +43,7 @@ __all__ = [
     "play_on",
     "settle",
     "settlement_points",
+    "stored_options",
     "variant_options",
 ]
 
@@ -120,8 +121,21 @@ def variant_options(module: VariantRules, given: Any) -> tuple[dict[str, Any], d
     """A variant's full options from those given: each value checked, then the rules that combine them."""
     options, errors = check_options(module.OPTIONS, given)
     if not errors:
+        options, errors = module.resolve_options(options, given if isinstance(given, dict) else {})
+    if not errors:
         errors = module.check_options(options)
     return options, errors
+
+
+def stored_options(variant: str, stored: Any) -> dict[str, Any]:
+    """A stored game's options as they score today: options added since it started take their defaults and the
+    shorthands are resolved again (a game stored before `house` gets the house its tariff builds). Not checked
+    again: they were when the game started."""
+    module = VARIANTS[variant]
+    options = {name: opt.default for name, opt in module.OPTIONS.items()} | dict(stored)
+    given = {name: value for name, value in stored.items() if name in module.OPTIONS}
+    resolved, errors = module.resolve_options(options, given)
+    return options if errors else resolved
 
 
 def play(setup: Setup, inputs: Iterable[Any]) -> Protokoll:

@@ -10,7 +10,7 @@ from typing import Any, TypeGuard
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 NO_TRUMP = "none"  # the trump of a deal played without one, as inputs and the API spell it
 TRUMPS = SUITS + (NO_TRUMP,)
-CURRENCIES = ("DKK", "NOK", "SEK", "EUR")
+CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
 
 
 class Msg(str):
@@ -30,9 +30,13 @@ class Msg(str):
         return self
 
 
+FIELD_MESSAGE = "%(field)s: %(message)s"
+
+
 def field_messages(errors: Mapping[str, str]) -> tuple:
-    """Several field errors as one list of "field: message" parts, each still translatable."""
-    return tuple(Msg("%(field)s: %(message)s", field=k, message=v) for k, v in errors.items())
+    """Several field errors as one list of "field: message" parts, each still translatable (the shell names the field
+    in words)."""
+    return tuple(Msg(FIELD_MESSAGE, field=k, message=v) for k, v in errors.items())
 
 
 def message_of(exc: Exception):
@@ -54,6 +58,14 @@ class InputError(Exception):
 
 class GameOver(InputError):
     """A hand was entered after the game had ended."""
+
+
+class OptionError(ValueError):
+    """A wrong value deep inside an option (a house tariff): `path` names where, below `options.<name>`."""
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(message)
+        self.path = path
 
 
 # ---------------------------------------------------------------- options
@@ -135,6 +147,11 @@ def currency_option(default):
     return choice_option(default, CURRENCIES, Msg("Currency of the settlement."))
 
 
+def options_as_checked(options: dict[str, Any], given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The checked options as they are: a variant without shorthands or presets to resolve."""
+    return options, {}
+
+
 def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:
     """Merge `given` over the defaults; answer (options, errors) with errors keyed `options.<name>`."""
     errors: dict[str, str] = {}
@@ -149,6 +166,8 @@ def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:
             continue
         try:
             options[name] = spec[name].check(value)
+        except OptionError as exc:
+            errors[f"options.{name}.{exc.path}" if exc.path else f"options.{name}"] = message_of(exc)
         except ValueError as exc:
             errors[f"options.{name}"] = message_of(exc)
     return options, errors

@@ -3,7 +3,8 @@
 A variant is a module in core/variants/ that satisfies `VariantRules` and one line in the VARIANTS registry
 (core/__init__.py). mypy checks each registered module against the protocol; tests/unit/test_variant_contract.py
 checks it at run time. Shared defaults for the members most variants need no rule for: base.target_or_deals
-(game_end), base.nobody_sits_out (sits_out); base.replay does the scoring loop for `play`.
+(game_end), base.nobody_sits_out (sits_out),
+base.options_as_checked (resolve_options); base.replay does the scoring loop for `play`.
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ class VariantRules(Protocol):
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, str]:
         """Errors (keyed `options.<name>`) for house rules that are each valid but do not go together."""
+
+    def resolve_options(
+        self, options: dict[str, Any], given: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """The checked `options` with what a preset and the shorthands stand for filled in (Danish: the `house` tariff
+        they build), and errors keyed `options.<name>`; `given` is what the table chose. What scores is then stored
+        with the game and shown in its answer. base.options_as_checked for a variant with nothing to resolve."""
 
     def sides(self, n: int) -> tuple[tuple[int, ...], ...]:
         """The seats that score together for `n` players, because points and totals are kept per side."""

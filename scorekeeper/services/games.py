@@ -21,12 +21,13 @@ from scorekeeper.core import (
     make_setup,
     play,
     play_on,
+    stored_options,
 )
 from scorekeeper.core.base import Msg, field_messages, message_of
 from scorekeeper.services import cache
 from scorekeeper.storage import file_of, reading, store, writing
 
-GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language")
+GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language", "preset")
 LANGUAGES = ("da", "nb", "sv", "en")
 EXPORT_FORMAT = "scorekeeper/game/1"
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
@@ -75,7 +76,9 @@ def key_matches(game: store.GameRecord, key: Any) -> bool:
 
 
 def setup_of(game: store.GameRecord) -> Setup:
-    return Setup(game.variant, game.players, game.dealer, game.options)
+    """The stored game's setup, its options as they score today (core.stored_options: a game stored before an option
+    existed scores and shows as it did)."""
+    return Setup(game.variant, game.players, game.dealer, stored_options(game.variant, game.options))
 
 
 def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None, str | None]:
@@ -92,10 +95,13 @@ def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setu
     if language is not None and language not in LANGUAGES:
         errors["language"] = Msg("must be one of %(choices)s, or null", choices=", ".join(LANGUAGES))
     setup = None
+    options = data.get("options")
+    if data.get("preset") is not None:  # a preset named beside the options, as the forms send it
+        options = {"preset": data["preset"]} | (options if isinstance(options, dict) else {})
     try:
-        setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), data.get("options"))
+        setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), options)
     except InputError as exc:
-        errors.update(exc.errors)
+        errors.update({"preset" if k == "options.preset" and "preset" in data else k: v for k, v in exc.errors.items()})
     if errors:
         raise InputError(errors)
     return setup, title, language

@@ -50,7 +50,7 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
         "players": list(game.players),
         "dealer": game.dealer,
         "sides": [list(s) for s in p.sides],
-        "options": dict(game.options),
+        "options": dict(sheet.setup.options),
         "created": game.created,
         "version": game.version,
         "hands": [hand_dict(h) for h in p.hands] if hands else None,

@@ -25,7 +25,7 @@ def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
     assert game["sides"] == [[0], [1], [2], [3]]
     assert game["options"]["tariff"] == [10, 20, 40, 80, 160, 320, 640]
     assert game["options"]["rate"] == 0.05
-    assert set(game["options"]) == {"tariff", "lost", "solo_values", "rate", "currency", "deals"}
+    assert set(game["options"]) == {"tariff", "lost", "solo_values", "preset", "house", "iron_hand", "rate", "currency", "deals"}
     assert len(game["edit_key"]) >= 32
     assert game["edit_key"] in game["edit_page"]
     assert game["links"] == {
@@ -225,7 +225,7 @@ def test_bad_games_are_refused_naming_the_field(client, db_path, change, field):
         ("danish", {"solo_values": {"sol": 0}}, "options.solo_values"),
         ("danish", {"rate": -1}, "options.rate"),
         ("danish", {"rate": "lots"}, "options.rate"),
-        ("danish", {"currency": "USD"}, "options.currency"),
+        ("danish", {"currency": "JPY"}, "options.currency"),
         ("norwegian", {"pass_scoring": "under_five"}, "options.pass_scoring"),
         ("norwegian", {"set_bonus": 0}, "options.set_bonus"),
         ("german", {"count": "all"}, "options.count"),

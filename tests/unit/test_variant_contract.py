@@ -25,6 +25,7 @@ def test_the_contract_declares_what_the_core_and_the_shell_rely_on():
     assert set(DATA) == {"NAME", "TITLE", "DESCRIPTION", "PLAYER_COUNTS", "ZERO_SUM", "INPUT_FIELDS", "OPTIONS"}
     assert set(FUNCTIONS) == {
         "check_options",
+        "resolve_options",
         "sides",
         "check_hand",
         "hand_points",

@@ -21,6 +21,7 @@ from scorekeeper.core.base import (
     int_option,
     is_int,
     nobody_sits_out,
+    options_as_checked,
     rate_option,
     replay,
     require_fields,
@@ -49,7 +50,7 @@ OPTIONS = {
         False, Msg("Tournament: trump follows hearts, diamonds, spades, clubs deal by deal.")
     ),
     "no_trump_every": int_option(
-        None, 2, 52, Msg("With trump rotation: every m-th deal is played without trump."), allow_none=True
+        None, 2, 52, Msg("With trump rotation: every n-th deal is played without trump."), allow_none=True
     ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
@@ -69,6 +70,9 @@ def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     if options["no_trump_every"] and not options["trump_rotation"]:
         errors["options.no_trump_every"] = Msg("needs trump_rotation on")
     return errors
+
+
+resolve_options = options_as_checked
 
 
 def fixed_trump(number: int, options: Mapping[str, Any]) -> str | None:

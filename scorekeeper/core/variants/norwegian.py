@@ -10,6 +10,7 @@ from scorekeeper.core.base import (
     HandContext,
     InputError,
     Msg,
+    Option,
     Protokoll,
     Setup,
     choice_option,
@@ -35,10 +36,22 @@ OPTIONS = {
     "set_bonus": int_option(
         2, 1, 10, Msg("Points per trick over six to the other side when a grand fails (1 in the Minnesota rules).")
     ),
+    "grand_value": int_option(1, 1, 100, Msg("A made grand scores this many points per trick over six.")),
+    "pass_value": int_option(1, 1, 100, Msg("A pass game scores this many points per trick it counts.")),
     "pass_scoring": choice_option(
         "under_six",
-        ("under_six", "under_seven"),
-        Msg("under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks."),
+        ("under_six", "under_seven", "majority_loses"),
+        Msg(
+            "under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks; "
+            "majority_loses: the side with 7 or more loses a point per trick over six."
+        ),
+    ),
+    "preset": Option(
+        None,
+        lambda value: _check_preset(value),
+        Msg("A named scale (parlett: grand 4, set bonus 2, pass 2 under seven, to 50); options given go over it."),
+        "preset",
+        ("standard", "minnesota", "parlett"),
     ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("NOK"),
@@ -49,8 +62,28 @@ def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
     return PARTNERSHIP_SIDES
 
 
+# Named scales: the options each sets unless they are given.
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {"target": 13, "set_bonus": 2, "grand_value": 1, "pass_value": 1, "pass_scoring": "under_six"},
+    "minnesota": {"target": 13, "set_bonus": 1, "grand_value": 1, "pass_value": 1, "pass_scoring": "under_seven"},
+    "parlett": {"target": 50, "set_bonus": 2, "grand_value": 4, "pass_value": 2, "pass_scoring": "under_seven"},
+}
+
+
+def _check_preset(value):
+    if value is not None and value not in PRESETS:
+        raise ValueError(Msg("must be one of %(choices)s, or null", choices=", ".join(PRESETS)))
+    return value
+
+
 def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {}
+
+
+def resolve_options(options: dict[str, Any], given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    if options.get("preset"):
+        options.update({k: v for k, v in PRESETS[options["preset"]].items() if k not in given})
+    return options, {}
 
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
@@ -80,15 +113,19 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     if inp["bid"] == "grand":
         grand = inp["bidder"] % 2
         other = 1 - grand
+        value = ctx.options.get("grand_value", 1)
         if tricks[grand] >= 7:
-            points[grand] = tricks[grand] - 6
+            points[grand] = value * (tricks[grand] - 6)
         else:
-            points[other] = ctx.options["set_bonus"] * (tricks[other] - 6)
+            points[other] = ctx.options["set_bonus"] * value * (tricks[other] - 6)
     else:
-        limit = 6 if ctx.options["pass_scoring"] == "under_six" else 7
+        value, scoring = ctx.options.get("pass_value", 1), ctx.options["pass_scoring"]
         for side in (0, 1):
-            if tricks[side] < limit:
-                points[side] = limit - tricks[side]
+            if scoring == "majority_loses":
+                points[side] = -value * (tricks[side] - 6) if tricks[side] >= 7 else 0
+            else:
+                limit = 6 if scoring == "under_six" else 7
+                points[side] = value * (limit - tricks[side]) if tricks[side] < limit else 0
     return tuple(points)
 
 

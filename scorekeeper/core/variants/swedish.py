@@ -15,6 +15,7 @@ from scorekeeper.core.base import (
     currency_option,
     int_option,
     nobody_sits_out,
+    options_as_checked,
     rate_option,
     replay,
     require_fields,
@@ -49,6 +50,9 @@ def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
 
 def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return {}
+
+
+resolve_options = options_as_checked
 
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:

@@ -45,7 +45,7 @@ def sheet_head(sheet: Sheet) -> dict:
         "date": format_date(datetime.fromisoformat(game.created), "long"),
         "players": _players_line(game.variant, players, p.sides),
         "first_dealer": players[game.dealer],
-        "rules": describe.house_rules(game.variant, game.options),
+        "rules": describe.house_rules(game.variant, sheet.setup.options),
     }
 
 
@@ -70,7 +70,7 @@ def sheet_context(sheet: Sheet) -> dict:
     """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one."""
     ctx = protokoll_context(sheet)
     ctx["head"] = sheet_head(sheet)
-    ctx["tariff"] = tariff_view(sheet.game.variant, sheet.game.options)
+    ctx["tariff"] = tariff_view(sheet.game.variant, sheet.setup.options)
     ctx["final"] = (
         _("Total")
         if not ctx["games_won"]
