@@ -1,19 +1,33 @@
-"""The child process that draws a PDF (`python -m scorekeeper.web.sheets.pdf`): a job as JSON on stdin, the PDF on
-stdout. No Flask here: views.render_pdf starts it, so the worker keeps neither WeasyPrint's time nor its memory."""
+"""The renderer process that draws PDFs (`python -m scorekeeper.web.sheets.pdf`): started once per worker by
+views.Renderer, it imports WeasyPrint and warms its fonts once, then draws one job after another, each read from stdin
+and answered on stdout. No Flask here: the worker keeps neither WeasyPrint's time (it holds the GIL) nor its memory.
+
+A job is a length-prefixed JSON object {html, static_folder, prefix, base_url}; the answer is a header (`K` and the
+PDF, or `E` and the error's last line; then the process's resident memory in bytes, so that the worker can restart
+a renderer that has grown) and the body.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import mimetypes
+import os
+import resource
+import struct
 import sys
 from pathlib import Path
 
 from werkzeug.utils import safe_join
 
+JOB = struct.Struct(">Q")  # the job's length in bytes
+ANSWER = struct.Struct(">cQQ")  # b"K" or b"E", the body's length, the renderer's resident memory in bytes
+WARM_HTML = "<p style=\"font: 9pt 'DejaVu Sans'\">Æ Ø Å <b>æ ø å</b> −20 ♠ ♥ ♦ ♣</p>"
+
 
 def draw(html: str, static_folder: str, prefix: str, base_url: str) -> bytes:
     """The print HTML as an A4 PDF, drawn by WeasyPrint with Pango; it fetches only the files under `prefix`, from
-    `static_folder`. No Flask: it runs in the child process (see render_pdf)."""
+    `static_folder`."""
     from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
@@ -33,10 +47,39 @@ def draw(html: str, static_folder: str, prefix: str, base_url: str) -> bytes:
         raise RuntimeError(f"the sheet's PDF failed: {exc}") from exc
 
 
-def main() -> None:
-    job = json.loads(sys.stdin.buffer.read())
-    sys.stdout.buffer.write(draw(job["html"], job["static_folder"], job["prefix"], job["base_url"]))
+def resident_bytes() -> int:
+    """This process's resident memory now (not its peak: what a restart would give back)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def read_exactly(stream, n: int) -> bytes | None:
+    data = stream.read(n)
+    return data if len(data) == n else None
+
+
+def serve(stdin=None, stdout=None) -> None:
+    """Draw jobs until stdin closes; an error in one job is that job's answer, and the next job is drawn as usual."""
+    stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    from weasyprint import HTML
+
+    HTML(string=WARM_HTML).write_pdf()  # imports, fonts and Pango ready before the first sheet
+    while (head := read_exactly(stdin, JOB.size)) is not None:
+        body = read_exactly(stdin, JOB.unpack(head)[0])
+        if body is None:
+            break
+        try:
+            job = json.loads(body)
+            kind, answer = b"K", draw(job["html"], job["static_folder"], job["prefix"], job["base_url"])
+        except Exception as exc:  # this job's answer; the renderer goes on
+            kind, answer = b"E", (f"{type(exc).__name__}: {exc}".strip().splitlines() or ["error"])[-1].encode()
+        stdout.write(ANSWER.pack(kind, len(answer), resident_bytes()) + answer)
+        stdout.flush()
 
 
 if __name__ == "__main__":
-    main()
+    serve()

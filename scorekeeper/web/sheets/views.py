@@ -2,24 +2,28 @@
 
 Thin: paper.py builds the contexts; the PDF is the print page's own HTML rendered by WeasyPrint.
 
-A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn in a child process (the worker's
-threads go on serving pages, and the memory goes back when the child ends), one at a time per worker (the others are
+A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn by a renderer process the worker
+starts once and keeps (the worker's threads go on serving pages, and a renderer that has grown is replaced), one at a
+time per worker (the others are
 answered 503 with Retry-After), and a game's PDF is kept on disk per game version and language, so that a download
 again is a file read and a browser's revalidation (If-None-Match) a 304.
 """
 
 from __future__ import annotations
 
+import atexit
 import csv
 import functools
 import hashlib
 import io
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -34,6 +38,7 @@ from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
+from scorekeeper.web.sheets import pdf as pdf_child
 from scorekeeper.web.variants import TARIFF_PRESETS, VIEWS
 
 bp = Blueprint("sheets", __name__)
@@ -68,44 +73,123 @@ def _download(body, mimetype: str, filename: str) -> Response:
 
 # ---------------------------------------------------------------- PDF
 
-RENDER_TIMEOUT = 120  # seconds; the largest game the app takes (MAX_HANDS 500) draws in about 15
+RENDER_TIMEOUT = 120  # seconds; the largest game the app takes (MAX_HANDS 500) draws in about 10
 RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
 PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
 _drawing = threading.Lock()  # one PDF at a time per worker process
 
 
 class Busy(Exception):
-    """The PDF could not be drawn now (the child ran out of time or was killed): try again later."""
+    """The PDF could not be drawn now (the renderer ran out of time or died): try again later."""
+
+
+class Renderer:
+    """This worker's renderer process (`python -m scorekeeper.web.sheets.pdf`): started on the first PDF with
+    WeasyPrint imported and its fonts warmed (about 0.8 s, paid once, not per PDF), then fed one job at a time over a
+    pipe. It is killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS (WeasyPrint
+    keeps what a long sheet took); the replacement starts at once, so it is warm for the next PDF."""
+
+    MAX_RSS = 200 * 1024 * 1024  # bytes resident after a job; more, and the next PDF gets a fresh renderer
+    COMMAND = (sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf")
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+        self.pid = 0  # the worker that started it: a forked worker starts its own
+
+    def start(self) -> subprocess.Popen:
+        if self.proc is None or self.proc.poll() is not None or self.pid != os.getpid():
+            if self.pid == os.getpid():
+                self.stop()
+            root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+            self.proc = subprocess.Popen(
+                self.COMMAND,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                env=env,
+                cwd=root,
+            )
+            self.pid = os.getpid()
+            os.set_blocking(self.proc.stdin.fileno(), False)
+        return self.proc
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and self.pid == os.getpid():
+            proc.kill()
+            proc.wait()
+            proc.stdin.close()
+            proc.stdout.close()
+
+    def draw(self, job: dict, timeout: float) -> bytes:
+        proc = self.start()
+        deadline = time.monotonic() + timeout
+        body = json.dumps(job).encode()
+        try:
+            _send(proc.stdin.fileno(), pdf_child.JOB.pack(len(body)) + body, deadline)
+            kind, length, rss = pdf_child.ANSWER.unpack(_receive(proc.stdout.fileno(), pdf_child.ANSWER.size, deadline))
+            answer = _receive(proc.stdout.fileno(), length, deadline)
+        except TimeoutError:
+            self.stop()
+            self.start()
+            raise Busy(f"the PDF took more than {timeout} s") from None
+        except (EOFError, OSError):
+            code = proc.poll()
+            self.stop()
+            self.start()
+            raise Busy(f"the PDF's renderer stopped ({code})") from None
+        if rss > self.MAX_RSS:
+            self.stop()
+            self.start()
+        if kind != b"K":
+            raise RuntimeError(answer.decode("utf-8", "replace"))
+        return answer
+
+
+def _wait(fd: int, writing: bool, deadline: float) -> None:
+    left = deadline - time.monotonic()
+    ready = select.select([], [fd], [], max(left, 0)) if writing else select.select([fd], [], [], max(left, 0))
+    if left <= 0 or not (ready[1] if writing else ready[0]):
+        raise TimeoutError
+
+
+def _send(fd: int, data: bytes, deadline: float) -> None:
+    view = memoryview(data)
+    while view:
+        _wait(fd, True, deadline)
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            pass
+
+
+def _receive(fd: int, n: int, deadline: float) -> bytes:
+    chunks = []
+    while n:
+        _wait(fd, False, deadline)
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+renderer = Renderer()
+atexit.register(renderer.stop)
 
 
 def render_pdf(html: str) -> bytes:
-    """The print HTML as an A4 PDF, drawn by a child process (`python -m scorekeeper.web.sheets.pdf`, about 0.8 s to start):
-    WeasyPrint's layout is Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
+    """The print HTML as an A4 PDF, drawn by this worker's renderer process (see Renderer): WeasyPrint's layout is
+    Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
     job = {
         "html": html,
         "static_folder": current_app.static_folder,
         "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
         "base_url": PDF_ORIGIN + request.script_root + "/",
     }
-    root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    try:
-        done = subprocess.run(
-            [sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf"],
-            input=json.dumps(job).encode(),
-            capture_output=True,
-            timeout=RENDER_TIMEOUT,
-            env=env,
-            cwd=root,
-        )
-    except subprocess.TimeoutExpired:  # run() has killed the child
-        raise Busy(f"the PDF took more than {RENDER_TIMEOUT} s") from None
-    if done.returncode < 0:
-        raise Busy(f"the PDF's child process was killed by signal {-done.returncode}")
-    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
-        raise RuntimeError(lines[-1])
-    return done.stdout
+    return renderer.draw(job, RENDER_TIMEOUT)
 
 
 def _busy() -> Response:
