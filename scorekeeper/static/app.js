@@ -1,6 +1,12 @@
 // Makes hand entry a little faster; every page works without it.
 (function () {
   "use strict";
+  // A form sent back with errors: its first error in the middle of the screen, clear of the sticky Save bar.
+  var first = document.getElementById("first-error") || document.querySelector(".has-error, .error");
+  if (first && first.scrollIntoView) first.scrollIntoView({ block: "center" });
+})();
+(function () {
+  "use strict";
   var form = document.querySelector("form.hand");
   if (!form || !document.body.classList.contains("variant-danish")) return;
   var trickBid = form.querySelector(".trick-bid");
@@ -18,8 +24,28 @@
     if (/-gode$/.test(value)) pick("trump", "clubs");
     else if (/-sans$/.test(value)) pick("trump", "none");
   }
+  // Steps: once a bid is chosen the ladder folds to that bid, so trump, partner, tricks and Save fit one screen;
+  // a tap on the chosen bid opens the ladder again.
+  var ladder = form.querySelector(".ladder");
+  function fold(open) {
+    if (ladder) ladder.classList.toggle("picked", !open && !!form.querySelector('input[name="bid"]:checked'));
+  }
+  if (ladder) {
+    ladder.addEventListener("click", function (event) {
+      var label = event.target.closest("label");
+      var input = label && document.getElementById(label.htmlFor);
+      if (input && input.checked && ladder.classList.contains("picked")) {
+        event.preventDefault();
+        fold(true);
+      }
+    });
+  }
   form.addEventListener("change", function (event) {
-    if (event.target.name === "bid") update();
+    if (event.target.name === "bid") {
+      update();
+      fold(false);
+    }
   });
   update();
+  if (!form.querySelector(".has-error")) fold(false);
 })();

@@ -6,6 +6,7 @@ The words of a hand are the variant's own (web/variants/<name>.py: hand_words); 
 from __future__ import annotations
 
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import rate
 from scorekeeper.web.variants import VIEWS
 
 
@@ -23,7 +24,7 @@ def house_rules(variant: str, options) -> list[dict]:
     if "deals" in o:
         rules.append((_("Deals"), str(o["deals"]) if o["deals"] else _("no limit")))
     if o.get("rate") is not None:
-        rules.append((_("Stake"), _("%(rate)s %(currency)s per point", rate=o["rate"], currency=o["currency"])))
+        rules.append((_("Stake"), _("%(amount)s per point", amount=rate(o["rate"], o["currency"]))))
     else:
         rules.append((_("Stake"), _("not played for money")))
     return [{"label": label, "value": value} for label, value in rules]

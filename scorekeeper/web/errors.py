@@ -27,6 +27,21 @@ def _messages():
     }
 
 
+def _back() -> tuple[str, str] | None:
+    """Where a refused reader came from: back to the game's sheet or the club's page (link, words), if there is one."""
+    from flask import url_for
+
+    args = request.view_args or {}
+    try:
+        if "game_id" in args:
+            return url_for("games.protokoll", game_id=args["game_id"]), _("Back to the score sheet")
+        if "club_id" in args:
+            return url_for("clubs.club", club_id=args["club_id"]), _("Back to the club")
+    except Exception:  # an error page never fails for want of a link
+        return None
+    return None
+
+
 def init_app(app):
     @app.errorhandler(HTTPException)
     def http_error(exc):
@@ -38,4 +53,10 @@ def init_app(app):
         title, message = _messages().get(code, (exc.name, exc.description))
         if isinstance(exc, CSRFError):
             message = _("The form expired or came from elsewhere; please reload the page and try again.")
-        return render_template("errors/error.html", code=code, title=title, message=message), code
+        return render_template(
+            "errors/error.html",
+            code=code,
+            title=title,
+            message=message,
+            back=_back() if code in (400, 403, 405) else None,
+        ), code

@@ -18,37 +18,66 @@ ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en
 
 
 def select_locale() -> str:
-    """The language chosen on the page (cookie), else the browser's first one we speak; Norwegian in any form is bokmål."""
+    """The language chosen on the page (cookie), else the browser's first one we speak; Norwegian in any form is bokmål.
+
+    English takes the region the browser asks for (en-GB: 30/11/2026, 23:14), so that dates and numbers are its own."""
     from flask import g
 
     chosen = request.args.get("lang")
     if chosen in LANGUAGES:
-        return chosen
+        return _regional(chosen)
     if g.get("sheet_language") in LANGUAGES:
-        return g.sheet_language
+        return _regional(g.sheet_language)
     chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
-        return chosen
+        return _regional(chosen)
     for value, _quality in request.accept_languages:
         code = ALIASES.get(value.lower().replace("_", "-").split("-")[0])
         if code:
-            return code
+            return _regional(code)
     return "en"
+
+
+def _regional(code: str) -> str:
+    """English as the browser's region writes it (en_GB, en_AU …) when it asks for one Babel knows; else `code`."""
+    if code != "en":
+        return code
+    from babel import localedata
+
+    for value, _quality in request.accept_languages:
+        parts = value.replace("_", "-").split("-")
+        if parts[0].lower() == "en" and len(parts) > 1 and len(parts[1]) == 2:
+            regional = f"en_{parts[1].upper()}"
+            if localedata.exists(regional):
+                return regional
+    return code
+
+
+def language() -> str:
+    """The page's language as LANGUAGES names it (da, nb, sv, en): the region left out."""
+    return get_locale().language if get_locale() else "en"
+
+
+def html_lang() -> str:
+    """The page's language as <html lang> writes it: da, en-GB."""
+    return str(get_locale() or "en").replace("_", "-")
 
 
 def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen")
     babel.init_app(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
-    app.jinja_env.filters.update(money=money, number=number, day=day)
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale, language=language, html_lang=html_lang)
+    app.jinja_env.filters.update(money=money, number=number, day=day, rate=rate)
 
 
 def translate(message) -> str:
     """A message in the request's language: a scorer's Msg by its template and values (nested ones too), else as is.
 
     The one way a Msg becomes words: pages, forms, flashes and the API's errors all come here."""
-    from scorekeeper.core.base import Msg
+    from scorekeeper.core.base import FIELD_MESSAGE, Msg
 
+    if isinstance(message, Msg) and message.template == FIELD_MESSAGE:
+        return with_field(message.values["field"], message.values["message"])
     if isinstance(message, Msg):
         values = {
             k: "; ".join(map(translate, v))
@@ -62,6 +91,15 @@ def translate(message) -> str:
     if isinstance(message, str):
         return message
     return str(message)
+
+
+def with_field(field: str, message) -> str:
+    """A message about one field, the field named in words ("Play to (points): must be …"); a field that needs no
+    name (the hand itself) is left out."""
+    from scorekeeper.web.words import field_words
+
+    name = field_words(field)
+    return gettext("%(field)s: %(message)s", field=name, message=translate(message)) if name else translate(message)
 
 
 def translate_errors(errors: dict) -> dict:
@@ -122,9 +160,12 @@ def ngettext(singular: str, plural: str, num: int, **variables) -> str:
     return catalogue.ungettext(singular, plural, num) % variables
 
 
+MINUS = "\u2212"  # the one minus sign of points and money on a page (CSV files keep "-")
+
+
 def money(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
     """Whole cents as the reader's language writes money: with its currency 1.234,50 kr. in Danish, without it 1.234,50
-    (two decimals); `signed` puts a + before a gain.
+    (two decimals); `signed` puts a + before a gain; a loss has a real minus sign, as points have.
 
     The one money formatter (the `money` filter): pages and PDFs get integer cents and show them through it."""
     from decimal import Decimal
@@ -134,9 +175,41 @@ def money(cents: int, currency: str | None = None, *, signed: bool = False) -> s
     value = Decimal(cents).scaleb(-2)
     if currency:
         # English writes the code straight onto the number (DKK28.50): give it a no-break space.
-        return re.sub(r"^(-?[A-Z]{3})(?=\d)", "\\1\xa0", format_currency(value, currency))
-    text = format_decimal(value, format="#,##0.00")
-    return "+" + text if signed and cents > 0 else text
+        text = re.sub(r"^(-?[A-Z]{3})(?=\d)", "\\1\xa0", format_currency(value, currency))
+    else:
+        text = format_decimal(value, format="#,##0.00")
+        text = "+" + text if signed and cents > 0 else text
+    return text.replace("-", MINUS) if cents < 0 else text
+
+
+def rate(value, currency: str | None = None) -> str:
+    """Money per point as the reader's language writes an amount, with as many decimals as it has: 0,05 kr. in Danish,
+    DKK 0.05 in English, 0,025 kr. Without a currency just the number (a text box's value)."""
+    from decimal import Decimal, InvalidOperation
+
+    from babel import numbers
+
+    try:
+        amount = Decimal(str(value))
+    except InvalidOperation:
+        return str(value)
+    locale = get_locale() or "en"
+    if not currency:
+        return numbers.format_decimal(amount, format="0.00##", locale=locale, decimal_quantization=False)
+    text = numbers.format_currency(amount, currency, locale=locale, decimal_quantization=False)
+    return re.sub(r"^(-?[A-Z]{3})(?=\d)", "\\1\xa0", text)
+
+
+def signed_number(value) -> str:
+    """A decimal such as an average with its sign and the locale's separators: +270, −12,5."""
+    from decimal import Decimal
+
+    from flask_babel import format_decimal
+
+    text = format_decimal(Decimal(str(value)), format="#,##0.#")
+    if value > 0:
+        return "+" + text
+    return text.replace("-", MINUS)
 
 
 def number(value) -> str:

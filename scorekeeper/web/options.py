@@ -7,12 +7,14 @@ the scorer could not name well is answered here: a number that is not one, sol v
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.variants import danish as danish_rules
+from scorekeeper.web.i18n import rate
 from scorekeeper.web.inputs import number_or_raw
 
 TRUE = ("1", "true", "yes", "on", "y")
@@ -50,6 +52,13 @@ def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any],
                 errors[name] = _l("Enter four numbers: sol, ren sol, bordlægger, ren bordlægger.")
             else:
                 options[name] = dict(zip(danish_rules.SOLO_BIDS, values))
+        elif opt.kind == "preset":
+            options[name] = None if raw.lower() in NONE else raw
+        elif opt.kind == "house":
+            try:
+                options[name] = None if raw.lower() in NONE else json.loads(raw)
+            except ValueError:
+                errors[name] = _l("Write the house tariff as JSON, as the API answers it.")
         elif opt.kind == "rate":
             options[name] = raw.replace(",", ".")
         else:
@@ -70,6 +79,10 @@ def option_text(opt, value) -> str:
         return ""
     if opt.kind == "tariff":
         return ", ".join(map(str, value))
+    if opt.kind == "house":
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if opt.kind == "solo_values":
         return ", ".join(str(value[k]) for k in danish_rules.SOLO_BIDS)
+    if opt.kind == "rate":
+        return rate(value)  # 0,05 in Danish: the parser takes a comma as well as a point
     return str(value)

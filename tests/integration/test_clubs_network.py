@@ -203,7 +203,7 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
     page = client.get(f"/c/{club_id}/e/{old}/result").get_data(as_text=True)
     assert "DKK\xa0" in page and "EUR" not in page
     page = client.get(f"/c/{club_id}/e/{old}").get_data(as_text=True)
-    assert "DKK per point" in page and "EUR" not in page
+    assert "DKK\xa00.05 per point" in page and "EUR" not in page
     rows = read_csv(client.get(f"/c/{club_id}/e/{old}/result.csv"))
     assert {row["currency"] for row in rows} == {"DKK"}
     single = client.get(f"/c/{club_id}/ledger?lang=da").get_data(as_text=True)
@@ -226,8 +226,8 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
     assert anna.net is None and ledger.kitty is None
     page = client.get(f"/c/{club_id}/ledger").get_data(as_text=True)
     assert "more than one currency" in page
-    assert "<b>-2.00</b>" in page and "<b>+1.00</b>" in page and "<b>-1.00</b>" not in page
-    assert "-DKK\xa02.00 · €1.00" in page  # Anna: −2 DKK and +1 EUR, not −1
+    assert "<b>−2.00</b>" in page and "<b>+1.00</b>" in page and "<b>−1.00</b>" not in page
+    assert "−DKK\xa02.00 · €1.00" in page  # Anna: −2 DKK and +1 EUR, not −1
     rows = {row["member"]: row for row in read_csv(client.get(f"/c/{club_id}/ledger.csv"))}
     assert (rows["Anna"]["money (DKK)"], rows["Anna"]["money (EUR)"]) == ("-2.00", "1.00")
     assert rows["Anna"]["2026-01-08 money (DKK)"] == "-2.00" and rows["Anna"]["2026-02-05 money (EUR)"] == "1.00"

@@ -82,5 +82,5 @@ def test_a_whole_number_rate_is_shown_as_it_is(client, api):
     game = api.create("danish", options={"rate": 1})
     api.hand(game, {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10})
     html = client.get(f"/g/{game['id']}").get_data(as_text=True)
-    assert "<small>1 DKK / point</small>" in html and "0.01 DKK" not in html
+    assert "<small>DKK\xa01.00 per point</small>" in html and "0.01" not in html
     assert client.get(f"/api/games/{game['id']}/settlement").json["balances"] == ["60.00", "-60.00", "60.00", "-60.00"]

@@ -15,7 +15,7 @@ def api_game(client, game_id):
 
 def error_next_to(html: str, field: str) -> str:
     """The error message printed right after the field's buttons."""
-    m = re.search(rf'id="f-{field}".*?</fieldset>\s*<p class="error" role="alert">([^<]+)</p>', html, re.S)
+    m = re.search(rf'id="f-{field}".*?</fieldset>\s*<p class="error" role="alert"[^>]*>([^<]+)</p>', html, re.S)
     assert m, f"no error next to {field}"
     return m.group(1)
 

@@ -34,12 +34,13 @@ CLASSIC_RUBBER = [
 
 
 def english_money(amount: str, currency: str) -> str:
-    """An amount as the English pages write it (Babel), spaces as pdftotext gives them."""
+    """An amount as the English pages write it (Babel, a real minus sign), spaces as pdftotext gives them."""
     from decimal import Decimal
 
     from babel.numbers import format_currency
 
-    return format_currency(Decimal(amount), currency, locale="en").replace(currency, currency + " ")
+    text = format_currency(Decimal(amount), currency, locale="en").replace(currency, currency + " ")
+    return text.replace("-", "\u2212")
 
 
 # ---------------------------------------------------------------- reading PDFs back
@@ -146,7 +147,7 @@ def test_the_pdf_of_a_finished_danish_evening(client, evening, tmp_path):
     # The house rules it was scored with.
     assert "Tariff (bids 7–13): 10, 20, 40, 80, 160, 320, 640" in words
     assert "Sol values: sol 50, ren sol 100, bordlægger 150, ren bordlægger 200" in words
-    assert "Deals: 8" in words and "Stake: 0.05 DKK per point" in words
+    assert "Deals: 8" in words and re.search(r"Stake: DKK\s0\.05 per point", words)
     # Every hand's points, running totals and Σ = 0, in the players' order.
     rows = hand_rows(text)
     assert rows == {h["number"]: expected_row(h, True) for h in evening["hands"]}
@@ -357,7 +358,7 @@ def test_a_danish_blank_sheet_prints_the_tables_tariff(client, tmp_path):
     assert r.status_code == 200
     words = flat(pdftotext(r.data, tmp_path))
     assert "Tariff (bids 7–13): 5, 10, 20, 40, 80, 160, 320" in words
-    assert "Lost bid: twice the tariff per missing trick" in words and "Stake: 0.1 DKK per point" in words
+    assert "Lost bid: twice the tariff per missing trick" in words and re.search(r"Stake: DKK\s0\.10 per point", words)
     # Bid 7 per missing trick: 0 tricks −70 … 6 tricks −10; made 5 × (1 + t − 7).
     assert "7 −70 −60 −50 −40 −30 −20 −10 5 10 15 20 25 30 35" in words
     assert "sol 60 120" in words and "ren bordlægger 240 480" in words

@@ -13,6 +13,7 @@ from scorekeeper.core import VARIANTS
 from scorekeeper.core import club as club_rules
 from scorekeeper.services.clubs import EveningData
 from scorekeeper.web import describe, words
+from scorekeeper.web.i18n import signed_number
 from scorekeeper.web.present import minus
 from scorekeeper.web.sheets.paper import guard
 from scorekeeper.web.variants import VIEWS
@@ -243,7 +244,7 @@ def stats_context(stats, members) -> list[dict]:
 def signed_average(value: Decimal | None) -> str:
     if value is None:
         return "–"
-    return ("+" if value > 0 else "") + str(value).replace("-", "−")
+    return signed_number(value)
 
 
 # ---------------------------------------------------------------- CSV

@@ -169,6 +169,8 @@ def _club_form_page(variant, club=None):
         general=general,
         tariff_fields=club_forms.TARIFF_FIELDS,
         has_tariff=has_tariff,
+        labels=VIEWS[variant].OPTION_LABELS,
+        choice_labels=VIEWS[variant].CHOICE_LABELS,
     )
 
 

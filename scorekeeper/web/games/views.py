@@ -278,6 +278,11 @@ def _hand_view(game_id: str, number: int | None = None):
                 return redirect(url_for("games.protokoll", game_id=game_id))
     extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
     general += _apply_errors(form, errors, extra["shown"])
+    if not general:  # the page opens at #first-error (the form's action says so): the first field with an error
+        for field in form:
+            if field.errors:
+                field.first_error = True
+                break
     return render_template(
         view.HAND_TEMPLATE,
         form=form,

@@ -36,6 +36,7 @@ from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
+from scorekeeper.web.i18n import with_field
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
 from scorekeeper.web.sheets import pdf as pdf_child
@@ -407,7 +408,7 @@ def _blank(variant: str):
     try:
         wanted = paper.blank_request(variant, request.args)
     except InputError as exc:
-        message = "; ".join(f"{field}: {text}" for field, text in exc.errors.items())
+        message = "; ".join(with_field(field, text) for field, text in exc.errors.items())
         abort(
             Response(
                 render_template("errors/error.html", code=400, title=_("This sheet cannot be made"), message=message),
