@@ -49,7 +49,7 @@ def create_app(config=None) -> Flask:
     if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
         storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
 
-    from scorekeeper.web import errors, health
+    from scorekeeper.web import errors, health, offline
     from scorekeeper.web.api import drives as drives_api
     from scorekeeper.web.api import views as api
     from scorekeeper.web.clubs import views as clubs
@@ -63,6 +63,7 @@ def create_app(config=None) -> Flask:
     csrf.exempt(drives_api.bp)
     for blueprint in (games.bp, sheets.bp, clubs.bp):
         app.register_blueprint(blueprint)
+    offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
     if app.config.get("GC_FREEZE", not app.testing):
         # The app as loaded (Flask, Jinja, Babel's catalogues, the modules: some 50,000 objects) lives as long as the

@@ -102,7 +102,18 @@ def minus(n: int) -> str:
     return "−" + str(-n) if n < 0 else str(n)
 
 
-def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
+def outcome(inp, points, sides) -> str | None:
+    """Whether the bidder's side scored ("made" or "lost"), for a hand with a bidder: a bid, a grand, a sol."""
+    bidder = inp.get("bidder")
+    if not isinstance(bidder, int) or inp.get("passed") or inp.get("bid") == "pass":
+        return None
+    side = next((i for i, seats in enumerate(sides) if bidder in seats), None)
+    if side is None:
+        return None
+    return "made" if points[side] > 0 else "lost"
+
+
+def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
     from scorekeeper.core import VARIANTS
     from scorekeeper.web import describe, words
@@ -118,6 +129,7 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
     deals = [gettext("%(name)s deals", name=name) for name in players]
     edit_label = gettext("Edit hand %(n)d")
     edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
+    outcome_words = {"made": gettext("made"), "lost": gettext("lost"), None: None}
     with one_catalogue():
         for h in p.hands:
             rows.append(
@@ -133,6 +145,9 @@ def protokoll_context(sheet: Sheet, changed: int | None = None) -> dict:
                     "sum": signed(sum(h.points)) if zero_sum else None,
                     "game": h.game,
                     "changed": h.number == changed,
+                    "saved": h.number == saved,
+                    "outcome": (result := outcome(h.input, h.points, p.sides)),
+                    "outcome_text": outcome_words[result],
                     "edit_url": f"{edit_path}{h.number}",
                     "edit_label": edit_label % {"n": h.number},
                 }

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from scorekeeper.core import GameOver, InputError
 from scorekeeper.core.base import Msg
 from scorekeeper.services import games as service
-from scorekeeper.web import guard
+from scorekeeper.web import guard, offline
 from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
@@ -154,12 +154,20 @@ def edit_log(game_id):
     return jsonify({"log": service.edit_log(get_db(), game_id)})
 
 
+def _hand_body(game_id: str) -> dict:
+    """The hand to add: the scorer's input, or {"form": {…}}, the hand entry page's fields as a phone kept them."""
+    data = body()
+    if list(data) == ["form"] and isinstance(data["form"], dict):
+        return offline.posted_hand(service.load(get_db(), game_id), data["form"])
+    return data
+
+
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id):
     scored = service.add_hand(
         get_db(),
         game_id,
-        body(),
+        _hand_body(game_id),
         edit_key(),
         expected_number=_whole_header("X-Hand-Number"),
         idempotency_key=idempotency_key(),

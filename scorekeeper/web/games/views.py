@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import secrets
 
 import segno
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core import VARIANTS, GameOver, InputError
+from scorekeeper.core import VARIANTS, GameOver, InputError, variant_options
 from scorekeeper.core.base import HandContext
 from scorekeeper.services import games as service
-from scorekeeper.web import guard, phone, words
+from scorekeeper.web import describe, guard, phone, words
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
 from scorekeeper.web.i18n import gettext as _
@@ -21,7 +22,7 @@ from scorekeeper.web.i18n import one_catalogue, translate
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
 from scorekeeper.web.present import edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
-from scorekeeper.web.sheets.paper import sheet_head
+from scorekeeper.web.sheets.paper import sheet_head, tariff_view
 from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("games", __name__)
@@ -75,10 +76,13 @@ def new_game(variant):
     form = forms.new_game_form(variant, request.form if request.method == "POST" else None)
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
+    preview = None
     if request.method == "POST" and form.validate_on_submit():
         players = [form[f].data.strip() for f in player_fields if (form[f].data or "").strip()]
-        options, errors = forms.options_from_form(variant, form)
-        if not errors:
+        options, errors = forms.chosen_options(variant, form, request.form.get("house_shown"))
+        if not errors and request.form.get("preview"):
+            preview, errors = _tariff_preview(variant, options)
+        elif not errors:
             try:
                 game_id, key = service.start_game(
                     get_db(),
@@ -93,16 +97,21 @@ def new_game(variant):
                 )
             except InputError as exc:
                 for name, message in exc.errors.items():
-                    target = f"opt_{name[8:]}" if name.startswith("options.") else name
-                    errors[target if target in form else "form"] = translate(message)
+                    errors.update(forms.option_error(form, name, translate(message)))
             else:
                 phone.remember_game(game_id, key)
                 return redirect(url_for("games.protokoll", game_id=game_id))
     elif request.method == "POST":
         errors["form"] = _("The form expired; please try again.")
     option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
+    if preview is None and not errors:
+        preview = _tariff_preview(variant, {})[0]
+    if preview and preview.get("house_text"):
+        option_values["house"] = preview["house_text"]
     return render_template(
         "games/new.html",
+        preview=preview,
+        presets=VIEWS[variant].PRESET_LABELS,
         form=form,
         module=module,
         variant=variant,
@@ -114,6 +123,35 @@ def new_game(variant):
     ), 400 if errors else 200
 
 
+def _tariff_preview(variant: str, options: dict) -> tuple[dict | None, dict]:
+    """The bid × tricks matrix and sol table of the options chosen, as the sheet prints them, and the resolved house
+    as text for the house box (None for a variant without one); errors keyed by form field."""
+    module = VARIANTS[variant]
+    if "house" not in module.OPTIONS:
+        return None, {}
+    resolved, errors = variant_options(module, options)
+    if errors:
+        out: dict = {}
+        for name, message in errors.items():
+            option, _sep, path = name[8:].partition(".")
+            out[f"opt_{option}"] = f"{path}: {translate(message)}" if path else translate(message)
+        return None, out
+    house_text = json.dumps(resolved["house"], ensure_ascii=False, indent=1)
+    return {"tariff": tariff_view(variant, resolved), "house_text": house_text}, {}
+
+
+@bp.post("/new/<variant>/tariff")
+def tariff_fragment(variant):
+    """The matrix of the new-game form as posted, for the page's script to refresh it in place."""
+    if variant not in VARIANTS:
+        abort(404)
+    form = forms.new_game_form(variant, request.form)
+    options, errors = forms.chosen_options(variant, form, request.form.get("house_shown"))
+    preview, more = _tariff_preview(variant, options) if not errors else (None, {})
+    errors.update(more)
+    return render_template("games/_tariff_preview.html", preview=preview, tariff_errors=errors), 400 if errors else 200
+
+
 # ---------------------------------------------------------------- the protokoll
 
 
@@ -122,7 +160,7 @@ def protokoll(game_id):
     sheet = _load(game_id)
     editable = service.key_matches(sheet.game, phone.game_key(game_id))
     changed = whole_number(request.args.get("changed"))
-    ctx = protokoll_context(sheet, changed)
+    ctx = protokoll_context(sheet, changed, saved=whole_number(request.args.get("saved")))
     phone.remember_game(game_id)
     return render_template(
         "games/protokoll.html",
@@ -224,6 +262,7 @@ def _hand_view(game_id: str, number: int | None = None):
         form = form_class()
     ctx = _hand_context(sheet, number)
     form.total = view.tricks_total(ctx.options)
+    confirm_passed = False
     general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
     max_hands = current_app.config.get("MAX_HANDS")
     if not editing and max_hands is not None and number > max_hands:  # said before the players fill in the form
@@ -235,6 +274,8 @@ def _hand_view(game_id: str, number: int | None = None):
             raw = form.submitted(request.form)
             token = f"form:{form.token.data}" if form.token.data else None
             try:
+                if editing and _replaces_played_hand(raw, sheet.hands[number - 1].input, request.form):
+                    raise _AskFirst
                 if editing:
                     service.replace_hand(
                         get_db(),
@@ -246,7 +287,7 @@ def _hand_view(game_id: str, number: int | None = None):
                         idempotency_key=token,
                     )
                 else:
-                    service.add_hand(
+                    scored = service.add_hand(
                         get_db(),
                         game_id,
                         raw,
@@ -255,6 +296,8 @@ def _hand_view(game_id: str, number: int | None = None):
                         idempotency_key=token,
                         max_hands=max_hands,
                     )
+            except _AskFirst:
+                confirm_passed = True
             except service.Stale as exc:
                 if editing:
                     flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
@@ -275,7 +318,10 @@ def _hand_view(game_id: str, number: int | None = None):
                     return redirect(
                         url_for("games.protokoll", game_id=game_id, changed=number, _anchor=f"hand-{number}")
                     )
-                return redirect(url_for("games.protokoll", game_id=game_id))
+                flash(_("Hand %(n)d saved.", n=scored.number))
+                return redirect(
+                    url_for("games.protokoll", game_id=game_id, saved=scored.number, _anchor=f"hand-{scored.number}")
+                )
     extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
     general += _apply_errors(form, errors, extra["shown"])
     if not general:  # the page opens at #first-error (the form's action says so): the first field with an error
@@ -283,15 +329,34 @@ def _hand_view(game_id: str, number: int | None = None):
             if field.errors:
                 field.first_error = True
                 break
-    return render_template(
+    page = render_template(
         view.HAND_TEMPLATE,
         form=form,
         game=sheet.game,
         number=number,
         editing=sheet.protokoll.hands[number - 1] if editing else None,
+        played=editing and not sheet.hands[number - 1].input.get("passed"),
+        confirm_passed=confirm_passed,
+        played_text=_hand_text(sheet, number) if confirm_passed else None,
+        edit_key=None if editing else phone.game_key(game_id),
         general=general,
         **extra,
-    ), status
+    )
+    # Never kept by the browser: Back after a save fetches a fresh form (the next hand, a new token), not the taps.
+    return page, status, {"Cache-Control": "no-store"}
+
+
+def _hand_text(sheet, number: int) -> str:
+    hand = sheet.protokoll.hands[number - 1]
+    return describe.hand(sheet.game.variant, hand.input, list(sheet.game.players), sheet.protokoll.sides, hand.trump)
+
+
+class _AskFirst(Exception):
+    """A one-tap hand of its own ("Passed out") would replace a played hand: the page asks first."""
+
+
+def _replaces_played_hand(raw: dict, before: dict, formdata) -> bool:
+    return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
 
 
 def _number_or_404(sheet, number: int) -> int:

@@ -1,0 +1,378 @@
+// The table never loses a hand. Every page works without this script; it only adds:
+// - the service worker (/sw.js), which keeps the pages a phone opened for when there is no network;
+// - drafts: the hand being entered is kept as it is tapped (localStorage), per game and hand number;
+// - Save with no network keeps the hand (IndexedDB, queue.js) and shows it in the protokoll as waiting; it is sent
+//   when the network returns, in order, through the JSON API with the form's one-time token as Idempotency-Key and
+//   its number as X-Hand-Number, so a retry never makes a second hand and a hand someone else entered is caught;
+// - a hand the server would not take stays kept, with "enter it as the next hand" or "drop it";
+// - the saved or edited row in view below the sticky standing.
+// The words come from the page (templates/_offline.html), in the page's language.
+(function () {
+  "use strict";
+  var holder = document.getElementById("offline-words");
+  if (!holder) return;
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(holder.dataset.sw, { scope: "/" }).catch(function () {});
+  }
+  if (!holder.dataset.words || !window.skQueue || !window.indexedDB) return;
+  var words = JSON.parse(holder.dataset.words);
+  var queue = window.skQueue;
+  var HIDDEN = ["csrf_token", "number", "version", "token"];
+
+  function say(name, n) {
+    return words[name].replace("%(n)d", n).replace("%(num)d", n);
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function note(text, where) {
+    var box = el("p", "offline-note", text);
+    box.setAttribute("role", "status");
+    (where || document.querySelector("main")).prepend(box);
+    return box;
+  }
+
+  // ------------------------------------------------------------ drafts
+
+  function draftKey(game, number) { return "sk:draft:" + game + ":" + number; }
+
+  function readDraft(key) {
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
+  }
+
+  function fieldsOf(form, submitter) {
+    var fields = {};
+    new FormData(form).forEach(function (value, name) {
+      if (HIDDEN.indexOf(name) < 0) fields[name] = String(value);
+    });
+    if (submitter && submitter.name) fields[submitter.name] = submitter.value;
+    return fields;
+  }
+
+  function labelsOf(form, submitter) {
+    if (submitter && submitter.name) return submitter.textContent.trim();
+    var out = [];
+    form.querySelectorAll("input:checked").forEach(function (input) {
+      var label = form.querySelector('label[for="' + input.id + '"]');
+      if (label) out.push(label.textContent.trim());
+    });
+    return out.join(" · ");
+  }
+
+  function restore(form, fields) {
+    var any = false;
+    Object.keys(fields).forEach(function (name) {
+      form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        if ((input.type === "radio" || input.type === "checkbox") && input.value === fields[name]) {
+          input.checked = true;
+          any = true;
+          var details = input.closest("details");
+          if (details) details.open = true;
+          input.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
+    });
+    return any;
+  }
+
+  function clearDrafts(game, upTo) {
+    var prefix = "sk:draft:" + game + ":";
+    for (var i = localStorage.length - 1; i >= 0; i--) {
+      var key = localStorage.key(i);
+      if (key && key.indexOf(prefix) === 0 && Number(key.slice(prefix.length)) <= upTo) localStorage.removeItem(key);
+    }
+  }
+
+  // ------------------------------------------------------------ the hand entry form
+
+  var form = document.querySelector("form.hand");
+  if (form) handForm(form);
+
+  function handForm(form) {
+    var game = form.dataset.game;
+    var numberField = form.querySelector('input[name="number"]');
+    var tokenField = form.querySelector('input[name="token"]');
+    var number = Number(form.dataset.number);
+    var editing = !!form.dataset.editing;
+
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) location.reload(); // never a form brought back as it was left: it may have been saved
+    });
+
+    form.querySelectorAll("button.passed").forEach(function (button) {
+      button.addEventListener("click", function (event) {
+        if (!form.dataset.played || button.value === "confirmed") return;
+        if (window.confirm(words.passed_confirm)) button.value = "confirmed";
+        else event.preventDefault();
+      });
+    });
+
+    if (editing) {
+      form.addEventListener("submit", function (event) {
+        if (navigator.onLine !== false) return;
+        event.preventDefault();
+        note(words.edit_offline, form);
+      });
+      return;
+    }
+
+    if (form.dataset.editKey) queue.setKey(game, form.dataset.editKey).catch(function () {});
+    var ready = queue.all(game).then(function (items) {
+      // Hands kept offline come before this one: this page (perhaps a kept copy) gets the next number and token.
+      var last = 0;
+      items.forEach(function (i) { if (i.status === "waiting") last = Math.max(last, i.number); });
+      if (last >= number) {
+        number = last + 1;
+        numberField.value = String(number);
+        tokenField.value = freshToken();
+        var head = document.querySelector(".hand-head h1");
+        if (head) head.textContent = say("hand", number);
+        var who = document.querySelector(".hand-head .who");
+        if (who) who.hidden = true;
+      }
+      var carried = readDraft("sk:draft:" + game + ":next");
+      localStorage.removeItem("sk:draft:" + game + ":next");
+      var draft = carried || readDraft(draftKey(game, number));
+      if (draft && restore(form, draft.fields)) {
+        save();
+        note(words.restored, form);
+      }
+    }).catch(function () {});
+
+    function save() {
+      var fields = fieldsOf(form);
+      if (Object.keys(fields).length) {
+        localStorage.setItem(draftKey(game, number), JSON.stringify({ fields: fields, at: Date.now() }));
+      }
+    }
+    form.addEventListener("change", save);
+    form.querySelectorAll(".actions a.button:not(.danger)").forEach(function (cancel) {
+      cancel.addEventListener("click", function () { localStorage.removeItem(draftKey(game, number)); });
+    });
+
+    form.addEventListener("submit", function (event) {
+      if (navigator.onLine !== false) return; // online: the page's own POST; the draft goes when the sheet has it
+      event.preventDefault();
+      var submitter = event.submitter;
+      var started = Date.now();
+      ready.then(function () {
+        return queue.add({
+          game: game, number: number, token: tokenField.value, fields: fieldsOf(form, submitter),
+          labels: labelsOf(form, submitter), at: Date.now(), status: "waiting"
+        });
+      }).then(function () {
+        localStorage.removeItem(draftKey(game, number));
+        sessionStorage.setItem("sk:kept", JSON.stringify({ game: game, number: number, started: started }));
+        location.replace(form.dataset.protokoll);
+      });
+    });
+  }
+
+  function freshToken() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // ------------------------------------------------------------ the protokoll
+
+  var sheet = document.getElementById("sheet");
+  if (sheet) protokoll(sheet);
+
+  function protokoll(sheet) {
+    var game = sheet.dataset.game;
+    clearDrafts(game, Number(sheet.dataset.hands));
+    keepInView();
+    showKept(sheet, game);
+    if (navigator.onLine !== false && sheet.dataset.form && "caches" in window) {
+      // This protokoll and its new-hand form, fresh, for when the network goes.
+      caches.open("pages").then(function (cache) {
+        var urls = [sheet.dataset.form];
+        if (!navigator.serviceWorker || !navigator.serviceWorker.controller) urls.push(location.pathname);
+        return cache.match("/").then(function (home) {
+          if (!home) urls.push("/"); // the service worker keeps it fresh on each visit
+          return Promise.all(urls.map(function (u) { return cache.add(u); }));
+        });
+      }).then(function () {
+        document.documentElement.dataset.offlineReady = "1";
+      }).catch(function () {});
+    }
+  }
+
+  function showKept(sheet, game) {
+    return queue.all(game).then(function (items) {
+      var waiting = items.filter(function (i) { return i.status === "waiting"; });
+      var stuck = items.filter(function (i) { return i.status !== "waiting"; });
+      var columns = sheet.querySelectorAll("thead th").length;
+      var last = null;
+      waiting.forEach(function (item) {
+        var body = el("tbody", "hand pending");
+        body.id = "pending-" + item.number;
+        var desc = el("tr", "desc");
+        desc.append(el("td", "num", String(item.number)));
+        var text = el("td", "", item.labels ? item.labels + " " : "");
+        text.colSpan = columns - 1;
+        text.append(el("span", "mark waiting", words.waiting));
+        desc.append(text);
+        body.append(desc);
+        sheet.append(body);
+        last = body;
+      });
+      if (waiting.length) {
+        var enter = document.getElementById("enter-hand");
+        if (enter) enter.textContent = say("enter", waiting[waiting.length - 1].number + 1);
+      }
+      var kept = null;
+      try { kept = JSON.parse(sessionStorage.getItem("sk:kept") || "null"); } catch (e) { kept = null; }
+      if (kept && kept.game === game) {
+        sessionStorage.removeItem("sk:kept");
+        note(say("kept", kept.number));
+        if (last) last.scrollIntoView({ block: "nearest" });
+        document.documentElement.dataset.keptShownMs = String(Date.now() - kept.started);
+      }
+      stuck.forEach(function (item) { stuckBox(item, sheet); });
+    });
+  }
+
+  function stuckBox(item, sheet) {
+    var box = el("section", "kept-hand");
+    box.setAttribute("role", "alert");
+    box.id = "kept-" + item.id;
+    var message = item.reason === "conflict" ? "conflict" : item.reason === "held" ? "held" : "refused";
+    box.append(el("p", "", say(message, item.number)));
+    if (item.message) box.append(el("p", "error", item.message));
+    box.append(el("p", "kept-labels", item.labels || JSON.stringify(item.fields)));
+    if (sheet.dataset.form) {
+      var next = el("a", "button primary again", words.next);
+      next.href = sheet.dataset.form;
+      next.addEventListener("click", function (event) {
+        event.preventDefault();
+        localStorage.setItem("sk:draft:" + item.game + ":next", JSON.stringify({ fields: item.fields, at: Date.now() }));
+        queue.remove(item.id).then(function () { location.href = sheet.dataset.form; });
+      });
+      box.append(next);
+    }
+    var drop = el("button", "button danger drop", words.drop);
+    drop.type = "button";
+    drop.addEventListener("click", function () {
+      if (!window.confirm(words.drop_confirm)) return;
+      queue.remove(item.id).then(function () { box.remove(); });
+    });
+    box.append(drop);
+    sheet.before(box);
+  }
+
+  // The row a save or an edit went to, in view below the sticky standing (its height known only here).
+  function keepInView() {
+    var standing = document.querySelector(".standing");
+    if (standing) {
+      document.documentElement.style.setProperty("--standing", Math.ceil(standing.getBoundingClientRect().height) + 8 + "px");
+    }
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target) target.scrollIntoView({ block: "start" });
+  }
+
+  // ------------------------------------------------------------ home
+
+  var waitingNote = document.getElementById("waiting-note");
+  if (waitingNote) {
+    queue.all().then(function (items) {
+      if (!items.length) return;
+      waitingNote.textContent = say(items.length === 1 ? "waiting_one" : "waiting_other", items.length);
+      waitingNote.hidden = false;
+      var per = {};
+      items.forEach(function (i) { per[i.game] = (per[i.game] || 0) + 1; });
+      Object.keys(per).forEach(function (game) {
+        var li = document.querySelector('li[data-game="' + game + '"] a');
+        if (li) li.append(el("small", "waiting", say(per[game] === 1 ? "waiting_one" : "waiting_other", per[game])));
+      });
+    }).catch(function () {});
+  }
+
+  // ------------------------------------------------------------ sending
+
+  function send(item, key) {
+    return fetch("/api/games/" + encodeURIComponent(item.game) + "/hands", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Edit-Key": key || "",
+        "Idempotency-Key": "form:" + item.token,
+        "X-Hand-Number": String(item.number)
+      },
+      body: JSON.stringify({ form: item.fields })
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        return { status: response.status, body: body };
+      });
+    });
+  }
+
+  function errorsText(body) {
+    var errors = (body && body.errors) || {};
+    return Object.keys(errors).map(function (k) { return errors[k]; }).join(" ");
+  }
+
+  // In order, game by game; stops at a network failure or a busy server (tried again later).
+  function flushAll() {
+    return queue.all().then(function (items) {
+      var sent = 0;
+      var blocked = {};
+      var chain = Promise.resolve(true);
+      items.filter(function (i) { return i.status === "waiting"; }).forEach(function (item) {
+        chain = chain.then(function (going) {
+          if (!going) return false;
+          if (blocked[item.game]) {
+            item.status = "stuck";
+            item.reason = "held";
+            return queue.put(item).then(function () { return true; });
+          }
+          return queue.getKey(item.game).then(function (key) { return send(item, key); }).then(function (answer) {
+            if (answer.status === 201) {
+              sent++;
+              return queue.remove(item.id).then(function () { return true; });
+            }
+            if (answer.status >= 500 || answer.status === 429) return false;
+            blocked[item.game] = true;
+            item.status = "stuck";
+            var errors = answer.body.errors || {};
+            item.reason = answer.status === 409 && errors.number && "latest" in answer.body ? "conflict" : "refused";
+            item.message = item.reason === "conflict" ? "" : errorsText(answer.body);
+            return queue.put(item).then(function () { return true; });
+          }, function () { return false; });
+        });
+      });
+      return chain.then(function () { return { sent: sent, changed: sent || Object.keys(blocked).length }; });
+    });
+  }
+
+  var flushing = null;
+  function flush() {
+    if (navigator.onLine === false || flushing) return flushing;
+    var run = function () { return flushAll(); };
+    flushing = (navigator.locks ? navigator.locks.request("scorekeeper-send", run) : run()).then(function (result) {
+      flushing = null;
+      if (result && result.changed && (sheet || waitingNote)) location.reload();
+      return result;
+    }, function () { flushing = null; });
+    return flushing;
+  }
+
+  window.addEventListener("online", flush);
+  queue.all().then(function (items) {
+    if (!items.some(function (i) { return i.status === "waiting"; })) return;
+    flush();
+    var timer = setInterval(function () {
+      queue.all().then(function (left) {
+        if (left.some(function (i) { return i.status === "waiting"; })) flush();
+        else clearInterval(timer);
+      });
+    }, 30000);
+  }).catch(function () {});
+})();

@@ -1,0 +1,124 @@
+"""The installable app: the web app manifest, the service worker at /sw.js, and the words the offline script shows.
+
+The service worker comes from the app's own origin (scope /) and loads nothing from elsewhere; its cache is named
+after a hash of the static files, so a changed script or stylesheet replaces the cached copies. The words the script
+shows are rendered into each page from the catalogues (templates/_offline.html), never written in English in the JS.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, url_for
+from flask_babel import get_translations
+
+from scorekeeper.web.i18n import gettext as _
+
+bp = Blueprint("offline", __name__)
+
+THEME = "#0b6e4f"  # app.css --accent
+BACKGROUND = "#f6f7f4"  # app.css --bg
+# Copied into the service worker's cache when it installs: what every page needs, and the icons.
+PRECACHE = ("app.css", "app.js", "queue.js", "offline.js", "icons/icon-192.png")
+
+
+@cache
+def _version(static: str) -> str:
+    """A hash of the static files: a new one makes a new service worker and a fresh cache."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(static).rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(static).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@bp.get("/sw.js")
+def service_worker():
+    static = current_app.static_folder
+    version = _version(static)
+    source = (Path(static) / "sw.js").read_text(encoding="utf-8")
+    source = source.replace('"__VERSION__"', json.dumps(version)).replace(
+        '"__PRECACHE__"', json.dumps([url_for("static", filename=name) for name in PRECACHE])
+    )
+    # Browsers check for a new worker on navigation; no-cache makes them ask the server each time.
+    return Response(
+        source,
+        mimetype="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    body = {
+        "name": "scorekeeper",
+        "short_name": "scorekeeper",
+        "description": _("Keep score at the card table"),
+        "start_url": url_for("games.home"),
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": [
+            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": url_for("static", filename="icons/maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+        ],
+    }
+    return Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+
+
+def words() -> dict[str, str]:
+    """What the offline script may show, in the page's language; %(n)d and %(num)d are filled in by the script."""
+    plural = get_translations().ungettext
+    return {
+        "hand": _("Hand %(n)d"),
+        "enter": _("Enter hand %(n)d"),
+        "waiting": _("waiting to be sent — no points yet"),
+        "kept": _("No network: hand %(n)d is kept on this phone and is sent when the network is back."),
+        "waiting_one": plural("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 1),
+        "waiting_other": plural("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 2),
+        "conflict": _("Hand %(n)d was entered on another phone meanwhile. Your hand is kept here:"),
+        "refused": _("Hand %(n)d was not accepted:"),
+        "held": _("Hand %(n)d waits for the hand before it. Your hand is kept here:"),
+        "next": _("Enter it as the next hand"),
+        "drop": _("Drop it"),
+        "drop_confirm": _("Drop this hand for good? It was never saved."),
+        "edit_offline": _(
+            "No network: nothing was saved. Your taps are kept here; save again when the network is back."
+        ),
+        "restored": _("The taps you had entered are back."),
+        "passed_confirm": _("Replace this hand with a passed-out deal?"),
+    }
+
+
+def posted_hand(sheet, fields: dict) -> dict:
+    """The scorer's input from a hand entry page's fields as a phone kept them offline ({"bid": "9-gode", …}): read
+    by the variant's own hand form, exactly as the page's POST would be."""
+    from werkzeug.datastructures import MultiDict
+
+    from scorekeeper.core import InputError
+    from scorekeeper.core.base import Msg
+    from scorekeeper.web.variants import VIEWS
+
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
+        raise InputError({"form": Msg("must map field names to text")})
+    view = VIEWS[sheet.game.variant]
+    formdata = MultiDict(fields)
+    form = view.HandForm(formdata=formdata)
+    form.total = view.tricks_total(sheet.setup.options)
+    return form.submitted(formdata)
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals["offline_words"] = words
