@@ -7,7 +7,7 @@ from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringF
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import VARIANTS, variant_options
 from scorekeeper.core.base import CURRENCIES
 from scorekeeper.core.club import SETTLEMENTS
 from scorekeeper.web.games import forms
@@ -19,7 +19,7 @@ SEATS = 5
 OWN = "own"
 # The options set by the club itself rather than per rule set.
 CLUB_LEVEL = ("currency",)
-TARIFF_FIELDS = ("tariff", "lost", "solo_values")
+TARIFF_FIELDS = ("tariff", "lost", "solo_values", "house")
 
 
 def preset_choices(variant: str) -> list[SelectChoice]:
@@ -30,9 +30,10 @@ def preset_choices(variant: str) -> list[SelectChoice]:
 
 
 def preset_of(variant: str, options: dict) -> str:
-    """The tariff preset a rule set matches, or OWN."""
+    """The tariff preset a rule set matches (one stored before presets were named: by its shorthands), or OWN."""
+    chosen = options.get("preset")
     for name, preset in VIEWS[variant].TARIFF_PRESETS.items():
-        if all(options.get(k) == v for k, v in preset.items()):
+        if chosen in (None, name) and all(options.get(k) == v for k, v in preset.items() if k != "preset"):
             return name
     return OWN
 
@@ -54,12 +55,12 @@ class ClubForm(forms.Form):
 
 
 def shown_options(variant: str) -> list[str]:
-    """The house rules a club chooses for a variant: not the currency (the club's own), the rate only for a variant
-    its tables play for money (zero-sum)."""
+    """The house rules a club chooses for a variant: not the currency (the club's own) nor the preset (the form's
+    own select), the rate only for a variant its tables play for money (zero-sum)."""
     return [
         name
         for name in VARIANTS[variant].OPTIONS
-        if name not in CLUB_LEVEL and (name != "rate" or VARIANTS[variant].ZERO_SUM)
+        if name not in CLUB_LEVEL and name != "preset" and (name != "rate" or VARIANTS[variant].ZERO_SUM)
     ]
 
 
@@ -100,6 +101,12 @@ def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[di
             {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in preset.items()}
         )
         errors = {k: v for k, v in errors.items() if k[4:] not in TARIFF_FIELDS}
+        options["house"] = None  # the preset builds it
+    elif "house" in options and current and options["house"] == current.get("house"):
+        # The house box shows the house the club's shorthands built: not a house of its own, so typed shorthands count.
+        built, built_errors = variant_options(VARIANTS[variant], {**current, "house": None})
+        if not built_errors and built["house"] == current.get("house"):
+            options["house"] = None
     for name in CLUB_LEVEL:
         options.pop(name, None)
     if not VARIANTS[variant].ZERO_SUM:

@@ -99,6 +99,8 @@ def new_game_form(variant: str, formdata=None) -> NewGameForm:
 
 
 def option_field(name, opt) -> Field:
+    if opt.kind == "preset":
+        return SelectField(choices=[SelectChoice("", "–")] + [SelectChoice(c, c) for c in opt.choices], default="")
     if opt.kind == "bool":
         return BooleanField(default=opt.default)
     if opt.kind == "choice":
@@ -124,3 +126,24 @@ def options_from_form(variant: str, form) -> tuple[dict, dict]:
 def option_text(opt, field) -> str:
     """What a text box for an option shows: what was typed, else the default."""
     return field.raw_data[0] if field.raw_data else option_text_of(opt, opt.default)
+
+
+def chosen_options(variant: str, form, house_shown: str | None = None) -> tuple[dict, dict]:
+    """The options of the new-game form as the table chose them: those left at their default are not sent, so that
+    a preset sets them; a house box still holding what the last preview showed is no choice of its own."""
+    module = VARIANTS[variant]
+    options, errors = options_from_form(variant, form)
+    if "house" in module.OPTIONS and house_shown is not None:
+        raw = form["opt_house"].raw_data
+        if raw and " ".join(raw[0].split()) == " ".join(house_shown.split()):
+            options["house"] = None
+    return {k: v for k, v in options.items() if v != module.OPTIONS[k].default}, errors
+
+
+def option_error(form, name: str, message: str) -> dict:
+    """A scorer's error on the form: next to its option's field (a path inside the house is named), else on top."""
+    if name.startswith("options."):
+        option, _sep, path = name[8:].partition(".")
+        if f"opt_{option}" in form:
+            return {f"opt_{option}": f"{path}: {message}" if path else message}
+    return {name if name in form else "form": message}

@@ -50,19 +50,23 @@ def sheet_head(sheet: Sheet) -> dict:
 
 
 def tariff_view(variant: str, options) -> dict | None:
-    """A tariff matrix as printed text: a row per bid 7..13, a column per tricks 0..13, then the sol bids; None for a
-    variant without a tariff."""
+    """A tariff matrix as printed text: a row per bid of the house (a suffix that only multiplies the plain row is
+    said once instead), a column per tricks 0..13, then the sol bids; None for a variant without a tariff."""
     tariff_matrix = VIEWS[variant].tariff_matrix
     if tariff_matrix is None:
         return None
     matrix = tariff_matrix(options)
+    multiples = matrix.get("multiples", [])
     return {
         "tricks": list(range(14)),
         "rows": [
             {"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]}
-            for bid, values in matrix["bids"].items()
+            for bid, values in matrix.get("rows", list(matrix["bids"].items()))
         ],
+        "multiples": ", ".join(f"{name} ×{factor}" for name, factor in multiples),
+        "standard_suffixes": [factor for _name, factor in multiples] == [2, 2, 2, 2],
         "sol": [{"name": name, "made": str(made), "lost": str(lost)} for name, made, lost in matrix["sol"]],
+        "pool": matrix.get("gaa_med") == "winners_pool",
     }
 
 

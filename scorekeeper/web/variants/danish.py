@@ -23,6 +23,9 @@ OPTION_LABELS = shared.labels(
     tariff=_l("Tariff for 7, 8 … 13"),
     lost=_l("Lost bid pays"),
     solo_values=_l("Sol values: sol, ren sol, bordlægger, ren bordlægger"),
+    preset=_l("Tariff preset"),
+    house=_l("The table's own tariff"),
+    iron_hand=_l("Jernhånd (a new deal for a hand without pictures, aces or jokers)"),
 )
 CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick")}
 BLANK_ROWS = 19  # leaves room for the tariff table
@@ -32,6 +35,19 @@ PRESET_LABELS = {
     "standard": _l("Standard tariff"),
     "per_trick": _l("Doubled tariff per missing trick"),
     "double_sol": _l("Doubled sol values"),
+    "quarter_steps": _l("Quarter steps: vip ×1¼, gode and sans ×1½, halve ×1¾"),
+    "suffix_base_only": _l("A suffix doubles the base only, not the overtricks"),
+    "gode_not_doubled": _l("Gode not doubled"),
+    "tricks_times_tariff": _l("Tricks × tariff"),
+    "half_overtricks": _l("Overtricks at half the tariff"),
+    "lost_base_plus_short": _l("Lost: the tariff plus the tariff per missing trick"),
+    "grand_slam_double": _l("All 13 tricks count double"),
+    "selvmakker_two_shares": _l("Selvmakker gets two shares, not three"),
+    "sol_lost_equals_won": _l("A lost sol pays what a made one wins"),
+    "sol_join_independent": _l("Others may join a sol (gå med), each settles with all"),
+    "sol_join_vs_others": _l("Others may join a sol (gå med), settled with those not playing it"),
+    "winners_pool": _l("Sol values are the sol player's totals; joined sols share the pool"),
+    "more_suffixes": _l("More suffixes: stærke (spades), vip on the 2nd and 3rd card"),
 }
 CLUB_STATS = True
 
@@ -45,8 +61,20 @@ class HandForm(BaseHandForm):
     ERROR_FIELDS = {"suffix": "bid", "passed": "bid"}
 
     def submitted(self, formdata) -> dict:
-        """The "passed out" button is a hand of its own."""
-        return {"passed": True} if formdata.get("passed") else self.to_input()
+        """The "passed out" and "jernhånd" buttons are hands of their own; gå med players come as with_<seat>."""
+        if formdata.get("passed"):
+            return {"passed": True}
+        if formdata.get("iron_hand"):
+            return {"iron_hand": number_or_raw(self.bidder.data, negative=True)}
+        inp = self.to_input()
+        joined = [
+            {"seat": number_or_raw(key[5:], negative=True), "tricks": number_or_raw(value, negative=True)}
+            for key, value in formdata.items()
+            if key.startswith("with_") and value != ""
+        ]
+        if joined and rules.is_solo(inp.get("bid")):
+            inp["with"] = joined
+        return inp
 
     def to_input(self) -> dict:
         bid = self.bid.data or ""
@@ -69,6 +97,8 @@ class HandForm(BaseHandForm):
     def data_from(inp: dict) -> dict:
         if inp.get("passed"):
             return {}
+        if "iron_hand" in inp:
+            return {"bidder": inp["iron_hand"]}
         bid = (
             str(inp["bid"])
             if rules.is_solo(inp["bid"]) or inp.get("suffix", "plain") == "plain"
@@ -99,6 +129,9 @@ def suffix_name(suffix: str) -> str:
         "gode": lambda: _("gode"),
         "sans": lambda: _("sans"),
         "halve": lambda: _("halve"),
+        "vip2": lambda: _("vip 2"),
+        "vip3": lambda: _("vip 3"),
+        "staerke": lambda: _("stærke"),
     }[suffix]()
 
 
@@ -116,14 +149,20 @@ def fixed_trump(number: int, options) -> str | None:
     return None
 
 
-def bid_rows() -> list[list]:
-    """The core's ladder as rows of buttons: a row per number of tricks, its sol bid (or a gap) after the plain bid."""
+def bid_rows(options=None) -> list[list]:
+    """The core's ladder (of the game's house) as rows of buttons: a row per number of tricks, its sol bid (or a gap)
+    after the plain bid."""
     rows: list[list] = []
-    for bid, suffix in rules.ladder():
+    last = None
+    for bid, suffix in rules.ladder(rules.house_of(options) if options is not None else None):
+        number = rules.SOLO_AFTER[bid] if suffix is None else bid
+        if number != last:
+            rows.append([None, None])
+            last = number
         if suffix is None:
             rows[-1][1] = SelectChoice(bid, solo_name(bid).replace("bordlægger", "bord\u00adlægger"))
         elif suffix == "plain":
-            rows.append([SelectChoice(str(bid), str(bid)), None])
+            rows[-1][0] = SelectChoice(str(bid), str(bid))
         else:
             rows[-1].append(SelectChoice(f"{bid}-{suffix}", f"{bid} {suffix_name(suffix)}"))
     return rows
@@ -138,9 +177,14 @@ def buttons(form, ctx, players, side_names) -> dict:
         SelectChoice("self", _("alone (selvmakker)"))
     ]
     form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in TRUMPS]
-    rows = bid_rows()
+    rows = bid_rows(ctx.options)
     form.bid.choices = [c for row in rows for c in row if c]
+    house = rules.house_of(ctx.options)
     return {
+        "iron_hand": bool(ctx.options.get("iron_hand")),
+        "gaa_med": [{"seat": i, "name": players[i], "tricks": [str(t) for t in range(14)]} for i in playing]
+        if house.gaa_med
+        else [],
         "name_cols": 4 if max(len(players[i]) for i in playing) <= 8 else 2,  # long names get wider buttons
         "bid_rows": rows,
         "sitting_out": players[out] if out is not None else None,
@@ -150,10 +194,19 @@ def buttons(form, ctx, players, side_names) -> dict:
 def hand_words(inp, players, sides, trump) -> str:
     if inp.get("passed"):
         return _("Passed out")
+    if "iron_hand" in inp:
+        return _("Jernhånd: %(player)s asked for a new deal", player=players[inp["iron_hand"]])
     bidder = players[inp["bidder"]]
     tricks = words.tricks_words(inp["tricks"])
     if rules.is_solo(inp["bid"]):
-        return _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
+        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
+        for joined in inp.get("with", ()):
+            text += "; " + _(
+                "%(player)s too, %(tricks)s",
+                player=players[joined["seat"]],
+                tricks=words.tricks_words(joined["tricks"]),
+            )
+        return text
     trump = "" if inp["suffix"] == "sans" else words.suit(inp.get("trump"))
     bid = f"{bid_name(inp['bid'], inp['suffix'])} {trump}".strip()
     if inp["partner"] == inp["bidder"]:
@@ -169,21 +222,68 @@ def hand_words(inp, players, sides, trump) -> str:
 
 def house_rules(options) -> list[tuple[str, str]]:
     o = options
-    return [
+    lines = []
+    if o.get("preset"):
+        lines.append((_("Tariff preset"), str(PRESET_LABELS.get(o["preset"], o["preset"]))))
+    lines += [
         (_("Tariff (bids 7–13)"), ", ".join(map(str, o["tariff"]))),
         (_("Lost bid"), _("twice the tariff") if o["lost"] == "flat" else _("twice the tariff per missing trick")),
         (_("Sol values"), ", ".join(f"{solo_name(b)} {o['solo_values'][b]}" for b in rules.SOLO_BIDS)),
-        (_("Suffixes"), _("vip, gode, sans and halve count double")),
     ]
+    house = rules.house_of(o)
+    factors = {name: house.suffixes[name] for name in house.suffixes if name != "plain"}
+    if factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
+        lines.append((_("Suffixes"), _("vip, gode, sans and halve count double")))
+    else:
+        lines.append(
+            (
+                _("Suffixes"),
+                ", ".join(
+                    f"{suffix_name(name)} ×{base}" + (f"/×{trick}" if trick != base else "")
+                    for name, (base, trick) in factors.items()
+                ),
+            )
+        )
+    if house.gaa_med:
+        lines.append((_("Gå med"), GAA_MED_LABELS[house.gaa_med]()))
+    if o.get("iron_hand"):
+        lines.append((_("Jernhånd"), _("allowed: 0 for all, the deal passes on")))
+    return lines
+
+
+GAA_MED_LABELS = {
+    "independent": lambda: _("each sol player settles with all three others"),
+    "vs_non_participants": lambda: _("each sol player settles with those not playing sol"),
+    "winners_pool": lambda: _("the sol values are totals; winners share what the others pay"),
+}
 
 
 def tariff_matrix(options) -> dict:
-    """The core's matrix with the sol bids named: {"bids": {bid: [points per tricks 0..13]}, "sol": [(name, made,
-    lost)]}."""
+    """The core's matrix with names: "rows" of (bid name, points per tricks 0..13) for every bid of the house (a
+    suffix whose row is the plain row times a whole number is said in "multiples" instead), "sol" as (name, made,
+    lost) and "sol_rows" as (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
     matrix = rules.tariff_matrix(options)
+    plain = matrix["bids"]
+    rows, multiples = [], {}
+    for bid, suffix, values in matrix["rows"]:
+        base = plain.get(bid)
+        if suffix != "plain" and base and any(base):
+            ratio = next((v // b for v, b in zip(values, base) if b), None)
+            if ratio and all(v == b * ratio for v, b in zip(values, base)):
+                multiples.setdefault(suffix, set()).add(ratio)
+                continue
+        rows.append((bid_name(bid, suffix), values))
+    # A suffix shown as a multiple must be one for every bid; otherwise its rows are printed.
+    uneven = {s for s, r in multiples.items() if len(r) > 1}
+    if uneven:
+        rows = [(bid_name(b, s), v) for b, s, v in matrix["rows"] if s == "plain" or s in uneven or s not in multiples]
     return {
-        "bids": matrix["bids"],
+        "bids": plain,
+        "rows": rows,
+        "multiples": [(suffix_name(s), next(iter(r))) for s, r in multiples.items() if s not in uneven],
         "sol": [(solo_name(bid), made, lost) for bid, (made, lost) in matrix["sol"].items()],
+        "sol_rows": [(solo_name(bid), values) for bid, values in matrix["sol_rows"]],
+        "gaa_med": matrix["gaa_med"],
     }
 
 

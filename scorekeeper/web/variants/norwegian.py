@@ -21,10 +21,14 @@ OPTION_LABELS = shared.labels(
     "currency",
     set_bonus=_l("Points per trick for a failed grand"),
     pass_scoring=_l("Pass game scoring"),
+    grand_value=_l("Points per trick of a made grand"),
+    pass_value=_l("Points per trick in a pass game"),
+    preset=_l("Scale"),
 )
 CHOICE_LABELS = {
     "under_six": _l("6 − tricks for a side under six"),
     "under_seven": _l("7 − tricks for a side under seven"),
+    "majority_loses": _l("the side with seven or more loses a point per trick over six"),
 }
 BLANK_ROWS = 27
 PLAYERS_BY_SEAT = False
@@ -77,15 +81,22 @@ def hand_words(inp, players, sides, trump) -> str:
 
 
 def house_rules(options) -> list[tuple[str, str]]:
-    return [
-        (_("Grand lost"), _("%(n)d per trick over six to the other side", n=options["set_bonus"])),
-        (
-            _("Pass"),
-            _("6 − tricks for a side with 5 or fewer")
-            if options["pass_scoring"] == "under_six"
-            else _("7 − tricks for a side with 6 or fewer"),
-        ),
-    ]
+    grand, pass_value = options.get("grand_value", 1), options.get("pass_value", 1)
+    lines = []
+    if grand != 1:
+        lines.append((_("Grand made"), _("%(n)d per trick over six", n=grand)))
+    lines.append((_("Grand lost"), _("%(n)d per trick over six to the other side", n=options["set_bonus"] * grand)))
+    scoring = options["pass_scoring"]
+    if scoring == "majority_loses":
+        text = _("the side with 7 or more loses %(n)d per trick over six", n=pass_value)
+    elif scoring == "under_six":
+        text = _("6 − tricks for a side with 5 or fewer")
+    else:
+        text = _("7 − tricks for a side with 6 or fewer")
+    if pass_value != 1 and scoring != "majority_loses":
+        text = _("%(text)s, times %(n)d", text=text, n=pass_value)
+    lines.append((_("Pass"), text))
+    return lines
 
 
 def blank_columns(options) -> list[tuple[str, str]]:
