@@ -53,6 +53,7 @@ def create_app(config=None) -> Flask:
     from scorekeeper.web.api import drives as drives_api
     from scorekeeper.web.api import views as api
     from scorekeeper.web.clubs import views as clubs
+    from scorekeeper.web.drives import views as drives
     from scorekeeper.web.games import views as games
     from scorekeeper.web.sheets import views as sheets
 
@@ -63,6 +64,8 @@ def create_app(config=None) -> Flask:
     csrf.exempt(drives_api.bp)
     for blueprint in (games.bp, sheets.bp, clubs.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(drives.bp)  # /drives, /d/<id>: the whist drive's pages and paper
+    csrf.exempt(drives.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
     if app.config.get("GC_FREEZE", not app.testing):

@@ -3,12 +3,17 @@ stored as entered; the seating of every hand and the standings are replayed from
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.base import InputError, Msg
 from scorekeeper.core.drives import Drive, DriveSetup, accept, make_drive, play
+from scorekeeper.services.clubs import parse_money
 from scorekeeper.services.games import hash_key, key_matches
 from scorekeeper.storage import reading, store, writing
 
@@ -46,13 +51,86 @@ def edit_page(drive_id: str, key: str) -> str:
     return f"/d/{drive_id}/k/{key}"
 
 
-def create_drive(db, data: Any) -> tuple[str, str]:
-    """Check and store a new drive; answer (drive id, edit key). Raises InputError naming every wrong field."""
+def create_drive(db, data: Any, money: Any = None) -> tuple[str, str]:
+    """Check and store a new drive (and its money, as check_money takes it, if given); answer (drive id, edit key).
+    Raises InputError naming every wrong field."""
     setup = make_drive(data)
+    checked = None if money is None else check_money(money)
     drive_id, key = secrets.token_urlsafe(8), secrets.token_urlsafe(24)
     with writing(db):
         store.insert_drive(db, id=drive_id, title=setup.title, setup=setup.as_dict(), edit_key_hash=hash_key(key))
+        if checked is not None:
+            store.put_drive_money(db, drive_id, checked)
     return drive_id, key
+
+
+# ---------------------------------------------------------------- the drive's money: entry fee and prizes
+
+CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
+PRIZES = ("top_lady", "top_gent", "top_pair", "half_time", "booby")
+PRIZE_NAME_MAX = 80
+
+
+def check_money(data: Any) -> dict:
+    """The drive's money as stored: {"currency", "fee" (cents per player), "prizes": [{"kind", "name", "amount"
+    (cents, 0 for a prize that is not cash or was given)}]} from the organiser's fields; InputError naming each wrong
+    one (fee, currency, prize_<kind>, prize_<kind>_amount)."""
+    if not isinstance(data, dict):
+        raise InputError({"money": Msg("must be an object")})
+    errors: dict[str, Any] = {}
+    currency = data.get("currency") or "DKK"
+    if currency not in CURRENCIES:
+        errors["currency"] = Msg("must be one of %(choices)s", choices=", ".join(CURRENCIES))
+    fee = 0
+    try:
+        fee = parse_money(data.get("fee"), "fee")
+    except InputError as exc:
+        errors.update(exc.errors)
+    prizes = []
+    for prize in data.get("prizes") or []:
+        kind = prize.get("kind") if isinstance(prize, dict) else None
+        if kind not in PRIZES:
+            errors["prizes"] = Msg("must be one of %(choices)s", choices=", ".join(PRIZES))
+            continue
+        name = str(prize.get("name") or "").strip()
+        if len(name) > PRIZE_NAME_MAX or any(ord(c) < 32 or c in "<>" for c in name):
+            errors[f"prize_{kind}"] = Msg("must be at most %(max)d characters, without < or >", max=PRIZE_NAME_MAX)
+            continue
+        try:
+            amount = parse_money(prize.get("amount"), f"prize_{kind}_amount")
+        except InputError as exc:
+            errors.update(exc.errors)
+            continue
+        if name or amount:
+            prizes.append({"kind": kind, "name": name, "amount": amount})
+    if errors:
+        raise InputError(errors)
+    return {"currency": currency, "fee": fee, "prizes": prizes}
+
+
+def money(db, drive_id: str) -> dict | None:
+    """The drive's currency, entry fee and prizes as stored, or None for a drive started without them."""
+    with reading(db):
+        return store.drive_money(db, drive_id)
+
+
+# ---------------------------------------------------------------- the tables' own right to enter their results
+
+
+def table_token(sheet: DriveSheet, table: int) -> str:
+    """The token on table `table`'s card: an HMAC of the drive and the table under the drive's (hashed) edit key, so
+    a card lets its table enter its own results and nothing else, nothing new is stored, and the cards stay good
+    across restarts and restores (they do not depend on the server's secret)."""
+    return _table_token(sheet.record, table)
+
+
+def _table_token(record: store.DriveRecord, table: int) -> str:
+    mac = hmac.new(record.edit_key_hash.encode(), f"{record.id}/table/{table}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:15]).decode()
+
+
+def table_token_matches(sheet: DriveSheet, table: int, token: Any) -> bool:
+    return isinstance(token, str) and hmac.compare_digest(_table_token(sheet.record, table), token)
 
 
 def _replayed(db, record: store.DriveRecord) -> DriveSheet:
@@ -82,11 +160,29 @@ def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -
     Raises NotFound, Forbidden, InputError (bad tricks or table) or OutOfTurn (a hand that takes no result now,
     409 in the API); nothing is stored then.
     """
+    return _enter(db, drive_id, hand, table, raw, lambda record: key_matches(record, key))
+
+
+def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any) -> DriveSheet:
+    """As enter_result, with the table's own token (table_token) instead of the drive's key: a table's card enters
+    that table's results only. Sending the same result again changes nothing (the result is replaced by itself)."""
+
+    def allowed(record: store.DriveRecord) -> bool:
+        return (
+            isinstance(table, int)
+            and isinstance(token, str)
+            and hmac.compare_digest(_table_token(record, table), token)
+        )
+
+    return _enter(db, drive_id, hand, table, raw, allowed)
+
+
+def _enter(db, drive_id: str, hand: Any, table: Any, raw: Any, allowed: Callable[[store.DriveRecord], bool]):
     with writing(db):
         record = store.get_drive(db, drive_id)
         if record is None:
             raise NotFound("drive")
-        if not key_matches(record, key):
+        if not allowed(record):
             raise Forbidden()
         if not isinstance(raw, dict):
             raise InputError({"body": Msg('must be a JSON object such as {"tricks": [7, 6]}')})

@@ -221,3 +221,9 @@ def m107_whist_drives(db):
             updated TEXT NOT NULL,
             PRIMARY KEY (drive_id, hand, table_number)
         )""")
+
+
+@migrations()
+def m108_drive_money(db):
+    """A drive's money, as the organiser typed it: the currency, the entry fee per player and the prizes (JSON)."""
+    db.execute("ALTER TABLE drives ADD COLUMN money TEXT")

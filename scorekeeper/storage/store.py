@@ -531,3 +531,13 @@ def put_drive_result(db, drive_id: str, hand: int, table: int, tricks: list[int]
         [drive_id, hand, table, _dump(tricks), stamp, stamp],
     )
     db.execute("UPDATE drives SET version = version + 1, updated = ? WHERE id = ?", [stamp, drive_id])
+
+
+def put_drive_money(db, drive_id: str, money: dict) -> None:
+    """A drive's currency, entry fee and prizes (migration m108), as the organiser typed them."""
+    db.execute("UPDATE drives SET money = ? WHERE id = ?", [_dump(money), drive_id])
+
+
+def drive_money(db, drive_id: str) -> dict | None:
+    row = db.execute("SELECT money FROM drives WHERE id = ?", [drive_id]).fetchone()
+    return json.loads(row[0]) if row and row[0] else None

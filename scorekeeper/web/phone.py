@@ -66,3 +66,28 @@ def log_out(club_id: str) -> None:
     admins = dict(session.get("club_admin", {}))
     admins.pop(club_id, None)
     session["club_admin"] = admins
+
+
+# ---------------------------------------------------------------- whist drives and their edit keys
+
+RECENT_DRIVES = 10
+
+
+def recent_drives() -> list[str]:
+    """The drives opened on this phone, the latest first."""
+    return list(session.get("drive_recent", []))
+
+
+def drive_key(drive_id: str) -> str | None:
+    """The edit key of a drive this phone organises, if it holds one."""
+    return session.get("drive_keys", {}).get(drive_id)
+
+
+def remember_drive(drive_id: str, key: str | None = None) -> None:
+    """Put the drive first among the recent ones, with its edit key if one is given; keys of forgotten drives go."""
+    recent = [d for d in session.get("drive_recent", []) if d != drive_id]
+    session["drive_recent"] = ([drive_id] + recent)[:RECENT_DRIVES]
+    keys = dict(session.get("drive_keys", {}))
+    if key:
+        keys[drive_id] = key
+    session["drive_keys"] = {d: k for d, k in keys.items() if d in session["drive_recent"]}

@@ -226,6 +226,11 @@ def _pdf(template: str, filename: str, **ctx) -> Response:
         return _download(render_pdf(html), "application/pdf", filename)
 
 
+def pdf_download(template: str, filename: str, **ctx) -> Response:
+    """A print page as a PDF download, through this worker's renderer one at a time: for other features' paper."""
+    return _pdf(template, filename, **ctx)
+
+
 # ---------------------------------------------------------------- a game's PDF, kept
 
 

@@ -1,0 +1,332 @@
+"""The whist drive's pages: the organiser's (new drive, the drive page, corrections, table cards), the tables' own
+pages from their cards' QR codes, the hall's screen, and the paper. Thin: services/drives.py does the work and
+present.py turns the replayed drive into words and numbers.
+
+A table's page is /d/<id>/t/<table>/<token>, the token an HMAC of the table under the drive's edit key
+(services.drives.table_token): it lets that table enter its own results and nothing else. Its form needs no CSRF
+token (the address is the credential, not a cookie), and sending it again is harmless: the service replaces a
+table's result for a hand with the one sent, so a resend of the same taps stores the same result.
+"""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from scorekeeper.core.base import InputError
+from scorekeeper.core.drives import DEFAULT_TRUMPS, MAX_HANDS, TRUMPS, OutOfTurn
+from scorekeeper.services import drives as service
+from scorekeeper.web import guard, phone
+from scorekeeper.web.db import get_db
+from scorekeeper.web.drives import forms, present
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import translate
+from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.proxy import external_url
+from scorekeeper.web.sheets.views import pdf_download
+
+bp = Blueprint("drives", __name__)
+REFRESH = 15  # seconds between a waiting page's reloads (meta refresh: no script)
+SCREEN_TOP = 10
+
+
+def _load(drive_id: str) -> service.DriveSheet:
+    try:
+        return service.load(get_db(), drive_id)
+    except service.NotFound:
+        abort(404)
+
+
+def _is_organiser(sheet: service.DriveSheet) -> bool:
+    return service.may_edit(sheet, phone.drive_key(sheet.id))
+
+
+def _organised(drive_id: str) -> service.DriveSheet:
+    """The drive, if this phone holds its edit key; otherwise 403."""
+    sheet = _load(drive_id)
+    if not _is_organiser(sheet):
+        abort(403)
+    return sheet
+
+
+def _no_store(page, status: int = 200):
+    return page, status, {"Cache-Control": "no-store"}
+
+
+# ---------------------------------------------------------------- the drives on this phone, a new drive
+
+
+@bp.get("/drives")
+def index():
+    drives = []
+    for drive_id in phone.recent_drives():
+        try:
+            sheet = service.load(get_db(), drive_id)
+        except service.NotFound:
+            continue
+        drives.append({"head": present.drive_head(sheet), "organiser": _is_organiser(sheet)})
+    return render_template("drives/index.html", drives=drives)
+
+
+@bp.route("/drives/new", methods=["GET", "POST"])
+@guard.new_game
+def new_drive():
+    if request.method == "POST":
+        guard.check_storage()
+    form = forms.new_drive_form(request.form if request.method == "POST" else None)
+    general: list[str] = []
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            general.append(_("The form expired; please try again."))
+        else:
+            data, money = forms.drive_input(form)
+            try:
+                drive_id, key = service.create_drive(get_db(), data, money)
+            except InputError as exc:
+                for name, message in exc.errors.items():
+                    field = name if name in form and name != "csrf_token" else None
+                    if field is None and name.startswith("trumps"):
+                        field = "trump0"
+                    if field:
+                        form[field].errors = list(form[field].errors or []) + [translate(message)]
+                    else:
+                        general.append(translate(message))
+            else:
+                phone.remember_drive(drive_id, key)
+                return redirect(url_for("drives.drive", drive_id=drive_id))
+    first = next((f.name for f in form if f.errors), None)
+    status = 400 if (general or first) else 200
+    page = render_template(
+        "drives/new.html", form=form, general=general, first=first, trump_slots=range(forms.TRUMP_SLOTS)
+    )
+    return page, status
+
+
+# ---------------------------------------------------------------- the organiser's page
+
+
+def _correctable(sheet: service.DriveSheet) -> list[dict]:
+    """The hands whose results may change now: the current one, and the one before while the current has none."""
+    drive = sheet.drive
+    current = drive.rounds[drive.current - 1]
+    hands = [current]
+    if drive.current > 1 and not current.started:
+        hands.insert(0, drive.rounds[drive.current - 2])
+    return [
+        {"hand": r.hand, "trump": present.trump(r.trump), "tables": [present.table_view(sheet, t) for t in r.tables]}
+        for r in hands
+    ]
+
+
+@bp.get("/d/<drive_id>")
+def drive(drive_id):
+    sheet = _load(drive_id)
+    organiser = _is_organiser(sheet)
+    phone.remember_drive(drive_id)
+    head = present.drive_head(sheet)
+    return _no_store(
+        render_template(
+            "drives/drive.html",
+            head=head,
+            organiser=organiser,
+            correctable=_correctable(sheet) if organiser else [],
+            tricks_choices=forms.CorrectionForm().tricks.choices,
+            moves=present.moves(sheet, head["current"]) if head["current"] > 1 else [],
+            standings=present.standings_view(sheet.drive.standings),
+            half_time=present.standings_view(sheet.drive.half_time),
+            prizes=present.prizes(sheet, service.money(get_db(), drive_id)),
+            edit_url=external_url("drives.claim", drive_id=drive_id, key=phone.drive_key(drive_id))
+            if organiser
+            else None,
+        )
+    )
+
+
+@bp.get("/d/<drive_id>/k/<key>")
+def claim(drive_id, key):
+    """The drive's edit link: remembers the key on this phone (a second organiser's, too), then shows the drive."""
+    sheet = _load(drive_id)
+    if not service.may_edit(sheet, key):
+        abort(403)
+    phone.remember_drive(drive_id, key)
+    return redirect(url_for("drives.drive", drive_id=drive_id))
+
+
+@bp.post("/d/<drive_id>/hands/<int:hand>/tables/<int:table>")
+def correct(drive_id, hand, table):
+    """The organiser enters or corrects a table's result (CSRF-checked, with the key this phone holds)."""
+    sheet = _organised(drive_id)
+    tricks = whole_number(request.form.get("tricks"))
+    raw = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
+    try:
+        service.enter_result(get_db(), sheet.id, hand, table, raw, phone.drive_key(drive_id))
+    except InputError as exc:
+        for message in exc.errors.values():
+            flash(translate(message))
+    else:
+        flash(_("Table %(table)d, hand %(hand)d: %(score)s saved.", table=table, hand=hand, score=_score(tricks)))
+    return redirect(url_for("drives.drive", drive_id=drive_id, _anchor=f"hand-{hand}"))
+
+
+def _score(tricks: int | None) -> str:
+    return "" if tricks is None else f"{tricks}–{13 - tricks}"
+
+
+# ---------------------------------------------------------------- a table's page, from its card
+
+
+@bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
+def table(drive_id, table, token):
+    sheet = _load(drive_id)
+    if not 1 <= table <= sheet.setup.tables:
+        abort(404)
+    if not service.table_token_matches(sheet, table, token):
+        abort(403)
+    form = forms.TableForm(request.form if request.method == "POST" else None)
+    error, status = None, 200
+    if request.method == "POST":
+        hand = whole_number(form.hand.data)
+        tricks = whole_number(form.tricks.data)
+        raw = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
+        try:
+            sheet = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
+        except OutOfTurn as exc:
+            if _already_stored(sheet, hand, table, raw["tricks"]):  # a resend of what is stored: done already
+                return redirect(url_for("drives.table", drive_id=drive_id, table=table, token=token))
+            error, status = " ".join(translate(m) for m in exc.errors.values()), 409
+        except InputError as exc:
+            error, status = " ".join(translate(m) for m in exc.errors.values()), 400
+        except service.Forbidden:
+            abort(403)
+        else:
+            return redirect(url_for("drives.table", drive_id=drive_id, table=table, token=token))
+    drive = sheet.drive
+    current = drive.rounds[drive.current - 1]
+    here = current.tables[table - 1]
+    if request.method == "GET" or form.tricks.data is None:
+        form.tricks.data = None if here.tricks is None else str(here.tricks[0])
+    form.hand.data = str(drive.current)
+    sent = here.tricks is not None
+    waiting = sent and not drive.finished
+    before = drive.rounds[drive.current - 2] if drive.current > 1 else None
+    leaving = []
+    if before is not None and not current.started:
+        seated_now = present.positions(sheet, current)
+        for person in present.table_view(sheet, before.tables[table - 1])["seats"]:
+            to_table, code = seated_now[person["name"]]
+            leaving.append({"name": person["name"], "table": to_table, "seat": present.seat(code)})
+    page = render_template(
+        "drives/table.html",
+        head=present.drive_head(sheet),
+        table=table,
+        here=present.table_view(sheet, here),
+        form=form,
+        error=error,
+        sent=sent,
+        refresh=REFRESH if waiting else None,
+        leaving=leaving,
+        before_hand=before.hand if before is not None else None,
+        before_score=present.table_view(sheet, before.tables[table - 1])["score"] if before is not None else None,
+    )
+    return _no_store(page, status)
+
+
+def _already_stored(sheet: service.DriveSheet, hand, table: int, tricks) -> bool:
+    if not isinstance(hand, int) or not 1 <= hand <= len(sheet.drive.rounds) or tricks is None:
+        return False
+    stored = sheet.drive.rounds[hand - 1].tables[table - 1].tricks
+    return stored is not None and list(stored) == list(tricks)
+
+
+# ---------------------------------------------------------------- the hall's screen
+
+
+@bp.get("/d/<drive_id>/screen")
+def screen(drive_id):
+    sheet = _load(drive_id)
+    head = present.drive_head(sheet)
+    page = render_template(
+        "drives/screen.html",
+        head=head,
+        refresh=REFRESH,
+        moves=present.moves(sheet, head["current"]),
+        standings=present.standings_view(sheet.drive.standings, top=SCREEN_TOP),
+        half_time=present.standings_view(sheet.drive.half_time, top=SCREEN_TOP),
+    )
+    return _no_store(page)
+
+
+# ---------------------------------------------------------------- paper
+
+
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_data_uri(scale=6, dark="#000", light="#fff")
+
+
+def _cards(sheet: service.DriveSheet) -> dict:
+    cards = []
+    for t in range(1, sheet.setup.tables + 1):
+        url = external_url("drives.table", drive_id=sheet.id, table=t, token=service.table_token(sheet, t))
+        cards.append({"table": t, "url": url, "qr": _qr(url)})
+    return {"head": present.drive_head(sheet), "cards": cards}
+
+
+def _paper(kind: str, drive_id: str, organiser: bool = False):
+    """A print page (kind "cards", "scorecards", "tally", "standings") or, with pdf, its PDF through the sheets' renderer."""
+    sheet = _organised(drive_id) if organiser else _load(drive_id)
+    if kind == "cards":
+        ctx = _cards(sheet)
+    else:
+        ctx = {"head": present.drive_head(sheet)}
+        if kind == "scorecards":
+            ctx["cards"] = present.score_cards(sheet)
+        elif kind == "tally":
+            ctx["cards"] = present.tally_cards(sheet)
+        else:
+            money = service.money(get_db(), drive_id)
+            ctx.update(
+                standings=present.standings_view(sheet.drive.standings),
+                half_time=present.standings_view(sheet.drive.half_time),
+                prizes=present.prizes(sheet, money),
+                money=present.money_view(sheet, money),
+            )
+    return f"print/drive_{kind}.html", ctx
+
+
+def _print_route(kind: str, organiser: bool = False):
+    def page(drive_id):
+        template, ctx = _paper(kind, drive_id, organiser)
+        pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=request.args.get("lang"))
+        return _no_store(render_template(template, pdf=False, pdf_url=pdf_url, drive_id=drive_id, **ctx))
+
+    def pdf(drive_id):
+        template, ctx = _paper(kind, drive_id, organiser)
+        return pdf_download(template, f"drive-{drive_id}-{kind}.pdf", drive_id=drive_id, **ctx)
+
+    bp.add_url_rule(f"/d/<drive_id>/{kind}", f"{kind}_page", page)
+    bp.add_url_rule(f"/d/<drive_id>/{kind}.pdf", f"{kind}_pdf", pdf)
+
+
+_print_route("cards", organiser=True)
+_print_route("scorecards")
+_print_route("tally")
+_print_route("standings")
+
+
+def _blank_context() -> dict:
+    hands = whole_number(request.args.get("hands"))
+    hands = hands if hands and 1 <= hands <= MAX_HANDS else 24
+    trumps = tuple(t for t in request.args.getlist("trump") if t in TRUMPS) or DEFAULT_TRUMPS
+    return {"hands": hands, "card": present.blank_card(hands, trumps), "copies": range(2)}
+
+
+@bp.get("/drives/blank")
+def blank():
+    ctx = _blank_context()
+    pdf_url = url_for("drives.blank_pdf", **request.args.to_dict(flat=False))
+    return render_template("print/drive_blank.html", pdf=False, pdf_url=pdf_url, **ctx)
+
+
+@bp.get("/drives/blank.pdf")
+def blank_pdf():
+    return pdf_download("print/drive_blank.html", "drive-card.pdf", **_blank_context())
