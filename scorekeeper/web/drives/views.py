@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import segno
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from scorekeeper.core.base import InputError
 from scorekeeper.core.drives import DEFAULT_TRUMPS, MAX_HANDS, TRUMPS, OutOfTurn
@@ -259,8 +260,9 @@ def screen(drive_id):
 # ---------------------------------------------------------------- paper
 
 
-def _qr(url: str) -> str:
-    return segno.make(url, error="m").svg_data_uri(scale=6, dark="#000", light="#fff")
+def _qr(url: str) -> Markup:
+    """The QR code as inline SVG: the PDF's renderer loads nothing but the package's static files."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff"))
 
 
 def _cards(sheet: service.DriveSheet) -> dict:
