@@ -167,7 +167,9 @@
         });
       }).then(function () {
         localStorage.removeItem(draftKey(game, number));
-        sessionStorage.setItem("sk:kept", JSON.stringify({ game: game, number: number, started: started }));
+        sessionStorage.setItem("sk:kept", JSON.stringify({
+          game: game, number: number, labels: labelsOf(form, submitter), started: started
+        }));
         location.replace(form.dataset.protokoll);
       });
     });
@@ -196,7 +198,15 @@
         if (!navigator.serviceWorker || !navigator.serviceWorker.controller) urls.push(location.pathname);
         return cache.match("/").then(function (home) {
           if (!home) urls.push("/"); // the service worker keeps it fresh on each visit
-          return Promise.all(urls.map(function (u) { return cache.add(u); }));
+          return Promise.all(urls.map(function (u) {
+            return fetch(u, { credentials: "same-origin" }).then(function (response) {
+              if (!response.ok) return null;
+              return response.text().then(function (html) {
+                html = html.replace(/<div class="flashes"[\s\S]*?<\/div>/, "");
+                return cache.put(u, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+              });
+            });
+          }));
         });
       }).then(function () {
         document.documentElement.dataset.offlineReady = "1";
@@ -204,38 +214,43 @@
     }
   }
 
+  function pendingRow(sheet, item) {
+    var found = document.getElementById("pending-" + item.number);
+    if (found) return found;
+    var body = el("tbody", "hand pending");
+    body.id = "pending-" + item.number;
+    var desc = el("tr", "desc");
+    desc.append(el("td", "num", String(item.number)));
+    var text = el("td", "", item.labels ? item.labels + " " : "");
+    text.colSpan = sheet.querySelectorAll("thead th").length - 1;
+    text.append(el("span", "mark waiting", words.waiting));
+    desc.append(text);
+    body.append(desc);
+    var before = Array.prototype.filter.call(sheet.querySelectorAll("tbody.pending"), function (b) {
+      return Number(b.id.slice(8)) > item.number;
+    })[0];
+    sheet.insertBefore(body, before || null);
+    var enter = document.getElementById("enter-hand");
+    if (enter && !before) enter.textContent = say("enter", item.number + 1);
+    return body;
+  }
+
   function showKept(sheet, game) {
+    // The hand just kept is drawn at once from what the form left in sessionStorage; the rest from IndexedDB.
+    var kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem("sk:kept") || "null"); } catch (e) { kept = null; }
+    if (kept && kept.game === game) {
+      sessionStorage.removeItem("sk:kept");
+      var row = pendingRow(sheet, kept);
+      note(say("kept", kept.number));
+      row.scrollIntoView({ block: "nearest" });
+      document.documentElement.dataset.keptShownMs = String(Date.now() - kept.started);
+    }
     return queue.all(game).then(function (items) {
-      var waiting = items.filter(function (i) { return i.status === "waiting"; });
-      var stuck = items.filter(function (i) { return i.status !== "waiting"; });
-      var columns = sheet.querySelectorAll("thead th").length;
-      var last = null;
-      waiting.forEach(function (item) {
-        var body = el("tbody", "hand pending");
-        body.id = "pending-" + item.number;
-        var desc = el("tr", "desc");
-        desc.append(el("td", "num", String(item.number)));
-        var text = el("td", "", item.labels ? item.labels + " " : "");
-        text.colSpan = columns - 1;
-        text.append(el("span", "mark waiting", words.waiting));
-        desc.append(text);
-        body.append(desc);
-        sheet.append(body);
-        last = body;
+      items.forEach(function (item) {
+        if (item.status === "waiting") pendingRow(sheet, item);
+        else stuckBox(item, sheet);
       });
-      if (waiting.length) {
-        var enter = document.getElementById("enter-hand");
-        if (enter) enter.textContent = say("enter", waiting[waiting.length - 1].number + 1);
-      }
-      var kept = null;
-      try { kept = JSON.parse(sessionStorage.getItem("sk:kept") || "null"); } catch (e) { kept = null; }
-      if (kept && kept.game === game) {
-        sessionStorage.removeItem("sk:kept");
-        note(say("kept", kept.number));
-        if (last) last.scrollIntoView({ block: "nearest" });
-        document.documentElement.dataset.keptShownMs = String(Date.now() - kept.started);
-      }
-      stuck.forEach(function (item) { stuckBox(item, sheet); });
     });
   }
 

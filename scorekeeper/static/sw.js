@@ -41,27 +41,25 @@ self.addEventListener("fetch", function (event) {
 });
 
 function networkFirst(request, url) {
-  return fetch(request).then(function (response) {
-    if (response.ok && response.type === "basic") {
-      var copy = response.clone();
-      caches.open(PAGES).then(function (cache) { return cache.put(url.pathname, copy); });
-    }
+  var network = self.navigator.onLine === false ? Promise.reject(new Error("offline")) : fetch(request);
+  return network.then(function (response) {
+    if (response.ok && response.type === "basic") keep(url.pathname, response.clone());
     return response;
   }).catch(function () {
     return caches.match(url.pathname, { cacheName: PAGES, ignoreVary: true }).then(function (hit) {
-      if (!hit) return caches.match("/", { cacheName: PAGES, ignoreVary: true }).then(function (home) {
-        return home ? withoutFlashes(home) : Response.error();
+      return hit || caches.match("/", { cacheName: PAGES, ignoreVary: true }).then(function (home) {
+        return home || Response.error();
       });
-      return withoutFlashes(hit);
     });
   });
 }
 
-// A kept page's one-time messages ("Hand 3 saved.") were said when it was fetched, not now.
-function withoutFlashes(response) {
+// Kept without its one-time messages ("Hand 3 saved."): they were said when it was fetched, not when it is shown.
+function keep(path, response) {
   return response.text().then(function (html) {
     html = html.replace(/<div class="flashes"[\s\S]*?<\/div>/, "");
-    return new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    var copy = new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    return caches.open(PAGES).then(function (cache) { return cache.put(path, copy); });
   });
 }
 

@@ -79,14 +79,14 @@ def manifest():
 
 def words() -> dict[str, str]:
     """What the offline script may show, in the page's language; %(n)d and %(num)d are filled in by the script."""
-    plural = get_translations().ungettext
+    catalogue = get_translations()
     return {
         "hand": _("Hand %(n)d"),
         "enter": _("Enter hand %(n)d"),
         "waiting": _("waiting to be sent — no points yet"),
         "kept": _("No network: hand %(n)d is kept on this phone and is sent when the network is back."),
-        "waiting_one": plural("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 1),
-        "waiting_other": plural("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 2),
+        "waiting_one": catalogue.ungettext("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 1),
+        "waiting_other": catalogue.ungettext("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 2),
         "conflict": _("Hand %(n)d was entered on another phone meanwhile. Your hand is kept here:"),
         "refused": _("Hand %(n)d was not accepted:"),
         "held": _("Hand %(n)d waits for the hand before it. Your hand is kept here:"),

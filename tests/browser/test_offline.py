@@ -65,7 +65,8 @@ def test_two_hands_offline_survive_a_reload_and_are_sent_once(page, context, liv
     assert page.locator("tbody.pending").count() == 2
     assert server_hands(base, game_id) == []
     page.goto(f"{base}/")
-    assert "2" in page.inner_text("#waiting-note")
+    page.wait_for_selector("#waiting-note:not([hidden])")
+    assert "2 hands waiting" in page.inner_text("#waiting-note")
 
     context.set_offline(False)
     page.goto(f"{base}/g/{game_id}")
