@@ -9,13 +9,13 @@ from scorekeeper.core import VARIANTS
 @pytest.mark.parametrize(
     "lang,cents,currency,signed,text",
     [
-        ("en", -1250, None, False, "-12.50"),
+        ("en", -1250, None, False, "\u221212.50"),
         ("en", 300, None, True, "+3.00"),
         ("en", 0, None, True, "0.00"),
         ("da", 123450, None, False, "1.234,50"),
         ("da", 2850, "DKK", False, "28,50\xa0kr."),
         ("en", 2850, "DKK", False, "DKK\xa028.50"),
-        ("en", -2850, "EUR", True, "-€28.50"),
+        ("en", -2850, "EUR", True, "\u2212€28.50"),
     ],
 )
 def test_money_is_cents_in_the_readers_language(app, lang, cents, currency, signed, text):
