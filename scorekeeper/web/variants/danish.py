@@ -185,7 +185,8 @@ def buttons(form, ctx, players, side_names) -> dict:
         "gaa_med": [{"seat": i, "name": players[i], "tricks": [str(t) for t in range(14)]} for i in playing]
         if house.gaa_med
         else [],
-        "name_cols": 4 if max(len(players[i]) for i in playing) <= 8 else 2,  # long names get wider buttons
+        # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
+        "name_cols": 4 if max(len(w) for i in playing for w in players[i].replace("-", " ").split()) <= 11 else 2,
         "bid_rows": rows,
         "sitting_out": players[out] if out is not None else None,
     }
