@@ -183,6 +183,29 @@ def claim(game_id, key):
     return redirect(url_for("games.protokoll", game_id=game_id))
 
 
+@bp.post("/g/<game_id>/again")
+@guard.new_game
+def play_again(game_id):
+    """A new game with this one's players, variant, house rules, title and language, dealt first by the next dealer;
+    this phone holds its edit key. Only for a phone that may edit this game."""
+    sheet = _editable(game_id)
+    guard.check_storage()
+    game = sheet.game
+    new_id, key = service.start_game(
+        get_db(),
+        {
+            "variant": game.variant,
+            "players": list(game.players),
+            "dealer": sheet.protokoll.next_dealer,
+            "title": game.title,
+            "options": dict(game.options),
+            "language": game.language,
+        },
+    )
+    phone.remember_game(new_id, key)
+    return redirect(url_for("games.protokoll", game_id=new_id))
+
+
 @bp.get("/g/<game_id>/qr.svg")
 def qr(game_id):
     _load(game_id)
