@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
+import phone as phone_bench  # noqa: E402  (bench/phone.py)
 import slow_clients  # noqa: E402  (bench/slow_clients.py)
 
 PLAYERS = {
@@ -218,6 +219,23 @@ class Server:
                 time.sleep(0.1)
         raise SystemExit(f"the server {self.url} did not answer within {timeout} s")
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the master's workers so far (from /proc): what a request costs, hardly moved by
+        other work on the machine."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        try:
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            return 0.0
+        for pid in children:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / tick
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -367,21 +385,29 @@ def hands_stored(db_path: Path, game_ids: list[str]) -> dict:
     return {"total": sum(counts), "max_per_game": max(counts), "mean_per_game": sum(counts) / len(counts)}
 
 
-def load(args, out: Path) -> dict:
+def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds: int = 1) -> dict:
+    """wrk against each part in turn (interleaved: bare, floor, api, form, page, then again for the next round), so
+    that what else runs on the machine weighs on all of them alike. `rounds` repeats each number of clients."""
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: make system (or apt-get install wrk)")
     db_path = out / "bench.sqlite"
     from scorekeeper import storage as db
 
     db.migrate(str(db_path))  # as make run does (flask init-db) before gunicorn starts its workers
-    env = {"SCOREKEEPER_DATABASE": str(db_path), "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16)}
+    env = {
+        "SCOREKEEPER_DATABASE": str(db_path),
+        "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16),
+        "SCOREKEEPER_RATELIMIT_ENABLED": "false",  # the pools of games come from one address, hundreds a minute
+    }
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
     bare = Server("bare", "bare:app", BENCH, args.workers, out)
+    floor = Server("floor", "floor:app", BENCH, args.workers, out, {"FLOOR_DATABASE": str(out / "floor.sqlite")})
     try:
         app.wait("/")
         bare.wait("/ping")
+        floor.wait("/floor")
         print(
-            f"scorekeeper on {app.url}, bare Flask on {bare.url}, gunicorn --workers {args.workers}; "
+            f"scorekeeper on {app.url}, bare Flask on {bare.url}, floor on {floor.url}, gunicorn --workers {args.workers}; "
             f"wrk {args.duration} s per run",
             flush=True,
         )
@@ -402,12 +428,17 @@ def load(args, out: Path) -> dict:
         scripts.mkdir()
         bare_lua = lua_script(scripts / "bare.lua", [("GET", "/ping", {}, None)])
         read_lua = lua_script(scripts / "protokoll.lua", [("GET", f"/g/{page_game['id']}", {}, None)])
-        for _ in range(20):  # warm both servers' workers
+        floor_lua = lua_script(
+            scripts / "floor.lua",
+            [("POST", "/floor", {"Content-Type": "application/json"}, json.dumps(HAND_BODY))],
+        )
+        for _ in range(20):  # warm the servers' workers
             call(PLAIN, bare.url + "/ping")
+            call(PLAIN, floor.url + "/floor")
             call(PLAIN, f"{app.url}/g/{page_game['id']}")
 
-        runs: dict[str, list] = {"bare": [], "api": [], "form": [], "page": []}
-        for clients in args.clients:
+        runs: dict[str, list] = {name: [] for name in parts}
+        for clients in [c for c in args.clients for _ in range(rounds)]:
             # (a) a fresh pool of games for the JSON API
             pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
             api_lua = lua_script(
@@ -440,24 +471,32 @@ def load(args, out: Path) -> dict:
 
             for name, base, script, ids in (
                 ("bare", bare.url, bare_lua, None),
+                ("floor", floor.url, floor_lua, None),
                 ("api", app.url, api_lua, pool),
                 ("form", app.url, form_lua, form_pool),
                 ("page", app.url, read_lua, None),
             ):
+                if name not in parts:
+                    continue
+                server = {"bare": bare, "floor": floor}.get(name, app)
+                cpu = server.cpu_seconds()
                 result = wrk(base, script, clients, args.duration)
+                result["cpu_ms_per_request"] = (server.cpu_seconds() - cpu) * 1000 / max(result["requests"], 1)
                 if ids:
                     result["stored"] = hands_stored(db_path, [g["id"] for g in ids])
                 runs[name].append(result)
                 extra = f", {result['stored']['total']} hands stored" if ids else ""
                 print(
                     f"  {name:5} {clients:3} clients: {result['rps']:8.0f} req/s  p50 {result['p50_ms']:7.2f} ms  "
-                    f"p99 {result['p99_ms']:7.2f} ms  errors {result['errors']}{extra}",
+                    f"p99 {result['p99_ms']:7.2f} ms  CPU {result['cpu_ms_per_request']:.2f} ms/req  "
+                    f"errors {result['errors']}{extra}",
                     flush=True,
                 )
         return runs
     finally:
         app.stop()
         bare.stop()
+        floor.stop()
 
 
 # ---------------------------------------------------------------- scaling, in-process
@@ -604,17 +643,11 @@ def scaling(args, out: Path) -> dict:
     return {"rows": rows, "page": page}
 
 
-def pdf_cost(out: Path) -> dict:
-    """The costliest PDF (measured: Danish, five players with long names, MAX_HANDS hands; classic and norwegian
-    draw faster): its first download draws it in a child process, the second reads the kept file."""
-    import resource
+EVENING_HANDS = 60  # a Danish evening
 
-    from scorekeeper import create_app
-    from scorekeeper.services import games as service
-    from scorekeeper.web.db import get_db
 
-    app = create_app({"DATABASE": str(out / "pdf.sqlite"), "SECRET_KEY": "bench", "GC_FREEZE": False})
-    n = app.config["MAX_HANDS"]
+def long_game(n: int) -> dict:
+    """The costliest sheet measured: Danish, five players with long names (classic and norwegian draw faster)."""
     data = game_data("danish", n, "Lang aften hos Skovbo-Kristoffersen")
     data["players"] = [f"Skovbo-Kristoffersen-Høegh-Guldberg {i}" for i in range(5)]
     data["options"]["rate"] = 0.05
@@ -623,42 +656,242 @@ def pdf_cost(out: Path) -> dict:
         h if h.get("passed") or i % 5 not in (h["bidder"], h.get("partner")) else {"passed": True}
         for i, h in enumerate(data["hands"])
     ]
+    return data
+
+
+def chromium_pdf(htmls: list[str]) -> list[float] | None:
+    """The same sheets' HTML printed by Chromium (Playwright, the stylesheet inlined), seconds each: the other
+    well-kept renderer at hand, side by side."""
+    if not Path("/usr/bin/chromium").exists():
+        return None
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from helpers import CHROMIUM_ARGS
+
+    css = (ROOT / "scorekeeper" / "static" / "print.css").read_text()
+    times = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        for html in htmls:
+            html = re.sub(r'<link rel="stylesheet" href="[^"]*print.css[^"]*">', f"<style>{css}</style>", html)
+            started = time.perf_counter()
+            page.set_content(html)
+            page.pdf(format="A4", prefer_css_page_size=True)
+            times.append(time.perf_counter() - started)
+        browser.close()
+    return times
+
+
+def pdf_cost(out: Path) -> dict:
+    """Server time of a game's PDF (the Flask test client; the renderer process is this worker's, see
+    web/sheets/views.Renderer): the first of a worker (the renderer starts), a 60-hand Danish evening three times
+    (three games), the largest game the app takes (MAX_HANDS hands, the costliest sheet), then downloads again
+    (the kept file) and a revalidation (304). Chromium draws the same HTML beside it."""
+    import resource
+
+    from flask import render_template
+
+    from scorekeeper import create_app
+    from scorekeeper.services import games as service
+    from scorekeeper.web.db import get_db
+    from scorekeeper.web.sheets import paper
+    from scorekeeper.web.sheets import views as sheets
+
+    app = create_app({"DATABASE": str(out / "pdf.sqlite"), "SECRET_KEY": "bench", "GC_FREEZE": False})
+    n = app.config["MAX_HANDS"]
     with app.app_context():
-        game_id, _key = service.import_game(get_db(), data, max_hands=n)
+        evenings = []
+        for k in range(4):
+            data = game_data("danish", EVENING_HANDS, f"Torsdag {k}")
+            data["options"]["rate"] = 0.05
+            evenings.append(service.import_game(get_db(), data)[0])
+        big = service.import_game(get_db(), long_game(n), max_hands=n)[0]
     client = app.test_client()
-    client.get(f"/g/{game_id}")  # the sheet scored and kept: what is timed is the PDF
-    started = time.perf_counter()
-    first = client.get(f"/g/{game_id}/sheet.pdf")
-    drawn = time.perf_counter() - started
-    started = time.perf_counter()
-    again = client.get(f"/g/{game_id}/sheet.pdf")
-    kept = time.perf_counter() - started
-    assert first.status_code == again.status_code == 200 and first.data == again.data
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux: the largest child so far
+
+    def timed(path, **kw):
+        started = time.perf_counter()
+        answer = client.get(path, **kw)
+        took = time.perf_counter() - started
+        assert answer.status_code in (200, 304), (path, answer.status_code)
+        return took, answer
+
+    for game_id in [*evenings, big]:
+        client.get(f"/g/{game_id}")  # the sheets scored and kept: what is timed is the PDF
+    sheets.renderer.stop()
+    first, _ = timed(f"/g/{evenings[0]}/sheet.pdf")  # the renderer starts: WeasyPrint imported, fonts warmed
+    evening = [timed(f"/g/{game_id}/sheet.pdf")[0] for game_id in evenings[1:]]
+    renderer_mib = rss_mib(sheets.renderer.proc.pid)
+    drawn, answer = timed(f"/g/{big}/sheet.pdf")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB: the largest renderer ended
+    if sheets.renderer.proc is not None:
+        peak = max(peak, peak_mib(sheets.renderer.proc.pid))
+    kept = sorted(timed(f"/g/{big}/sheet.pdf")[0] for _ in range(5))[2]
+    etag = answer.headers["ETag"]
+    revalidated = sorted(timed(f"/g/{big}/sheet.pdf", headers={"If-None-Match": etag})[0] for _ in range(5))[2]
+    with app.test_request_context(f"/g/{big}/sheet.pdf"):
+        htmls = [
+            render_template("print/sheet.html", pdf=True, **paper.sheet_context(service.load(get_db(), game_id)))
+            for game_id in (evenings[1], big)
+        ]
+    chromium = chromium_pdf(htmls)
+    (out / "big.pdf").write_bytes(answer.data)
+    info = subprocess.run(["pdfinfo", str(out / "big.pdf")], capture_output=True, text=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info)[1]) if "Pages:" in info else None
+    (out / "big.pdf").unlink()
     result = {
         "hands": n,
+        "evening_hands": EVENING_HANDS,
+        "first_s": first,
+        "evening_s": evening,
+        "evening_median_s": statistics.median(evening),
         "drawn_s": drawn,
+        "pages": pages,
+        "renderer_idle_mib": renderer_mib,
         "child_peak_mib": peak,
         "kept_ms": kept * 1000,
-        "pdf_kb": len(first.data) / 1000,
+        "revalidated_ms": revalidated * 1000,
+        "pdf_kb": len(answer.data) / 1000,
         "worker_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "chromium_evening_s": chromium[0] if chromium else None,
+        "chromium_big_s": chromium[1] if chromium else None,
     }
     print(
-        f"PDF of {n} Danish hands (5 players, long names): drawn in {drawn:.1f} s, child peak {peak:.0f} MiB; "
-        f"kept {kept * 1000:.1f} ms; {result['pdf_kb']:.0f} KB",
+        f"PDF: first of a worker {first:.2f} s; {EVENING_HANDS}-hand evening "
+        + ", ".join(f"{t:.2f}" for t in evening)
+        + f" s; {n} hands (5 players, long names) {drawn:.1f} s, {pages} pages, renderer peak {peak:.0f} MiB; "
+        f"kept {kept * 1000:.1f} ms, 304 {revalidated * 1000:.1f} ms; Chromium {chromium}",
         flush=True,
     )
+    return result
+
+
+def peak_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# ---------------------------------------------------------------- memory
+
+
+MEMORY_GAMES = 1000
+MEMORY_HANDS = 50
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory(args, out: Path) -> dict:
+    """A worker's resident memory after serving the protokolls of 1,000 different games (50 hands each, the five
+    variants in turn): one gunicorn sync worker, so that every game goes through it and its kept sheets."""
+    from scorekeeper import create_app
+    from scorekeeper.services import games as service
+    from scorekeeper.web.db import get_db
+
+    db_path = out / "memory.sqlite"
+    app = create_app({"DATABASE": str(db_path), "SECRET_KEY": "bench", "GC_FREEZE": False})
+    ids = []
+    with app.app_context():
+        for k in range(MEMORY_GAMES):
+            variant = list(PLAYERS)[k % len(PLAYERS)]
+            ids.append(service.import_game(get_db(), game_data(variant, MEMORY_HANDS, f"{variant} {k}"))[0])
+    env = {
+        "SCOREKEEPER_DATABASE": str(db_path),
+        "SCOREKEEPER_SECRET_KEY": "bench",
+        "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+    }
+    server = Server("memory", "scorekeeper:create_app()", ROOT, 1, out, env)
+    try:
+        server.wait("/")
+        worker = int(Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()[0])
+        call(PLAIN, f"{server.url}/g/{ids[0]}")
+        marks = {"started (one protokoll served)": rss_mib(worker)}
+        for k, game_id in enumerate(ids, 1):
+            status, _ = call(PLAIN, f"{server.url}/g/{game_id}")
+            if status != 200:
+                raise SystemExit(f"GET /g/{game_id} answered {status}")
+            if k in (100, 500, MEMORY_GAMES):
+                marks[f"after {k} games"] = rss_mib(worker)
+        for game_id in ids[:100]:  # again: the kept sheets of the first games went out of the cache
+            call(PLAIN, f"{server.url}/g/{game_id}")
+        marks[f"after {MEMORY_GAMES} games and 100 again"] = rss_mib(worker)
+    finally:
+        server.stop()
+    result = {"games": MEMORY_GAMES, "hands": MEMORY_HANDS, "rss_mib": marks}
+    for what, mib in marks.items():
+        print(f"  worker RSS {what}: {mib:.0f} MiB", flush=True)
     return result
 
 
 # ---------------------------------------------------------------- the table
 
 
+def floor_pairs(runs: dict) -> dict[int, list[tuple[dict, dict, dict]]]:
+    """(floor, JSON, form) runs made back to back, grouped by the number of clients."""
+    out: dict[int, list] = {}
+    for floor, api, form in zip(runs["floor"], runs["api"], runs["form"]):
+        out.setdefault(floor["clients"], []).append((floor, api, form))
+    return out
+
+
+def floor_table(runs: dict) -> list[str]:
+    lines = [
+        "",
+        "Hand entry against the honest floor (bench/floor.py: the request body stored as one row, WAL, "
+        "synchronous=FULL, 201; no validation, scoring or log), run back to back (floor, JSON, form) per round:",
+        "",
+        "| clients | round | floor req/s | floor p99 ms | JSON req/s | JSON p99 ms | form req/s | form p99 ms "
+        "| JSON ÷ floor req/s | JSON ÷ floor p99 | form ÷ floor req/s | form ÷ floor p99 "
+        "| CPU ms/req floor · JSON · form |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for clients, rounds in floor_pairs(runs).items():
+        for k, (floor, api, form) in enumerate(rounds, 1):
+            lines.append(
+                f"| {clients} | {k} | {floor['rps']:.0f} | {floor['p99_ms']:.2f} | {api['rps']:.0f} | "
+                f"{api['p99_ms']:.2f} | {form['rps']:.0f} | {form['p99_ms']:.2f} | {ratio(api['rps'], floor['rps'])} | "
+                f"{ratio(api['p99_ms'], floor['p99_ms'])} | {ratio(form['rps'], floor['rps'])} | "
+                f"{ratio(form['p99_ms'], floor['p99_ms'])} | {floor['cpu_ms_per_request']:.2f} · "
+                f"{api['cpu_ms_per_request']:.2f} · {form['cpu_ms_per_request']:.2f} |"
+            )
+    return lines
+
+
+def floor_checks(runs: dict) -> list[tuple[str, bool, str]]:
+    """The goals, on the median of the rounds' ratios."""
+    checks = []
+    for clients, rounds in floor_pairs(runs).items():
+        api_rps = statistics.median(a["rps"] / f["rps"] for f, a, _ in rounds)
+        api_p99 = statistics.median(a["p99_ms"] / f["p99_ms"] for f, a, _ in rounds)
+        form_rps = statistics.median(m["rps"] / f["rps"] for f, _, m in rounds)
+        checks += [
+            (f"JSON hand entry at {clients} clients ≥ 1.0 × the floor's req/s", api_rps >= 1.0, f"{api_rps:.2f}"),
+            (f"JSON hand entry p99 at {clients} clients ≤ 1.0 × the floor's p99", api_p99 <= 1.0, f"{api_p99:.2f}"),
+            (f"form hand entry at {clients} clients ≥ 0.8 × the floor's req/s", form_rps >= 0.8, f"{form_rps:.2f}"),
+        ]
+    return checks
+
+
 def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b else "–"
 
 
-def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None = None, slow: dict | None = None) -> str:
+def report(
+    info: dict,
+    runs: dict | None,
+    scale: dict | None,
+    pdf: dict | None = None,
+    slow: dict | None = None,
+    phone: dict | None = None,
+    mem: dict | None = None,
+) -> str:
     lines = [
         f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
         f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
@@ -666,18 +899,19 @@ def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None =
         "",
     ]
     checks = []
-    if runs:
+    if runs and "bare" in runs:
         lines += [
             "| what | clients | req/s | p50 ms | p99 ms | bare req/s | bare p50 ms | bare p99 ms "
             "| req/s ÷ bare | p99 ÷ bare |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         names = {
+            "floor": "(f) the floor: the body stored as one row",
             "api": "(a) hand, JSON API",
             "form": "(b) hand, form post → redirect",
             "page": f"(c) protokoll page, {PAGE_HANDS} hands",
         }
-        for name, label in names.items():
+        for name, label in ((n, label) for n, label in names.items() if n in runs):
             for run, base in zip(runs[name], runs["bare"]):
                 lines.append(
                     f"| {label} | {run['clients']} | {run['rps']:.0f} | {run['p50_ms']:.2f} | "
@@ -685,7 +919,7 @@ def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None =
                     f"{ratio(run['rps'], base['rps'])} | {ratio(run['p99_ms'], base['p99_ms'])} |"
                 )
         errors = sum(r["errors"] for rs in runs.values() for r in rs)
-        stored = [r["stored"] for n in ("api", "form") for r in runs[n]]
+        stored = [r["stored"] for n in ("api", "form") if n in runs for r in runs[n]]
         lines += [
             "",
             f"Errors (connect/read/write/timeout, or status ≥ 400): {errors}. Hand entry went round-robin "
@@ -693,6 +927,8 @@ def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None =
             f"{max(s['max_per_game'] for s in stored)} hands.",
         ]
         for name, how in (("api", "JSON"), ("form", "form")):
+            if name not in runs:
+                continue
             run, base = runs[name][-1], runs["bare"][-1]  # the most clients
             checks.append(
                 (
@@ -708,6 +944,9 @@ def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None =
                     ratio(run["p99_ms"], base["p99_ms"]),
                 )
             )
+    if runs and "floor" in runs:
+        lines += floor_table(runs)
+        checks += floor_checks(runs)
     if scale:
         by = {(r["variant"], r["hands"]): r for r in scale["rows"]}
         variants = list(dict.fromkeys(r["variant"] for r in scale["rows"]))
@@ -768,16 +1007,60 @@ def report(info: dict, runs: dict | None, scale: dict | None, pdf: dict | None =
         )
         checks.append(("no request to another host", not p["external"], str(len(p["external"]))))
     if pdf:
+        chromium = pdf.get("chromium_big_s") is not None
         lines += [
             "",
-            f"The PDF of the largest game the app takes: {pdf['hands']} Danish hands, five players with long "
-            "names (the costliest sheet measured), drawn in a child process, then kept.",
+            f"A game's PDF, server time (the test client), drawn by the worker's renderer process; the largest game "
+            f"the app takes is {pdf['hands']} Danish hands with five players with long names (the costliest sheet), "
+            f"{pdf['pages']} pages.",
             "",
-            "| PDF | drawn s | child peak MiB | again (kept) ms | KB | worker peak MiB |",
-            "|---|---:|---:|---:|---:|---:|",
-            f"| danish, {pdf['hands']} hands | {pdf['drawn_s']:.1f} | {pdf['child_peak_mib']:.0f} | "
-            f"{pdf['kept_ms']:.1f} | {pdf['pdf_kb']:.0f} | {pdf['worker_rss_mib']:.0f} |",
+            "| PDF | WeasyPrint s | Chromium s (same HTML) |",
+            "|---|---:|---:|",
+            f"| first of a worker ({pdf['evening_hands']} hands; the renderer starts) | {pdf['first_s']:.2f} | |",
+            f"| a {pdf['evening_hands']}-hand Danish evening (median of {len(pdf['evening_s'])}) | "
+            f"{pdf['evening_median_s']:.2f} | {pdf['chromium_evening_s'] or 0:.2f} |",
+            f"| {pdf['hands']} hands, five players | {pdf['drawn_s']:.2f} | {pdf['chromium_big_s'] or 0:.2f} |",
+            f"| again, from the kept file | {pdf['kept_ms'] / 1000:.4f} | |",
+            f"| again with If-None-Match (304) | {pdf['revalidated_ms'] / 1000:.4f} | |",
+            "",
+            f"Renderer: {pdf['renderer_idle_mib']:.0f} MiB resident after the evenings, peak {pdf['child_peak_mib']:.0f} "
+            f"MiB with the largest game; the worker's own peak {pdf['worker_rss_mib']:.0f} MiB; the PDF "
+            f"{pdf['pdf_kb']:.0f} KB." + ("" if chromium else " (No Chromium here.)"),
         ]
+        checks += [
+            (
+                f"PDF of a {pdf['evening_hands']}-hand evening ≤ 0.3 s",
+                pdf["evening_median_s"] <= 0.3,
+                f"{pdf['evening_median_s']:.2f} s",
+            ),
+            (f"PDF of {pdf['hands']} hands ≤ 3 s", pdf["drawn_s"] <= 3, f"{pdf['drawn_s']:.1f} s"),
+            (
+                f"renderer peak with {pdf['hands']} hands ≤ 300 MB",
+                pdf["child_peak_mib"] * 1.048576 <= 300,
+                f"{pdf['child_peak_mib'] * 1.048576:.0f} MB",
+            ),
+            ("a repeat download from the kept file ≤ 20 ms", pdf["kept_ms"] <= 20, f"{pdf['kept_ms']:.1f} ms"),
+        ]
+    if phone:
+        lines += ["", "What a phone feels (bench/phone.py):", "", phone_bench.table(phone)]
+        checks.append(
+            (
+                "Save → updated protokoll ≤ 1.3 × a static page of the same size",
+                phone["ratio"] <= 1.3,
+                f"{phone['ratio']:.2f}",
+            )
+        )
+    if mem:
+        lines += [
+            "",
+            f"A gunicorn worker's resident memory serving the protokolls of {mem['games']} different games "
+            f"({mem['hands']} hands each, the variants in turn), one worker:",
+            "",
+            "| when | RSS MiB |",
+            "|---|---:|",
+        ] + [f"| {what} | {mib:.0f} |" for what, mib in mem["rss_mib"].items()]
+        worst = max(mem["rss_mib"].values()) * 1.048576
+        checks.append((f"a worker after {mem['games']} games ≤ 150 MB", worst <= 150, f"{worst:.0f} MB"))
     if slow:
         lines += [
             "",
@@ -795,7 +1078,10 @@ def main(argv=None) -> int:
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
     parser.add_argument("--clients", default="1,8,32", help="concurrent connections, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers, as make run (default 2)")
-    parser.add_argument("--only", choices=("load", "scaling", "pdf", "slow"), help="run one part only")
+    parser.add_argument(
+        "--only", choices=("load", "floor", "scaling", "pdf", "phone", "memory", "slow"), help="run one part only"
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of --only floor (default 2)")
     args = parser.parse_args(argv)
     args.clients = [int(c) for c in args.clients.split(",")]
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -804,16 +1090,39 @@ def main(argv=None) -> int:
     print(f"{info['date']}: {info['nproc']} × {info['cpu']}, {info['python']}; results in {out}", flush=True)
     if info["load_before"] > 0.5:
         print(f"Note: the machine is busy (load average {info['load_before']}); the figures will be noisy.", flush=True)
-    runs = load(args, out) if args.only in (None, "load") else None
+    if args.only == "floor":
+        args.clients = [c for c in args.clients if c > 1] or [8, 32]
+        runs = load(args, out, parts=("floor", "api", "form"), rounds=args.rounds)
+    else:
+        runs = load(args, out) if args.only in (None, "load") else None
     scale = scaling(args, out) if args.only in (None, "scaling") else None
     pdf = pdf_cost(out) if args.only in (None, "pdf") else None
     slow = slow_clients.run() if args.only in (None, "slow") else None
-    table = report(info, runs, scale, pdf, slow)
+    phone = phone_bench.run() if args.only in (None, "phone") else None
+    mem = memory(args, out) if args.only in (None, "memory") else None
+    table = report(info, runs, scale, pdf, slow, phone, mem)
     (out / "table.md").write_text(table + "\n")
     (out / "results.json").write_text(
-        json.dumps({"machine": info, "load": runs, "scaling": scale, "pdf": pdf, "slow_clients": slow}, indent=1)
+        json.dumps(
+            {
+                "machine": info,
+                "load": runs,
+                "scaling": scale,
+                "pdf": pdf,
+                "slow_clients": slow,
+                "phone": phone,
+                "memory": mem,
+            },
+            indent=1,
+        )
     )
-    for name in ("bench.sqlite", "scaling.sqlite", "pdf.sqlite"):  # the figures are kept; the databases are not
+    for name in (
+        "bench.sqlite",
+        "floor.sqlite",
+        "scaling.sqlite",
+        "pdf.sqlite",
+        "memory.sqlite",
+    ):  # the figures are kept; the databases are not
         for path in out.glob(name + "*"):
             path.unlink()
     shutil.rmtree(out / "pdf", ignore_errors=True)  # the kept PDF beside pdf.sqlite
