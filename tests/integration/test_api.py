@@ -25,7 +25,17 @@ def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
     assert game["sides"] == [[0], [1], [2], [3]]
     assert game["options"]["tariff"] == [10, 20, 40, 80, 160, 320, 640]
     assert game["options"]["rate"] == 0.05
-    assert set(game["options"]) == {"tariff", "lost", "solo_values", "preset", "house", "iron_hand", "rate", "currency", "deals"}
+    assert set(game["options"]) == {
+        "tariff",
+        "lost",
+        "solo_values",
+        "preset",
+        "house",
+        "iron_hand",
+        "rate",
+        "currency",
+        "deals",
+    }
     assert len(game["edit_key"]) >= 32
     assert game["edit_key"] in game["edit_page"]
     assert game["links"] == {

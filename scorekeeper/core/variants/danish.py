@@ -193,7 +193,9 @@ OPTIONS = {
     "house": Option(
         None,
         lambda value: None if value is None else model.check_house(value),
-        Msg("The table's own tariff as data (RULES.md); keys given replace those the preset and the shorthands build."),
+        Msg(
+            "A tariff of the table's own as data (RULES.md); keys given replace those the preset and the shorthands build."
+        ),
         "house",
     ),
     "iron_hand": bool_option(
@@ -216,7 +218,7 @@ def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
 
 
 def _check_preset(value):
-    if value is not None and value not in PRESETS:
+    if value is not None and (not isinstance(value, str) or value not in PRESETS):
         raise ValueError(Msg("must be one of %(choices)s, or null", choices=", ".join(PRESETS)))
     return value
 

@@ -71,7 +71,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 def _check_preset(value):
-    if value is not None and value not in PRESETS:
+    if value is not None and (not isinstance(value, str) or value not in PRESETS):
         raise ValueError(Msg("must be one of %(choices)s, or null", choices=", ".join(PRESETS)))
     return value
 
