@@ -176,6 +176,15 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
     }
 
 
+def chart_view(sheet: Sheet) -> dict | None:
+    """The running totals per side as a chart's finished coordinates (None before the first hand)."""
+    from scorekeeper.web import chart, words
+
+    p = sheet.protokoll
+    names = words.side_names(list(sheet.game.players), p.sides)
+    return chart.running_totals([h.totals for h in p.hands], names, label=minus)
+
+
 def settlement_view(sheet: Sheet, players) -> dict | None:
     """Who pays whom by name; amounts in cents, for the `money` filter."""
     result = _settlement(sheet)

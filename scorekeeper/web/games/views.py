@@ -20,7 +20,7 @@ from scorekeeper.web.games import forms
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import one_catalogue, translate
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
-from scorekeeper.web.present import edit_log_view, protokoll_context
+from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
 from scorekeeper.web.sheets.paper import sheet_head, tariff_view
 from scorekeeper.web.variants import VIEWS
@@ -166,6 +166,7 @@ def protokoll(game_id):
         "games/protokoll.html",
         **ctx,
         head=sheet_head(sheet),
+        chart=chart_view(sheet),
         editable=editable,
         changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),

@@ -17,7 +17,7 @@ from scorekeeper.services.games import Sheet
 from scorekeeper.web import describe, words
 from scorekeeper.web.inputs import whole_number
 from scorekeeper.web.options import options_from_text
-from scorekeeper.web.present import minus, protokoll_context
+from scorekeeper.web.present import chart_view, minus, protokoll_context
 from scorekeeper.web.variants import VIEWS
 
 ROWS_MAX = 200
@@ -75,6 +75,7 @@ def sheet_context(sheet: Sheet) -> dict:
     ctx = protokoll_context(sheet)
     ctx["head"] = sheet_head(sheet)
     ctx["tariff"] = tariff_view(sheet.game.variant, sheet.setup.options)
+    ctx["chart"] = chart_view(sheet)
     ctx["final"] = (
         _("Total")
         if not ctx["games_won"]
