@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """How fast scorekeeper keeps score, side by side with the bare framework, in one run of a few minutes.
 
-1. Load: scorekeeper and a bare Flask app (bench/bare.py) under gunicorn with the same sync workers on 127.0.0.1,
-   both driven by wrk at 1, 8 and 32 connections: (a) a hand through the JSON API, (b) the same hand through the
-   HTML form (the POST answered by its redirect), (c) the protokoll page of a 50-hand game; each beside the bare
-   route's figures and as a ratio.
+1. Load: scorekeeper, a bare Flask app (bench/bare.py) and the honest floor (bench/floor.py: the body stored as one
+   row, WAL, synchronous=FULL) under gunicorn with the same sync workers on 127.0.0.1, all driven by wrk at 1, 8 and
+   32 connections: (a) a hand through the JSON API, (b) the same hand through the HTML form (the POST answered by its
+   redirect), (c) the protokoll page of a 50-hand game; each beside the bare route's figures and as a ratio, and the
+   workers' CPU time per request. `--only floor`: the floor, JSON and form only, at 8 and 32 clients, in rounds.
 2. Scaling, in-process (Flask test client): the protokoll page and the JSON game for 10, 100 and 1,000 hands per
    variant, median server time of several runs.
 3. The protokoll page of a 50-hand game: bytes (raw and gzip) and the requests of a first visit.
-4. The PDF of the largest game the app takes (MAX_HANDS): drawn once (time, the child process's peak memory), then
-   downloaded again (kept: a file read).
+4. PDFs: the first of a worker (its renderer starts), a 60-hand evening, the largest game the app takes (MAX_HANDS;
+   the renderer's peak memory), then downloaded again (kept: a file read) and revalidated; Chromium beside it.
+5. The phone (bench/phone.py): Save → the updated protokoll painted on a slow phone, beside a static page.
+6. Memory: a gunicorn worker's resident memory after serving the protokolls of 1,000 different games.
 
-Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--only load|scaling|pdf|slow]
+Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--rounds 2]
+       [--only load|floor|scaling|pdf|phone|memory|slow]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 
