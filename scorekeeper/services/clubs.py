@@ -209,6 +209,29 @@ def add_member(db, club_id: str, name: Any) -> int:
         return store.insert_member(db, club_id, _member_name(db, club_id, name))
 
 
+def add_members(db, club_id: str, names: list[Any]) -> list[int]:
+    """Several members at once, all or none: each name checked, a name twice in the list refused by name."""
+    get_club(db, club_id)
+    errors: dict = {}
+    checked: list[str] = []
+    with writing(db):
+        for i, name in enumerate(names):
+            try:
+                name = _member_name(db, club_id, name)
+            except InputError as exc:
+                errors[f"names.{i}"] = exc.errors["name"]
+                continue
+            twice = next((other for other in checked if other.casefold() == name.casefold()), None)
+            if twice is not None:
+                errors[f"names.{i}"] = _("%(name)s is in the list twice", name=twice)
+            checked.append(name)
+        if not names:
+            errors["names"] = _("Enter a name.")
+        if errors:
+            raise InputError(errors)
+        return [store.insert_member(db, club_id, name) for name in checked]
+
+
 def _member(db, club_id: str, member_id: int) -> store.MemberRecord:
     found = members(db, club_id).get(member_id)
     if found is None:
@@ -458,6 +481,8 @@ def date_range(start: Any, end: Any) -> tuple[str | None, str | None]:
     out = []
     for value, field in ((start, "from"), (end, "to")):
         out.append(parse_date(value, field) if value not in (None, "") else None)
+    if out[0] and out[1] and out[0] > out[1]:
+        raise InputError({"to": _("The end date is before the start date: choose a “To” on or after the “From”.")})
     return out[0], out[1]
 
 

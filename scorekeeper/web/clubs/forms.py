@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringField
+from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
@@ -124,7 +124,14 @@ class ButtonForm(forms.Form):
 
 
 class MemberForm(forms.Form):
-    name = StringField(validators=[InputRequired(message=_l("Enter a name."))])
+    """One name per line of `names` (several members at once); `name` is the one-line form's field."""
+
+    names = TextAreaField(validators=[Optional()])
+    name = StringField(validators=[Optional()])
+
+    def lines(self) -> list[str]:
+        text = self.names.data if self.names.data is not None and self.names.raw_data else self.name.data or ""
+        return [line for line in text.splitlines() if line.strip()]
 
 
 class EveningForm(forms.Form):
@@ -163,9 +170,14 @@ for _i in range(SEATS):
     setattr(TableForm, f"seat{_i}", SelectField(choices=[], validate_choice=False, validators=[Optional()]))
 
 
-def table_form(club_variant: str, active_members, formdata=None) -> TableForm:
-    """The new-table form: the club's rule set or another variant, and a member for each seat."""
+def table_form(club_variant: str, active_members, formdata=None, seated=()) -> TableForm:
+    """The new-table form: the club's rule set or another variant, and a member for each seat; a new form has the
+    first four seats taken by the members not yet `seated` this evening, in the club's order (fewer taps)."""
     form = TableForm(formdata=formdata) if formdata is not None else TableForm()
+    if formdata is None:
+        free = [m for m in active_members if m.id not in set(seated)][:4]
+        for field, m in zip(form.seat_fields(), free):
+            field.data = str(m.id)
     form.variant.choices = [
         SelectChoice(club_variant, _l("The club's rules (%(variant)s)", variant=_l(VARIANTS[club_variant].TITLE)))
     ] + [

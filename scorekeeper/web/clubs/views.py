@@ -192,7 +192,12 @@ def settings(club_id):
 
 @bp.get("/c/<club_id>")
 def club(club_id):
-    club = _club(club_id)
+    return _club_page(_club(club_id), more=request.args.get("more") == "1")
+
+
+def _club_page(club, member_form=None, member_errors=(), more=False, status=200):
+    """The club's page; `more`: the names box has the focus (members were just added, or refused)."""
+    club_id = club.id
     db = get_db()
     phone.remember_club(club_id)
     members = list(club_service.members(db, club_id).values())
@@ -206,11 +211,13 @@ def club(club_id):
         active=[m for m in members if not m.retired],
         retired=[m for m in members if m.retired],
         evenings=list(reversed(evenings)),
-        member_form=club_forms.MemberForm(),
+        member_form=member_form or club_forms.MemberForm(),
+        member_errors=list(member_errors),
+        more=more or bool(member_errors),
         logout_form=club_forms.ButtonForm(),
         **club_present.rules_context(club),
         share_url=external_url("clubs.club", club_id=club_id),
-    )
+    ), status
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])
@@ -263,18 +270,24 @@ def add_member(club_id):
     if refused:
         return refused
     form = club_forms.MemberForm()
-    if form.validate_on_submit():
-        try:
-            club_service.add_member(get_db(), club_id, form.name.data)
-        except InputError as exc:
-            for message in exc.errors.values():
-                flash(translate(message))
-        else:
-            flash(_("%(name)s is a member.", name=" ".join(form.name.data.split())))
+    if not form.validate_on_submit():
+        return _club_page(club, form, [_("The form expired; please try again.")], status=400)
+    names = form.lines()
+    try:
+        club_service.add_members(get_db(), club_id, names)
+    except InputError as exc:
+        errors = [
+            f"{names[int(key[6:])].strip()}: {translate(message)}" if key.startswith("names.") else translate(message)
+            for key, message in exc.errors.items()
+        ]
+        return _club_page(club, form, errors, status=400)
+    added = [" ".join(name.split()) for name in names]
+    if len(added) == 1:
+        flash(_("%(name)s is a member.", name=added[0]))
     else:
-        for message in form.name.errors or [_("The form expired; please try again.")]:
-            flash(message)
-    return redirect(url_for("clubs.club", club_id=club_id, _anchor="members"))
+        flash(_("%(names)s are members.", names=", ".join(added)))
+    # No #fragment: a browser skips autofocus when the address points at an element.
+    return redirect(url_for("clubs.club", club_id=club_id, more=1))
 
 
 @bp.route("/c/<club_id>/members/<int:member_id>", methods=["GET", "POST"])
@@ -416,7 +429,8 @@ def _evening_page(club, evening_id, form=None, general=(), status=200):
         table["edit_url"] = external_url("games.claim", game_id=table["game_id"], key=key) if key else None
         table["removable"] = admin and table["hands"] == 0
     if form is None and admin:
-        form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired])
+        seated = {m for t in data.tables for m in t.record.members}
+        form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired], seated=seated)
     return render_template(
         "clubs/evening.html",
         club=club,
@@ -474,7 +488,16 @@ def result(club_id, evening_id):
     ctx = club_present.evening_context(data, club_service.members(get_db(), club_id), club.currency)
     admin = _is_admin(club)
     form = club_forms.SettleForm(data={"settlement": ctx["settlement"]}) if admin else None
-    return render_template("clubs/result.html", club=club, evening=ctx, admin=admin, form=form)
+    ways = []
+    if admin and not ctx["settled"]:
+        for choice in form.settlement.choices:  # each way with its payments, to choose between them on the page
+            way = ctx if choice.value == ctx["settlement"] else None
+            if way is None:
+                way = club_present.evening_context(
+                    _evening(club_id, evening_id, choice.value), club_service.members(get_db(), club_id), club.currency
+                )
+            ways.append({"value": choice.value, "label": choice.label, "payments": way["payments"]})
+    return render_template("clubs/result.html", club=club, evening=ctx, admin=admin, form=form, ways=ways)
 
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/settle")
@@ -533,9 +556,9 @@ def ledger(club_id):
     return render_template(
         "clubs/ledger.html",
         club=club,
-        ledger=ctx,
-        start=start or "",
-        end=end or "",
+        ledger=None if general else ctx,
+        start=start or (request.args.get("from", "")[:10] if general else ""),
+        end=end or (request.args.get("to", "")[:10] if general else ""),
         general=general,
         args={k: v for k, v in (("from", start), ("to", end)) if v},
     ), 400 if general else 200
