@@ -137,3 +137,17 @@ def test_text_cells_cannot_run_as_formulas_but_negative_numbers_stay_numbers(cli
 )
 def test_guard(value, cell):
     assert guard(value) == cell
+
+
+def test_the_club_rule_columns_come_only_with_the_club_rules(client, api):
+    """iron_hand and with (gå med) are columns only where the table's rules allow them."""
+    plain = api.create("danish")
+    clubby = api.create("danish", options={"iron_hand": True}, preset="sol_join_independent")
+    for game in (plain, clubby):
+        api.hand(game, {"passed": True})
+    header = {
+        g["id"]: next(csv.reader(io.StringIO(client.get(f"/g/{g['id']}/hands.csv").data.decode("utf-8-sig"))))
+        for g in (plain, clubby)
+    }
+    assert "iron_hand" not in header[plain["id"]] and "with" not in header[plain["id"]]
+    assert "iron_hand" in header[clubby["id"]] and "with" in header[clubby["id"]]

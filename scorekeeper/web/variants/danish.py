@@ -299,4 +299,7 @@ def blank_columns(options) -> list[tuple[str, str]]:
 
 
 def csv_columns(options, players, side_names) -> list:
-    return [shared.field(name, players) for name in rules.INPUT_FIELDS]
+    """The entered fields; `iron_hand` and `with` only where the table's rules allow them, so that a game without
+    those club rules keeps the columns its spreadsheets were made for."""
+    allowed = {"iron_hand": bool(options.get("iron_hand")), "with": bool((options.get("house") or {}).get("gaa_med"))}
+    return [shared.field(name, players) for name in rules.INPUT_FIELDS if allowed.get(name, True)]
