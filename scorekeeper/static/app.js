@@ -49,3 +49,14 @@
   update();
   if (!form.querySelector(".has-error")) fold(false);
 })();
+
+// "Play again" starts one game however often it is tapped (the server also sends a repeat to the first one's game).
+(function () {
+  "use strict";
+  document.querySelectorAll("form.play-again").forEach(function (form) {
+    form.addEventListener("submit", function () {
+      var button = form.querySelector("button");
+      window.setTimeout(function () { if (button) button.disabled = true; }, 0);
+    });
+  });
+})();

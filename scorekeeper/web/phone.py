@@ -36,6 +36,19 @@ def remember_game(game_id: str, key: str | None = None) -> None:
         session["keys"] = {g: k for g, k in keys.items() if g in session["recent"]}
 
 
+def played_again(game_id: str, version: int) -> str | None:
+    """The game this phone started with "Play again" from this game as it stood at `version`, if it did."""
+    done = session.get("again", {}).get(game_id)
+    return done[1] if done and done[0] == version else None
+
+
+def remember_played_again(game_id: str, version: int, new_id: str) -> None:
+    """So that a second tap on "Play again" (or Back and a tap) opens the game the first one started."""
+    again = {g: v for g, v in session.get("again", {}).items() if g in session.get("recent", [])}
+    again[game_id] = (version, new_id)
+    session["again"] = again
+
+
 # ---------------------------------------------------------------- clubs and their admin
 
 

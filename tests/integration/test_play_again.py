@@ -84,3 +84,19 @@ def test_play_again_counts_against_the_new_game_limit(db_path):
     _, url, data = again_form(client, gid)
     assert client.post(url, data=data).status_code == 302
     assert client.post(url, data=data).status_code == 429
+
+
+def test_a_second_tap_opens_the_game_the_first_one_started(client, db_path):
+    gid = start(client, "german", ["Anna", "Bo"])
+    post_hand(client, gid, {"tricks": "9"})
+    _, url, data = again_form(client, gid)
+    first = client.post(url, data=data)
+    games_after_first = len(dump(db_path)["games"])
+    second = client.post(url, data=data)  # the same form again: a double tap, or Back and a tap
+    assert second.status_code == 302 and second.headers["Location"] == first.headers["Location"]
+    assert len(dump(db_path)["games"]) == games_after_first
+    # A hand later the game has moved on: Play again starts another one.
+    post_hand(client, gid, {"tricks": "8"})
+    _, url, data = again_form(client, gid)
+    third = client.post(url, data=data)
+    assert third.headers["Location"] != first.headers["Location"]

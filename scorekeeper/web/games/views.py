@@ -190,8 +190,11 @@ def play_again(game_id):
     """A new game with this one's players, variant, house rules, title and language, dealt first by the next dealer;
     this phone holds its edit key. Only for a phone that may edit this game."""
     sheet = _editable(game_id)
-    guard.check_storage()
     game = sheet.game
+    earlier = phone.played_again(game_id, game.version)
+    if earlier is not None and phone.game_key(earlier):
+        return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
+    guard.check_storage()
     new_id, key = service.start_game(
         get_db(),
         {
@@ -204,6 +207,7 @@ def play_again(game_id):
         },
     )
     phone.remember_game(new_id, key)
+    phone.remember_played_again(game_id, game.version, new_id)
     return redirect(url_for("games.protokoll", game_id=new_id))
 
 
