@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
+from scorekeeper.core.base import NO_TRUMP, SUITS
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import ngettext
 
-SUIT_SYMBOLS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
-NO_TRUMP = "none"
+SUIT_SYMBOLS = dict(zip(SUITS, "♥♦♣♠"))  # in the core's order: hearts, diamonds, clubs, spades
 
 
 def no_trump_short() -> str:
