@@ -58,8 +58,9 @@ HANDS = {
 
 
 def text_of(html: str) -> str:
-    """What a reader sees: no tags, scripts, styles or attribute values; entities resolved, spaces collapsed."""
-    html = re.sub(r"(?is)<(script|style)\b.*?</\1>", " ", html)
+    """What a reader sees: no tags, scripts, styles or attribute values; entities resolved, spaces collapsed. A
+    textarea's content is data the reader typed or keeps (the house tariff's JSON keys), not words of the page."""
+    html = re.sub(r"(?is)<(script|style|textarea)\b.*?</\1>", " ", html)
     html = re.sub(r"(?s)<[^>]*>", " ", html)
     return re.sub(r"\s+", " ", unescape(html))
 
@@ -221,7 +222,6 @@ def test_no_raw_option_names(pages, lang):
         assert not found, pformat(found)
 
 
-@pytest.mark.xfail(strict=False, reason="the Danish tariff and Norwegian pass/grand labels are the tariff work's")
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_raw_tariff_names(pages, lang):
     found = raw_names(pages, lang, {w for w in TARIFF_WORK if "_" in w or lang != "en"})
@@ -269,6 +269,7 @@ def test_english_takes_the_browsers_region(pages):
 def test_one_minus_sign(pages):
     """Points and money have the same minus sign (−, U+2212) on a page."""
     for (name, lang), text in pages.items():
+        text = re.sub(r"\S*/\S*", " ", text)  # links and paths: a game's id may hold "-2"
         assert not re.search(r"(?<![\w-])-\d", text.replace(" - ", " ")), (
             name,
             lang,
