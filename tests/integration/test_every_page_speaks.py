@@ -59,8 +59,9 @@ HANDS = {
 
 def text_of(html: str) -> str:
     """What a reader sees: no tags, scripts, styles or attribute values; entities resolved, spaces collapsed. A
-    textarea's content is data the reader typed or keeps (the house tariff's JSON keys), not words of the page."""
-    html = re.sub(r"(?is)<(script|style|textarea)\b.*?</\1>", " ", html)
+    textarea's content is data the reader typed or keeps (the house tariff's JSON keys), and a template's is the same
+    data for the script to put there (never shown): neither is words of the page."""
+    html = re.sub(r"(?is)<(script|style|textarea|template)\b.*?</\1>", " ", html)
     html = re.sub(r"(?s)<[^>]*>", " ", html)
     return re.sub(r"\s+", " ", unescape(html))
 

@@ -26,7 +26,8 @@ def test_the_view_provides_the_whole_contract(name):
     assert set(view.OPTION_LABELS) == set(VARIANTS[name].OPTIONS), "a label for each option, and no other"
     choices = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "choice" for c in opt.choices}
     assert set(view.CHOICE_LABELS) <= choices, "labels only for values of its choice options"
-    assert set(view.PRESET_LABELS) == set(view.TARIFF_PRESETS)
+    presets = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "preset" for c in opt.choices}
+    assert set(view.PRESET_LABELS) == set(view.TARIFF_PRESETS) | presets, "a label for each preset, and no other"
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

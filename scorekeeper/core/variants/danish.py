@@ -175,7 +175,7 @@ OPTIONS = {
     "lost": choice_option(
         "flat",
         ("flat", "per_trick"),
-        Msg("flat: a lost bid pays twice its base value; per_trick: twice the base value per missing trick."),
+        Msg("A lost bid pays twice the tariff (once), or twice the tariff for each missing trick."),
     ),
     "solo_values": Option(
         dict(DEFAULT_SOLO_VALUES),
@@ -186,7 +186,9 @@ OPTIONS = {
     "preset": Option(
         None,
         lambda value: _check_preset(value),
-        Msg("A named tariff; tariff, lost and solo_values (unless given) and house change it."),
+        Msg(
+            "A named tariff; the tariff, lost bid and sol values above (when given) and the table's own tariff go over it."
+        ),
         "preset",
         tuple(PRESETS),
     ),
@@ -194,7 +196,8 @@ OPTIONS = {
         None,
         lambda value: None if value is None else model.check_house(value),
         Msg(
-            "A tariff of the table's own as data (RULES.md); keys given replace those the preset and the shorthands build."
+            "A tariff of the table's own as data (RULES.md); what it gives replaces what the preset and the options "
+            "above build."
         ),
         "house",
     ),

@@ -42,14 +42,14 @@ OPTIONS = {
         "under_six",
         ("under_six", "under_seven", "majority_loses"),
         Msg(
-            "under_six: a side with 5 or fewer tricks scores 6 − tricks; under_seven: 6 or fewer scores 7 − tricks; "
-            "majority_loses: the side with 7 or more loses a point per trick over six."
+            "A side with 5 or fewer tricks scores 6 − tricks; or a side with 6 or fewer scores 7 − tricks; "
+            "or the side with 7 or more loses a point per trick over six."
         ),
     ),
     "preset": Option(
         None,
         lambda value: _check_preset(value),
-        Msg("A named scale (parlett: grand 4, set bonus 2, pass 2 under seven, to 50); options given go over it."),
+        Msg("A named scale (Parlett's: grand 4, set bonus 2, pass 2 under seven, to 50); options given go over it."),
         "preset",
         ("standard", "minnesota", "parlett"),
     ),

@@ -443,7 +443,12 @@ def blank_index():
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
         return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
-    return render_template("print/blank_index.html", variants=VARIANTS, presets=TARIFF_PRESETS)
+    return render_template(
+        "print/blank_index.html",
+        variants=VARIANTS,
+        presets=TARIFF_PRESETS,
+        preset_labels=VIEWS["danish"].PRESET_LABELS,
+    )
 
 
 @bp.get("/blank/<variant>")

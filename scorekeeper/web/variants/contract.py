@@ -24,7 +24,7 @@ class VariantView(Protocol):
     BLANK_ROWS: int  # rows of a blank sheet that fill one A4 page under the head
     PLAYERS_BY_SEAT: bool  # a sheet's head names the seats in order, not side against side
     TARIFF_PRESETS: Mapping[str, Mapping]  # named sets of tariff options a table or club can pick ({} if none)
-    PRESET_LABELS: Mapping[str, str]  # a label for each preset
+    PRESET_LABELS: Mapping[str, str]  # a label for each preset: TARIFF_PRESETS and the choices of a "preset" option
     CLUB_STATS: bool  # a club playing it has a statistics page (bids made)
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers; None: no tariff
 

@@ -33,7 +33,11 @@ CHOICE_LABELS = {
 BLANK_ROWS = 27
 PLAYERS_BY_SEAT = False
 TARIFF_PRESETS: dict = {}
-PRESET_LABELS: dict = {}
+PRESET_LABELS = {
+    "standard": _l("Standard: one point a trick, to 13"),
+    "minnesota": _l("Minnesota rules"),
+    "parlett": _l("Parlett's scale, to 50"),
+}
 CLUB_STATS = False
 tariff_matrix = None
 
