@@ -428,3 +428,19 @@ def replay(
         game=match.game if match else None,
         match=match,
     )
+
+
+def replay_rules(rules: Any, setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
+    """replay() with a variant module's own members (core/contract.py): the whole play() of a variant that needs
+    nothing else."""
+    return replay(
+        setup,
+        inputs,
+        sides=rules.sides(setup.n),
+        check_hand=rules.check_hand,
+        hand_points=rules.hand_points,
+        leader=rules.leader,
+        game_end=rules.game_end,
+        sits_out=rules.sits_out,
+        start=start,
+    )

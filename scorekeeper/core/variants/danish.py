@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
@@ -22,7 +23,7 @@ from scorekeeper.core.base import (
     int_option,
     is_int,
     rate_option,
-    replay,
+    replay_rules,
     require_fields,
     seat,
     side_winner,
@@ -487,17 +488,7 @@ def game_end(totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -
 
 
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay(
-        setup,
-        inputs,
-        sides=sides(setup.n),
-        check_hand=check_hand,
-        hand_points=hand_points,
-        leader=leader,
-        game_end=game_end,
-        sits_out=sits_out,
-        start=start,
-    )
+    return replay_rules(sys.modules[__name__], setup, inputs, start)
 
 
 def tariff_matrix(options) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -17,7 +18,7 @@ from scorekeeper.core.base import (
     nobody_sits_out,
     options_as_checked,
     rate_option,
-    replay,
+    replay_rules,
     require_fields,
     seat,
     target_or_deals,
@@ -98,14 +99,4 @@ sits_out = nobody_sits_out
 
 
 def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay(
-        setup,
-        inputs,
-        sides=sides(),
-        check_hand=check_hand,
-        hand_points=hand_points,
-        leader=leader,
-        game_end=game_end,
-        sits_out=sits_out,
-        start=start,
-    )
+    return replay_rules(sys.modules[__name__], setup, inputs, start)
