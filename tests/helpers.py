@@ -1,6 +1,7 @@
 """What the tests share: players, a dump of the database file, a small API client, the browser's settings, the hidden
 fields of a form, a club's season, and the app under gunicorn in a subprocess. Fixtures live in conftest.py."""
 
+import contextlib
 import json
 import os
 import re
@@ -9,6 +10,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -366,3 +368,29 @@ def call(url, method="GET", body=None, headers=None, timeout=30):
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read() or b"null")
+
+
+@contextlib.contextmanager
+def waitress_in_thread(app, **settings):
+    """waitress on 127.0.0.1 and a free port, in a thread; yields the server. Closing a waitress server from another
+    thread can leave its loop one select() on a socket just closed: an error then is the shutdown, not a failure."""
+    import waitress
+
+    server = waitress.create_server(app, host="127.0.0.1", port=0, **settings)
+    stopping = threading.Event()
+
+    def run():
+        try:
+            server.run()
+        except (OSError, ValueError):
+            if not stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        stopping.set()
+        server.close()
+        thread.join(5)

@@ -1,6 +1,7 @@
 """Bounded cost for the expensive answers: a game takes at most MAX_HANDS hands, a game's PDF is drawn once per
 version and language and then kept, and one PDF at a time per worker is drawn, in a child process."""
 
+import contextlib
 import re
 import sqlite3
 import threading
@@ -10,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from helpers import PLAYERS, dump
+from helpers import PLAYERS, dump, waitress_in_thread
 from scorekeeper import create_app
 from scorekeeper.services import games as service
 from scorekeeper.web.db import get_db
@@ -240,15 +241,12 @@ def long_danish_game() -> dict:
 
 
 def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
-    import waitress
-
     app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False})
     with app.app_context():
         big, _ = service.import_game(get_db(), long_danish_game(), max_hands=app.config["MAX_HANDS"])
         small, _ = service.import_game(get_db(), exported(10))
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    stack = contextlib.ExitStack()
+    server = stack.enter_context(waitress_in_thread(app, threads=8))
     base = f"http://127.0.0.1:{server.effective_port}"
 
     def get(path):
@@ -278,8 +276,7 @@ def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
         again = get(f"/g/{big}/sheet.pdf")  # kept: a file read
         assert again[0] == 200 and again[1] < 1
     finally:
-        server.close()
-        thread.join(5)
+        stack.close()
 
 
 def test_a_game_stored_before_the_limit_is_not_drawn_as_a_pdf(client, api, renders, db_path):

@@ -1,13 +1,13 @@
 """Behind a reverse proxy: links that do not follow the Host header, TRUSTED_HOSTS, Secure cookies and HSTS over
 HTTPS only, the client's own address; and the real thing: deploy/nginx.conf with TLS in front of waitress."""
 
+import contextlib
 import http.client
 import io
 import shutil
 import socket
 import ssl
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -15,6 +15,7 @@ import pytest
 import segno
 from flask import request
 
+from helpers import waitress_in_thread
 from scorekeeper import create_app
 from scorekeeper.services import clubs as club_service
 from scorekeeper.storage import close, connect
@@ -272,7 +273,6 @@ def wait_for_port(port, proc, log, timeout=15):
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     """nginx (deploy/nginx.conf, TLS) → waitress → the app with PROXY_FIX=1 and no PUBLIC_URL."""
-    import waitress
 
     # No skip: `make test` installs nginx and openssl (scripts/system-packages.sh); missing, this test fails.
     for tool in ("nginx", "openssl"):
@@ -306,9 +306,8 @@ def stack(tmp_path_factory):
 
     app = make_app(str(tmp / "scorekeeper.sqlite"), PROXY_FIX=1)
     # waitress drops X-Forwarded-* unless told not to (see deploy/scorekeeper.env.example).
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=2, clear_untrusted_proxy_headers=False)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    stack = contextlib.ExitStack()
+    server = stack.enter_context(waitress_in_thread(app, threads=2, clear_untrusted_proxy_headers=False))
 
     http_port, tls_port = free_port(), free_port()
     conf = render_nginx_conf(tmp, http_port, tls_port, server.effective_port, cert, key)
@@ -332,8 +331,7 @@ def stack(tmp_path_factory):
             proc.kill()
             proc.wait(10)
         proc.stderr.close()
-        server.close()
-        thread.join(5)
+        stack.close()
 
 
 def call(port, method, path, *, tls=True, headers=None, body=None):
