@@ -122,6 +122,12 @@ KEYS: tuple[Key, ...] = (
     Key("IDEMPOTENCY_PURGE_EVERY", 3600, "int", "seconds between purges of older idempotency keys, per process"),
     Key("PDF_FOLDER", None, "path or null", "where the drawn PDFs are kept", shown="pdf/ beside the database"),
     Key("PDF_KEEP_BYTES", 256 * MiB, "int", "the kept PDFs at most; the oldest go first", shown="268435456 (256 MiB)"),
+    Key(
+        "PDF_TIMEOUT",
+        120,
+        "int",
+        "seconds a PDF may take to draw; longer, and the renderer is replaced and the download answered 503",
+    ),
     Key("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen", "string", "the time zone of the dates and times shown"),
     Key(
         "MIGRATE_ON_START",
@@ -149,6 +155,15 @@ KEYS: tuple[Key, ...] = (
         False,
         "bool",
         "Litestream replicates the file: the app never checkpoints the WAL itself (wal_autocheckpoint=0)",
+    ),
+    Key(
+        "CLOCK",
+        None,
+        "callable",
+        "tests only: the clock of the times written into rows (a game's or an evening's date), an aware datetime",
+        shown="datetime.now(UTC)",
+        applied=False,
+        environment=False,
     ),
     Key(
         "CLUB_CLOCK",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -41,6 +43,7 @@ class Database(sqlite_utils.Database):
     file: str | None = None  # the database file's real path (None in memory): what kept sheets are kept under
     lock: LockFile | None = None  # the writers' lock file (see writes.writing), None where there is no fcntl or no file
     wal_inode: int | None = None  # the WAL file this connection last flushed (see writes.flush)
+    clock: Callable[[], datetime] = staticmethod(lambda: datetime.now(UTC))  # the time written into rows (config CLOCK)
 
 
 def connect(path: str, *, checkpoints: bool = True) -> Database:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 
@@ -49,8 +48,9 @@ class IdempotencyRecord:
     hand_id: int | None
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def now(db) -> str:
+    """The time written into a row, in UTC: the connection's clock (tests set one: config CLOCK)."""
+    return db.clock().isoformat(timespec="seconds")
 
 
 def _dump(value) -> str:
@@ -58,7 +58,7 @@ def _dump(value) -> str:
 
 
 def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_hash, language=None) -> None:
-    stamp = now()
+    stamp = now(db)
     db.execute(
         "INSERT INTO games (id, variant, title, players, dealer, options, edit_key_hash, created, updated, version,"
         " language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
@@ -107,7 +107,7 @@ def count_hands(db, game_id: str) -> int:
 
 def insert_hand(db, game_id: str, input: dict) -> HandRecord:
     """Store a hand; answers it as get_hands will read it back."""
-    stamp, text = now(), _dump(input)
+    stamp, text = now(db), _dump(input)
     cursor = db.execute(
         "INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)", [game_id, text, stamp, stamp]
     )
@@ -117,7 +117,7 @@ def insert_hand(db, game_id: str, input: dict) -> HandRecord:
 def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:
     """Change a hand's input; answers it as get_hands will read it back."""
     text = _dump(input)
-    db.execute("UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(), hand_id, game_id])
+    db.execute("UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(db), hand_id, game_id])
     return HandRecord(hand_id, json.loads(text))
 
 
@@ -145,7 +145,7 @@ def log_edit(
         "INSERT INTO edits (game_id, at, action, number, hand_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
             game_id,
-            now(),
+            now(db),
             action,
             number,
             hand_id,
@@ -202,7 +202,7 @@ def get_idempotency(db, game_id: str, key: str) -> IdempotencyRecord | None:
 def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_id: int | None) -> None:
     db.execute(
         "INSERT INTO idempotency_keys (game_id, key, action, request, hand_id, created) VALUES (?, ?, ?, ?, ?, ?)",
-        [game_id, key, action, request, hand_id, now()],
+        [game_id, key, action, request, hand_id, now(db)],
     )
 
 
@@ -270,7 +270,7 @@ def _club(row) -> ClubRecord:
 
 
 def insert_club(db, *, id, name, currency, variant, options, password_hash, language=None) -> None:
-    stamp = now()
+    stamp = now(db)
     db.execute(
         "INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated, language)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -294,7 +294,7 @@ def update_club(db, club_id: str, *, name, currency, variant, options, password_
     db.execute(
         "UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?, language = ?,"
         " password_hash = coalesce(?, password_hash) WHERE id = ?",
-        [name, currency, variant, _dump(options), now(), language, password_hash, club_id],
+        [name, currency, variant, _dump(options), now(db), language, password_hash, club_id],
     )
 
 
@@ -335,7 +335,7 @@ def club_members(db, club_id: str) -> list[MemberRecord]:
 
 def insert_member(db, club_id: str, name: str) -> int:
     return db.execute(
-        "INSERT INTO club_members (club_id, name, created) VALUES (?, ?, ?)", [club_id, name, now()]
+        "INSERT INTO club_members (club_id, name, created) VALUES (?, ?, ?)", [club_id, name, now(db)]
     ).lastrowid
 
 
@@ -355,7 +355,7 @@ def rename_member(db, club_id: str, member_id: int, name: str) -> None:
 def retire_member(db, club_id: str, member_id: int, retired: bool) -> None:
     db.execute(
         "UPDATE club_members SET retired = ? WHERE id = ? AND club_id = ?",
-        [now() if retired else None, member_id, club_id],
+        [now(db) if retired else None, member_id, club_id],
     )
 
 
@@ -382,7 +382,7 @@ def insert_evening(
     return db.execute(
         "INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created, currency)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [club_id, date, fee_cents, rate, settlement, now(), currency],
+        [club_id, date, fee_cents, rate, settlement, now(db), currency],
     ).lastrowid
 
 
@@ -424,7 +424,7 @@ def settle_evening(
         "UPDATE club_evenings SET settlement = ?, settled = ?, settled_balances = ?, settled_terms = ? WHERE id = ?",
         [
             settlement,
-            now() if settled else None,
+            now(db) if settled else None,
             _dump(balances) if settled else None,
             _dump(terms) if settled and terms is not None else None,
             evening_id,
@@ -495,7 +495,7 @@ class DriveResultRecord:
 
 
 def insert_drive(db, *, id: str, title: str | None, setup: dict, edit_key_hash: str) -> None:
-    stamp = now()
+    stamp = now(db)
     db.execute(
         "INSERT INTO drives (id, title, setup, edit_key_hash, created, updated, version) VALUES (?, ?, ?, ?, ?, ?, 0)",
         [id, title, _dump(setup), edit_key_hash, stamp, stamp],
@@ -524,7 +524,7 @@ def drive_results(db, drive_id: str) -> list[DriveResultRecord]:
 
 def put_drive_result(db, drive_id: str, hand: int, table: int, tricks: list[int]) -> None:
     """Store a table's result for a hand, replacing the one it had; the drive's version goes up by one."""
-    stamp = now()
+    stamp = now(db)
     db.execute(
         "INSERT INTO drive_results (drive_id, hand, table_number, tricks, created, updated) VALUES (?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (drive_id, hand, table_number) DO UPDATE SET tricks = excluded.tricks, updated = excluded.updated",

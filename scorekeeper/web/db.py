@@ -36,6 +36,11 @@ def get_db() -> Database:
             if current_app.config.get("KEEP_CONNECTION", True)
             else connect(path, checkpoints=checkpoints)
         )
+        clock = current_app.config.get("CLOCK")
+        if clock is not None:
+            g.db.clock = clock
+        elif "clock" in vars(g.db):
+            del g.db.clock
     return g.db
 
 

@@ -241,7 +241,10 @@ def long_danish_game() -> dict:
 
 
 def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False})
+    """One PDF drawn at a time per worker, the other told at once to come back; the pages answered meanwhile as
+    quickly as before it (relative to the same pages in the same run: the machine may be loaded), and the drawn PDF
+    kept. The render may take as long as a loaded machine needs: PDF_TIMEOUT and the client's wait are generous."""
+    app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False, "PDF_TIMEOUT": 600})
     with app.app_context():
         big, _ = service.import_game(get_db(), long_danish_game(), max_hands=app.config["MAX_HANDS"])
         small, _ = service.import_game(get_db(), exported(10))
@@ -252,29 +255,40 @@ def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
     def get(path):
         started = time.perf_counter()
         try:
-            with urllib.request.urlopen(base + path, timeout=60) as r:
+            with urllib.request.urlopen(base + path, timeout=900) as r:
                 r.read()
                 return r.status, time.perf_counter() - started, r.headers
         except urllib.error.HTTPError as exc:
             return exc.code, time.perf_counter() - started, exc.headers
 
+    def download():
+        try:
+            answers.append(get(f"/g/{big}/sheet.pdf"))
+        except Exception as exc:  # reported by the assertion below, not lost with the thread
+            answers.append((repr(exc), 0, {}))
+
     try:
         assert get("/")[0] == 200 and get(f"/g/{small}")[0] == 200 and get(f"/g/{big}")[0] == 200
-        answers = []
-        downloads = [threading.Thread(target=lambda: answers.append(get(f"/g/{big}/sheet.pdf"))) for _ in range(2)]
-        for download in downloads:
-            download.start()
+        before = sorted(get("/")[1] + get(f"/g/{small}")[1] for _ in range(10))
+        answers: list = []
+        downloads = [threading.Thread(target=download) for _ in range(2)]
+        for thread in downloads:
+            thread.start()
         time.sleep(0.3)
         waits = []
         while downloads[0].is_alive() or downloads[1].is_alive():
-            waits += [get("/")[1], get(f"/g/{small}")[1]]
+            waits.append(get("/")[1] + get(f"/g/{small}")[1])
             time.sleep(0.1)
-        statuses = sorted(a[0] for a in answers)
-        assert statuses == [200, 503], statuses  # one drawn; the other told to come back
+        statuses = sorted(str(a[0]) for a in answers)
+        assert statuses == ["200", "503"], statuses  # one drawn; the other told to come back
         assert [a[2]["Retry-After"] for a in answers if a[0] == 503] == ["5"]
-        assert len(waits) > 10 and max(waits) < 3, (len(waits), max(waits))
-        again = get(f"/g/{big}/sheet.pdf")  # kept: a file read
-        assert again[0] == 200 and again[1] < 1
+        drawn = next(a[1] for a in answers if a[0] == 200)
+        waits.sort()
+        # Answered throughout: a server held up by the drawing would keep a page waiting for most of it.
+        assert len(waits) >= 5 and waits[-1] < drawn / 2, (len(waits), waits[-1], drawn)
+        assert waits[len(waits) // 2] < max(20 * before[len(before) // 2], 0.5), (waits, before)
+        again = get(f"/g/{big}/sheet.pdf")  # kept: a file read, not drawn again
+        assert again[0] == 200 and again[1] < drawn / 2
     finally:
         stack.close()
 

@@ -85,13 +85,13 @@ def test_a_pdf_that_runs_out_of_time_is_503_the_renderer_is_killed_and_the_next_
     with client.application.test_request_context("/"):
         sheets.render_pdf(SHEET)  # started and warm
     slow = pid(renderer)
-    monkeypatch.setattr(sheets, "RENDER_TIMEOUT", 0.001)
+    monkeypatch.setitem(client.application.config, "PDF_TIMEOUT", 0.001)
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5"
     assert pid(renderer) != slow  # killed, and a fresh one started
     with pytest.raises(ProcessLookupError):
         os.kill(slow, 0)
-    monkeypatch.setattr(sheets, "RENDER_TIMEOUT", 120)
+    monkeypatch.setitem(client.application.config, "PDF_TIMEOUT", 120)
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 200 and r.data.startswith(b"%PDF")
 

@@ -2,6 +2,7 @@
 
 import re
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,7 @@ MONEY = {"da": "3,00\xa0kr.", "nb": "3,00\xa0DKK", "sv": "3,00\xa0Dkr"}  # Danis
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_protokoll_in_each_language_with_local_money_and_dates(app, lang):
+    app.config["CLOCK"] = lambda: datetime(2025, 3, 7, 21, 5, tzinfo=UTC)  # the suite passes on any day
     client = in_language(app, lang)
     gid = start(client, "danish", rate="0.05")
     post_hand(client, gid, {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "10"})
@@ -144,9 +146,7 @@ def test_protokoll_in_each_language_with_local_money_and_dates(app, lang):
     assert MONEY[lang] in html, lang
     assert {"da": "makker Carl, 10 stik", "nb": "makker Carl, 10 stikk", "sv": "partner Carl, 10 stick"}[lang] in html
     home = client.get("/").get_data(as_text=True)
-    assert re.search({"da": r"\d+\. nov\.? 2026", "nb": r"\d+\. nov\.? 2026", "sv": r"\d+ nov\.? 2026"}[lang], home), (
-        lang
-    )
+    assert {"da": "7. mar. 2025", "nb": "7. mars 2025", "sv": "7 mars 2025"}[lang] in home, lang
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -74,7 +74,6 @@ def _download(body, mimetype: str, filename: str) -> Response:
 
 # ---------------------------------------------------------------- PDF
 
-RENDER_TIMEOUT = 120  # seconds; the largest game the app takes (MAX_HANDS 500) draws in about 10
 RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
 PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
 _drawing = threading.Lock()  # one PDF at a time per worker process
@@ -190,7 +189,7 @@ def render_pdf(html: str) -> bytes:
         "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
         "base_url": PDF_ORIGIN + request.script_root + "/",
     }
-    return renderer.draw(job, RENDER_TIMEOUT)
+    return renderer.draw(job, current_app.config["PDF_TIMEOUT"])
 
 
 def _busy() -> Response:
