@@ -1,7 +1,9 @@
-"""The catalogues compiled into the wheel: `make` compiles them for a checkout, but the *.mo files are not in git, so
-a wheel or an sdist-built wheel from a clean clone would otherwise speak English only. Everything else is in
-pyproject.toml."""
+"""What the wheel carries beyond the package's own files: the top-level templates/ folder (as scorekeeper/templates,
+where create_app looks first) and the catalogues compiled (`make` compiles them for a checkout, but the *.mo files are
+not in git, so a wheel or an sdist-built wheel from a clean clone would otherwise speak English only). Everything else
+is in pyproject.toml; MANIFEST.in puts templates/ in the sdist."""
 
+import shutil
 from pathlib import Path
 
 from setuptools import setup
@@ -9,10 +11,15 @@ from setuptools.command.build_py import build_py
 
 
 class BuildWithCatalogues(build_py):
-    """build_py, then each translations/<lang>/LC_MESSAGES/messages.po copied into the build compiled beside it."""
+    """build_py, then templates/ copied into the build's package, and each translations/<lang>/LC_MESSAGES/messages.po
+    compiled beside it."""
 
     def run(self):
         super().run()
+        target = Path(self.build_lib, "scorekeeper", "templates")
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(Path(__file__).resolve().parent / "templates", target)
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po
 

@@ -15,6 +15,9 @@ from scorekeeper import config as settings
 from scorekeeper.web import db, guard, i18n, logs, security
 
 csrf = CSRFProtect()
+# The templates are the project's top-level templates/ folder; a wheel carries them as scorekeeper/templates (setup.py).
+_PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = str(_PACKAGED_TEMPLATES if _PACKAGED_TEMPLATES.is_dir() else _PACKAGED_TEMPLATES.parents[1] / "templates")
 MAX_BODY = settings.BY_NAME["MAX_CONTENT_LENGTH"].default
 
 
@@ -28,7 +31,12 @@ def _secret_key(instance: Path) -> str:
 
 
 def create_app(config=None) -> Flask:
-    app = Flask("scorekeeper", instance_relative_config=True, instance_path=settings.instance_path())
+    app = Flask(
+        "scorekeeper",
+        instance_relative_config=True,
+        instance_path=settings.instance_path(),
+        template_folder=TEMPLATES,
+    )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(settings.defaults(instance))  # every key: scorekeeper/config.py

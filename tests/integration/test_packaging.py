@@ -1,4 +1,4 @@
-"""A non-editable install finds its templates: the wheel carries scorekeeper/templates."""
+"""A non-editable install finds its templates: the wheel carries the top-level templates/ as scorekeeper/templates."""
 
 import subprocess
 import sys

@@ -26,7 +26,7 @@ def messages_in_the_code() -> set:
     from babel.messages.extract import DEFAULT_KEYWORDS
 
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "Msg": None}
-    method_map = [("scorekeeper/**.py", "python"), ("scorekeeper/templates/**.html", "jinja2")]
+    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
     found = set()
     for _filename, _lineno, message, _comments, _context in extract_from_dir(
         str(ROOT), method_map=method_map, keywords=keywords

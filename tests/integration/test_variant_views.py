@@ -10,7 +10,7 @@ from scorekeeper.core import VARIANTS
 from scorekeeper.web.variants import VIEWS, contract
 
 DOC = (ROOT / "docs" / "adding-a-variant.md").read_text()
-TEMPLATES = ROOT / "scorekeeper" / "templates"
+TEMPLATES = ROOT / "templates"
 
 
 def test_every_core_variant_has_a_view():
