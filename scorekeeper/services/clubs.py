@@ -14,9 +14,10 @@ from typing import Any
 from flask_babel import gettext as _
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper.core import VARIANTS, InputError, check_name, make_setup
+from scorekeeper.core import VARIANTS, InputError, check_name, make_setup, settlement_points
 from scorekeeper.core import club as club_rules
-from scorekeeper.core.base import CURRENCIES, message_of
+from scorekeeper.core.messages import message_of
+from scorekeeper.core.options import CURRENCIES
 from scorekeeper.services import games as service
 from scorekeeper.storage import store, writing
 
@@ -76,14 +77,14 @@ def clubs(db, ids: list[str]) -> list[store.ClubRecord]:
 def check_rules(variant: Any, options: Any, currency: str) -> dict:
     """The club's rule set as its tables will be started with it; raises InputError keyed like start_game's.
 
-    Only Danish whist is played for money; the partnership variants and German whist give standings.
+    Only a variant a club may play for money (FOR_MONEY) keeps the club's rate; the others give standings.
     """
     module = VARIANTS.get(variant) if isinstance(variant, str) else None
     if module is None:
         raise InputError({"variant": _("must be one of %(choices)s", choices=", ".join(VARIANTS))})
     given = dict(options or {})
     given["currency"] = currency if currency in CURRENCIES else module.OPTIONS["currency"].default
-    if not module.ZERO_SUM:
+    if not module.FOR_MONEY:
         given["rate"] = None
     names = [f"P{i + 1}" for i in range(min(module.PLAYER_COUNTS))]
     return dict(make_setup(variant, names, 0, given).options)
@@ -281,8 +282,8 @@ def parse_money(value: Any, field: str = "fee") -> int:
 
 
 def club_rate(club: store.ClubRecord) -> str | None:
-    """Money per point of the club's evenings: Danish clubs only."""
-    rate = club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None
+    """Money per point of the club's evenings: only for a variant a club may play for money."""
+    rate = club.options.get("rate") if VARIANTS[club.variant].FOR_MONEY else None
     return None if rate is None else str(Decimal(str(rate)))
 
 
@@ -421,8 +422,16 @@ def _pure_table(record: store.ClubTableRecord, sheet: service.Sheet) -> club_rul
     else:
         won = tuple(int(p.finished and p.winner == s) for s in range(len(p.sides)))
     hands = tuple(club_rules.Hand(tuple(h.points), h.sitting_out, dict(h.input)) for h in p.hands)
+    money = VARIANTS[sheet.game.variant].FOR_MONEY
     return club_rules.Table(
-        record.members, p.sides, hands, VARIANTS[sheet.game.variant].ZERO_SUM, won, dict(sheet.game.options)
+        record.members,
+        p.sides,
+        hands,
+        money,
+        won,
+        dict(sheet.game.options),
+        settlement_points(p) if money else (),
+        sheet.game.variant,
     )
 
 

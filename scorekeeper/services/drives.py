@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.core.base import InputError, Msg
 from scorekeeper.core.drives import Drive, DriveSetup, accept, make_drive, play
+from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.services.clubs import parse_money
 from scorekeeper.services.games import hash_key, key_matches
 from scorekeeper.storage import reading, store, writing

@@ -23,7 +23,7 @@ from scorekeeper.core import (
     play_on,
     stored_options,
 )
-from scorekeeper.core.base import Msg, field_messages, message_of
+from scorekeeper.core.messages import Msg, field_messages, message_of
 from scorekeeper.services import cache
 from scorekeeper.storage import file_of, reading, store, writing
 
@@ -78,7 +78,7 @@ def key_matches(game: store.GameRecord, key: Any) -> bool:
 def setup_of(game: store.GameRecord) -> Setup:
     """The stored game's setup, its options as they score today (core.stored_options: a game stored before an option
     existed scores and shows as it did)."""
-    return Setup(game.variant, game.players, game.dealer, stored_options(game.variant, game.options))
+    return Setup(game.variant, game.players, game.dealer, stored_options(game.variant, game.options, len(game.players)))
 
 
 def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None, str | None]:

@@ -19,7 +19,7 @@ PAIRS = ((0, 2), (1, 3))
 
 
 def danish_table(members, hands, n=4):
-    return Table(tuple(members), FIVE if n == 5 else FOUR, tuple(hands), True, (0,) * n, DANISH)
+    return Table(tuple(members), FIVE if n == 5 else FOUR, tuple(hands), True, (0,) * n, DANISH, variant="danish")
 
 
 def bid(bidder, bid, partner, tricks, points, suffix="plain", sitting_out=None):
@@ -165,7 +165,9 @@ def test_ledger_sums_and_what_is_unsettled():
 
 def test_a_hand_changed_after_settling_shows_as_unsettled():
     snapshot = club.evening_result(Evening(1, "d", (T1,), Decimal("0.05"))).net()
-    changed = Table(T1.members, T1.sides, T1.hands[:1], True, (0,) * 4, DANISH)  # the sol hand deleted
+    changed = Table(
+        T1.members, T1.sides, T1.hands[:1], True, (0,) * 4, DANISH, variant="danish"
+    )  # the sol hand deleted
     r = club.evening_result(Evening(1, "d", (changed,), Decimal("0.05"), settled=snapshot))
     assert r.changed_since_settled
     assert r.unsettled(2) == -300 - 450 and r.unsettled(1) == 300 - (10 * 5)

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.core.base import InputError
 from scorekeeper.core.drives import OutOfTurn, accept, down, make_drive, play, up
+from scorekeeper.core.messages import InputError
 
 LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
 GENTS = ["Al", "Ben", "Cy", "Dan", "Ed", "Fred"]

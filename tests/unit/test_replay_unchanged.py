@@ -17,7 +17,17 @@ def summary(p):
     return {
         "sides": [list(s) for s in p.sides],
         "hands": [
-            [h.number, h.dealer, dict(h.input), list(h.points), list(h.totals), h.leader, h.sitting_out, h.game, h.trump]
+            [
+                h.number,
+                h.dealer,
+                dict(h.input),
+                list(h.points),
+                list(h.totals),
+                h.leader,
+                h.sitting_out,
+                h.game,
+                h.trump,
+            ]
             for h in p.hands
         ],
         "totals": list(p.totals),
