@@ -74,7 +74,7 @@ def translate(message) -> str:
     """A message in the request's language: a scorer's Msg by its template and values (nested ones too), else as is.
 
     The one way a Msg becomes words: pages, forms, flashes and the API's errors all come here."""
-    from scorekeeper.core.base import FIELD_MESSAGE, Msg
+    from scorekeeper.core.messages import FIELD_MESSAGE, Msg
 
     if isinstance(message, Msg) and message.template == FIELD_MESSAGE:
         return with_field(message.values["field"], message.values["message"])

@@ -7,12 +7,35 @@ from datetime import datetime
 from flask import url_for
 from flask_babel import format_date
 
-from scorekeeper.core import format_cents, settle, settlement_points
+from scorekeeper.core import (
+    VARIANTS,
+    format_cents,
+    hand_context,
+    scored_context,
+    settle,
+    settlement_points,
+    table_context,
+)
 from scorekeeper.services.games import Sheet
 from scorekeeper.web.i18n import translate
+from scorekeeper.web.variants import VIEWS
 
 
-def hand_dict(hand) -> dict:
+def hand_contexts(sheet: Sheet) -> list:
+    """The context each hand of the game was scored in, for the view's hooks (its words, its cells)."""
+    p = sheet.protokoll
+    table = table_context(sheet.setup)
+    zeros = (0,) * len(p.sides)
+    out, before, game = [], zeros, None
+    for h in p.hands:
+        if h.game != game:
+            before, game = zeros, h.game
+        out.append(scored_context(table, h, before))
+        before = h.totals
+    return out
+
+
+def hand_dict(hand, view=None) -> dict:
     out = {
         "number": hand.number,
         "dealer": hand.dealer,
@@ -27,6 +50,8 @@ def hand_dict(hand) -> dict:
         out["game"] = hand.game
     if hand.trump is not None:
         out["trump"] = hand.trump
+    if view is not None:
+        out.update(view.hand_fields(hand))
     return out
 
 
@@ -42,6 +67,7 @@ def links(game_id: str) -> dict:
 def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
     game, p = sheet.game, sheet.protokoll
+    view = VIEWS[game.variant]
     out = {
         "id": game.id,
         "variant": game.variant,
@@ -53,7 +79,7 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
         "options": dict(sheet.setup.options),
         "created": game.created,
         "version": game.version,
-        "hands": [hand_dict(h) for h in p.hands] if hands else None,
+        "hands": [hand_dict(h, view) for h in p.hands] if hands else None,
         "totals": list(p.totals),
         "next_dealer": p.next_dealer,
         "next_leader": p.next_leader,
@@ -64,12 +90,11 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     if p.games_won is not None:
         out["games_won"] = list(p.games_won)
         out["game"] = p.game
-        if game.options.get("target") == 5:
-            out["rubber_points"] = list(p.rubber_points) if p.rubber_points else None
     if p.deals_left is not None:
         out["deals_left"] = p.deals_left
     if p.next_trump:
         out["next_trump"] = p.next_trump
+    out.update(view.answer_fields(p))
     return out
 
 
@@ -102,25 +127,25 @@ def minus(n: int) -> str:
     return "−" + str(-n) if n < 0 else str(n)
 
 
-def outcome(inp, points, sides) -> str | None:
-    """Whether the bidder's side scored ("made" or "lost"), for a hand with a bidder: a bid, a grand, a sol."""
-    bidder = inp.get("bidder")
-    if not isinstance(bidder, int) or inp.get("passed") or inp.get("bid") == "pass":
-        return None
-    side = next((i for i, seats in enumerate(sides) if bidder in seats), None)
-    if side is None:
-        return None
-    return "made" if points[side] > 0 else "lost"
-
-
 def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
-    from scorekeeper.core import VARIANTS
-    from scorekeeper.web import describe, words
-    from scorekeeper.web.i18n import gettext, one_catalogue
+    from scorekeeper.web import words
+    from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
 
     game = game_dict(sheet, hands=False)
     p = sheet.protokoll
+    view = VIEWS[sheet.game.variant]
+    # A variant whose deal size is its own says it on each row and before the next deal ("6 cards").
+    sizes = "cards" in VARIANTS[sheet.game.variant].own
+    cards_words: dict[int, str] = {}
+
+    def cards(n: int | None) -> str | None:
+        if not sizes or n is None:
+            return None
+        if n not in cards_words:
+            cards_words[n] = ngettext("%(num)d card", "%(num)d cards", n)
+        return cards_words[n]
+
     players = list(sheet.game.players)
     names = words.side_names(players, p.sides)
     zero_sum = VARIANTS[sheet.game.variant].ZERO_SUM
@@ -131,22 +156,24 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
     edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
     outcome_words = {"made": gettext("made"), "lost": gettext("lost"), None: None}
     with one_catalogue():
-        for h in p.hands:
+        for h, ctx in zip(p.hands, hand_contexts(sheet)):
+            cell_words = view.cell_words(h.input, ctx) or [None] * len(p.sides)
             rows.append(
                 {
                     "number": h.number,
                     "dealer": players[h.dealer],
                     "deals": deals[h.dealer],
-                    "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.trump),
+                    "cards": cards(h.cards),
+                    "text": view.hand_words(h.input, ctx),
                     "cells": [
-                        {"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
-                        for i, (pt, t) in enumerate(zip(h.points, h.totals))
+                        {"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i], "words": w}
+                        for i, (pt, t, w) in enumerate(zip(h.points, h.totals, cell_words))
                     ],
                     "sum": signed(sum(h.points)) if zero_sum else None,
                     "game": h.game,
                     "changed": h.number == changed,
                     "saved": h.number == saved,
-                    "outcome": (result := outcome(h.input, h.points, p.sides)),
+                    "outcome": (result := view.outcome(h.input, h.points, ctx)),
                     "outcome_text": outcome_words[result],
                     "edit_url": f"{edit_path}{h.number}",
                     "edit_label": edit_label % {"n": h.number},
@@ -172,6 +199,8 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
         "games_won": list(p.games_won) if p.games_won else None,
         "rubber_points": list(p.rubber_points) if p.rubber_points else None,
         "deals_left": p.deals_left,
+        "next_trump": words.suit_words(p.next_trump) if p.next_trump else None,
+        "next_cards": cards(p.next_cards),
         "settlement": settlement_view(sheet, players),
     }
 
@@ -205,14 +234,11 @@ def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
     from flask_babel import format_datetime
     from flask_babel import gettext as _
 
-    from scorekeeper.web import describe
-    from scorekeeper.web.variants import VIEWS
-
-    game, p = sheet.game, sheet.protokoll
+    game = sheet.game
+    view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(sheet.setup)
 
     def text(inp, number):
-        trump = inp.get("trump") or VIEWS[game.variant].fixed_trump(number, game.options)
-        return describe.hand(game.variant, inp, list(game.players), p.sides, trump)
+        return view.hand_words(inp, hand_context(rules, table, number))
 
     rows = []
     for entry in reversed(log):

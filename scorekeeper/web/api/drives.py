@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scorekeeper.core.base import InputError, Msg
 from scorekeeper.core.drives import OutOfTurn, Standing
+from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard
 from scorekeeper.web.api.views import body, edit_key, error

@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scorekeeper.core import GameOver, InputError
-from scorekeeper.core.base import Msg
+from scorekeeper.core.messages import Msg
 from scorekeeper.services import games as service
 from scorekeeper.web import guard, offline
 from scorekeeper.web.db import get_db

@@ -31,7 +31,7 @@ from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import translate
 from scorekeeper.web.inputs import number_or_raw, safe_next
 from scorekeeper.web.proxy import external_url
-from scorekeeper.web.variants import CLUB_VARIANT, VIEWS
+from scorekeeper.web.variants import CLUB_VARIANT, VIEWS, option_labels
 
 bp = Blueprint("clubs", __name__)
 
@@ -167,9 +167,10 @@ def _club_form_page(variant, club=None):
         values=values,
         matrix=matrix,
         general=general,
-        tariff_fields=club_forms.TARIFF_FIELDS,
+        tariff_fields=club_forms.preset_fields(variant),
         has_tariff=has_tariff,
-        labels=VIEWS[variant].OPTION_LABELS,
+        for_money=VARIANTS[variant].FOR_MONEY,
+        labels=option_labels(variant),
         choice_labels=VIEWS[variant].CHOICE_LABELS,
     )
 
@@ -582,5 +583,11 @@ def stats(club_id):
     db = get_db()
     rows = club_present.stats_context(club_service.stats(db, club_id, start, end), club_service.members(db, club_id))
     return render_template(
-        "clubs/stats.html", club=club, rows=rows, start=start or "", end=end or "", general=general
+        "clubs/stats.html",
+        club=club,
+        rows=rows,
+        start=start or "",
+        end=end or "",
+        general=general,
+        variant_title=VARIANTS[club.variant].TITLE,
     ), 400 if general else 200

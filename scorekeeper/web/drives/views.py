@@ -14,8 +14,8 @@ import segno
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from scorekeeper.core.base import InputError
 from scorekeeper.core.drives import DEFAULT_TRUMPS, MAX_HANDS, TRUMPS, OutOfTurn
+from scorekeeper.core.messages import InputError
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db

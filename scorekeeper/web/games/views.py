@@ -11,10 +11,18 @@ import segno
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core import VARIANTS, GameOver, InputError, variant_options
-from scorekeeper.core.base import HandContext
+from scorekeeper.core import (
+    VARIANTS,
+    GameOver,
+    HandContext,
+    InputError,
+    hand_context,
+    player_counts,
+    table_context,
+    variant_options,
+)
 from scorekeeper.services import games as service
-from scorekeeper.web import describe, guard, phone, words
+from scorekeeper.web import guard, phone, words
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
 from scorekeeper.web.i18n import gettext as _
@@ -23,7 +31,7 @@ from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
 from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
 from scorekeeper.web.sheets.paper import sheet_head, tariff_view
-from scorekeeper.web.variants import VIEWS
+from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("games", __name__)
 
@@ -79,7 +87,7 @@ def new_game(variant):
     preview = None
     if request.method == "POST" and form.validate_on_submit():
         players = [form[f].data.strip() for f in player_fields if (form[f].data or "").strip()]
-        options, errors = forms.chosen_options(variant, form, request.form.get("house_shown"))
+        options, errors = forms.chosen_options(variant, form, _shown(variant))
         if not errors and request.form.get("preview"):
             preview, errors = _tariff_preview(variant, options)
         elif not errors:
@@ -106,28 +114,38 @@ def new_game(variant):
     option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
     if preview is None and not errors:
         preview = _tariff_preview(variant, {})[0]
-    if preview and preview.get("house_text"):
-        option_values["house"] = preview["house_text"]
+    if preview:
+        option_values.update(preview["built"])
+    view = VIEWS[variant]
     return render_template(
         "games/new.html",
         preview=preview,
-        presets=VIEWS[variant].PRESET_LABELS,
+        has_preview=view.tariff_matrix is not None,
+        presets=view.PRESET_LABELS,
         form=form,
         module=module,
         variant=variant,
         option_values=option_values,
-        labels=VIEWS[variant].OPTION_LABELS,
-        choice_labels=VIEWS[variant].CHOICE_LABELS,
+        labels=option_labels(variant),
+        choice_labels=view.CHOICE_LABELS,
         player_fields=player_fields,
+        required_players=min(module.PLAYER_COUNTS),
+        player_hint=view.PLAYER_HINT or _("%(counts)s players.", counts=translate(player_counts(module.PLAYER_COUNTS))),
         errors=errors,
     ), 400 if errors else 200
 
 
+def _shown(variant: str) -> dict:
+    """What the built options' boxes showed when the form was drawn (the hidden shown_<option> fields)."""
+    return {name: request.form.get(f"shown_{name}") for name in forms.built_options(variant)}
+
+
 def _tariff_preview(variant: str, options: dict) -> tuple[dict | None, dict]:
-    """The bid × tricks matrix and sol table of the options chosen, as the sheet prints them, and the resolved house
-    as text for the house box (None for a variant without one); errors keyed by form field."""
+    """The bid × tricks matrix of the options chosen, as the sheet prints them, and what the built options (kind
+    `json`: the Danish house) came to, as text for their boxes (None for a variant without a tariff); errors keyed
+    by form field."""
     module = VARIANTS[variant]
-    if "house" not in module.OPTIONS:
+    if VIEWS[variant].tariff_matrix is None:
         return None, {}
     resolved, errors = variant_options(module, options)
     if errors:
@@ -136,8 +154,12 @@ def _tariff_preview(variant: str, options: dict) -> tuple[dict | None, dict]:
             option, _sep, path = name[8:].partition(".")
             out[f"opt_{option}"] = f"{path}: {translate(message)}" if path else translate(message)
         return None, out
-    house_text = json.dumps(resolved["house"], ensure_ascii=False, indent=1)
-    return {"tariff": tariff_view(variant, resolved), "house_text": house_text}, {}
+    built = {
+        name: json.dumps(resolved[name], ensure_ascii=False, indent=1)
+        for name in forms.built_options(variant)
+        if resolved.get(name) is not None
+    }
+    return {"tariff": tariff_view(variant, resolved), "built": built}, {}
 
 
 @bp.post("/new/<variant>/tariff")
@@ -146,7 +168,7 @@ def tariff_fragment(variant):
     if variant not in VARIANTS:
         abort(404)
     form = forms.new_game_form(variant, request.form)
-    options, errors = forms.chosen_options(variant, form, request.form.get("house_shown"))
+    options, errors = forms.chosen_options(variant, form, _shown(variant))
     preview, more = _tariff_preview(variant, options) if not errors else (None, {})
     errors.update(more)
     return render_template("games/_tariff_preview.html", preview=preview, tariff_errors=errors), 400 if errors else 200
@@ -228,9 +250,8 @@ def qr(game_id):
 
 
 def _hand_context(sheet, number: int) -> HandContext:
-    setup = sheet.setup
     totals = sheet.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(sheet.protokoll.sides)
-    return HandContext(number, (setup.dealer + number - 1) % setup.n, setup.n, setup.options, totals)
+    return hand_context(VARIANTS[sheet.game.variant], table_context(sheet.setup), number, totals)
 
 
 def _choices(sheet, form, ctx: HandContext) -> dict:
@@ -248,9 +269,10 @@ def _buttons(sheet, form, ctx: HandContext) -> dict:
         "leader": players[(ctx.dealer + 1) % ctx.n_players],
         "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")},
     }
-    total = form.total
-    form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
-    extra.update(VIEWS[sheet.game.variant].buttons(form, ctx, players, side_names))
+    if "tricks" in form:  # two sides' tricks on one button: "8–5"
+        total = form.total
+        form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
+    extra.update(VIEWS[sheet.game.variant].buttons(form, ctx, side_names))
     extra["shown"] -= extra.pop("hidden", set())
     return extra
 
@@ -278,18 +300,18 @@ def _hand_view(game_id: str, number: int | None = None):
         number = len(sheet.hands) + 1
     view = VIEWS[sheet.game.variant]
     form_class = view.HandForm
+    ctx = _hand_context(sheet, number)
     if request.method == "GET":
         if not editing and sheet.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
             return redirect(url_for("games.protokoll", game_id=game_id))
-        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input)) if editing else form_class()
+        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input, ctx)) if editing else form_class()
         form.number.data = str(number)
         form.version.data = str(sheet.game.version)
         form.token.data = secrets.token_urlsafe(16)
     else:
         form = form_class()
-    ctx = _hand_context(sheet, number)
-    form.total = view.tricks_total(ctx.options)
+    form.total = view.tricks_total(ctx)
     confirm_passed = False
     general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
     max_hands = current_app.config.get("MAX_HANDS")
@@ -299,10 +321,10 @@ def _hand_view(game_id: str, number: int | None = None):
         if not form.validate_on_submit():
             general, status = [_("The form expired; please try again.")], 400
         else:
-            raw = form.submitted(request.form)
+            raw = form.submitted(request.form, ctx)
             token = f"form:{form.token.data}" if form.token.data else None
             try:
-                if editing and _replaces_played_hand(raw, sheet.hands[number - 1].input, request.form):
+                if editing and form.asks_first(raw, sheet.hands[number - 1].input, request.form):
                     raise _AskFirst
                 if editing:
                     service.replace_hand(
@@ -363,11 +385,13 @@ def _hand_view(game_id: str, number: int | None = None):
         game=sheet.game,
         number=number,
         editing=sheet.protokoll.hands[number - 1] if editing else None,
-        played=editing and not sheet.hands[number - 1].input.get("passed"),
+        played=editing and form.played(sheet.hands[number - 1].input),
         confirm_passed=confirm_passed,
         played_text=_hand_text(sheet, number) if confirm_passed else None,
         edit_key=None if editing else phone.game_key(game_id),
         general=general,
+        variant_stylesheet=view.STYLESHEET,
+        variant_script=view.SCRIPT,
         **extra,
     )
     # Never kept by the browser: Back after a save fetches a fresh form (the next hand, a new token), not the taps.
@@ -375,16 +399,11 @@ def _hand_view(game_id: str, number: int | None = None):
 
 
 def _hand_text(sheet, number: int) -> str:
-    hand = sheet.protokoll.hands[number - 1]
-    return describe.hand(sheet.game.variant, hand.input, list(sheet.game.players), sheet.protokoll.sides, hand.trump)
+    return VIEWS[sheet.game.variant].hand_words(sheet.protokoll.hands[number - 1].input, _hand_context(sheet, number))
 
 
 class _AskFirst(Exception):
-    """A one-tap hand of its own ("Passed out") would replace a played hand: the page asks first."""
-
-
-def _replaces_played_hand(raw: dict, before: dict, formdata) -> bool:
-    return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
+    """A one-tap hand of its own (a passed-out deal) would replace a played hand: the page asks first."""
 
 
 def _number_or_404(sheet, number: int) -> int:
@@ -428,7 +447,7 @@ def delete_hand(game_id, number):
             flash(_("Someone else changed the sheet meanwhile — here it is; check it and delete again."))
             return redirect(url_for("games.protokoll", game_id=game_id))
         except InputError as exc:
-            errors = list(exc.errors.values())
+            errors = [translate(message) for message in exc.errors.values()]
         else:
             flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
             return redirect(url_for("games.protokoll", game_id=game_id))

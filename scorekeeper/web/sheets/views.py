@@ -40,7 +40,7 @@ from scorekeeper.web.i18n import with_field
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
 from scorekeeper.web.sheets import pdf as pdf_child
-from scorekeeper.web.variants import TARIFF_PRESETS, VIEWS
+from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("sheets", __name__)
 # The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
@@ -442,11 +442,17 @@ def blank_index():
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
         return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
+    counts = [n for rules in VARIANTS.values() for n in rules.PLAYER_COUNTS]
     return render_template(
         "print/blank_index.html",
         variants=VARIANTS,
-        presets=TARIFF_PRESETS,
-        preset_labels=VIEWS["danish"].PRESET_LABELS,
+        presets=[
+            (VARIANTS[name].TITLE, [(p, view.PRESET_LABELS.get(p, p)) for p in view.TARIFF_PRESETS])
+            for name, view in VIEWS.items()
+            if view.TARIFF_PRESETS
+        ],
+        seats=max(counts),
+        required=min(counts),
     )
 
 
