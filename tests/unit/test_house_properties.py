@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.core import make_setup, play, play_on
 from scorekeeper.core.variants import danish
-from strategies import house_games, house_hand, houses
+from variants.danish import house_games, house_hand, houses
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
