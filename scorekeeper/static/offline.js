@@ -1,9 +1,11 @@
 // The table never loses a hand. Every page works without this script; it only adds:
 // - the service worker (/sw.js), which keeps the pages a phone opened for when there is no network;
 // - drafts: the hand being entered is kept as it is tapped (localStorage), per game and hand number;
-// - Save with no network keeps the hand (IndexedDB, queue.js) and shows it in the protokoll as waiting; it is sent
-//   when the network returns, in order, through the JSON API with the form's one-time token as Idempotency-Key and
-//   its number as X-Hand-Number, so a retry never makes a second hand and a hand someone else entered is caught;
+// - Save with no network keeps the hand (IndexedDB, queue.js) and shows it in the protokoll as waiting (so does the
+//   service worker when the server answers 5xx); it is sent when the network returns, in order, through the JSON
+//   API with the form's one-time token as Idempotency-Key and its number as X-Hand-Number, so a retry never makes a
+//   second hand and a hand someone else entered is caught. It goes with the phone's session and the page's CSRF
+//   token, never a key kept on the phone: a phone whose cookies were cleared sends nothing for its next user;
 // - a hand the server would not take stays kept, with "enter it as the next hand" or "drop it";
 // - the saved or edited row in view below the sticky standing.
 // The words come from the page (templates/_offline.html), in the page's language.
@@ -17,6 +19,7 @@
   if (!holder.dataset.words || !window.skQueue || !window.indexedDB) return;
   var words = JSON.parse(holder.dataset.words);
   var queue = window.skQueue;
+  var pages = window.skPages;
   var HIDDEN = ["csrf_token", "number", "version", "token"];
 
   function say(name, n) {
@@ -122,7 +125,6 @@
       return;
     }
 
-    if (form.dataset.editKey) queue.setKey(game, form.dataset.editKey).catch(function () {});
     var ready = queue.all(game).then(function (items) {
       // Hands kept offline come before this one: this page (perhaps a kept copy) gets the next number and token.
       var last = 0;
@@ -157,9 +159,14 @@
     });
 
     form.addEventListener("submit", function (event) {
-      if (navigator.onLine !== false) return; // online: the page's own POST; the draft goes when the sheet has it
-      event.preventDefault();
       var submitter = event.submitter;
+      if (navigator.onLine !== false) {
+        // Online: the page's own POST; the draft goes when the sheet has it. If the service worker has to keep the
+        // hand (a 5xx, a lost network), the protokoll labels it with these words.
+        sessionStorage.setItem("sk:sending", JSON.stringify({ token: tokenField.value, labels: labelsOf(form, submitter) }));
+        return;
+      }
+      event.preventDefault();
       var started = Date.now();
       ready.then(function () {
         return queue.add({
@@ -193,26 +200,33 @@
     keepInView();
     showKept(sheet, game);
     if (navigator.onLine !== false && sheet.dataset.form && "caches" in window) {
-      // This protokoll and its new-hand form, fresh, for when the network goes.
-      caches.open("pages").then(function (cache) {
-        var urls = [sheet.dataset.form];
-        if (!navigator.serviceWorker || !navigator.serviceWorker.controller) urls.push(location.pathname);
-        return cache.match("/").then(function (home) {
-          if (!home) urls.push("/"); // the service worker keeps it fresh on each visit
-          return Promise.all(urls.map(function (u) {
-            return fetch(u, { credentials: "same-origin" }).then(function (response) {
-              if (!response.ok) return null;
-              return response.text().then(function (html) {
-                html = html.replace(/<div class="flashes"[\s\S]*?<\/div>/, "");
-                return cache.put(u, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
-              });
-            });
-          }));
-        });
+      // This protokoll and its new-hand form, fresh, for when the network goes (kept as queue.js keeps a page).
+      var urls = [sheet.dataset.form];
+      if (!navigator.serviceWorker || !navigator.serviceWorker.controller) urls.push(location.pathname);
+      pages.match("/").then(function (home) {
+        if (!home) urls.push("/"); // the service worker keeps it fresh on each visit
+        return Promise.all(urls.map(function (u) {
+          return fetch(u, { credentials: "same-origin" }).then(function (response) { return pages.keep(u, response); });
+        }));
       }).then(function () {
         document.documentElement.dataset.offlineReady = "1";
       }).catch(function () {});
     }
+  }
+
+  // The service worker kept a hand the server did not take (?kept=7&why=full|server|network): say so, once.
+  // Answers what the form said it was sending, to label that hand's row.
+  function keptByWorker() {
+    var sending = null;
+    try { sending = JSON.parse(sessionStorage.getItem("sk:sending") || "null"); } catch (e) { sending = null; }
+    sessionStorage.removeItem("sk:sending");
+    var params = new URLSearchParams(location.search);
+    var number = Number(params.get("kept"));
+    if (!number) return null;
+    var why = params.get("why");
+    note(say(why === "full" ? "server_full" : why === "server" ? "server_down" : "kept", number));
+    history.replaceState(null, "", location.pathname + location.hash);
+    return sending;
   }
 
   function pendingRow(sheet, item) {
@@ -247,8 +261,13 @@
       row.scrollIntoView({ block: "nearest" });
       document.documentElement.dataset.keptShownMs = String(Date.now() - kept.started);
     }
+    var sending = keptByWorker();
     return queue.all(game).then(function (items) {
       items.forEach(function (item) {
+        if (sending && item.token === sending.token && !item.labels) {
+          item.labels = sending.labels;
+          queue.put(item).catch(function () {});
+        }
         if (item.status === "waiting") pendingRow(sheet, item);
         else stuckBox(item, sheet);
       });
@@ -259,9 +278,9 @@
     var box = el("section", "kept-hand");
     box.setAttribute("role", "alert");
     box.id = "kept-" + item.id;
-    var message = item.reason === "conflict" ? "conflict" : item.reason === "held" ? "held" : "refused";
+    var message = ["conflict", "held", "forbidden"].indexOf(item.reason) < 0 ? "refused" : item.reason;
     box.append(el("p", "", say(message, item.number)));
-    if (item.message) box.append(el("p", "error", item.message));
+    if (item.message && message === "refused") box.append(el("p", "error", item.message));
     box.append(el("p", "kept-labels", item.labels || JSON.stringify(item.fields)));
     if (sheet.dataset.form) {
       var next = el("a", "button primary again", words.next);
@@ -312,13 +331,14 @@
 
   // ------------------------------------------------------------ sending
 
-  function send(item, key) {
+  // With the phone's session (the key is there, nowhere else on the phone) and this page's CSRF token.
+  function send(item) {
     return fetch("/api/games/" + encodeURIComponent(item.game) + "/hands", {
       method: "POST",
       credentials: "same-origin",
       headers: {
         "Content-Type": "application/json",
-        "X-Edit-Key": key || "",
+        "X-CSRFToken": holder.dataset.csrf || "",
         "Idempotency-Key": "form:" + item.token,
         "X-Hand-Number": String(item.number)
       },
@@ -349,7 +369,7 @@
             item.reason = "held";
             return queue.put(item).then(function () { return true; });
           }
-          return queue.getKey(item.game).then(function (key) { return send(item, key); }).then(function (answer) {
+          return send(item).then(function (answer) {
             if (answer.status === 201) {
               sent++;
               return queue.remove(item.id).then(function () { return true; });
@@ -358,7 +378,8 @@
             blocked[item.game] = true;
             item.status = "stuck";
             var errors = answer.body.errors || {};
-            item.reason = answer.status === 409 && errors.number && "latest" in answer.body ? "conflict" : "refused";
+            item.reason = answer.status === 403 ? "forbidden"
+              : answer.status === 409 && errors.number && "latest" in answer.body ? "conflict" : "refused";
             item.message = item.reason === "conflict" ? "" : errorsText(answer.body);
             return queue.put(item).then(function () { return true; });
           }, function () { return false; });

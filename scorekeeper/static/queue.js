@@ -1,5 +1,7 @@
-// The hands kept on this phone until the server has them, and the edit keys they are sent with (IndexedDB).
-// Loaded by the pages (offline.js) and by the service worker (/sw.js); both write the same database.
+// What this phone keeps for a lost network: the hands not yet sent (IndexedDB) and the pages it opened (Cache
+// Storage). Loaded by the pages (offline.js) and by the service worker (/sw.js); both write the same stores.
+// Never a secret: no edit key is kept here (a kept hand is sent with the phone's session), and no page that holds an
+// edit link is kept, so whoever picks the phone up after its cookies were cleared finds neither.
 (function (scope) {
   "use strict";
   var opening = null;
@@ -7,13 +9,18 @@
   function open() {
     if (!opening) {
       opening = new Promise(function (resolve, reject) {
-        var request = indexedDB.open("scorekeeper", 1);
+        var request = indexedDB.open("scorekeeper", 2);
         request.onupgradeneeded = function () {
           var db = request.result;
           if (!db.objectStoreNames.contains("hands")) db.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
-          if (!db.objectStoreNames.contains("keys")) db.createObjectStore("keys");
+          // Version 1 kept the games' edit keys here, where they outlived the session: gone.
+          if (db.objectStoreNames.contains("keys")) db.deleteObjectStore("keys");
         };
-        request.onsuccess = function () { resolve(request.result); };
+        request.onsuccess = function () {
+          var db = request.result;
+          db.onversionchange = function () { db.close(); opening = null; };
+          resolve(db);
+        };
         request.onerror = function () { opening = null; reject(request.error); };
       });
     }
@@ -51,8 +58,29 @@
       });
     },
     put: function (item) { return run("hands", "readwrite", function (s) { return s.put(item); }); },
-    remove: function (id) { return run("hands", "readwrite", function (s) { return s.delete(id); }); },
-    setKey: function (game, key) { return run("keys", "readwrite", function (s) { return s.put(key, game); }); },
-    getKey: function (game) { return run("keys", "readonly", function (s) { return s.get(game); }); }
+    remove: function (id) { return run("hands", "readwrite", function (s) { return s.delete(id); }); }
+  };
+
+  // An edit link (/g/<id>/k/<key>) or a key in the markup: such a page is never kept (the server sends none of the
+  // kept pages with one; this is the worker's own check).
+  var SECRET = /\/g\/[^\/\s"'<>]+\/k\/|data-edit-key/;
+  var FLASHES = /<div class="flashes"[\s\S]*?<\/div>/;
+
+  scope.skPages = {
+    // Version 1 was "pages", and its copies could hold an edit link: the worker deletes every other cache.
+    name: "pages-2",
+    // Keep a page under its path alone, so a query string (?saved=7, ?changed=3) never makes or changes a copy;
+    // without its one-time messages ("Hand 3 saved."): they were said when it was fetched, not when it is shown.
+    keep: function (path, response) {
+      if (!response.ok || response.type !== "basic" || response.redirected) return Promise.resolve();
+      return response.text().then(function (html) {
+        return caches.open(scope.skPages.name).then(function (cache) {
+          if (SECRET.test(html)) return cache.delete(path);
+          html = html.replace(FLASHES, "");
+          return cache.put(path, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+        });
+      });
+    },
+    match: function (path) { return caches.match(path, { cacheName: scope.skPages.name, ignoreSearch: true, ignoreVary: true }); }
   };
 })(self);

@@ -93,11 +93,23 @@ def words() -> dict[str, str]:
         "enter": _("Enter hand %(n)d"),
         "waiting": _("waiting to be sent — no points yet"),
         "kept": _("No network: hand %(n)d is kept on this phone and is sent when the network is back."),
+        "server_full": _(
+            "The server's storage is full: hand %(n)d was not saved there. It is kept on this phone and is sent when "
+            "the server can take it."
+        ),
+        "server_down": _(
+            "The server could not save hand %(n)d just now. It is kept on this phone and is sent when the server "
+            "answers again."
+        ),
         "waiting_one": catalogue.ungettext("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 1),
         "waiting_other": catalogue.ungettext("%(num)d hand waiting to be sent", "%(num)d hands waiting to be sent", 2),
         "conflict": _("Hand %(n)d was entered on another phone meanwhile. Your hand is kept here:"),
         "refused": _("Hand %(n)d was not accepted:"),
         "held": _("Hand %(n)d waits for the hand before it. Your hand is kept here:"),
+        "forbidden": _(
+            "Hand %(n)d was not sent: this phone may no longer change this game. Open the game's edit link on this "
+            "phone to enter it again. Your hand is kept here:"
+        ),
         "next": _("Enter it as the next hand"),
         "drop": _("Drop it"),
         "drop_confirm": _("Drop this hand for good? It was never saved."),

@@ -3,9 +3,12 @@ sent once when it returns; Save, Back, Save stores one hand; a draft survives a 
 meanwhile is caught and offered again; the edit form asks before "Passed out" replaces a played hand."""
 
 import json
+import time
 import urllib.request
 
 import pytest
+
+from helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -124,12 +127,7 @@ def test_a_draft_survives_a_reload_and_goes_on_cancel(page, live_server):
 
 def test_a_hand_someone_else_entered_meanwhile_is_kept_and_offered_again(page, context, live_server):
     base, _ = live_server
-    game_id = start(page, base)
-    page.click("#enter-hand")
-    page.wait_for_selector("form.hand")
-    key = page.get_attribute("form.hand", "data-edit-key")
-    page.go_back()
-    page.wait_for_selector(".standing")
+    game_id, key = editor(page, base)
     context.set_offline(True)
     enter(page, "tricks-10", wait="tbody.pending")
 
@@ -191,3 +189,205 @@ def test_passed_out_asks_without_javascript_too(browser, live_server):
         assert server_hands(base, game_id)[0]["input"] == {"passed": True}
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------ what the phone keeps, and for whom
+
+# Everything the pages and the service worker left on the phone: Cache Storage (every cache, every entry with its
+# body), IndexedDB (every database, every store), localStorage and sessionStorage, as one JSON text.
+KEPT_ON_THE_PHONE = """async () => {
+  const out = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      out.push({cache: name, url: request.url, body: await response.text()});
+    }
+  }
+  const asked = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+  for (const info of await indexedDB.databases()) {
+    const db = await asked(indexedDB.open(info.name));
+    for (const name of Array.from(db.objectStoreNames)) {
+      const store = db.transaction(name).objectStore(name);
+      out.push({db: info.name, store: name, keys: await asked(store.getAllKeys()), values: await asked(store.getAll())});
+    }
+    db.close();
+  }
+  for (const storage of [localStorage, sessionStorage]) {
+    for (let i = 0; i < storage.length; i++) out.push({key: storage.key(i), value: storage.getItem(storage.key(i))});
+  }
+  return JSON.stringify(out);
+}"""
+
+KEPT_PAGES = """async () => {
+  const out = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) out[request.url] = await (await cache.match(request)).text();
+  }
+  return out;
+}"""
+
+
+def editor(page, base, variant="german", players=("Anna", "Bo")):
+    """A game started over the API and opened on this phone by its edit link, the service worker in control; answers
+    (game id, edit key)."""
+    body = json.dumps({"variant": variant, "players": list(players)}).encode()
+    request = urllib.request.Request(f"{base}/api/games", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as r:
+        game = json.load(r)
+    page.goto(base + game["edit_page"])
+    until(page, "() => navigator.serviceWorker.controller !== null")
+    page.goto(f"{base}/g/{game['id']}")
+    page.wait_for_selector("html[data-offline-ready]", state="attached")
+    return game["id"], game["edit_key"]
+
+
+def until(page, script, arg=None, timeout=15):
+    """Until `script` (a function run in the page, perhaps async) answers something true; its answer. The pages'
+    policy (script-src 'self') refuses wait_for_function's eval, so this asks from here."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = page.evaluate(script, arg)
+        if answer or time.monotonic() > deadline:
+            assert answer, f"still not: {script}"
+            return answer
+        time.sleep(0.1)
+
+
+def kept(page, base, *paths):
+    """The kept pages once every one of `paths` is kept (the service worker keeps them after answering)."""
+    until(
+        page,
+        "async (urls) => { for (const u of urls) { if (!(await caches.match(u))) return false; } return true; }",
+        [base + p for p in paths],
+    )
+    return page.evaluate(KEPT_PAGES)
+
+
+def waiting_is_over(page):
+    """Until no kept hand is waiting to be sent any more (sent, or held back with the server's answer)."""
+    until(page, "() => skQueue.all().then((items) => items.every((i) => i.status !== 'waiting'))")
+
+
+def test_the_next_user_of_the_phone_gets_no_edit_link_and_no_key(page, context, live_server):
+    base, _ = live_server
+    game_id, key = editor(page, base)
+    enter(page, "tricks-8")
+    page.click("#enter-hand")  # the editor's form, kept for a lost network
+    page.wait_for_selector("form.hand")
+    page.goto(f"{base}/")
+    page.goto(f"{base}/g/{game_id}")
+    page.wait_for_selector("html[data-offline-ready]", state="attached")
+    kept(page, base, "/", f"/g/{game_id}", f"/g/{game_id}/hands/new")
+    assert key not in page.evaluate(KEPT_ON_THE_PHONE), "the edit key is kept on the phone"
+
+    context.clear_cookies()  # the editor is done with this phone; the next user finds it offline
+    context.set_offline(True)
+    stranger = context.new_page()
+    for path in ("/", f"/g/{game_id}", f"/g/{game_id}/hands/new", f"/g/{game_id}?changed=1"):
+        stranger.goto(base + path)
+        stranger.wait_for_selector("main")
+        html = stranger.content()
+        assert key not in html and "/k/" not in html, path
+        assert stranger.locator("#edit-link").count() == 0
+    everything = stranger.evaluate(KEPT_ON_THE_PHONE)
+    assert key not in everything and f"/g/{game_id}/k/" not in everything
+
+    # The kept form takes a hand offline; it is never stored for the stranger, whose phone holds no key.
+    stranger.goto(f"{base}/g/{game_id}/hands/new")
+    stranger.click("label[for='tricks-3']")
+    stranger.click("button.save")
+    stranger.wait_for_selector("tbody.pending")
+    context.set_offline(False)
+    stranger.goto(f"{base}/")
+    waiting_is_over(stranger)
+    assert [h["input"]["tricks"] for h in server_hands(base, game_id)] == [[8, 5]]
+    assert stranger.evaluate("() => skQueue.all().then((items) => items.map((i) => i.reason))") == ["forbidden"]
+
+
+def test_a_query_string_neither_makes_nor_changes_a_kept_copy(page, context, live_server):
+    base, _ = live_server
+    game_id, key = editor(page, base)
+    enter(page, "tricks-8")  # lands on ?saved=1#hand-1
+    other = urllib.request.Request(
+        f"{base}/api/games/{game_id}/hands",
+        data=json.dumps({"tricks": [6, 7]}).encode(),
+        headers={"Content-Type": "application/json", "X-Edit-Key": key},
+    )
+    urllib.request.urlopen(other).close()  # hand 2 from another phone: the copy kept from here on holds it
+    page.goto(f"{base}/g/{game_id}?changed=1")
+    page.goto(f"{base}/g/{game_id}?saved=2&x=%3Cb%3E")
+    until(
+        page,
+        "async (u) => { const r = await caches.match(u); return !!r && (await r.text()).includes('id=\"hand-2\"'); }",
+        f"{base}/g/{game_id}",
+    )
+    pages = page.evaluate(KEPT_PAGES)
+    assert [u for u in pages if "?" in u or "#" in u] == []
+    sheet = pages[f"{base}/g/{game_id}"]
+    assert "hand changed" not in sheet and "hand saved" not in sheet and "&lt;b&gt;" not in sheet
+
+    context.set_offline(True)
+    page.goto(f"{base}/g/{game_id}?changed=2&saved=1")
+    page.wait_for_selector("#hand-2")
+    assert page.locator("tbody.changed, tbody.saved, .mark:not(.waiting)").count() == 0
+
+
+@pytest.fixture
+def failing(monkeypatch):
+    """The server's hand writes answer as told ({"status": 507}, 503 or 500) until told None: the page's POST and the
+    API alike, as a full disk, a busy server or a bug would."""
+    from werkzeug.exceptions import ServiceUnavailable
+
+    from scorekeeper.services import games
+    from scorekeeper.web.guard import StorageFull
+
+    told = {"status": None}
+    real = games.add_hand
+
+    def add_hand(*args, **kwargs):
+        status = told["status"]
+        if status == 507:
+            raise StorageFull()
+        if status == 503:
+            raise ServiceUnavailable()
+        if status == 500:
+            raise RuntimeError("disk I/O error")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(games, "add_hand", add_hand)
+    return told
+
+
+@pytest.mark.parametrize("status", [507, 503, 500])
+def test_a_hand_the_server_could_not_store_is_kept_and_sent_once_later(page, live_server, failing, status):
+    base, _ = live_server
+    game_id = start(page, base)
+    enter(page, "tricks-9")
+    failing["status"] = status
+    page.click("#enter-hand")
+    page.wait_for_selector("form.hand")
+    page.click("label[for='tricks-8']")
+    page.click("button.save")
+    page.wait_for_selector("#pending-2")
+    assert "8" in page.inner_text("#pending-2"), "the taps are kept with the hand"
+    assert "2" in page.inner_text(".offline-note")
+    if status == 507:
+        assert "storage is full" in page.inner_text(".offline-note")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "offline-storage-full.png"))
+    assert [h["input"]["tricks"] for h in server_hands(base, game_id)] == [[9, 4]]
+    page.reload()  # tried again on every page load while the server still cannot take it: still kept
+    page.wait_for_selector("#pending-2")
+    waiting = page.evaluate("() => skQueue.all().then((items) => items.map((i) => [i.number, i.status]))")
+    assert waiting == [[2, "waiting"]]
+
+    failing["status"] = None
+    page.reload()
+    page.wait_for_selector("#hand-2")
+    page.wait_for_selector("tbody.pending", state="detached")
+    assert [h["input"]["tricks"] for h in server_hands(base, game_id)] == [[9, 4], [8, 5]]
+    page.reload()
+    page.wait_for_selector("#hand-2")
+    assert len(server_hands(base, game_id)) == 2

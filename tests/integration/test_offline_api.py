@@ -1,5 +1,7 @@
 """What the offline phone relies on, through the test client: a kept hand sent as the page's fields is stored once under
-its form token, a hand someone else entered is a 409, the form page is never kept by the browser, the app installs."""
+its form token, a hand someone else entered is a 409, the form page is never kept by the browser, no page the phone
+keeps holds the edit key (the edit link has its own page), a kept hand goes with the phone's session and its page's
+CSRF token, the app installs."""
 
 import struct
 
@@ -36,14 +38,63 @@ def test_a_kept_hand_sent_twice_is_stored_once(client, api, game):
     assert len(api.get(game)["hands"]) == 1
 
 
+def phone_sends(client, game_id, body, token, number, csrf):
+    """A kept hand as offline.js sends it: no key in the request, the phone's session and its page's CSRF token."""
+    headers = {"X-CSRFToken": csrf, "Idempotency-Key": f"form:{token}", "X-Hand-Number": str(number)}
+    return client.post(f"/api/games/{game_id}/hands", json=body, headers=headers)
+
+
 def test_a_hand_the_page_saved_is_not_stored_again_by_the_phone(client, api):
     game_id = start(client, "danish")
     page = client.get(f"/g/{game_id}/hands/new").get_data(as_text=True)
     token = fields(page)["token"]
-    key = page.split('data-edit-key="')[1].split('"')[0]
     client.post(f"/g/{game_id}/hands/new", data={**fields(page), **HAND})
-    answer = send(client, game_id, key, {"form": HAND}, token, 1)  # the POST's answer was lost; the phone retries
+    # the POST's answer was lost; the phone retries
+    answer = phone_sends(client, game_id, {"form": HAND}, token, 1, fields(page)["csrf_token"])
     assert answer.status_code == 201 and answer.json["number"] == 1
+    assert len(client.get(f"/api/games/{game_id}").json["hands"]) == 1
+
+
+def session_key(client, game_id):
+    with client.session_transaction() as session:
+        return session["keys"][game_id]
+
+
+def test_no_page_the_phone_keeps_holds_the_edit_key(client):
+    """The service worker keeps home, the protokoll and its new-hand form for a lost network: none of them may hold
+    the key, so a phone handed on (cookies cleared, offline) gives the next user no edit link."""
+    game_id = start(client, "danish")
+    post_hand(client, game_id, HAND)
+    key = session_key(client, game_id)
+    for path in ("/", f"/g/{game_id}", f"/g/{game_id}?changed=1&saved=1", f"/g/{game_id}/hands/new"):
+        html = client.get(path).get_data(as_text=True)
+        assert key not in html and "/k/" not in html and "data-edit-key" not in html, path
+    assert f'href="/g/{game_id}/edit-link"' in client.get(f"/g/{game_id}").get_data(as_text=True)
+
+
+def test_the_edit_link_has_a_page_of_its_own_never_kept(client):
+    game_id = start(client, "danish")
+    key = session_key(client, game_id)
+    page = client.get(f"/g/{game_id}/edit-link")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert f"/g/{game_id}/k/{key}" in page.get_data(as_text=True)
+    other = client.application.test_client()  # a phone without the edit key
+    assert other.get(f"/g/{game_id}/edit-link").status_code == 403
+    assert "edit-link" not in other.get(f"/g/{game_id}").get_data(as_text=True)
+
+
+def test_a_kept_hand_goes_with_the_phones_session_and_its_csrf_token_only(client, app):
+    game_id = start(client, "danish")
+    page = client.get(f"/g/{game_id}/hands/new").get_data(as_text=True)
+    csrf, token = fields(page)["csrf_token"], fields(page)["token"]
+    no_token = client.post(f"/api/games/{game_id}/hands", json={"form": HAND}, headers={"X-Hand-Number": "1"})
+    assert no_token.status_code == 403  # a cookie alone never writes: another site could send it
+    assert phone_sends(client, game_id, {"form": HAND}, token, 1, "forged").status_code == 403
+    stranger = app.test_client()  # cookies cleared: the page's token and the game id, no session holding the key
+    stranger.get("/")
+    assert phone_sends(stranger, game_id, {"form": HAND}, token, 1, csrf).status_code == 403
+    assert client.get(f"/api/games/{game_id}").json["hands"] == []
+    assert phone_sends(client, game_id, {"form": HAND}, token, 1, csrf).status_code == 201
     assert len(client.get(f"/api/games/{game_id}").json["hands"]) == 1
 
 
@@ -61,13 +112,11 @@ def test_bad_kept_fields_are_refused(client, game):
     assert r.status_code == 400
 
 
-def test_the_hand_form_is_never_kept_and_carries_the_key_only_there(client):
+def test_the_hand_form_is_never_kept_by_the_browser(client):
     game_id = start(client, "danish")
     form = client.get(f"/g/{game_id}/hands/new")
     assert form.headers["Cache-Control"] == "no-store"
     assert 'autocomplete="off"' in form.get_data(as_text=True)
-    other = client.application.test_client()  # a phone without the edit key
-    assert "data-edit-key" not in other.get(f"/g/{game_id}").get_data(as_text=True)
 
 
 def test_saving_says_so_and_points_at_the_row(client):

@@ -60,7 +60,8 @@ def test_without_public_url_the_links_are_the_address_the_phone_used(db_path):
     client.get(game["edit_page"], headers={"Host": "192.168.1.20:5000"})
     html = client.get(f"/g/{game['id']}", headers={"Host": "192.168.1.20:5000"}).get_data(as_text=True)
     assert f"http://192.168.1.20:5000/g/{game['id']}" in html
-    assert f"http://192.168.1.20:5000/g/{game['id']}/k/" in html  # the edit link, to this phone only
+    page = client.get(f"/g/{game['id']}/edit-link", headers={"Host": "192.168.1.20:5000"}).get_data(as_text=True)
+    assert f"http://192.168.1.20:5000/g/{game['id']}/k/" in page  # the edit link, to this phone only
 
 
 def test_without_public_url_the_qr_code_is_not_kept_by_shared_caches(db_path):
@@ -89,6 +90,8 @@ def test_with_public_url_a_forged_host_gets_links_to_the_public_url_only(db_path
     client.get(game["edit_page"], headers=EVIL)
     html = client.get(f"/g/{game['id']}", headers=EVIL).get_data(as_text=True)
     assert f"https://whist.example.org/g/{game['id']}" in html
+    assert "evil.example" not in html
+    html = client.get(f"/g/{game['id']}/edit-link", headers=EVIL).get_data(as_text=True)
     assert f"https://whist.example.org/g/{game['id']}/k/" in html
     assert "evil.example" not in html
     r = client.get(f"/g/{game['id']}/qr.svg", headers=EVIL)
@@ -376,8 +379,9 @@ def test_nginx_with_tls_in_front(stack):
     assert status == 200
     html = body.decode()
     assert f"https://localhost:{tls}/g/{game['id']}" in html  # the share link: the address and scheme the phone used
-    assert f"https://localhost:{tls}/g/{game['id']}/k/" in html
     assert headers["Strict-Transport-Security"] == "max-age=31536000"
+    status, headers, body = call(tls, "GET", f"/g/{game['id']}/edit-link", headers={"Cookie": cookie})
+    assert status == 200 and f"https://localhost:{tls}/g/{game['id']}/k/" in body.decode()
     assert "nginx/" not in headers.get("Server", "")
 
     status, headers, _ = call(tls, "GET", "/lang/da?next=/")

@@ -7,12 +7,14 @@ import math
 import re
 
 from flask import Blueprint, current_app, jsonify, request, url_for
+from flask_wtf.csrf import validate_csrf
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from wtforms.validators import ValidationError
 
 from scorekeeper.core import GameOver, InputError
 from scorekeeper.core.messages import Msg
 from scorekeeper.services import games as service
-from scorekeeper.web import guard, offline
+from scorekeeper.web import guard, offline, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
@@ -97,6 +99,22 @@ def edit_key():
     return request.headers.get("X-Edit-Key")
 
 
+def game_key(game_id: str) -> str | None:
+    """The game's edit key: X-Edit-Key; or else, for the phone's own pages sending the hands they kept offline, the key
+    the phone's session holds, only with one of its pages' CSRF tokens in X-CSRFToken (a cookie alone never writes:
+    another site could make the browser send it). So no key needs to be kept on the phone outside its session: a
+    phone whose cookies were cleared sends nothing for the next user."""
+    key = edit_key()
+    token = request.headers.get("X-CSRFToken")
+    if key is not None or token is None:
+        return key
+    try:
+        validate_csrf(token)
+    except ValidationError:
+        return None
+    return phone.game_key(game_id)
+
+
 def _whole_header(name: str) -> int | None:
     """An optional header that carries a whole number; If-Match may also quote it as an ETag ("7" or W/"7") or be *."""
     value = request.headers.get(name)
@@ -168,7 +186,7 @@ def add_hand(game_id):
         get_db(),
         game_id,
         _hand_body(game_id),
-        edit_key(),
+        game_key(game_id),
         expected_number=_whole_header("X-Hand-Number"),
         idempotency_key=idempotency_key(),
         max_hands=current_app.config.get("MAX_HANDS"),
@@ -189,7 +207,7 @@ def replace_hand(game_id, number):
         game_id,
         _number(number),
         body(),
-        edit_key(),
+        game_key(game_id),
         expected_version=_whole_header("If-Match"),
         idempotency_key=idempotency_key(),
     )
@@ -202,7 +220,7 @@ def delete_hand(game_id, number):
         get_db(),
         game_id,
         _number(number),
-        edit_key(),
+        game_key(game_id),
         expected_version=_whole_header("If-Match"),
         idempotency_key=idempotency_key(),
     )

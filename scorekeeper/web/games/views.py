@@ -192,8 +192,20 @@ def protokoll(game_id):
         editable=editable,
         changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
-        edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id)) if editable else None,
     )
+
+
+@bp.get("/g/<game_id>/edit-link")
+def edit_link(game_id):
+    """The edit link on a page of its own, never kept: the protokoll is kept on the phone for a lost network, and
+    whatever is kept there stays for the next person who picks the phone up, after the session that held the key."""
+    sheet = _editable(game_id)
+    page = render_template(
+        "games/edit_link.html",
+        game=sheet.game,
+        edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id)),
+    )
+    return page, {"Cache-Control": "no-store"}
 
 
 @bp.get("/g/<game_id>/k/<key>")
@@ -388,7 +400,6 @@ def _hand_view(game_id: str, number: int | None = None):
         played=editing and form.played(sheet.hands[number - 1].input),
         confirm_passed=confirm_passed,
         played_text=_hand_text(sheet, number) if confirm_passed else None,
-        edit_key=None if editing else phone.game_key(game_id),
         general=general,
         variant_stylesheet=view.STYLESHEET,
         variant_script=view.SCRIPT,
