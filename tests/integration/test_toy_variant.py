@@ -18,7 +18,7 @@ import sys
 import pytest
 from jinja2 import ChoiceLoader, DictLoader
 
-from helpers import dump, fields, form_data, pdfinfo, pdftotext, post_hand, start, words_off_the_page
+from helpers import ROOT, dump, fields, form_data, pdfinfo, pdftotext, post_hand, start, words_off_the_page
 from scorekeeper.core import VARIANTS
 from scorekeeper.core.contract import variant
 from scorekeeper.web import variants as web_variants
@@ -308,3 +308,25 @@ def test_form_data_sends_a_default_on_checkbox_as_a_browser_does():
         '<input type="radio" name="e" value="2" checked><button name="go" value="1">Go</button></form>'
     )
     assert form_data(html) == {"csrf_token": "t", "a": "y", "c": "2", "d": "x", "e": "2"}
+
+
+def test_a_variant_without_its_test_data_fails_loudly(monkeypatch, tmp_path, app):
+    """tests/variants/__init__.py (and so bench/run.py, which reads it) stops on a registered variant it does not
+    know, rather than leaving it out of the property tests and the benchmark."""
+    import variants
+
+    rules = _module(monkeypatch, tmp_path, "scorekeeper.core.variants.toy", TOY_RULES)
+    monkeypatch.setitem(VARIANTS, "toy", variant(rules))
+    with pytest.raises(ImportError, match="tests/variants/toy.py"):
+        variants.load("toy")
+
+
+def test_the_benchmark_keeps_no_variant_lists_of_its_own():
+    import ast
+
+    tree = ast.parse((ROOT / "bench" / "run.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            assert len(keys & set(VARIANTS)) < 2, f"bench/run.py:{node.lineno} keeps a dict of variants"
+    assert "from variants import EXAMPLES" in (ROOT / "bench" / "run.py").read_text(encoding="utf-8")

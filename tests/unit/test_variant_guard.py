@@ -57,7 +57,7 @@ ONLY_VALUES = _alone(
         for name, rules in VARIANTS.items()
     }
 )
-NAMES = re.compile(r"(?<![\w-])(" + "|".join(sorted(VARIANTS)) + r")(?![\w])", re.I)
+NAMES = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(sorted(VARIANTS)) + r")(?![A-Za-z0-9])", re.I)
 SIZE_WORDS = ("PLAYER_COUNTS", "n_players", "seats", "players", "sides")
 
 
