@@ -330,3 +330,17 @@ def test_the_benchmark_keeps_no_variant_lists_of_its_own():
             keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
             assert len(keys & set(VARIANTS)) < 2, f"bench/run.py:{node.lineno} keeps a dict of variants"
     assert "from variants import EXAMPLES" in (ROOT / "bench" / "run.py").read_text(encoding="utf-8")
+
+
+def test_the_walk_through_lists_the_files_the_toy_and_the_guard_say():
+    """docs/adding-a-variant.md's table of files: the toy's files and the guard's own files with <name> for the
+    variant, and the three the toy leaves to a real variant (its scoring tests, catalogues, docs section)."""
+    spec = importlib.util.spec_from_file_location("variant_guard", ROOT / "tests" / "unit" / "test_variant_guard.py")
+    guard = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guard)
+    doc = (ROOT / "docs" / "adding-a-variant.md").read_text(encoding="utf-8")
+    table = doc.split("| file | what |", 1)[1].split("\n\n", 1)[0]
+    listed = {m for row in table.splitlines()[2:] for m in re.findall(r"`([^`]+)`", row.split("|")[1])}
+    wanted = {path.replace("toy", "<name>") for path in TOY_FILES} | set(guard.own_files("<name>"))
+    wanted |= {"tests/unit/test_scoring_<name>.py", "docs/rules.md", "scorekeeper/translations/messages.pot"}
+    assert listed - {"da", "nb", "sv", "messages.po"} == wanted
