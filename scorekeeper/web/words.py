@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS
+from scorekeeper.core.game import NO_TRUMP, SUITS
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import ngettext
 

@@ -40,7 +40,9 @@ def test_the_module_is_pure():
     imported |= {
         n.module.split(".")[0]
         for n in ast.walk(tree)
-        if isinstance(n, ast.ImportFrom) and n.level == 0 and not n.module.startswith("scorekeeper.core.")
+        if isinstance(n, ast.ImportFrom)
+        and n.level == 0
+        and not (n.module == "scorekeeper.core" or n.module.startswith("scorekeeper.core."))
     }  # the pure core's own modules
     assert imported <= {"__future__", "collections", "dataclasses", "decimal", "typing"}
 

@@ -37,6 +37,7 @@ def test_the_contract_requires_little_and_defaults_the_rest():
         "hand_points",
     }
     assert set(OPTIONAL) == {
+        "ORDER",
         "ZERO_SUM",
         "FOR_MONEY",
         "check_options",
@@ -51,6 +52,7 @@ def test_the_contract_requires_little_and_defaults_the_rest():
         "game_end",
         "games_to_win",
         "match_points",
+        "bid_result",
     }
     assert set(DATA) | set(FUNCTIONS) == set(MEMBERS)
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 GAME = {
-    "options": {"honours": True, "rubber": True},
+    "options": {"honours": True, "rubber": True, "target": 7},  # no game of the rubber ends in these three
     "hands": [
         {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
         {"trump": "spades", "tricks": [4, 9], "revoke": {"side": 0, "penalty": "deduct"}},

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
+from scorekeeper.core.game import SUITS
 from scorekeeper.core.variants import classic as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
@@ -69,7 +70,7 @@ class HandForm(BaseHandForm):
 def buttons(form, ctx, side_names) -> dict:
     fixed = rules.fixed_trump(ctx.number, ctx)
     honours = ctx.options["honours"] and fixed != words.NO_TRUMP
-    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in words.SUITS]
+    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
     form.honours.choices = [SelectChoice(str(x), words.score((x, 4 - x))) for x in range(5)]
     form.revoke_side.choices = [SelectChoice("", _("no revoke"))] + [
         SelectChoice(str(i), n) for i, n in enumerate(side_names)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
+from scorekeeper.core.game import TRUMPS
 from scorekeeper.core.variants import danish as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
@@ -176,7 +177,7 @@ def buttons(form, ctx, side_names) -> dict:
     form.partner.choices = [SelectChoice(str(i), players[i]) for i in playing] + [
         SelectChoice("self", _("alone (selvmakker)"))
     ]
-    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in words.TRUMPS]
+    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in TRUMPS]
     rows = bid_rows(ctx.options)
     form.bid.choices = [c for row in rows for c in row if c]
     house = rules.house_of(ctx.options)
