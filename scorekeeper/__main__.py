@@ -11,14 +11,12 @@ from pathlib import Path
 import click
 from flask.cli import ScriptInfo
 
-from scorekeeper import cli
+from scorekeeper import cli, create_app
 from scorekeeper import config as settings
 from scorekeeper import serve as server
 
 
 def _make_app():
-    from scorekeeper import create_app
-
     return create_app()
 
 

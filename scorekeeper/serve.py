@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+from scorekeeper import create_app
+
 # A request is at most 64 KiB (the app refuses more); a body larger than this is not even read into memory or a file.
 MAX_BODY = 1024 * 1024
 SETTINGS = {
@@ -41,8 +43,6 @@ def serve(app, host: str = "0.0.0.0", port: int = 5000, **overrides) -> None:
 def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["threads"]) -> None:
     """Log to stderr (LOG_FORMAT; the app's own level is LOG_LEVEL), make the app and serve it until stopped."""
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    from scorekeeper import create_app
-
     serve(create_app(), host=host, port=port, threads=threads)
 
 

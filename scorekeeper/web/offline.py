@@ -14,7 +14,10 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, url_for
 from flask_babel import get_translations
+from werkzeug.datastructures import MultiDict
 
+from scorekeeper.core import VARIANTS, InputError, hand_context, table_context
+from scorekeeper.core.messages import Msg
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.variants import VIEWS
 
@@ -123,12 +126,6 @@ def words() -> dict[str, str]:
 def posted_hand(sheet, fields: dict) -> dict:
     """The scorer's input from a hand entry page's fields as a phone kept them offline ({"bid": "9-gode", …}): read
     by the variant's own hand form, exactly as the page's POST would be."""
-    from werkzeug.datastructures import MultiDict
-
-    from scorekeeper.core import VARIANTS, InputError, hand_context, table_context
-    from scorekeeper.core.messages import Msg
-    from scorekeeper.web.variants import VIEWS
-
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
         raise InputError({"form": Msg("must map field names to text")})
     view = VIEWS[sheet.game.variant]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import url_for
-from flask_babel import format_date
+from flask_babel import format_date, format_datetime
+from flask_babel import gettext as _
 
 from scorekeeper.core import (
     VARIANTS,
@@ -17,7 +18,9 @@ from scorekeeper.core import (
     table_context,
 )
 from scorekeeper.services.games import Sheet
-from scorekeeper.web.i18n import translate
+from scorekeeper.web import chart, words
+from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
+from scorekeeper.web.messages import translate
 from scorekeeper.web.variants import VIEWS
 
 
@@ -129,8 +132,6 @@ def minus(n: int) -> str:
 
 def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
-    from scorekeeper.web import words
-    from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
 
     game = game_dict(sheet, hands=False)
     p = sheet.protokoll
@@ -207,7 +208,6 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
 
 def chart_view(sheet: Sheet) -> dict | None:
     """The running totals per side as a chart's finished coordinates (None before the first hand)."""
-    from scorekeeper.web import chart, words
 
     p = sheet.protokoll
     names = words.side_names(list(sheet.game.players), p.sides)
@@ -229,10 +229,6 @@ def settlement_view(sheet: Sheet, players) -> dict | None:
 
 def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
-    from datetime import datetime
-
-    from flask_babel import format_datetime
-    from flask_babel import gettext as _
 
     game = sheet.game
     view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(sheet.setup)

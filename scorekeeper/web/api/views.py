@@ -16,7 +16,7 @@ from scorekeeper.core.messages import Msg
 from scorekeeper.services import games as service
 from scorekeeper.web import guard, offline, phone
 from scorekeeper.web.db import get_db
-from scorekeeper.web.i18n import translate_errors
+from scorekeeper.web.messages import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -28,8 +28,8 @@ from scorekeeper.web import guard, phone
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.db import get_db
-from scorekeeper.web.i18n import translate
 from scorekeeper.web.inputs import number_or_raw, safe_next
+from scorekeeper.web.messages import translate
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.variants import CLUB_VARIANT, VIEWS, option_labels
 

@@ -21,8 +21,8 @@ from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.drives import forms, present
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.i18n import translate
 from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.messages import translate
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.views import pdf_download
 

@@ -12,6 +12,7 @@ from wtforms.fields import SelectChoice
 from wtforms.validators import Optional
 
 from scorekeeper.core import VARIANTS
+from scorekeeper.web.i18n import wtforms_translations
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.options import option_text as option_text_of
 from scorekeeper.web.options import options_from_text
@@ -32,8 +33,6 @@ class Form(FlaskForm):
 
     class Meta:
         def get_translations(self, form):
-            from scorekeeper.web.i18n import wtforms_translations
-
             return wtforms_translations()
 
 

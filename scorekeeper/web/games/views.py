@@ -25,9 +25,10 @@ from scorekeeper.services import games as service
 from scorekeeper.web import guard, phone, words
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
+from scorekeeper.web.i18n import LANGUAGES, one_catalogue
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.i18n import one_catalogue, translate
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
+from scorekeeper.web.messages import translate
 from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
 from scorekeeper.web.sheets.paper import sheet_head, tariff_view
@@ -472,8 +473,6 @@ def delete_hand(game_id, number):
 
 @bp.get("/lang/<code>")
 def set_language(code):
-    from scorekeeper.web.i18n import LANGUAGES
-
     response = redirect(safe_next(request.args.get("next"), url_for("games.home")))
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax", secure=is_secure())

@@ -14,8 +14,8 @@ from flask_babel import gettext as _
 from scorekeeper.core import VARIANTS, InputError, check_name, player_counts, table_context, table_for, variant_options
 from scorekeeper.services.games import Sheet
 from scorekeeper.web import describe, words
-from scorekeeper.web.i18n import translate
 from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.messages import translate
 from scorekeeper.web.options import options_from_text
 from scorekeeper.web.present import chart_view, minus, protokoll_context
 from scorekeeper.web.variants import VIEWS

@@ -36,7 +36,7 @@ from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
-from scorekeeper.web.i18n import with_field
+from scorekeeper.web.messages import with_field
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
 from scorekeeper.web.sheets import pdf as pdf_child
