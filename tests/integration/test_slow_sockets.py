@@ -154,3 +154,12 @@ def test_an_honest_slow_phone_is_still_answered(tmp_path):
         finally:
             for h in held:
                 h.close()
+
+
+def test_behind_a_proxy_there_is_no_cap_per_address():
+    """Every connection then comes from the proxy: nginx's limit_conn counts the clients instead."""
+    from scorekeeper.serve import limits_of
+
+    assert limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30}).per_address == 5
+    behind = limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30, "PROXY_FIX": 1})
+    assert behind.per_address is None and behind.request_timeout == 30
