@@ -18,8 +18,12 @@ from scorekeeper import serve as server
 
 def _make_app():
     from scorekeeper import create_app
+    from scorekeeper.storage import Damaged
 
-    return create_app()
+    try:
+        return create_app()
+    except Damaged as exc:  # the start's quick check: say so and what to do, without a traceback
+        raise click.ClickException(str(exc)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

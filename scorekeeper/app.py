@@ -54,10 +54,13 @@ def create_app(config=None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     logs.init_app(app)
-    if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
-        storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
-
     from scorekeeper.web import errors, health, offline
+
+    if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
+        # PRAGMA quick_check first: a damaged file raises storage.Damaged, naming `scorekeeper restore`
+        storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
+        health.record(app, [])  # the start's check, what /healthz answers until INTEGRITY_CHECK_EVERY has passed
+
     from scorekeeper.web.api import drives as drives_api
     from scorekeeper.web.api import views as api
     from scorekeeper.web.clubs import views as clubs

@@ -64,6 +64,8 @@ def _http_error(exc):
     if isinstance(exc, RequestEntityTooLarge):
         return error(413, {"body": Msg("is too large (at most 64 KiB)")})
     if exc.code == 429:
+        if request.endpoint == "api.import_game":
+            return error(429, {"request": Msg("too many imports from this address; try again in a minute")})
         return error(429, {"request": Msg("too many new games from this address; try again in a minute")})
     if exc.code == 507:
         return error(507, {"storage": Msg("the server's storage is full: no new games can be started")})
@@ -142,16 +144,14 @@ def _created(game_id: str, key: str):
 
 
 @bp.post("/games")
-@guard.new_game
+@guard.writes("new-game")
 def create_game():
-    guard.check_storage()
     return _created(*service.start_game(get_db(), body()))
 
 
 @bp.post("/games/import")
-@guard.new_import
+@guard.writes("import")
 def import_game():
-    guard.check_storage()
     return _created(*service.import_game(get_db(), body(), max_hands=current_app.config.get("MAX_HANDS")))
 
 
@@ -181,6 +181,7 @@ def _hand_body(game_id: str) -> dict:
 
 
 @bp.post("/games/<game_id>/hands")
+@guard.exempt(guard.EDIT_KEY)
 def add_hand(game_id):
     scored = service.add_hand(
         get_db(),
@@ -201,6 +202,7 @@ def _number(number: str) -> int:
 
 
 @bp.put("/games/<game_id>/hands/<number>")
+@guard.exempt(guard.EDIT_KEY)
 def replace_hand(game_id, number):
     scored = service.replace_hand(
         get_db(),
@@ -215,6 +217,7 @@ def replace_hand(game_id, number):
 
 
 @bp.delete("/games/<game_id>/hands/<number>")
+@guard.exempt(guard.EDIT_KEY)
 def delete_hand(game_id, number):
     service.delete_hand(
         get_db(),

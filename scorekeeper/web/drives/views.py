@@ -70,10 +70,8 @@ def index():
 
 
 @bp.route("/drives/new", methods=["GET", "POST"])
-@guard.new_game
+@guard.writes("drive")
 def new_drive():
-    if request.method == "POST":
-        guard.check_storage()
     form = forms.new_drive_form(request.form if request.method == "POST" else None)
     general: list[str] = []
     if request.method == "POST":
@@ -154,6 +152,7 @@ def claim(drive_id, key):
 
 
 @bp.post("/d/<drive_id>/hands/<int:hand>/tables/<int:table>")
+@guard.exempt("the organiser's edit key; replaces a table's result, bounded by the drive's size")
 def correct(drive_id, hand, table):
     """The organiser enters or corrects a table's result (CSRF-checked, with the key this phone holds)."""
     sheet = _organised(drive_id)
@@ -177,6 +176,7 @@ def _score(tricks: int | None) -> str:
 
 
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
+@guard.exempt("the table's token; replaces its own result, bounded by the drive's size")
 def table(drive_id, table, token):
     sheet = _load(drive_id)
     if not 1 <= table <= sheet.setup.tables:

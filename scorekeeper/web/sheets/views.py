@@ -336,13 +336,18 @@ def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, con
         return response
     folder = _pdf_folder()
     path = folder / name
+    drawn = None
     if not path.is_file():
         html = render_template(template, pdf=True, **context())
         with _one_at_a_time():
             if not path.is_file():  # unless another request of this worker drew it meanwhile
-                _keep(folder, name, render_pdf(html))
+                drawn = render_pdf(html)
+                try:
+                    _keep(folder, name, drawn)
+                except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
+                    current_app.logger.warning("a drawn PDF could not be kept: %s", exc.strerror or exc)
     # Read whole (a few hundred KB at most): no file handle is left for the server to close.
-    response = Response(path.read_bytes(), mimetype="application/pdf", headers=headers)
+    response = Response(drawn if drawn is not None else path.read_bytes(), mimetype="application/pdf", headers=headers)
     response.set_etag(etag)
     return response.make_conditional(request)
 
