@@ -13,9 +13,10 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
+from scorekeeper.core.base import message_of
 from scorekeeper.core.variants import danish as danish_rules
-from scorekeeper.web.i18n import rate
-from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.web.i18n import rate, translate
+from scorekeeper.web.inputs import JSONRefused, number_or_raw, read_json
 
 TRUE = ("1", "true", "yes", "on", "y")
 FALSE = ("0", "false", "no", "off", "n", "")
@@ -56,7 +57,9 @@ def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any],
             options[name] = None if raw.lower() in NONE else raw
         elif opt.kind == "house":
             try:
-                options[name] = None if raw.lower() in NONE else json.loads(raw)
+                options[name] = None if raw.lower() in NONE else read_json(raw)
+            except JSONRefused as exc:
+                errors[name] = translate(message_of(exc))
             except ValueError:
                 errors[name] = _l("Write the house tariff as JSON, as the API answers it.")
         elif opt.kind == "rate":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
 import re
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -12,11 +10,12 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from wtforms.validators import ValidationError
 
 from scorekeeper.core import GameOver, InputError
-from scorekeeper.core.base import Msg
+from scorekeeper.core.base import Msg, message_of
 from scorekeeper.services import games as service
 from scorekeeper.web import guard, offline, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import translate_errors
+from scorekeeper.web.inputs import JSONRefused, read_json
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -72,24 +71,15 @@ def _http_error(exc):
     return error(exc.code or 500, {"request": exc.description or exc.name})
 
 
-def _refuse_constant(name):
-    raise ValueError(f"{name} is not a number")
-
-
-def _finite(text):
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("number out of range")
-    return value
-
-
 def body():
-    """The request's JSON object (UTF-8, no NaN or Infinity), or a 400 that says why not."""
+    """The request's JSON object (UTF-8, no NaN or Infinity, bounded depth and numbers), or a 400 that says why not."""
     if not request.is_json:
         raise InputError({"body": Msg("must be JSON: send Content-Type: application/json")})
     raw = request.get_data(cache=True)
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
+        data = read_json(raw.decode("utf-8"))
+    except JSONRefused as exc:
+        raise InputError({"body": message_of(exc)}) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):

@@ -83,12 +83,16 @@ def _errors(form, errors: dict, names: dict | None = None) -> list[str]:
     general = []
     for key, message in errors.items():
         name = (names or {}).get(key, key)
+        text = translate(message)
         if name.startswith("options."):
-            name = "opt_" + name[8:]
+            option, _sep, path = name[8:].partition(".")
+            name = "opt_" + option
+            if path:  # a number deep inside the house tariff: its path said beside the house box
+                text = f"{path}: {text}"
         if name in form:
-            form[name].errors = list(form[name].errors or []) + [translate(message)]
+            form[name].errors = list(form[name].errors or []) + [text]
         else:
-            general.append(translate(message))
+            general.append(text)
     return general
 
 

@@ -22,7 +22,7 @@ from scorekeeper.web.db import get_db
 from scorekeeper.web.drives import forms, present
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import translate
-from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.inputs import link_args, whole_number
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.views import pdf_download
 
@@ -325,7 +325,7 @@ def _blank_context() -> dict:
 @bp.get("/drives/blank")
 def blank():
     ctx = _blank_context()
-    pdf_url = url_for("drives.blank_pdf", **request.args.to_dict(flat=False))
+    pdf_url = url_for("drives.blank_pdf", **link_args(request.args))
     return render_template("print/drive_blank.html", pdf=False, pdf_url=pdf_url, **ctx)
 
 

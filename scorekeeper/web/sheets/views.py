@@ -37,6 +37,7 @@ from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
 from scorekeeper.web.i18n import with_field
+from scorekeeper.web.inputs import link_args
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
 from scorekeeper.web.sheets import pdf as pdf_child
@@ -441,8 +442,8 @@ def blank_index():
     if variant in VARIANTS:
         args = {
             k: [v for v in vs if v]
-            for k, vs in request.args.to_dict(flat=False).items()
-            if k != "variant" and not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
+            for k, vs in link_args(request.args, "variant").items()
+            if not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
         }
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
@@ -458,7 +459,7 @@ def blank_index():
 @bp.get("/blank/<variant>")
 def blank(variant):
     ctx = _blank(variant)
-    pdf_url = url_for("sheets.blank_pdf", variant=variant, **request.args.to_dict(flat=False))
+    pdf_url = url_for("sheets.blank_pdf", variant=variant, **link_args(request.args, "variant"))
     return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, **ctx)
 
 
