@@ -1009,7 +1009,8 @@ def report(
     if slow:
         lines += [
             "",
-            "An ordinary page (GET /) while 50 slow clients stay connected (bench/slow_clients.py):",
+            "An ordinary page (GET /) while 1,100 and 3,000 slow sockets of one client stay connected, the server "
+            "now against waitress as before (bench/slow_clients.py):",
             "",
             slow_clients.table(slow),
         ]

@@ -14,10 +14,14 @@ from flask.cli import ScriptInfo
 from scorekeeper import cli, create_app
 from scorekeeper import config as settings
 from scorekeeper import serve as server
+from scorekeeper.storage import Damaged
 
 
 def _make_app():
-    return create_app()
+    try:
+        return create_app()
+    except Damaged as exc:  # the start's quick check: say so and what to do, without a traceback
+        raise click.ClickException(str(exc)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -61,7 +61,9 @@ def create_app(config=None) -> Flask:
     i18n.init_app(app)
     logs.init_app(app)
     if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
+        # PRAGMA quick_check first: a damaged file raises storage.Damaged, naming `scorekeeper restore`
         storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
+        health.record(app, [])  # the start's check, what /healthz answers until INTEGRITY_CHECK_EVERY has passed
 
     app.register_blueprint(api.bp)
     app.register_blueprint(health.bp)  # GET /healthz

@@ -8,15 +8,19 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from scorekeeper.storage import migrate
+from scorekeeper.storage import Damaged, migrate
 from scorekeeper.storage.backup import backup, restore
 
 
 @click.command("init-db")
 @with_appcontext
 def init_db_command():
-    """Create the database or bring its schema up to date."""
-    applied = migrate(current_app.config["DATABASE"])
+    """Check the database (PRAGMA quick_check), then create it or bring its schema up to date; a damaged file is
+    refused, pointing to `scorekeeper restore`."""
+    try:
+        applied = migrate(current_app.config["DATABASE"])
+    except Damaged as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(
         f"Database {current_app.config['DATABASE']}: "
         + ("applied " + ", ".join(applied) if applied else "schema up to date")

@@ -79,10 +79,18 @@ KEYS: tuple[Key, ...] = (
         "LIMIT_NEW_GAMES",
         "30 per minute; 300 per hour",
         "limits",
-        "new games per client address, by the API or the page",
+        "new games per client (an address, an IPv6 /64): by the API, the page, play again or a club's table",
     ),
     Key("LIMIT_IMPORTS", "10 per minute; 60 per hour", "limits", "imports per client address"),
     Key("LIMIT_NEW_CLUBS", "5 per minute; 20 per hour", "limits", "new clubs per client address"),
+    Key("LIMIT_NEW_EVENINGS", "10 per minute; 60 per hour", "limits", "new club evenings per client address"),
+    Key(
+        "LIMIT_NEW_MEMBERS",
+        "30 per minute; 200 per hour",
+        "limits",
+        "posts that add club members (one or many names) per client address",
+    ),
+    Key("LIMIT_NEW_DRIVES", "5 per minute; 30 per hour", "limits", "new whist drives per client address"),
     Key(
         "LIMIT_LOGINS",
         "30 per minute; 200 per hour",
@@ -94,7 +102,7 @@ KEYS: tuple[Key, ...] = (
         "RATELIMIT_ENABLED",
         True,
         "bool",
-        "Flask-Limiter's switch for the four limits above",
+        "Flask-Limiter's switch for the limits above",
         shown="true (false under TESTING)",
         testing=False,
     ),
@@ -128,12 +136,32 @@ KEYS: tuple[Key, ...] = (
         "int",
         "seconds a PDF may take to draw; longer, and the renderer is replaced and the download answered 503",
     ),
+    Key(
+        "SERVER_REQUEST_TIMEOUT",
+        30,
+        "int or null",
+        "`scorekeeper serve`: seconds from a request's first byte to its last (headers and body), however often bytes "
+        "come; later, the connection is closed (null: no limit)",
+    ),
+    Key(
+        "SERVER_CONNECTIONS_PER_ADDRESS",
+        50,
+        "int or null",
+        "`scorekeeper serve`: open connections one client (an address, an IPv6 /64) may hold; one more is answered 429 "
+        "and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+    ),
     Key("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen", "string", "the time zone of the dates and times shown"),
     Key(
         "MIGRATE_ON_START",
         True,
         "bool",
         "apply pending migrations when the app starts (a missing database is always made)",
+    ),
+    Key(
+        "INTEGRITY_CHECK_EVERY",
+        3600,
+        "int or null",
+        "seconds after which /healthz runs PRAGMA quick_check again (per process; the start checks too); null: never",
     ),
     Key(
         "KEEP_CONNECTION",

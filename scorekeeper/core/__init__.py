@@ -99,7 +99,7 @@ def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAM
                 limit=limit,
             )
         )
-    if any(unicodedata.category(c)[0] == "C" for c in value):
+    if has_control(value):
         raise ValueError(Msg("%(what)s has control characters", what=what))
     if "<" in value or ">" in value:
         raise ValueError(Msg("%(what)s may not contain < or >", what=what))
@@ -117,6 +117,35 @@ def player_counts(counts: tuple[int, ...]) -> str:
     if len(counts) == 2:
         return Msg("%(low)d or %(high)d", low=low, high=high)
     return Msg("%(some)s or %(last)d", some=", ".join(map(str, counts[:-1])), last=high)
+
+
+JOINERS = ("\u200c", "\u200d")  # zero width non-joiner and joiner: 👩‍👩‍👧, and names in Persian or Indic scripts
+BLACK_FLAG = "\U0001f3f4"  # a subdivision flag is the black flag and tag characters: 🏴󠁧󠁢󠁳󠁣󠁴󠁿
+
+
+def _is_tag(c: str) -> bool:
+    return 0xE0020 <= ord(c) <= 0xE007F
+
+
+def has_control(value: str) -> bool:
+    """Whether `value` has a character that is no part of a name as written: controls, bidi overrides and marks,
+    invisible format characters, unassigned or private ones (Unicode category C). Allowed of those: a joiner
+    between two visible non-ASCII characters (emoji sequences, scripts that need one) and the tags of a flag.
+    Variation selectors (U+FE0F, the emoji form) are marks, not C: always allowed."""
+    for i, c in enumerate(value):
+        if unicodedata.category(c)[0] != "C":
+            continue
+        if c in JOINERS and 0 < i < len(value) - 1 and all(_visible_other(n) for n in (value[i - 1], value[i + 1])):
+            continue
+        if _is_tag(c) and i > 0 and (value[i - 1] == BLACK_FLAG or _is_tag(value[i - 1])):
+            continue
+        return True
+    return False
+
+
+def _visible_other(c: str) -> bool:
+    """A neighbour a joiner may join: not ASCII, not a space, not itself invisible (a mark such as U+FE0F is)."""
+    return ord(c) > 0x7F and not c.isspace() and unicodedata.category(c)[0] != "C"
 
 
 def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None) -> Setup:

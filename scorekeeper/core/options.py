@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from scorekeeper.core.fields import is_int
 from scorekeeper.core.messages import Msg, OptionError, message_of
+from scorekeeper.core.numbers import read_number
 
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
 KINDS = ("int", "int_or_none", "bool", "choice", "rate", "preset", "int_list", "int_map", "json")
@@ -44,6 +44,8 @@ def int_option(default, low, high, help, allow_none=False):
                 else Msg("must be a whole number from %(low)d to %(high)d", low=low, high=high)
             )
         if not low <= value <= high:
+            if abs(value) >= 10**12:  # not repeated back: a number of thousands of digits costs its text
+                raise ValueError(Msg("must be a whole number from %(low)d to %(high)d", low=low, high=high))
             raise ValueError(Msg("must be from %(low)d to %(high)d, not %(value)d", low=low, high=high, value=value))
         return value
 
@@ -69,21 +71,19 @@ def choice_option(default, choices, help):
 
 
 def rate_option(default, help):
+    said = {
+        "shape": Msg("must be a number of money per point, for instance 0.05"),
+        "range": Msg("must be from 0 to 1000 per point"),
+        "places": Msg("may have at most 4 decimals"),
+    }
+
     def check(value):
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ValueError(Msg("must be a number of money per point, for instance 0.05"))
-        try:
-            amount = Decimal(str(value))
-        except InvalidOperation:
-            raise ValueError(Msg("must be a number of money per point, for instance 0.05")) from None
-        if not amount.is_finite() or amount < 0 or amount > 1000:
-            raise ValueError(Msg("must be from 0 to 1000 per point"))
-        exponent = amount.as_tuple().exponent
-        if isinstance(exponent, int) and exponent < -4:
-            raise ValueError(Msg("may have at most 4 decimals"))
-        return float(value) if isinstance(value, str) else value
+            raise ValueError(said["shape"])
+        amount = read_number(value, high=1000, places=4, messages=said)
+        return float(amount) if isinstance(value, str) else value
 
     return Option(default, check, help, "rate")
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from flask_babel import gettext as _
@@ -17,6 +16,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.core import VARIANTS, InputError, check_name, make_setup, settlement_points
 from scorekeeper.core import club as club_rules
 from scorekeeper.core.messages import message_of
+from scorekeeper.core.numbers import NumberError, read_number
 from scorekeeper.core.options import CURRENCIES
 from scorekeeper.services import games as service
 from scorekeeper.storage import store, writing
@@ -24,8 +24,7 @@ from scorekeeper.storage import store, writing
 CLUB_NAME_MAX = 60
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
-FEE_MAX = Decimal(10_000)
-MONEY = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?", re.ASCII)
+FEE_MAX = 10_000
 # Wrong passwords, counted per club and client address: from the LOCK_AFTER-th in a row, each locks that address's
 # login for LOCK_BASE × 2^k seconds, at most LOCK_MAX; a count is forgotten LOCK_FORGET seconds after its last lock ends.
 LOCK_AFTER = 3
@@ -266,18 +265,23 @@ def parse_date(value: Any, field: str = "date") -> str:
 
 
 def parse_money(value: Any, field: str = "fee") -> int:
-    """An amount typed as 20, 20.5 or 20,50 in cents; empty is 0."""
+    """An amount typed as 20, 20.5 or 20,50 in cents; empty is 0. Read by the core's one strict number reader: ASCII
+    digits, no exponent, bounded before any arithmetic."""
     text = str(value or "").strip().replace(",", ".")
     if not text:
         return 0
-    if not MONEY.fullmatch(text):  # ASCII digits only: Decimal() also reads "１２" and "1e3"
-        raise InputError({field: _("must be an amount such as 20 or 12.50")})
+    wrong = _("must be an amount such as 20 or 12.50")
+    out_of_range = _("must be an amount from 0 to %(max)s with at most two decimals", max=FEE_MAX)
     try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise InputError({field: _("must be an amount such as 20 or 12.50")}) from None
-    if not amount.is_finite() or amount < 0 or amount > FEE_MAX or amount.as_tuple().exponent < -2:
-        raise InputError({field: _("must be an amount from 0 to %(max)s with at most two decimals", max=FEE_MAX)})
+        amount = read_number(
+            text,
+            high=FEE_MAX,
+            places=2,
+            exponent=False,
+            messages={"shape": wrong, "range": out_of_range, "places": out_of_range},
+        )
+    except NumberError as exc:
+        raise InputError({field: message_of(exc)}) from None
     return int(amount * 100)
 
 

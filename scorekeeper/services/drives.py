@@ -130,7 +130,12 @@ def _table_token(record: store.DriveRecord, table: int) -> str:
 
 
 def table_token_matches(sheet: DriveSheet, table: int, token: Any) -> bool:
-    return isinstance(token, str) and hmac.compare_digest(_table_token(sheet.record, table), token)
+    return _same_token(_table_token(sheet.record, table), token)
+
+
+def _same_token(expected: str, token: Any) -> bool:
+    """Constant time; a token that is not ASCII text is simply wrong (compare_digest refuses to compare it)."""
+    return isinstance(token, str) and token.isascii() and hmac.compare_digest(expected, token)
 
 
 def _replayed(db, record: store.DriveRecord) -> DriveSheet:
@@ -168,11 +173,7 @@ def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token
     that table's results only. Sending the same result again changes nothing (the result is replaced by itself)."""
 
     def allowed(record: store.DriveRecord) -> bool:
-        return (
-            isinstance(table, int)
-            and isinstance(token, str)
-            and hmac.compare_digest(_table_token(record, table), token)
-        )
+        return isinstance(table, int) and _same_token(_table_token(record, table), token)
 
     return _enter(db, drive_id, hand, table, raw, allowed)
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from flask import jsonify, render_template, request
+import sqlite3
+
+from flask import current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+
+from scorekeeper import storage
 
 
 def _messages():
@@ -15,16 +19,48 @@ def _messages():
         404: (_("Not found"), _("There is no such game or hand.")),
         405: (_("Not allowed"), _("That cannot be done here.")),
         413: (_("Too much"), _("The request was too large.")),
-        429: (_("Too many at once"), _("Too many new games or logins from this address. Wait a minute and try again.")),
+        429: (
+            _("Too many at once"),
+            _(
+                "Too many new games, tables, evenings, members, drives or logins from this address. "
+                "Wait a minute and try again."
+            ),
+        ),
         503: (_("Busy"), _("The server is busy. Wait a few seconds and try again.")),
         507: (
             _("Storage full"),
             _(
-                "The server's storage is full: no new games can be started. Games already "
-                "started can go on. Tell whoever runs the server."
+                "The server's storage is full: nothing new can be made (games, tables, evenings, members, clubs, "
+                "drives). Games already started can go on. Tell whoever runs the server."
             ),
         ),
     }
+
+
+def _disk_full(exc: Exception):
+    """The disk is full (SQLite's "database or disk is full", ENOSPC): 507, and in words that nothing was saved, in the
+    reader's language; JSON under /api/ like the API's other errors. The write was rolled back whole."""
+    current_app.logger.error("storage full: %s %s: %s", request.method, request.path, exc)
+    hand = "hand" in (request.endpoint or "")
+    if request.path.startswith("/api/"):
+        message = (
+            _("the server's storage is full: this hand was not saved")
+            if hand
+            else _("the server's storage is full: this was not saved")
+        )
+        return jsonify({"errors": {"storage": message}}), 507
+    message = (
+        _("This hand was not saved: the server's storage is full. Tell whoever runs the server.")
+        if hand
+        else _("This was not saved: the server's storage is full. Tell whoever runs the server.")
+    )
+    return render_template("errors/error.html", code=507, title=_("Storage full"), message=message, back=_back()), 507
+
+
+def _storage_error(exc: Exception):
+    if not storage.full(exc):
+        raise exc  # any other trouble: Flask's own 500, logged with its traceback
+    return _disk_full(exc)
 
 
 def _back() -> tuple[str, str] | None:
@@ -43,6 +79,9 @@ def _back() -> tuple[str, str] | None:
 
 
 def init_app(app):
+    app.register_error_handler(sqlite3.OperationalError, _storage_error)
+    app.register_error_handler(OSError, _storage_error)
+
     @app.errorhandler(HTTPException)
     def http_error(exc):
         code = exc.code or 500

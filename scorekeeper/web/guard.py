@@ -1,14 +1,19 @@
-"""What keeps one stranger from taking the server from everyone: rate limits on the writes that need no key, a storage
-guard on new games, and the purge of old idempotency keys.
+"""What keeps one stranger from taking the server from everyone: rate limits and the storage guard on every write that
+makes rows, decided here in one place (`writes`), and the purge of old idempotency keys.
 
-Rate limits are Flask-Limiter's, counted per client address (the real one behind a trusted proxy: see proxy.py) in
-the memory of each server process: with `make run`'s one process that is exact; with N worker processes a client gets
-up to N times the limit, which still bounds it. Writes that carry a game's edit key (hands) are not limited: a table
-must never be refused its next hand.
+Every route that takes a POST, PUT, PATCH or DELETE says what guards it: `@guard.writes(kind)` (the kind's rate limit
+and, for a kind that makes rows, the storage guard), or `@guard.exempt(reason)`; tests/integration/test_write_guards.py
+walks the URL map and fails on a write route that says neither.
+
+Rate limits are Flask-Limiter's, counted per client (`client`: the address, or an IPv6 client's /64; the real one
+behind a trusted proxy, see proxy.py) in the memory of each server process: with `make run`'s one process that is
+exact; with N worker processes a client gets up to N times the limit, which still bounds it. Writes that carry a
+game's edit key (hands) are not limited: a table must never be refused its next hand.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import threading
@@ -17,35 +22,95 @@ from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
+from scorekeeper.services.clubs import client_key
 from scorekeeper.storage import store, writing
 from scorekeeper.web.db import get_db
 
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
+
+def client() -> str:
+    """Whom a rate limit counts: the client's IPv4 address, or its IPv6 /64 (one home or phone line may take any address
+    in its /64, as the club login throttle counts too); request.remote_addr is the client the trusted proxy saw."""
+    return client_key(request.remote_addr)
+
+
+limiter = Limiter(key_func=client, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
 
 # The limits and thresholds (LIMIT_*, MAX_DATABASE_BYTES, MIN_FREE_DISK_BYTES, IDEMPOTENCY_*, RATELIMIT_ENABLED) are
 # configuration keys with their defaults in scorekeeper/config.py.
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+# kind: (its limit's configuration key, whether the storage guard applies). The limit is one budget per client and
+# kind, shared by every route of the kind: a club's table is a new game, as /api/games and /new/<variant> are.
+KINDS = {
+    "new-game": ("LIMIT_NEW_GAMES", True),
+    "import": ("LIMIT_IMPORTS", True),
+    "new-club": ("LIMIT_NEW_CLUBS", True),
+    "evening": ("LIMIT_NEW_EVENINGS", True),
+    "members": ("LIMIT_NEW_MEMBERS", True),
+    "drive": ("LIMIT_NEW_DRIVES", True),
+    # A login keeps one throttle row per club and address, and an admin must still get in on a full disk.
+    "login": ("LIMIT_LOGINS", False),
+}
 
 
 def _limit(name: str):
     return lambda: current_app.config[name]
 
 
-def _only_posts() -> bool:
-    return request.method != "POST"
+def _not_a_write() -> bool:
+    return request.method not in WRITE_METHODS
 
 
-# Decorators for the views; the limits themselves come from the app's configuration when a request is made.
-new_game = limiter.shared_limit(_limit("LIMIT_NEW_GAMES"), scope="new-game", exempt_when=_only_posts)
-new_import = limiter.shared_limit(_limit("LIMIT_IMPORTS"), scope="import", exempt_when=_only_posts)
-new_club = limiter.shared_limit(_limit("LIMIT_NEW_CLUBS"), scope="new-club", exempt_when=_only_posts)
-login = limiter.shared_limit(_limit("LIMIT_LOGINS"), scope="login", exempt_when=_only_posts)
+def writes(kind: str):
+    """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs), then, for a kind
+    that makes rows, the storage guard (507). A GET of the same route (its form) is neither."""
+    setting, storage = KINDS[kind]
+    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=_not_a_write)
+
+    def decorate(view):
+        @functools.wraps(view)
+        def guarded(*args, **kwargs):
+            if storage and request.method in WRITE_METHODS:
+                check_storage()
+            return view(*args, **kwargs)
+
+        guarded.guard = kind
+        return limit(guarded)
+
+    return decorate
+
+
+# The reason of the hand routes: a table must never be refused its next hand (MAX_HANDS bounds a game's rows).
+EDIT_KEY = "carries the game's edit key: a table is never refused its next hand (MAX_HANDS bounds a game)"
+
+
+def exempt(reason: str):
+    """A write route that is neither limited nor storage-guarded, and why (the URL map's test reads the reason)."""
+    if not reason.strip():
+        raise ValueError("an exempt write route says why")
+
+    def decorate(view):
+        view.guard_exempt = reason
+        return view
+
+    return decorate
+
+
+def declared(view) -> str | None:
+    """What a view says guards it: its kind, "exempt: <reason>", or None."""
+    if getattr(view, "guard", None):
+        return view.guard
+    reason = getattr(view, "guard_exempt", None)
+    return f"exempt: {reason}" if reason else None
 
 
 class StorageFull(HTTPException):
+    """The storage guard's refusal: past a threshold, nothing new is made (games already started go on)."""
+
     code = 507
     description = "the server's storage is full"
 

@@ -10,6 +10,8 @@ import flask_babel
 from flask import request
 from flask_babel import Babel, get_locale
 
+from scorekeeper.core.messages import FIELD_MESSAGE, Msg
+
 LANGUAGES = {"da": "Dansk", "nb": "Norsk", "sv": "Svenska", "en": "English"}
 babel = Babel()
 
@@ -68,6 +70,27 @@ def init_app(app) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale, language=language, html_lang=html_lang)
     app.jinja_env.filters.update(money=money, number=number, day=day, rate=rate)
+
+
+def say(message, with_field=None) -> str:
+    """A message in the request's language: a scorer's Msg by its template and values, nested ones too; a
+    "field: message" Msg goes to `with_field(field, message)` when given (web/messages.py names the field in words),
+    else its field is left as the API spells it."""
+    if isinstance(message, Msg) and message.template == FIELD_MESSAGE and with_field is not None:
+        return with_field(message.values["field"], message.values["message"])
+    if isinstance(message, Msg):
+        values = {
+            k: "; ".join(say(x, with_field) for x in v)
+            if isinstance(v, (list, tuple))
+            else say(v, with_field)
+            if isinstance(v, Msg)
+            else v
+            for k, v in message.values.items()
+        }
+        return gettext(message.template, **values) if values else gettext(message.template)
+    if isinstance(message, str):
+        return message
+    return str(message)
 
 
 # ---------------------------------------------------------------- many words, one catalogue

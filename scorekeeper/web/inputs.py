@@ -1,4 +1,5 @@
-"""What a URL or a form may carry: whole numbers in ASCII digits only, and `next` targets that stay on the site.
+"""What a URL or a form may carry: whole numbers in ASCII digits only, JSON of a bounded depth and numbers, and
+`next` targets that stay on the site.
 
 Python's int() takes odd forms ("１２", "١٢", " 7", "1_0", "+7"), and str.isdigit() says yes to "²", which int() then
 refuses with an error (a 500 where it was not caught): both let a stranger's query string reach places no test looked. Every number
@@ -7,9 +8,14 @@ that comes from a URL or a form goes through whole_number(); every redirect targ
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Any
 from urllib.parse import urlsplit
+
+from scorekeeper.core.messages import Msg
+from scorekeeper.core.numbers import TEXT_MAX
 
 DIGITS = re.compile(r"-?[0-9]{1,9}", re.ASCII)
 # What browsers drop from a URL before they read it (WHATWG URL: tabs and newlines anywhere, C0 controls and spaces
@@ -53,3 +59,66 @@ def safe_next(raw: Any, default: str) -> str:
     if parts.scheme or parts.netloc:
         return default
     return seen
+
+
+def link_args(args, *taken: str) -> dict[str, list[str]]:
+    """A query string's values to carry on in a link, url_for(endpoint, **link_args(request.args, "variant")): never
+    a keyword url_for keeps for itself (_external, _scheme, _anchor, _method: all start with "_") nor one of the
+    route's own arguments (`taken`), either of which made url_for fail (a 500) on a stranger's query string."""
+    return {k: v for k, v in args.to_dict(flat=False).items() if not k.startswith("_") and k not in taken}
+
+
+# ---------------------------------------------------------------- JSON from a stranger
+
+JSON_DEPTH = 20  # levels of [ ] and { }: a game with a house tariff needs 5; Python's parser gives up near 1,000
+JSON_NUMBER_MAX = TEXT_MAX  # characters of one number in JSON, as for any number of money or tariff
+STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+BRACKETS = re.compile(r"[\[\]{}]")
+
+
+class JSONRefused(ValueError):
+    """JSON refused before or while it was read; args[0] is the Msg that says why (the caller names the field)."""
+
+
+def read_json(text: str) -> Any:
+    """JSON text as Python, held to what a card table sends: at most JSON_DEPTH levels deep (counted before it is
+    parsed, so no stranger meets the parser's recursion), every number at most JSON_NUMBER_MAX characters and
+    finite, no NaN or Infinity. JSONRefused says which bound; a ValueError that the text is not JSON at all."""
+    depth = deepest = 0
+    for bracket in BRACKETS.finditer(STRINGS.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > JSON_DEPTH:
+                raise JSONRefused(Msg("is nested too deeply (at most %(depth)d levels of brackets)", depth=JSON_DEPTH))
+    return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
+def _number_refused(text: str) -> JSONRefused:
+    shown = text if len(text) <= 20 else text[:17] + "..."
+    return JSONRefused(
+        Msg(
+            "has a number too long or too large (%(number)s): at most %(length)d characters",
+            number=shown,
+            length=JSON_NUMBER_MAX,
+        )
+    )
+
+
+def _int(text: str) -> int:
+    if len(text) > JSON_NUMBER_MAX:
+        raise _number_refused(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > JSON_NUMBER_MAX:
+        raise _number_refused(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise _number_refused(text)
+    return value
+
+
+def _constant(name: str):
+    raise JSONRefused(Msg("has %(name)s, which is not a number in JSON", name=name))

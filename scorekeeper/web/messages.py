@@ -2,38 +2,23 @@
 words (an input field, a house rule by its label). The one way a scorer's message becomes text: pages, forms,
 flashes and the API's errors all come here.
 
-Apart from web/i18n.py (languages, catalogues, formats) so that words.py and the variants' views, which i18n serves,
-are not needed by it: the field names come from the views, which need i18n.
+Apart from web/i18n.py (languages, catalogues, formats; `say`, a Msg in words without naming its fields) so that
+i18n needs neither words.py nor the variants' views: the field names come from the views, which need i18n.
 """
 
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.core.messages import FIELD_MESSAGE, Msg
-from scorekeeper.web.i18n import gettext
+from scorekeeper.web.i18n import gettext, say
 from scorekeeper.web.variants import VIEWS, shared
 
 
 def translate(message) -> str:
-    """A message in the request's language: a scorer's Msg by its template and values (nested ones too), else as is.
-
-    The one way a Msg becomes words: pages, forms, flashes and the API's errors all come here."""
-    if isinstance(message, Msg) and message.template == FIELD_MESSAGE:
-        return with_field(message.values["field"], message.values["message"])
-    if isinstance(message, Msg):
-        values = {
-            k: "; ".join(map(translate, v))
-            if isinstance(v, (list, tuple))
-            else translate(v)
-            if isinstance(v, Msg)
-            else v
-            for k, v in message.values.items()
-        }
-        return gettext(message.template, **values) if values else gettext(message.template)
-    if isinstance(message, str):
-        return message
-    return str(message)
+    """A message in the request's language: a scorer's Msg by its template and values (nested ones too), the fields
+    it is about named in words; else as is. The one way a Msg becomes words: pages, forms, flashes and the API's
+    errors all come here."""
+    return say(message, with_field)
 
 
 def with_field(field: str, message) -> str:

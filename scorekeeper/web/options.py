@@ -14,8 +14,9 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.web.i18n import rate
-from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.core.messages import message_of
+from scorekeeper.web.i18n import rate, say
+from scorekeeper.web.inputs import JSONRefused, number_or_raw, read_json
 
 TRUE = ("1", "true", "yes", "on", "y")
 FALSE = ("0", "false", "no", "off", "n", "")
@@ -56,7 +57,9 @@ def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any],
             options[name] = None if raw.lower() in NONE else raw
         elif opt.kind == "json":
             try:
-                options[name] = None if raw.lower() in NONE else json.loads(raw)
+                options[name] = None if raw.lower() in NONE else read_json(raw)
+            except JSONRefused as exc:
+                errors[name] = say(message_of(exc))
             except ValueError:
                 errors[name] = _l("Write it as JSON, as the API answers it.")
         elif opt.kind == "rate":

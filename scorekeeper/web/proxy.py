@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import current_app, has_request_context, request, url_for
-from werkzeug.exceptions import SecurityError
+from werkzeug.exceptions import BadHost, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 
@@ -74,7 +74,8 @@ def _warn_unforwarded(wsgi_app, logger):
 
 
 def _answer_untrusted_hosts(app) -> None:
-    """Flask 3.1 refuses a Host outside TRUSTED_HOSTS while it makes the URL adapter, and then has none, so the error
+    """Flask 3.1 refuses a Host outside TRUSTED_HOSTS while it makes the URL adapter, and werkzeug one it cannot
+    encode (a label over 63 characters, an empty one in "a..b": BadHost); then there is no adapter, so the error
     page (it links the style sheet) failed with a 500. Here the refusal stays a 400 and the page is built for a
     trusted host."""
     make_adapter = app.create_url_adapter
@@ -82,7 +83,7 @@ def _answer_untrusted_hosts(app) -> None:
     def create_url_adapter(req):
         try:
             return make_adapter(req)
-        except SecurityError as exc:
+        except (SecurityError, BadHost) as exc:
             if req is None:
                 raise
             public = _public(app)

@@ -1,9 +1,10 @@
-"""Security headers on every response, and edit keys kept out of the request logs."""
+"""Security headers on every response, and edit keys and table tokens kept out of the logs."""
 
 from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote
 
 from flask import current_app
 from flask.sessions import SecureCookieSessionInterface
@@ -19,17 +20,54 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",  # the edit link never leaks as a referrer
     "X-Frame-Options": "DENY",
 }
-# The edit pages /g/<id>/k/<key> and /d/<id>/k/<key> (drives): the key is the right to edit, so no log may keep it.
-EDIT_PATH = re.compile(r"(/[gd]/[^/\s?#\"']+/k/)[^/\s?#\"']+")
-LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error", "waitress")
+# The secrets that travel in a path: the edit pages' keys, /g/<id>/k/<key> and /d/<id>/k/<key>, and the drive tables'
+# tokens, /d/<id>/t/<table>/<token>. A log line must keep none of them, however the path was spelt: with doubled
+# slashes or backslashes (/g/<id>//k/<key>, /g/<id>/k//<key>), in another case (/g/<id>/K/<key>), percent-encoded
+# (%6B, %2F), with "." segments, inside a query string (?next=%2Fg%2F…%2Fk%2F…), or with its head taken for a host
+# (//g/<id>/k/<key> read as http://g/<id>/k/<key>). So whatever follows a "k" segment, or a "t" segment and the one
+# after it, is a secret: no other route has such segments.
+_SEP = r"[/\\]+(?:\.[/\\]+)*"
+_PART = r"[^/\\\s?#&;\"'<>]+"
+SECRET_PATHS = (
+    re.compile(rf"(?i)([/\\]k{_SEP}){_PART}"),
+    re.compile(rf"(?i)([/\\]t{_SEP}{_PART}{_SEP}){_PART}"),
+)
+# Query parameters that would carry a key or token under their own name.
+SECRET_PARAMS = re.compile(r"(?i)([?&;](?:key|edit_key|token|k)=)[^&;#\s\"'<>]+")
+# A path and its query string in a log line: from a slash up to a space, a quote or an angle bracket.
+_URLISH = re.compile(r"[/\\][^\s\"'<>]*")
+LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error", "waitress", "scorekeeper")
+REDACTED = "[redacted]"
+
+
+def _unquoted(text: str) -> str:
+    """Percent-decoded until nothing changes (a relay may have encoded it twice), at most three times."""
+    for _ in range(3):
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+def _redact_url(match: re.Match) -> str:
+    raw = match.group()
+    decoded = _unquoted(raw) if "%" in raw else raw
+    clean = decoded
+    for pattern in SECRET_PATHS:
+        clean = pattern.sub(rf"\g<1>{REDACTED}", clean)
+    clean = SECRET_PARAMS.sub(rf"\g<1>{REDACTED}", clean)
+    return raw if clean == decoded else clean  # a path with nothing secret stays as it was written
 
 
 def redact(text: str) -> str:
-    return EDIT_PATH.sub(r"\1[redacted]", text)
+    """The text with every edit key and table token in a path or query replaced by [redacted] (such a path is shown
+    percent-decoded)."""
+    return _URLISH.sub(_redact_url, text)
 
 
 class RedactEditKeys(logging.Filter):
-    """Rewrites a log record whose message carries an edit page's path."""
+    """Rewrites a log record whose message carries a secret path (an edit page, a drive table's page)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -42,9 +80,16 @@ class RedactEditKeys(logging.Filter):
         return True
 
 
-def _add_filter(logger: logging.Logger) -> None:
-    if not any(isinstance(f, RedactEditKeys) for f in logger.filters):
-        logger.addFilter(RedactEditKeys())
+def _add_filter(target) -> None:
+    if not any(isinstance(f, RedactEditKeys) for f in target.filters):
+        target.addFilter(RedactEditKeys())
+
+
+def redact_handlers(logger: logging.Logger) -> None:
+    """The filter on a logger's handlers too: a logger's own filters miss the records its children pass up (a
+    library's logger under "werkzeug.…", any "scorekeeper.…" module's)."""
+    for handler in logger.handlers:
+        _add_filter(handler)
 
 
 def add_headers(response):

@@ -26,7 +26,7 @@ def _keys_read_in_the_code() -> set[str]:
     for path in (ROOT / "scorekeeper").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         found |= set(re.findall(r"config(?:\.get|\.setdefault)?[\[(]\s*[\"']([A-Z][A-Z0-9_]+)[\"']", text))
-        found |= set(re.findall(r"_limit\(\"([A-Z_]+)\"\)", text))
+        found |= set(re.findall(r"[\"'](LIMIT_[A-Z0-9_]+)[\"']", text))  # guard.KINDS names each limit's key
     return found
 
 

@@ -315,7 +315,8 @@ def served(tmp_path):
 
 
 def slow_client(port: int) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    """From 127.0.0.2, another client than the page's reader (one client may hold only so many sockets)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0))
     s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line that ends the headers
     return s
 

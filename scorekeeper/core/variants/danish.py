@@ -62,7 +62,7 @@ def _levels(**fields) -> model.Builder:
     def build(house):
         levels = {}
         for n, level in house["levels"].items():
-            tariff = model.number(level["made"], "")
+            tariff = model.kept(level["made"])
             values = {name: f(int(n), tariff) for name, f in fields.items()}
             levels[n] = level | {name: model.shown(v) for name, v in values.items()}
         return house | {"levels": levels}
@@ -76,7 +76,7 @@ def _sol(**fields) -> model.Builder:
     def build(house):
         sol = {}
         for bid, entry in house["sol"].items():
-            won, lost = model.number(entry["won"], ""), model.number(entry["lost"], "")
+            won, lost = model.kept(entry["won"]), model.kept(entry["lost"])
             sol[bid] = entry | {name: model.shown(f(won, lost)) for name, f in fields.items()}
         return house | {"sol": sol}
 

@@ -11,12 +11,12 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from scorekeeper.core.messages import Msg, OptionError
+from scorekeeper.core.numbers import read_number
 
 LEVELS = tuple(str(n) for n in range(7, 14))
 BASE_SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
@@ -37,33 +37,19 @@ FACTOR_MAX = 100
 
 
 def number(value: Any, path: str, high: int = MONEY_MAX) -> Fraction:
-    """A number from 0 to `high`: an integer, a decimal, or a fraction string "p/q"; exact."""
-    wrong = OptionError(
-        Msg('must be a number from 0 to %(high)d (a whole number, a decimal or a fraction "1/2")', high=high), path
-    )
-    if isinstance(value, bool):
-        raise wrong
-    try:
-        if isinstance(value, int):
-            out = Fraction(value)
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                raise wrong
-            out = Fraction(Decimal(repr(value)))
-        elif isinstance(value, str):
-            text = value.strip()
-            if "/" in text:
-                top, _sep, bottom = text.partition("/")
-                out = Fraction(Decimal(top.strip())) / Fraction(Decimal(bottom.strip()))
-            else:
-                out = Fraction(Decimal(text))
-        else:
-            raise wrong
-    except (InvalidOperation, ValueError, ZeroDivisionError, ArithmeticError):
-        raise wrong from None
-    if not 0 <= out <= high:
-        raise wrong
-    return out
+    """A number from 0 to `high` as a table writes it: an integer, a decimal, or a fraction "p/q"; exact, read by
+    the one strict reader (ASCII digits, bounded before any arithmetic)."""
+    wrong = Msg('must be a number from 0 to %(high)d (a whole number, a decimal or a fraction "1/2")', high=high)
+    return read_number(value, path, high=high, fraction=True, messages={"shape": wrong})
+
+
+def kept(value: Any) -> Fraction:
+    """A number of a house that was checked and normalised (an int or "p/q"), as the house keeps it: no checks, so
+    a game stored under older, looser rules still scores as it did."""
+    if isinstance(value, str):
+        top, _sep, bottom = value.partition("/")
+        return Fraction(int(top), int(bottom or 1))
+    return Fraction(value)
 
 
 def shown(value: Fraction) -> int | str:
@@ -345,11 +331,11 @@ class House:
 
 
 def _level(entry: Mapping[str, Any]) -> Level:
-    return Level(*(number(entry[f], "") for f in LEVEL_FIELDS))
+    return Level(*(kept(entry[f]) for f in LEVEL_FIELDS))
 
 
-def _fractions(entries: Mapping[str, Any], high: int) -> dict[int, Fraction]:
-    return {int(k): number(v, "", high) for k, v in entries.items()}
+def _fractions(entries: Mapping[str, Any]) -> dict[int, Fraction]:
+    return {int(k): kept(v) for k, v in entries.items()}
 
 
 @lru_cache(maxsize=256)
@@ -358,18 +344,16 @@ def _parse(text: str) -> House:
     slam = h["slam"]
     return House(
         levels={int(k): _level(v) for k, v in h["levels"].items()},
-        suffixes={
-            k: (number(v["base"], "", FACTOR_MAX), number(v["trick"], "", FACTOR_MAX)) for k, v in h["suffixes"].items()
-        },
+        suffixes={k: (kept(v["base"]), kept(v["trick"])) for k, v in h["suffixes"].items()},
         overrides={(int(k.split("/")[0]), k.split("/")[1]): _level(v) for k, v in h["overrides"].items()},
         cells=dict(h["cells"]),
-        made_factor=_fractions(slam.get("made_factor", {}), FACTOR_MAX),
-        lost_factor=_fractions(slam.get("lost_factor", {}), FACTOR_MAX),
-        made_extra=_fractions(slam.get("made_extra", {}), 13),
+        made_factor=_fractions(slam.get("made_factor", {})),
+        lost_factor=_fractions(slam.get("lost_factor", {})),
+        made_extra=_fractions(slam.get("made_extra", {})),
         rounding=h["rounding"],
-        selv_factor=number(h["selvmakker"]["factor"], "", FACTOR_MAX),
+        selv_factor=kept(h["selvmakker"]["factor"]),
         selv_rounding=h["selvmakker"]["rounding"],
-        sol={k: Sol(v["max_tricks"], *(number(v[f], "") for f in SOL_FIELDS[1:])) for k, v in h["sol"].items()},
+        sol={k: Sol(v["max_tricks"], *(kept(v[f]) for f in SOL_FIELDS[1:])) for k, v in h["sol"].items()},
         gaa_med=h["gaa_med"],
     )
 

@@ -77,9 +77,8 @@ def drive_dict(sheet: service.DriveSheet) -> dict:
 
 
 @bp.post("")
-@guard.new_game
+@guard.writes("drive")
 def create_drive():
-    guard.check_storage()
     drive_id, key = service.create_drive(get_db(), body())
     out = drive_dict(service.load(get_db(), drive_id))
     out["edit_key"] = key
@@ -94,6 +93,7 @@ def drive(drive_id):
 
 
 @bp.post("/<drive_id>/hands/<int:hand>/tables/<int:table>")
+@guard.exempt("the drive's edit key; replaces a table's result, bounded by the drive's size")
 def enter_result(drive_id, hand, table):
     sheet = service.enter_result(get_db(), drive_id, hand, table, body(), edit_key())
     return jsonify(drive_dict(sheet)), 201

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
 import re
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -12,10 +10,11 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from wtforms.validators import ValidationError
 
 from scorekeeper.core import GameOver, InputError
-from scorekeeper.core.messages import Msg
+from scorekeeper.core.messages import Msg, message_of
 from scorekeeper.services import games as service
 from scorekeeper.web import guard, offline, phone
 from scorekeeper.web.db import get_db
+from scorekeeper.web.inputs import JSONRefused, read_json
 from scorekeeper.web.messages import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
 
@@ -64,30 +63,23 @@ def _http_error(exc):
     if isinstance(exc, RequestEntityTooLarge):
         return error(413, {"body": Msg("is too large (at most 64 KiB)")})
     if exc.code == 429:
+        if request.endpoint == "api.import_game":
+            return error(429, {"request": Msg("too many imports from this address; try again in a minute")})
         return error(429, {"request": Msg("too many new games from this address; try again in a minute")})
     if exc.code == 507:
         return error(507, {"storage": Msg("the server's storage is full: no new games can be started")})
     return error(exc.code or 500, {"request": exc.description or exc.name})
 
 
-def _refuse_constant(name):
-    raise ValueError(f"{name} is not a number")
-
-
-def _finite(text):
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("number out of range")
-    return value
-
-
 def body():
-    """The request's JSON object (UTF-8, no NaN or Infinity), or a 400 that says why not."""
+    """The request's JSON object (UTF-8, no NaN or Infinity, bounded depth and numbers), or a 400 that says why not."""
     if not request.is_json:
         raise InputError({"body": Msg("must be JSON: send Content-Type: application/json")})
     raw = request.get_data(cache=True)
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
+        data = read_json(raw.decode("utf-8"))
+    except JSONRefused as exc:
+        raise InputError({"body": message_of(exc)}) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
@@ -142,16 +134,14 @@ def _created(game_id: str, key: str):
 
 
 @bp.post("/games")
-@guard.new_game
+@guard.writes("new-game")
 def create_game():
-    guard.check_storage()
     return _created(*service.start_game(get_db(), body()))
 
 
 @bp.post("/games/import")
-@guard.new_import
+@guard.writes("import")
 def import_game():
-    guard.check_storage()
     return _created(*service.import_game(get_db(), body(), max_hands=current_app.config.get("MAX_HANDS")))
 
 
@@ -181,6 +171,7 @@ def _hand_body(game_id: str) -> dict:
 
 
 @bp.post("/games/<game_id>/hands")
+@guard.exempt(guard.EDIT_KEY)
 def add_hand(game_id):
     scored = service.add_hand(
         get_db(),
@@ -201,6 +192,7 @@ def _number(number: str) -> int:
 
 
 @bp.put("/games/<game_id>/hands/<number>")
+@guard.exempt(guard.EDIT_KEY)
 def replace_hand(game_id, number):
     scored = service.replace_hand(
         get_db(),
@@ -215,6 +207,7 @@ def replace_hand(game_id, number):
 
 
 @bp.delete("/games/<game_id>/hands/<number>")
+@guard.exempt(guard.EDIT_KEY)
 def delete_hand(game_id, number):
     service.delete_hand(
         get_db(),

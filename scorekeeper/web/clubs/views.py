@@ -83,12 +83,16 @@ def _errors(form, errors: dict, names: dict | None = None) -> list[str]:
     general = []
     for key, message in errors.items():
         name = (names or {}).get(key, key)
+        text = translate(message)
         if name.startswith("options."):
-            name = "opt_" + name[8:]
+            option, _sep, path = name[8:].partition(".")
+            name = "opt_" + option
+            if path:  # a number deep inside the house tariff: its path said beside the house box
+                text = f"{path}: {text}"
         if name in form:
-            form[name].errors = list(form[name].errors or []) + [translate(message)]
+            form[name].errors = list(form[name].errors or []) + [text]
         else:
-            general.append(translate(message))
+            general.append(text)
     return general
 
 
@@ -176,14 +180,13 @@ def _club_form_page(variant, club=None):
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
-@guard.new_club
+@guard.writes("new-club")
 def new_club():
-    if request.method == "POST":
-        guard.check_storage()
     return _club_form_page(request.args.get("variant", CLUB_VARIANT))
 
 
 @bp.route("/c/<club_id>/settings", methods=["GET", "POST"])
+@guard.exempt("the admin changes the club's own row")
 def settings(club_id):
     club, refused = _admin(club_id)
     if refused:
@@ -222,7 +225,7 @@ def _club_page(club, member_form=None, member_errors=(), more=False, status=200)
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])
-@guard.login
+@guard.writes("login")
 def login(club_id):
     club = _club(club_id)
     form = club_forms.LoginForm()
@@ -254,6 +257,7 @@ def login(club_id):
 
 
 @bp.post("/c/<club_id>/logout")
+@guard.exempt("forgets this phone's login; writes no row")
 def logout(club_id):
     _club(club_id)
     if not club_forms.ButtonForm().validate_on_submit():
@@ -266,6 +270,7 @@ def logout(club_id):
 
 
 @bp.post("/c/<club_id>/members")
+@guard.writes("members")
 def add_member(club_id):
     club, refused = _admin(club_id)
     if refused:
@@ -292,6 +297,7 @@ def add_member(club_id):
 
 
 @bp.route("/c/<club_id>/members/<int:member_id>", methods=["GET", "POST"])
+@guard.exempt("the admin renames or retires a member: changes a row, makes none")
 def member(club_id, member_id):
     club, refused = _admin(club_id)
     if refused:
@@ -325,11 +331,13 @@ def member(club_id, member_id):
 
 
 @bp.route("/c/<club_id>/evenings/new", methods=["GET", "POST"])
+@guard.writes("evening")
 def new_evening(club_id):
     return _evening_form(club_id)
 
 
 @bp.route("/c/<club_id>/e/<int:evening_id>/edit", methods=["GET", "POST"])
+@guard.exempt("the admin corrects an evening (or deletes an empty one): changes a row, makes none")
 def edit_evening(club_id, evening_id):
     """Correct the date, the fee or the way of settling up; an evening without tables can be deleted here too."""
     return _evening_form(club_id, evening_id)
@@ -405,6 +413,7 @@ def _button_post(club_id: str, change) -> bool:
 
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/delete")
+@guard.exempt("the admin deletes an evening without tables")
 def delete_evening(club_id, evening_id):
     if not _button_post(club_id, lambda db: club_service.delete_evening(db, club_id, evening_id)):
         return redirect(url_for("clubs.edit_evening", club_id=club_id, evening_id=evening_id))
@@ -450,6 +459,7 @@ def evening(club_id, evening_id):
 
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/tables")
+@guard.writes("new-game")
 def new_table(club_id, evening_id):
     club, refused = _admin(club_id)
     if refused:
@@ -476,6 +486,7 @@ def new_table(club_id, evening_id):
 
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/tables/<game_id>/remove")
+@guard.exempt("the admin removes a table without hands")
 def remove_table(club_id, evening_id, game_id):
     _button_post(club_id, lambda db: club_service.remove_table(db, club_id, evening_id, game_id))
     return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
@@ -502,6 +513,7 @@ def result(club_id, evening_id):
 
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/settle")
+@guard.exempt("the admin marks an evening settled: changes a row")
 def settle(club_id, evening_id):
     club, refused = _admin(club_id)
     if refused:

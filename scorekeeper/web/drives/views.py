@@ -21,7 +21,7 @@ from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.drives import forms, present
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.inputs import link_args, whole_number
 from scorekeeper.web.messages import translate
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.views import pdf_download
@@ -70,10 +70,8 @@ def index():
 
 
 @bp.route("/drives/new", methods=["GET", "POST"])
-@guard.new_game
+@guard.writes("drive")
 def new_drive():
-    if request.method == "POST":
-        guard.check_storage()
     form = forms.new_drive_form(request.form if request.method == "POST" else None)
     general: list[str] = []
     if request.method == "POST":
@@ -154,6 +152,7 @@ def claim(drive_id, key):
 
 
 @bp.post("/d/<drive_id>/hands/<int:hand>/tables/<int:table>")
+@guard.exempt("the organiser's edit key; replaces a table's result, bounded by the drive's size")
 def correct(drive_id, hand, table):
     """The organiser enters or corrects a table's result (CSRF-checked, with the key this phone holds)."""
     sheet = _organised(drive_id)
@@ -177,6 +176,7 @@ def _score(tricks: int | None) -> str:
 
 
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
+@guard.exempt("the table's token; replaces its own result, bounded by the drive's size")
 def table(drive_id, table, token):
     sheet = _load(drive_id)
     if not 1 <= table <= sheet.setup.tables:
@@ -325,7 +325,7 @@ def _blank_context() -> dict:
 @bp.get("/drives/blank")
 def blank():
     ctx = _blank_context()
-    pdf_url = url_for("drives.blank_pdf", **request.args.to_dict(flat=False))
+    pdf_url = url_for("drives.blank_pdf", **link_args(request.args))
     return render_template("print/drive_blank.html", pdf=False, pdf_url=pdf_url, **ctx)
 
 

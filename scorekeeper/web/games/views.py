@@ -75,13 +75,11 @@ def choose_variant():
 
 
 @bp.route("/new/<variant>", methods=["GET", "POST"])
-@guard.new_game
+@guard.writes("new-game")
 def new_game(variant):
     module = VARIANTS.get(variant)
     if module is None:
         abort(404)
-    if request.method == "POST":
-        guard.check_storage()
     form = forms.new_game_form(variant, request.form if request.method == "POST" else None)
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
@@ -164,6 +162,7 @@ def _tariff_preview(variant: str, options: dict) -> tuple[dict | None, dict]:
 
 
 @bp.post("/new/<variant>/tariff")
+@guard.exempt("a preview of the tariff: writes nothing")
 def tariff_fragment(variant):
     """The matrix of the new-game form as posted, for the page's script to refresh it in place."""
     if variant not in VARIANTS:
@@ -220,7 +219,7 @@ def claim(game_id, key):
 
 
 @bp.post("/g/<game_id>/again")
-@guard.new_game
+@guard.writes("new-game")
 def play_again(game_id):
     """A new game with this one's players, variant, house rules, title and language, dealt first by the next dealer;
     this phone holds its edit key. Only for a phone that may edit this game."""
@@ -229,7 +228,6 @@ def play_again(game_id):
     earlier = phone.played_again(game_id, game.version)
     if earlier is not None and phone.game_key(earlier):
         return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
-    guard.check_storage()
     new_id, key = service.start_game(
         get_db(),
         {
@@ -425,16 +423,19 @@ def _number_or_404(sheet, number: int) -> int:
 
 
 @bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
+@guard.exempt(guard.EDIT_KEY)
 def new_hand(game_id):
     return _hand_view(game_id)
 
 
 @bp.route("/g/<game_id>/hands/<int:number>", methods=["GET", "POST"])
+@guard.exempt(guard.EDIT_KEY)
 def edit_hand(game_id, number):
     return _hand_view(game_id, number)
 
 
 @bp.route("/g/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+@guard.exempt(guard.EDIT_KEY)
 def delete_hand(game_id, number):
     """Asks first; the form carries the version it saw and a one-time token, so a double tap deletes one hand."""
     sheet = _editable(game_id)

@@ -36,6 +36,7 @@ from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
+from scorekeeper.web.inputs import link_args
 from scorekeeper.web.messages import with_field
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
@@ -336,13 +337,18 @@ def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, con
         return response
     folder = _pdf_folder()
     path = folder / name
+    drawn = None
     if not path.is_file():
         html = render_template(template, pdf=True, **context())
         with _one_at_a_time():
             if not path.is_file():  # unless another request of this worker drew it meanwhile
-                _keep(folder, name, render_pdf(html))
+                drawn = render_pdf(html)
+                try:
+                    _keep(folder, name, drawn)
+                except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
+                    current_app.logger.warning("a drawn PDF could not be kept: %s", exc.strerror or exc)
     # Read whole (a few hundred KB at most): no file handle is left for the server to close.
-    response = Response(path.read_bytes(), mimetype="application/pdf", headers=headers)
+    response = Response(drawn if drawn is not None else path.read_bytes(), mimetype="application/pdf", headers=headers)
     response.set_etag(etag)
     return response.make_conditional(request)
 
@@ -436,8 +442,8 @@ def blank_index():
     if variant in VARIANTS:
         args = {
             k: [v for v in vs if v]
-            for k, vs in request.args.to_dict(flat=False).items()
-            if k != "variant" and not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
+            for k, vs in link_args(request.args, "variant").items()
+            if not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
         }
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
@@ -459,7 +465,7 @@ def blank_index():
 @bp.get("/blank/<variant>")
 def blank(variant):
     ctx = _blank(variant)
-    pdf_url = url_for("sheets.blank_pdf", variant=variant, **request.args.to_dict(flat=False))
+    pdf_url = url_for("sheets.blank_pdf", variant=variant, **link_args(request.args, "variant"))
     return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, **ctx)
 
 

@@ -1,0 +1,148 @@
+"""The one reader of a number of money or of a tariff, as a player types it or the API sends it: strict and cheap.
+
+Python reads far more than a card table writes: Decimal() and Fraction() take "１２", "١٢" and "1_0" (so a rate of
+"0_05" was 5, a hundred times the stake), and "1e10000000" becomes a number of ten million digits before any range
+is checked (seconds of CPU per request). Here the text is held to ASCII digits, an optional sign, a decimal point, an
+exponent of at most three digits and, where the caller allows it, a fraction "a/b"; its length, the digits it would
+have written out and the size of the result are bounded *before* any arithmetic, then the range is checked. Every
+refusal is an OptionError naming the path, in words the shell translates (Msg).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from scorekeeper.core.messages import Msg, OptionError
+
+TEXT_MAX = 64  # characters of a number's text, surrounding spaces left out: checked first
+DIGITS_MAX = 30  # digits of a number written out without an exponent, before and after the point together
+EXPONENT_DIGITS = 3  # "2.5e3" takes an exponent of at most three digits (and DIGITS_MAX still holds)
+
+_DECIMAL = rf"([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{{1,{EXPONENT_DIGITS}}}))?"
+DECIMAL = re.compile(r"([+-]?)" + _DECIMAL, re.ASCII)
+FRACTION = re.compile(r"([+-]?)" + _DECIMAL + r"\s*/\s*" + _DECIMAL, re.ASCII)
+_LOOSE = r"[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?"
+LOOSE = re.compile(rf"[+-]?{_LOOSE}(?:\s*/\s*{_LOOSE})?", re.ASCII)  # a number but for its exponent's length
+INT_MAX = 10**DIGITS_MAX  # an int at least this large is refused by its size, never turned into text
+
+
+class NumberError(OptionError):
+    """A number refused: `kind` says why ("shape", "long", "range" or "places"), `path` where."""
+
+    def __init__(self, message: str, path: str = "", kind: str = "shape"):
+        super().__init__(message, path)
+        self.kind = kind
+
+
+def too_long() -> Msg:
+    return Msg("has too many digits (at most %(digits)d, written out)", digits=DIGITS_MAX)
+
+
+def read_number(
+    value: Any,
+    path: str = "",
+    *,
+    high: int | Fraction,
+    low: int | Fraction = 0,
+    places: int | None = None,
+    fraction: bool = False,
+    exponent: bool = True,
+    messages: Mapping[str, Msg] | None = None,
+) -> Fraction:
+    """`value` (an int, a finite float or a text) as an exact Fraction from `low` to `high`; OptionError if not.
+
+    `places`: at most that many decimals; `fraction`: "a/b" is allowed; `exponent`: "1e3" is allowed. `messages`
+    words a refusal by its kind: "shape" (not a number of this kind), "range", "places", "long" (too many digits);
+    "range" and "places" fall back on "shape", which falls back on a plain "must be a number from low to high"."""
+    said = dict(messages or {})
+
+    def wrong(kind: str) -> NumberError:
+        if kind == "long":
+            message = said.get("long") or too_long()
+        else:
+            message = (
+                said.get(kind)
+                or said.get("shape")
+                or Msg("must be a number from %(low)s to %(high)s", low=str(low), high=str(high))
+            )
+        return NumberError(message, path, kind)
+
+    if isinstance(value, bool):
+        raise wrong("shape")
+    if isinstance(value, int):
+        if not -INT_MAX < value < INT_MAX:
+            raise wrong("range" if not low <= value <= high else "long")
+        out = Fraction(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise wrong("shape")
+        if not low <= value <= high:
+            raise wrong("range")
+        out = _text(repr(value), exponent=True, fraction=False, wrong=wrong)  # 0.1 is 1/10, as it was written
+    elif isinstance(value, str):
+        out = _text(value, exponent=exponent, fraction=fraction, wrong=wrong)
+    else:
+        raise wrong("shape")
+    if not low <= out <= high:
+        raise wrong("range")
+    if places is not None and (out * 10**places).denominator != 1:
+        raise wrong("places")
+    if out.numerator >= INT_MAX or out.denominator >= INT_MAX:
+        raise wrong("long")  # what is kept ("p/q") can always be read back
+    return out
+
+
+def _text(raw: str, *, exponent: bool, fraction: bool, wrong) -> Fraction:
+    text = raw.strip()
+    if not text:
+        raise wrong("shape")
+    if len(text) > TEXT_MAX:
+        raise wrong("long" if _looks_numeric(text[:1000]) else "shape")
+    match = DECIMAL.fullmatch(text)
+    if match is not None:
+        sign, parts = match.group(1), match.groups()[1:]
+        out = _decimal(*parts, exponent=exponent, wrong=wrong)
+    elif fraction and (match := FRACTION.fullmatch(text)) is not None:
+        sign, parts = match.group(1), match.groups()[1:]
+        top, bottom = (
+            _decimal(*parts[:3], exponent=exponent, wrong=wrong),
+            _decimal(*parts[3:], exponent=exponent, wrong=wrong),
+        )
+        if bottom == 0:
+            raise wrong("shape")
+        out = top / bottom
+    elif exponent and any(c in "eE" for c in text) and LOOSE.fullmatch(text):
+        raise wrong("long")  # "1e10000000": an exponent of more than EXPONENT_DIGITS digits
+    else:
+        raise wrong("shape")
+    return -out if sign == "-" else out
+
+
+def _looks_numeric(text: str) -> bool:
+    """A long text of a number's characters: too long a number, not something else."""
+    return all(c in "0123456789.+-eE/ " for c in text)
+
+
+def _decimal(whole: str | None, decimals: str | None, power: str | None, *, exponent: bool, wrong) -> Fraction:
+    """One decimal number from its parts (digits before and after the point, the exponent): the digits it would have
+    written out bounded before anything is computed, so the arithmetic stays on numbers of at most DIGITS_MAX digits."""
+    whole, decimals = whole or "", decimals or ""
+    if not whole and not decimals:
+        raise wrong("shape")
+    if power is not None and not exponent:
+        raise wrong("shape")
+    e = int(power) if power is not None else 0
+    whole, decimals = whole.lstrip("0"), decimals.rstrip("0")
+    digits = whole + decimals
+    if not digits:
+        return Fraction(0)
+    written = max(0, len(whole) + e) + max(0, len(decimals) - e)
+    if written > DIGITS_MAX:
+        raise wrong("long")
+    scale = e - len(decimals)
+    mantissa = int(digits)
+    return Fraction(mantissa * 10**scale) if scale >= 0 else Fraction(mantissa, 10**-scale)

@@ -1,0 +1,149 @@
+"""Issue 22, finding 10: no log line keeps a secret, however its path was spelt.
+
+The secrets in paths are found from the URL map itself (every route with a <key> or <token>), so a new route that
+carries one is covered here without a line of this file changing. On the main of 2026-12-01 a drive table's token
+was logged in clear, and so were edit keys in /g/<id>//k/<key>, /g/<id>/k//<key> and /g/<id>/K/<key>.
+"""
+
+import json
+import logging
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import quote
+
+import pytest
+
+from helpers import PLAYERS, free_port
+from scorekeeper.services import drives as drive_service
+from scorekeeper.storage import close, connect
+
+SECRET_ARGUMENTS = {"key", "token"}
+COUPLES = {"title": "Julewhist", "format": "couples", "pairs": [["A", "B"], ["C", "D"], ["E", "F"], ["G", "H"]]}
+
+
+def secret_routes(app):
+    return sorted((r for r in app.url_map.iter_rules() if set(r.arguments) & SECRET_ARGUMENTS), key=lambda r: r.rule)
+
+
+@pytest.fixture
+def secrets_of(client, db_path):
+    """Real values for each secret route's arguments: a game and its key, a drive, its key and table 1's token."""
+    game = client.post("/api/games", json={"variant": "german", "players": PLAYERS["german"]}).json
+    drive = client.post("/api/drives", json=COUPLES).json
+    db = connect(db_path)
+    try:
+        table_token = drive_service.table_token(drive_service.load(db, drive["id"]), 1)
+    finally:
+        close(db)
+    return {
+        "games": {"game_id": game["id"], "key": game["edit_key"]},
+        "drives": {"drive_id": drive["id"], "key": drive["edit_key"], "table": 1, "token": table_token},
+    }
+
+
+def canonical(rule, values) -> tuple[str, str]:
+    """The route's path with real values, and the secret in it."""
+    args = values[{"g": "games", "d": "drives"}[rule.rule.split("/")[1]]]  # a new kind of secret path: add its values
+    path = rule.rule
+    for name in rule.arguments:
+        path = path.replace(f"<int:{name}>", str(args[name])).replace(f"<{name}>", str(args[name]))
+    (secret_name,) = set(rule.arguments) & SECRET_ARGUMENTS
+    return path, str(args[secret_name])
+
+
+def spellings(path: str, secret: str) -> list[str]:
+    """Ways a phone, a messenger or a stranger may spell the same path: each still names the secret."""
+    head, _, _ = path.rpartition("/" + secret)
+    base, marker_and_more = head.split("/", 3)[:3], head.split("/", 3)[3]  # "", "g", "<id>" | "k" or "t/1"
+    prefix = "/".join(base)
+    out = [
+        path,
+        f"{prefix}//{marker_and_more}/{secret}",
+        f"{prefix}/{marker_and_more}//{secret}",
+        f"{prefix}/{marker_and_more.upper()}/{secret}",
+        f"{prefix}/./{marker_and_more}/{secret}",
+        f"{prefix}\\{marker_and_more}\\{secret}",
+        f"{prefix}/{marker_and_more}/{secret}/",
+        f"{prefix}/{marker_and_more}/{secret}?lang=da",
+        prefix.replace("/g/", "//g/").replace("/d/", "//d/") + f"/{marker_and_more}/{secret}",
+        prefix + "/" + quote(marker_and_more, safe="").replace("k", "%6B").replace("t", "%74") + "/" + secret,
+        prefix + quote(f"/{marker_and_more}/", safe="") + secret,
+        f"/lang/da?next={quote(path, safe='')}",
+        f"/lang/da?next={quote(quote(path, safe=''), safe='')}",
+    ]
+    return out
+
+
+def test_every_secret_route_is_found(app):
+    endpoints = {r.endpoint for r in secret_routes(app)}
+    assert {"games.claim", "drives.claim", "drives.table"} <= endpoints
+
+
+def test_no_spelling_of_a_secret_path_reaches_the_request_log(app, client, secrets_of, caplog):
+    caplog.set_level(logging.INFO)
+    leaks = []
+    for rule in secret_routes(app):
+        path, secret = canonical(rule, secrets_of)
+        for spelling in spellings(path, secret):
+            caplog.clear()
+            client.get(spelling)
+            # a development server's or a proxy's line, as werkzeug and gunicorn write it (their filters are ours)
+            logging.getLogger("werkzeug").info('%s - - [x] "%s" %s -', "127.0.0.1", f"GET {spelling} HTTP/1.1", 200)
+            logging.getLogger("gunicorn.access").info('"GET %s HTTP/1.1" 200', spelling)
+            lines = [record.getMessage() for record in caplog.records]
+            assert len(lines) >= 3, (spelling, lines)
+            leaks += [(spelling, line) for line in lines if secret in line]
+    assert not leaks, leaks
+
+
+def test_redaction_keeps_the_rest_of_the_line():
+    from scorekeeper.web.security import redact
+
+    assert redact("GET /g/Qn3w/hands/new 200 1.2ms") == "GET /g/Qn3w/hands/new 200 1.2ms"
+    assert redact("GET /g/Qn3w/K/secret 404 0.3ms") == "GET /g/Qn3w/K/[redacted] 404 0.3ms"
+    assert redact("POST /d/Dr1/t/4/tok?x=1 302") == "POST /d/Dr1/t/4/[redacted]?x=1 302"
+    assert redact("GET /c/C1/login?next=%2Fc%2FC1%2Fsettings 200") == "GET /c/C1/login?next=%2Fc%2FC1%2Fsettings 200"
+
+
+def test_the_served_apps_log_keeps_no_secret(tmp_path):
+    """`python -m scorekeeper.serve` (waitress, the root logger's handler): its stderr after the odd spellings."""
+    port = free_port()
+    env = {"SCOREKEEPER_DATABASE": str(tmp_path / "s.sqlite"), "SCOREKEEPER_SECRET_KEY": "x", "PATH": "/usr/bin:/bin"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
+                time.sleep(0.2)
+        request = urllib.request.Request(
+            base + "/api/games",
+            data=b'{"variant": "german", "players": ["Anna", "Bo"]}',
+            headers={"Content-Type": "application/json"},
+        )
+        made = json.loads(urllib.request.urlopen(request, timeout=10).read())
+        game, secret = made["id"], made["edit_key"]
+        for path in (f"/g/{game}//k/{secret}", f"/g/{game}/k//{secret}", f"/g/{game}/K/{secret}"):
+            try:
+                urllib.request.urlopen(base + path, timeout=10).read()
+            except urllib.error.HTTPError:
+                pass
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert f"/g/{game}" in err  # the requests were logged …
+    assert secret not in err  # … without the key

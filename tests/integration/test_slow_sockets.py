@@ -1,0 +1,165 @@
+"""Issue 22, finding 3: slow sockets cannot take `make run`'s server away.
+
+waitress's connection_limit is 1,000 and its channel_timeout counts only silence, so on the main of 2026-12-01 one
+client dripping a header line every few seconds kept each of its sockets for ever, and 1,100 of them took the app
+from everyone. scorekeeper/serve.py now caps the sockets one client holds (SERVER_CONNECTIONS_PER_ADDRESS) and gives a
+request a total time from its first byte (SERVER_REQUEST_TIMEOUT). These run the real server (python -m
+scorekeeper.serve) with small limits; the only times asserted are generous bounds on "eventually". The figures with
+1,100 and 3,000 sockets are bench/slow_clients.py's.
+"""
+
+import contextlib
+import select
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from helpers import free_port
+
+ATTACKER = "127.0.0.2"  # all of 127/8 is this machine: a second client address without a network
+BOUND = 30  # seconds: "eventually", however loaded the machine
+
+
+@contextlib.contextmanager
+def serving(tmp_path, **settings):
+    port = free_port()
+    env = {
+        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+        "PATH": "/usr/bin:/bin",
+        **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + BOUND
+        while True:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
+                time.sleep(0.2)
+        yield base, port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def slow_socket(port: int, source: str = ATTACKER) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line that ends the headers
+    return s
+
+
+def closed_by_server(s: socket.socket) -> bool:
+    """The server answered (a 429) or closed: the socket is readable. A socket still held is not."""
+    readable, _, _ = select.select([s], [], [], 0)
+    return bool(readable)
+
+
+def get(base: str, source: str | None = None) -> int:
+    """The status of GET / (from `source`, an address of this machine)."""
+    if source is None:
+        try:
+            with urllib.request.urlopen(base + "/", timeout=BOUND) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=BOUND, source_address=(source, 0)) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        head = s.recv(64)
+    return int(head.split()[1]) if head.startswith(b"HTTP/") else 0
+
+
+def test_one_address_holds_no_more_sockets_than_its_cap(tmp_path):
+    with serving(tmp_path, SERVER_CONNECTIONS_PER_ADDRESS="5", SERVER_REQUEST_TIMEOUT="null") as (base, port):
+        held = [slow_socket(port) for _ in range(12)]
+        try:
+            deadline = time.monotonic() + BOUND
+            while sum(map(closed_by_server, held)) < 7 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            refused = [s for s in held if closed_by_server(s)]
+            assert len(refused) == 7, f"{len(refused)} of 12 sockets from one address refused, with a cap of 5"
+            assert all(s.recv(100).startswith(b"HTTP/1.1 429") for s in refused)
+            assert get(base) == 200  # another address is served
+            assert get(base, ATTACKER) == 429  # the attacker's address has its five
+            open_ = [s for s in held if s not in refused]
+            assert not any(map(closed_by_server, open_))  # and they are still open: the cap refuses, it does not evict
+        finally:
+            for s in held:
+                s.close()
+        deadline = time.monotonic() + BOUND
+        while get(base, ATTACKER) != 200:  # once they are closed, the address is served again
+            assert time.monotonic() < deadline, "the closed sockets still count against their address"
+            time.sleep(0.5)
+
+
+def test_a_drip_fed_request_is_closed_after_the_total_time(tmp_path):
+    with serving(tmp_path, SERVER_REQUEST_TIMEOUT="2", SERVER_CONNECTIONS_PER_ADDRESS="null") as (base, port):
+        s = slow_socket(port)
+        started, lines, closed = time.monotonic(), 0, False
+        try:
+            while time.monotonic() - started < BOUND:  # one header line every 0.2 s: never silent for a moment
+                try:
+                    s.sendall(b"X-Drip: 1\r\n")
+                    lines += 1
+                except OSError:
+                    closed = True
+                    break
+                if closed_by_server(s):
+                    closed = s.recv(100) == b""
+                    break
+                time.sleep(0.2)
+        finally:
+            s.close()
+        assert closed, f"a client that sent {lines} header lines over {BOUND} s still holds its socket"
+        assert get(base) == 200
+
+
+def test_an_honest_slow_phone_is_still_answered(tmp_path):
+    """A request that arrives in pieces, but whole within the total time, is served: a phone on bad Wi-Fi."""
+    with serving(tmp_path, SERVER_REQUEST_TIMEOUT="20", SERVER_CONNECTIONS_PER_ADDRESS="5") as (base, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as s:
+            for piece in (
+                b"GET / HT",
+                b"TP/1.1\r\nHost: x\r\n",
+                b"Accept-Language: da\r\n",
+                b"Connection: close\r\n\r\n",
+            ):
+                s.sendall(piece)
+                time.sleep(0.5)
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200") and b"<html" in answer.lower()
+        # a phone's few keep-alive sockets are far under the cap
+        held = [socket.create_connection(("127.0.0.1", port), timeout=BOUND) for _ in range(4)]
+        try:
+            assert get(base) == 200
+        finally:
+            for h in held:
+                h.close()
+
+
+def test_behind_a_proxy_there_is_no_cap_per_address():
+    """Every connection then comes from the proxy: nginx's limit_conn counts the clients instead."""
+    from scorekeeper.serve import limits_of
+
+    assert limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30}).per_address == 5
+    behind = limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30, "PROXY_FIX": 1})
+    assert behind.per_address is None and behind.request_timeout == 30
