@@ -739,3 +739,40 @@ def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
         club_service.get_evening(db, club_id, mistake)
     assert everything(db_path) == before
     assert client.get(f"/c/{club_id}/e/{mistake}/edit").status_code == 404
+
+
+# The club pages' routes as they were before web/clubs/views.py was split by job (issue 26): issues 23 and 24 build on
+# these endpoint names and addresses.
+CLUB_ROUTES = {
+    ("add_member", "/c/<club_id>/members"),
+    ("club", "/c/<club_id>"),
+    ("delete_evening", "/c/<club_id>/e/<int:evening_id>/delete"),
+    ("edit_evening", "/c/<club_id>/e/<int:evening_id>/edit"),
+    ("evening", "/c/<club_id>/e/<int:evening_id>"),
+    ("index", "/clubs"),
+    ("ledger", "/c/<club_id>/ledger"),
+    ("ledger_csv", "/c/<club_id>/ledger.csv"),
+    ("login", "/c/<club_id>/login"),
+    ("logout", "/c/<club_id>/logout"),
+    ("member", "/c/<club_id>/members/<int:member_id>"),
+    ("new_club", "/clubs/new"),
+    ("new_evening", "/c/<club_id>/evenings/new"),
+    ("new_table", "/c/<club_id>/e/<int:evening_id>/tables"),
+    ("remove_table", "/c/<club_id>/e/<int:evening_id>/tables/<game_id>/remove"),
+    ("result", "/c/<club_id>/e/<int:evening_id>/result"),
+    ("result_csv", "/c/<club_id>/e/<int:evening_id>/result.csv"),
+    ("settings", "/c/<club_id>/settings"),
+    ("settle", "/c/<club_id>/e/<int:evening_id>/settle"),
+    ("stats", "/c/<club_id>/stats"),
+}
+
+
+def test_the_club_pages_keep_their_endpoints_and_addresses(app):
+    from scorekeeper.web.clubs import access, evenings, season
+
+    routes = {(r.endpoint[6:], r.rule) for r in app.url_map.iter_rules() if r.endpoint.startswith("clubs.")}
+    assert routes == CLUB_ROUTES
+    # Each in the module of its job.
+    assert {"login", "logout", "member", "club", "settings"} <= set(vars(access))
+    assert {"evening", "new_table", "result", "settle"} <= set(vars(evenings))
+    assert {"ledger", "ledger_csv", "stats"} <= set(vars(season))
