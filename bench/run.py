@@ -542,8 +542,8 @@ def scaling(args, out: Path) -> dict:
             with app.app_context():
                 game_id, _key = service.import_game(get_db(), game_data(variant, n))
             runs = 7 if n >= 500 else 11
-            page, page_cpu = median_ms(client, f"/g/{game_id}", runs, before=cache.sheets.clear)
-            api, api_cpu = median_ms(client, f"/api/games/{game_id}", runs, before=cache.sheets.clear)
+            page, page_cpu = median_ms(client, f"/g/{game_id}", runs, before=cache.games.clear)
+            api, api_cpu = median_ms(client, f"/api/games/{game_id}", runs, before=cache.games.clear)
             page_kept, _ = median_ms(client, f"/g/{game_id}", runs)
             api_kept, _ = median_ms(client, f"/api/games/{game_id}", runs)
             rows.append(

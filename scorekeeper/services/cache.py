@@ -1,12 +1,12 @@
-"""The score sheets this process scored last, so that entering a hand scores one hand instead of the whole game.
+"""The games this process scored last (services.games.ScoredGame), so that entering a hand scores one hand instead of the whole game.
 
-A sheet is kept under its database file and game id; service uses it only while the game's row read now equals the
-row it was kept with, or, when another worker only added hands since, after scoring those (service._sheet). Every
+A scored game is kept under its database file and game id; service uses it only while the game's row read now equals the
+row it was kept with, or, when another worker only added hands since, after scoring those (service._scored_game). Every
 change to a game's hands bumps the row's version (a trigger, migration m103, so even a change made with sqlite3 at
 the file shows), and the app writes a line of the edit log in the same transaction. What is kept is never changed in
 place (frozen records, tuples).
 
-After `flask restore` (which asks for the app to be stopped) a kept sheet of a restored game is not used again: the
+After `flask restore` (which asks for the app to be stopped) a kept scored game of a restored game is not used again: the
 restored row has an older version, and the versions it climbs back to come with later time stamps (`updated`).
 """
 
@@ -17,21 +17,21 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
-MAX_SHEETS = 500
+MAX_GAMES = 500
 MAX_HANDS = 50_000  # about 50 MB of scored hands at most
 
 
-class Sheets:
-    """A least-recently-used store of sheets, bounded by their number and by the hands they hold together."""
+class ScoredGames:
+    """A least-recently-used store of scored games, bounded by their number and by the hands they hold together."""
 
-    def __init__(self, max_sheets: int = MAX_SHEETS, max_hands: int = MAX_HANDS):
-        self.max_sheets, self.max_hands = max_sheets, max_hands
-        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (sheet, hands)
+    def __init__(self, max_games: int = MAX_GAMES, max_hands: int = MAX_HANDS):
+        self.max_games, self.max_hands = max_games, max_hands
+        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (scored game, hands)
         self._hands = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any | None:
-        """The sheet kept under `key`, up to date or not (the caller checks), else None."""
+        """The scored game kept under `key`, up to date or not (the caller checks), else None."""
         with self._lock:
             found = self._kept.get(key)
             if found is None:
@@ -39,16 +39,16 @@ class Sheets:
             self._kept.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, sheet: Any, size: int) -> None:
+    def put(self, key: Hashable, scored_game: Any, size: int) -> None:
         with self._lock:
             old = self._kept.pop(key, None)
             if old is not None:
                 self._hands -= old[1]
             if size > self.max_hands:
                 return
-            self._kept[key] = (sheet, size)
+            self._kept[key] = (scored_game, size)
             self._hands += size
-            while len(self._kept) > self.max_sheets or self._hands > self.max_hands:
+            while len(self._kept) > self.max_games or self._hands > self.max_hands:
                 _, (_, dropped) = self._kept.popitem(last=False)
                 self._hands -= dropped
 
@@ -67,4 +67,4 @@ class Sheets:
         return len(self._kept)
 
 
-sheets = Sheets()
+games = ScoredGames()

@@ -46,15 +46,15 @@ class LockedOut(Exception):
 
 
 @dataclass(frozen=True)
-class TableSheet:
+class TableGame:
     record: store.ClubTableRecord
-    sheet: service.Sheet
+    scored_game: service.ScoredGame
 
 
 @dataclass(frozen=True)
 class EveningData:
     record: store.EveningRecord
-    tables: tuple[TableSheet, ...]
+    tables: tuple[TableGame, ...]
     result: club_rules.EveningResult
 
 
@@ -419,23 +419,23 @@ def remove_table(db, club_id: str, evening_id: int, game_id: str) -> None:
 # ---------------------------------------------------------------- results
 
 
-def _pure_table(record: store.ClubTableRecord, sheet: service.Sheet) -> club_rules.Table:
-    p = sheet.protokoll
+def _pure_table(record: store.ClubTableRecord, scored_game: service.ScoredGame) -> club_rules.Table:
+    p = scored_game.protokoll
     if p.games_won is not None:
         won = tuple(p.games_won)
     else:
         won = tuple(int(p.finished and p.winner == s) for s in range(len(p.sides)))
     hands = tuple(club_rules.Hand(tuple(h.points), h.sitting_out, dict(h.input)) for h in p.hands)
-    money = VARIANTS[sheet.game.variant].FOR_MONEY
+    money = VARIANTS[scored_game.game.variant].FOR_MONEY
     return club_rules.Table(
         record.members,
         p.sides,
         hands,
         money,
         won,
-        dict(sheet.game.options),
+        dict(scored_game.game.options),
         settlement_points(p) if money else (),
-        sheet.game.variant,
+        scored_game.game.variant,
     )
 
 
@@ -446,16 +446,16 @@ def _settled(balances: dict | None) -> dict | None:
 
 
 def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str] | None = None) -> list[EveningData]:
-    tables: dict[int, list[TableSheet]] = {}
+    tables: dict[int, list[TableGame]] = {}
     for t in store.club_tables(db, [e.id for e in records]):
-        tables.setdefault(t.evening_id, []).append(TableSheet(t, service.load(db, t.game_id)))
+        tables.setdefault(t.evening_id, []).append(TableGame(t, service.load(db, t.game_id)))
     out = []
     for e in records:
         mine = tuple(tables.get(e.id, ()))
         evening = club_rules.Evening(
             e.id,
             e.date,
-            tuple(_pure_table(t.record, t.sheet) for t in mine),
+            tuple(_pure_table(t.record, t.scored_game) for t in mine),
             Decimal(e.rate) if e.rate is not None else None,
             e.fee_cents,
             (settlement or {}).get(e.id, e.settlement),

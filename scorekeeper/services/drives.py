@@ -27,7 +27,7 @@ class Forbidden(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class DriveSheet:
+class ScoredDrive:
     """A drive as stored and as replayed: `drive` has the rounds, the current hand and the standings."""
 
     record: store.DriveRecord
@@ -117,11 +117,11 @@ def money(db, drive_id: str) -> dict | None:
 # ---------------------------------------------------------------- the tables' own right to enter their results
 
 
-def table_token(sheet: DriveSheet, table: int) -> str:
+def table_token(scored_drive: ScoredDrive, table: int) -> str:
     """The token on table `table`'s card: an HMAC of the drive and the table under the drive's (hashed) edit key, so
     a card lets its table enter its own results and nothing else, nothing new is stored, and the cards stay good
     across restarts and restores (they do not depend on the server's secret)."""
-    return _table_token(sheet.record, table)
+    return _table_token(scored_drive.record, table)
 
 
 def _table_token(record: store.DriveRecord, table: int) -> str:
@@ -129,8 +129,8 @@ def _table_token(record: store.DriveRecord, table: int) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:15]).decode()
 
 
-def table_token_matches(sheet: DriveSheet, table: int, token: Any) -> bool:
-    return _same_token(_table_token(sheet.record, table), token)
+def table_token_matches(scored_drive: ScoredDrive, table: int, token: Any) -> bool:
+    return _same_token(_table_token(scored_drive.record, table), token)
 
 
 def _same_token(expected: str, token: Any) -> bool:
@@ -138,13 +138,13 @@ def _same_token(expected: str, token: Any) -> bool:
     return isinstance(token, str) and token.isascii() and hmac.compare_digest(expected, token)
 
 
-def _replayed(db, record: store.DriveRecord) -> DriveSheet:
+def _replayed(db, record: store.DriveRecord) -> ScoredDrive:
     setup = make_drive(record.setup)
     results = {(r.hand, r.table): r.tricks for r in store.drive_results(db, record.id)}
-    return DriveSheet(record, play(setup, results))
+    return ScoredDrive(record, play(setup, results))
 
 
-def load(db, drive_id: str) -> DriveSheet:
+def load(db, drive_id: str) -> ScoredDrive:
     """The drive replayed from its setup and results (read from one snapshot); NotFound if there is none."""
     with reading(db):
         record = store.get_drive(db, drive_id)
@@ -153,12 +153,12 @@ def load(db, drive_id: str) -> DriveSheet:
         return _replayed(db, record)
 
 
-def may_edit(sheet: DriveSheet, key: Any) -> bool:
+def may_edit(scored_drive: ScoredDrive, key: Any) -> bool:
     """Whether a presented key is the drive's edit key (constant time): for a page that claims the right to edit."""
-    return key_matches(sheet.record, key)
+    return key_matches(scored_drive.record, key)
 
 
-def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -> DriveSheet:
+def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -> ScoredDrive:
     """Store table `table`'s result of hand `hand` ({"tricks": [a, b]}, a for the first pair as seated) and answer
     the drive as it stands after it. Sending it again replaces it until hand + 1 has a result.
 
@@ -168,7 +168,7 @@ def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -
     return _enter(db, drive_id, hand, table, raw, lambda record: key_matches(record, key))
 
 
-def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any) -> DriveSheet:
+def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any) -> ScoredDrive:
     """As enter_result, with the table's own token (table_token) instead of the drive's key: a table's card enters
     that table's results only. Sending the same result again changes nothing (the result is replaced by itself)."""
 

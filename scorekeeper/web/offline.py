@@ -123,15 +123,15 @@ def words() -> dict[str, str]:
     }
 
 
-def posted_hand(sheet, fields: dict) -> dict:
+def posted_hand(scored_game, fields: dict) -> dict:
     """The scorer's input from a hand entry page's fields as a phone kept them offline ({"bid": "9-gode", …}): read
     by the variant's own hand form, exactly as the page's POST would be."""
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
         raise InputError({"form": Msg("must map field names to text")})
-    view = VIEWS[sheet.game.variant]
-    p = sheet.protokoll
+    view = VIEWS[scored_game.game.variant]
+    p = scored_game.protokoll
     ctx = hand_context(
-        VARIANTS[sheet.game.variant], table_context(sheet.setup), len(p.hands) + 1, p.totals
+        VARIANTS[scored_game.game.variant], table_context(scored_game.setup), len(p.hands) + 1, p.totals
     )  # the next hand: a kept hand is sent as the next one
     formdata = MultiDict(fields)
     form = view.HandForm(formdata=formdata)

@@ -17,17 +17,17 @@ from scorekeeper.core import (
     settlement_points,
     table_context,
 )
-from scorekeeper.services.games import Sheet
+from scorekeeper.services.games import ScoredGame
 from scorekeeper.web import chart, words
 from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
 from scorekeeper.web.messages import translate
 from scorekeeper.web.variants import VIEWS
 
 
-def hand_contexts(sheet: Sheet) -> list:
+def hand_contexts(scored_game: ScoredGame) -> list:
     """The context each hand of the game was scored in, for the view's hooks (its words, its cells)."""
-    p = sheet.protokoll
-    table = table_context(sheet.setup)
+    p = scored_game.protokoll
+    table = table_context(scored_game.setup)
     zeros = (0,) * len(p.sides)
     out, before, game = [], zeros, None
     for h in p.hands:
@@ -67,9 +67,9 @@ def links(game_id: str) -> dict:
     }
 
 
-def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
+def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     view = VIEWS[game.variant]
     out = {
         "id": game.id,
@@ -79,7 +79,7 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
         "players": list(game.players),
         "dealer": game.dealer,
         "sides": [list(s) for s in p.sides],
-        "options": dict(sheet.setup.options),
+        "options": dict(scored_game.setup.options),
         "created": game.created,
         "version": game.version,
         "hands": [hand_dict(h, view) for h in p.hands] if hands else None,
@@ -101,20 +101,20 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     return out
 
 
-def _settlement(sheet: Sheet):
+def _settlement(scored_game: ScoredGame):
     """The game's settlement in cents, or None when the game is not played for money."""
-    rate = sheet.game.options.get("rate")
-    return None if rate is None else settle(settlement_points(sheet.protokoll), rate)
+    rate = scored_game.game.options.get("rate")
+    return None if rate is None else settle(settlement_points(scored_game.protokoll), rate)
 
 
-def settlement_dict(sheet: Sheet) -> dict | None:
+def settlement_dict(scored_game: ScoredGame) -> dict | None:
     """Who pays whom, or None when the game is not played for money; amounts as "-3.05" (the API's form)."""
-    result = _settlement(sheet)
+    result = _settlement(scored_game)
     if result is None:
         return None
     return {
-        "rate": sheet.game.options["rate"],
-        "currency": sheet.game.options.get("currency"),
+        "rate": scored_game.game.options["rate"],
+        "currency": scored_game.game.options.get("currency"),
         "balances": [format_cents(c) for c in result.balances],
         "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments],
     }
@@ -130,14 +130,14 @@ def minus(n: int) -> str:
     return "−" + str(-n) if n < 0 else str(n)
 
 
-def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | None = None) -> dict:
+def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
 
-    game = game_dict(sheet, hands=False)
-    p = sheet.protokoll
-    view = VIEWS[sheet.game.variant]
+    game = game_dict(scored_game, hands=False)
+    p = scored_game.protokoll
+    view = VIEWS[scored_game.game.variant]
     # A variant whose deal size is its own says it on each row and before the next deal ("6 cards").
-    sizes = "cards" in VARIANTS[sheet.game.variant].own
+    sizes = "cards" in VARIANTS[scored_game.game.variant].own
     cards_words: dict[int, str] = {}
 
     def cards(n: int | None) -> str | None:
@@ -147,17 +147,17 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
             cards_words[n] = ngettext("%(num)d card", "%(num)d cards", n)
         return cards_words[n]
 
-    players = list(sheet.game.players)
+    players = list(scored_game.game.players)
     names = words.side_names(players, p.sides)
-    zero_sum = VARIANTS[sheet.game.variant].ZERO_SUM
+    zero_sum = VARIANTS[scored_game.game.variant].ZERO_SUM
     rows = []
     # Per page, not per row (a 1,000-hand sheet): the words, and the edit link's path up to the hand number.
     deals = [gettext("%(name)s deals", name=name) for name in players]
     edit_label = gettext("Edit hand %(n)d")
-    edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
+    edit_path = url_for("games.edit_hand", game_id=scored_game.game.id, number=0)[:-1]
     outcome_words = {"made": gettext("made"), "lost": gettext("lost"), None: None}
     with one_catalogue():
-        for h, ctx in zip(p.hands, hand_contexts(sheet)):
+        for h, ctx in zip(p.hands, hand_contexts(scored_game)):
             cell_words = view.cell_words(h.input, ctx) or [None] * len(p.sides)
             rows.append(
                 {
@@ -185,8 +185,8 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
         winner = names[p.winner] if p.winner is not None else None
     return {
         "game": game,
-        "variant_title": translate(VARIANTS[sheet.game.variant].TITLE),
-        "date": format_date(datetime.fromisoformat(sheet.game.created), "medium"),
+        "variant_title": translate(VARIANTS[scored_game.game.variant].TITLE),
+        "date": format_date(datetime.fromisoformat(scored_game.game.created), "medium"),
         "sides": names,
         "totals": [minus(t) for t in p.totals],
         "rows": rows,
@@ -202,36 +202,36 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
         "deals_left": p.deals_left,
         "next_trump": words.suit_words(p.next_trump) if p.next_trump else None,
         "next_cards": cards(p.next_cards),
-        "settlement": settlement_view(sheet, players),
+        "settlement": settlement_view(scored_game, players),
     }
 
 
-def chart_view(sheet: Sheet) -> dict | None:
+def chart_view(scored_game: ScoredGame) -> dict | None:
     """The running totals per side as a chart's finished coordinates (None before the first hand)."""
 
-    p = sheet.protokoll
-    names = words.side_names(list(sheet.game.players), p.sides)
+    p = scored_game.protokoll
+    names = words.side_names(list(scored_game.game.players), p.sides)
     return chart.running_totals([h.totals for h in p.hands], names, label=minus)
 
 
-def settlement_view(sheet: Sheet, players) -> dict | None:
+def settlement_view(scored_game: ScoredGame, players) -> dict | None:
     """Who pays whom by name; amounts in cents, for the `money` filter."""
-    result = _settlement(sheet)
+    result = _settlement(scored_game)
     if result is None:
         return None
     return {
-        "currency": sheet.game.options.get("currency"),
-        "rate": sheet.game.options["rate"],
+        "currency": scored_game.game.options.get("currency"),
+        "rate": scored_game.game.options["rate"],
         "balances": [{"player": players[i], "amount": cents} for i, cents in enumerate(result.balances)],
         "payments": [{"from": players[p.payer], "to": players[p.payee], "amount": p.cents} for p in result.payments],
     }
 
 
-def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
+def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[dict]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
 
-    game = sheet.game
-    view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(sheet.setup)
+    game = scored_game.game
+    view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(scored_game.setup)
 
     def text(inp, number):
         return view.hand_words(inp, hand_context(rules, table, number))

@@ -27,17 +27,17 @@ class Workers:
 
     def __init__(self, monkeypatch):
         self.monkeypatch = monkeypatch
-        self.kept = [cache.Sheets(), cache.Sheets()]
+        self.kept = [cache.ScoredGames(), cache.ScoredGames()]
 
     def use(self, worker: int) -> None:
-        self.monkeypatch.setattr(cache, "sheets", self.kept[worker])
+        self.monkeypatch.setattr(cache, "games", self.kept[worker])
 
 
 def fresh(db, game_id):
     """The game as a worker that never saw it scores it: every stored hand replayed."""
     game = store.get_game(db, game_id)
     hands = tuple(store.get_hands(db, game_id))
-    return service.Sheet(game, hands, service.play(service.setup_of(game), [h.input for h in hands]))
+    return service.ScoredGame(game, hands, service.play(service.setup_of(game), [h.input for h in hands]))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -130,14 +130,14 @@ def test_a_write_rolled_back_leaves_no_sheet_behind(app, monkeypatch):
         monkeypatch.undo()
         assert service.load(db, game_id) == fresh(db, game_id)
         service.add_hand(db, game_id, dict(HAND, tricks=6), key)
-        sheet = service.load(db, game_id)
-        assert sheet == fresh(db, game_id)
-        assert [h.input["tricks"] for h in sheet.hands] == [9, 6]
-        assert sheet.game.version == 2
+        scored_game = service.load(db, game_id)
+        assert scored_game == fresh(db, game_id)
+        assert [h.input["tricks"] for h in scored_game.hands] == [9, 6]
+        assert scored_game.game.version == 2
 
 
 def test_the_cache_is_bounded_by_sheets_and_by_hands():
-    kept = cache.Sheets(max_sheets=2, max_hands=10)
+    kept = cache.ScoredGames(max_games=2, max_hands=10)
     kept.put("a", "sheet a", 4)
     kept.put("b", "sheet b", 4)
     assert kept.get("a") == "sheet a"  # a is now the most recently used

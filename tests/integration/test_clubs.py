@@ -208,8 +208,8 @@ def test_the_pages_show_the_season(client, season):
     first = client.get(f"/c/{club_id}/e/{season['evenings'][0]}/result").get_data(as_text=True)
     assert "Bo Jensen" in first and ">Bo<" not in first  # the rename follows into old results
     game_id, _key = season["keys"][0, 0]  # and into the table's own score sheet
-    sheet = client.get(f"/api/games/{game_id}").get_json()
-    assert sheet["players"] == ["Anna", "Bo Jensen", "Carl", "Dina"]
+    scored_game = client.get(f"/api/games/{game_id}").get_json()
+    assert scored_game["players"] == ["Anna", "Bo Jensen", "Carl", "Dina"]
     assert "Bo Jensen" in client.get(f"/g/{game_id}/print").get_data(as_text=True)
     other, _key = season["keys"][0, 1]
     assert client.get(f"/api/games/{other}").get_json()["players"] == ["Eva", "Finn", "Gro", "Hans", "Ida"]
@@ -622,8 +622,8 @@ def test_a_club_made_and_run_through_its_pages(client, db):
         f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "variant": "norwegian", "dealer": "0", "csrf_token": csrf}
     )
     tables = club_service.evening(db, club_id, evening_id).tables
-    assert [t.sheet.game.variant for t in tables] == ["danish", "norwegian"]
-    assert tables[1].sheet.game.options["rate"] is None
+    assert [t.scored_game.game.variant for t in tables] == ["danish", "norwegian"]
+    assert tables[1].scored_game.game.options["rate"] is None
     r = client.post(f"/c/{club_id}/e/{evening_id}/tables/{tables[1].sheet.game.id}/remove", data={"csrf_token": csrf})
     assert r.status_code == 302 and len(club_service.evening(db, club_id, evening_id).tables) == 1
 

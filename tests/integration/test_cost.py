@@ -89,7 +89,7 @@ def test_a_long_sheet_is_scored_once_per_hand_then_kept(app, client, scorer_call
     client.get(f"/g/{game_id}/k/{key}")
     assert client.get(f"/g/{game_id}").status_code == 200  # with the edit links
     assert scorer_calls(variant) == (0, 0)
-    cache.sheets.clear()  # as a worker that has not seen the game yet
+    cache.games.clear()  # as a worker that has not seen the game yet
     assert client.get(f"/g/{game_id}").status_code == 200
     assert scorer_calls(variant) == (n, n)
 

@@ -53,8 +53,8 @@ class Site:
                     "gents": ["E", "F", "G", "H"],
                 },
             )
-            sheet = drive_service.load(db, drive)
-            tokens = [drive_service.table_token(sheet, t) for t in (1, 2)]
+            scored_game = drive_service.load(db, drive)
+            tokens = [drive_service.table_token(scored_game, t) for t in (1, 2)]
         finally:
             close(db)
         self.client.post(f"/c/{club}/login", data={"password": PASSWORD})  # no CSRF here: the fuzz reaches further

@@ -45,11 +45,11 @@ def standings_list(standings: tuple[Standing, ...]) -> list[dict]:
     return [{"names": list(s.names), "role": s.role, "total": s.total, "place": s.place} for s in standings]
 
 
-def drive_dict(sheet: service.DriveSheet) -> dict:
+def drive_dict(scored_drive: service.ScoredDrive) -> dict:
     """The drive as GET /api/drives/<id> answers it (never its edit key)."""
-    drive, setup = sheet.drive, sheet.setup
+    drive, setup = scored_drive.drive, scored_drive.setup
     return {
-        "id": sheet.id,
+        "id": scored_drive.id,
         **setup.as_dict(),  # title, format, ladies and gents (or pairs), hands, trumps, interval_after, tie_break
         "tables": setup.tables,
         "current": drive.current,
@@ -71,8 +71,8 @@ def drive_dict(sheet: service.DriveSheet) -> dict:
         ],
         "standings": standings_list(drive.standings),
         "half_time": None if drive.half_time is None else standings_list(drive.half_time),
-        "version": sheet.version,
-        "links": {"json": f"/api/drives/{sheet.id}"},
+        "version": scored_drive.version,
+        "links": {"json": f"/api/drives/{scored_drive.id}"},
     }
 
 
@@ -95,5 +95,5 @@ def drive(drive_id):
 @bp.post("/<drive_id>/hands/<int:hand>/tables/<int:table>")
 @guard.exempt("the drive's edit key; replaces a table's result, bounded by the drive's size")
 def enter_result(drive_id, hand, table):
-    sheet = service.enter_result(get_db(), drive_id, hand, table, body(), edit_key())
-    return jsonify(drive_dict(sheet)), 201
+    scored_drive = service.enter_result(get_db(), drive_id, hand, table, body(), edit_key())
+    return jsonify(drive_dict(scored_drive)), 201

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.drives import Drive, Round, Standing
-from scorekeeper.services.drives import DriveSheet
+from scorekeeper.services.drives import ScoredDrive
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
 
@@ -40,40 +40,40 @@ def seat(code: str) -> str:
     return str(SEAT_WORDS[code])
 
 
-def _people(sheet: DriveSheet, table_hand) -> list[tuple[str, str]]:
+def _people(scored_drive: ScoredDrive, table_hand) -> list[tuple[str, str]]:
     """The names at a table in seat order N, S, E, W (a couples pair: first name North or East)."""
     out = []
     for i, pair in enumerate(table_hand.pairs):
-        lady, gent = sheet.setup.names(pair)
+        lady, gent = scored_drive.setup.names(pair)
         out += [(lady, SEATS[2 * i]), (gent, SEATS[2 * i + 1])]
     return out
 
 
-def positions(sheet: DriveSheet, played: Round) -> dict[str, tuple[int, str]]:
+def positions(scored_drive: ScoredDrive, played: Round) -> dict[str, tuple[int, str]]:
     """Where each player sits in a hand: name → (table, seat)."""
-    return {name: (t.table, code) for t in played.tables for name, code in _people(sheet, t)}
+    return {name: (t.table, code) for t in played.tables for name, code in _people(scored_drive, t)}
 
 
-def table_view(sheet: DriveSheet, table_hand) -> dict:
+def table_view(scored_drive: ScoredDrive, table_hand) -> dict:
     """One table in one hand: the two pairs by name, their seats, the tricks (None until entered) as "8–5"."""
-    people = _people(sheet, table_hand)
+    people = _people(scored_drive, table_hand)
     return {
         "table": table_hand.table,
-        "pairs": [" & ".join(sheet.setup.names(p)) for p in table_hand.pairs],
+        "pairs": [" & ".join(scored_drive.setup.names(p)) for p in table_hand.pairs],
         "seats": [{"name": name, "seat": seat(code)} for name, code in people],
         "tricks": table_hand.tricks,
         "score": words.score(table_hand.tricks) if table_hand.tricks else None,
     }
 
 
-def moves(sheet: DriveSheet, hand: int) -> list[dict]:
+def moves(scored_drive: ScoredDrive, hand: int) -> list[dict]:
     """Who sits where for hand `hand`, from where they sat in the hand before: sorted by name, so that each finds
     themselves; `moves` is false for those who stay at their table."""
-    drive = sheet.drive
+    drive = scored_drive.drive
     if hand < 1 or hand > len(drive.rounds):
         return []
-    now = positions(sheet, drive.rounds[hand - 1])
-    before = positions(sheet, drive.rounds[hand - 2]) if hand > 1 else {}
+    now = positions(scored_drive, drive.rounds[hand - 1])
+    before = positions(scored_drive, drive.rounds[hand - 2]) if hand > 1 else {}
     out = []
     for name, (table, code) in now.items():
         was = before.get(name)
@@ -106,12 +106,12 @@ def standings_view(standings: tuple[Standing, ...] | None, top: int | None = Non
     return out
 
 
-def drive_head(sheet: DriveSheet) -> dict:
+def drive_head(scored_drive: ScoredDrive) -> dict:
     """What every drive page shows at the top: the title, the format, the hand being played and its trump."""
-    drive, setup = sheet.drive, sheet.setup
+    drive, setup = scored_drive.drive, scored_drive.setup
     current = drive.rounds[drive.current - 1]
     return {
-        "id": sheet.id,
+        "id": scored_drive.id,
         "title": setup.title or _("Whist drive"),
         "format": _("couples") if setup.couples else _("progressive"),
         "hands": setup.hands,
@@ -130,10 +130,10 @@ def drive_head(sheet: DriveSheet) -> dict:
 # ---------------------------------------------------------------- paper
 
 
-def _player_hands(sheet: DriveSheet, index: int, role: str) -> list[tuple[int, int, str, int, int] | None]:
+def _player_hands(scored_drive: ScoredDrive, index: int, role: str) -> list[tuple[int, int, str, int, int] | None]:
     """Per hand seated so far: (table, seat… , own tricks, opponents' tricks) of one lady, gent or pair, or None."""
     out: list = []
-    for played in sheet.drive.rounds:
+    for played in scored_drive.drive.rounds:
         found = None
         for t in played.tables:
             for i, pair in enumerate(t.pairs):
@@ -148,10 +148,10 @@ def _player_hands(sheet: DriveSheet, index: int, role: str) -> list[tuple[int, i
     return out
 
 
-def score_cards(sheet: DriveSheet) -> list[dict]:
+def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per lady and gent (per pair in a couples drive): name, role, start table and seat, and per hand the
     trump, table, own and opponents' tricks and the running total; half-time and final totals."""
-    setup, drive = sheet.setup, sheet.drive
+    setup, drive = scored_drive.setup, scored_drive.drive
     people = (
         [(" & ".join(setup.names((i, i))), "pair", i) for i in range(len(setup.ladies))]
         if setup.couples
@@ -159,7 +159,7 @@ def score_cards(sheet: DriveSheet) -> list[dict]:
     )
     cards = []
     for name, role, index in people:
-        seated = _player_hands(sheet, index, role)
+        seated = _player_hands(scored_drive, index, role)
         rows, total, half = [], 0, None
         for hand in range(1, setup.hands + 1):
             at = seated[hand - 1] if hand <= len(seated) else None
@@ -187,9 +187,9 @@ def score_cards(sheet: DriveSheet) -> list[dict]:
     return cards
 
 
-def tally_cards(sheet: DriveSheet) -> list[dict]:
+def tally_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per table: per hand the trump, the two pairs seated there and the tricks each took."""
-    setup, drive = sheet.setup, sheet.drive
+    setup, drive = scored_drive.setup, scored_drive.drive
     cards = []
     for table in range(1, setup.tables + 1):
         rows = []
@@ -221,10 +221,10 @@ def _best(standings: tuple[Standing, ...] | None, role: str | None, lowest: bool
     return [" & ".join(s.names) for s in pool if s.total == target]
 
 
-def prizes(sheet: DriveSheet, money: dict | None) -> list[dict]:
+def prizes(scored_drive: ScoredDrive, money: dict | None) -> list[dict]:
     """The prizes with who won them (once the drive is finished; the half-time prize once the interval is reached)."""
-    drive: Drive = sheet.drive
-    couples = sheet.setup.couples
+    drive: Drive = scored_drive.drive
+    couples = scored_drive.setup.couples
     out = []
     for prize in (money or {}).get("prizes", []):
         kind = prize["kind"]
@@ -250,11 +250,11 @@ def prizes(sheet: DriveSheet, money: dict | None) -> list[dict]:
     return out
 
 
-def money_view(sheet: DriveSheet, money: dict | None) -> dict | None:
+def money_view(scored_drive: ScoredDrive, money: dict | None) -> dict | None:
     """Entry fees × players, the cash prizes, and what the drive raised (in cents, for the money filter)."""
     if not money:
         return None
-    players = 2 * len(sheet.setup.ladies)
+    players = 2 * len(scored_drive.setup.ladies)
     takings = money["fee"] * players
     paid = sum(p["amount"] for p in money.get("prizes", []))
     return {

@@ -31,23 +31,23 @@ REFRESH = 15  # seconds between a waiting page's reloads (meta refresh: no scrip
 SCREEN_TOP = 10
 
 
-def _load(drive_id: str) -> service.DriveSheet:
+def _load(drive_id: str) -> service.ScoredDrive:
     try:
         return service.load(get_db(), drive_id)
     except service.NotFound:
         abort(404)
 
 
-def _is_organiser(sheet: service.DriveSheet) -> bool:
-    return service.may_edit(sheet, phone.drive_key(sheet.id))
+def _is_organiser(scored_drive: service.ScoredDrive) -> bool:
+    return service.may_edit(scored_drive, phone.drive_key(scored_drive.id))
 
 
-def _organised(drive_id: str) -> service.DriveSheet:
+def _organised(drive_id: str) -> service.ScoredDrive:
     """The drive, if this phone holds its edit key; otherwise 403."""
-    sheet = _load(drive_id)
-    if not _is_organiser(sheet):
+    scored_drive = _load(drive_id)
+    if not _is_organiser(scored_drive):
         abort(403)
-    return sheet
+    return scored_drive
 
 
 def _no_store(page, status: int = 200):
@@ -62,10 +62,10 @@ def index():
     drives = []
     for drive_id in phone.recent_drives():
         try:
-            sheet = service.load(get_db(), drive_id)
+            scored_drive = service.load(get_db(), drive_id)
         except service.NotFound:
             continue
-        drives.append({"head": present.drive_head(sheet), "organiser": _is_organiser(sheet)})
+        drives.append({"head": present.drive_head(scored_drive), "organiser": _is_organiser(scored_drive)})
     return render_template("drives/index.html", drives=drives)
 
 
@@ -104,36 +104,40 @@ def new_drive():
 # ---------------------------------------------------------------- the organiser's page
 
 
-def _correctable(sheet: service.DriveSheet) -> list[dict]:
+def _correctable(scored_drive: service.ScoredDrive) -> list[dict]:
     """The hands whose results may change now: the current one, and the one before while the current has none."""
-    drive = sheet.drive
+    drive = scored_drive.drive
     current = drive.rounds[drive.current - 1]
     hands = [current]
     if drive.current > 1 and not current.started:
         hands.insert(0, drive.rounds[drive.current - 2])
     return [
-        {"hand": r.hand, "trump": present.trump(r.trump), "tables": [present.table_view(sheet, t) for t in r.tables]}
+        {
+            "hand": r.hand,
+            "trump": present.trump(r.trump),
+            "tables": [present.table_view(scored_drive, t) for t in r.tables],
+        }
         for r in hands
     ]
 
 
 @bp.get("/d/<drive_id>")
 def drive(drive_id):
-    sheet = _load(drive_id)
-    organiser = _is_organiser(sheet)
+    scored_drive = _load(drive_id)
+    organiser = _is_organiser(scored_drive)
     phone.remember_drive(drive_id)
-    head = present.drive_head(sheet)
+    head = present.drive_head(scored_drive)
     return _no_store(
         render_template(
             "drives/drive.html",
             head=head,
             organiser=organiser,
-            correctable=_correctable(sheet) if organiser else [],
+            correctable=_correctable(scored_drive) if organiser else [],
             tricks_choices=forms.CorrectionForm().tricks.choices,
-            moves=present.moves(sheet, head["current"]) if head["current"] > 1 else [],
-            standings=present.standings_view(sheet.drive.standings),
-            half_time=present.standings_view(sheet.drive.half_time),
-            prizes=present.prizes(sheet, service.money(get_db(), drive_id)),
+            moves=present.moves(scored_drive, head["current"]) if head["current"] > 1 else [],
+            standings=present.standings_view(scored_drive.drive.standings),
+            half_time=present.standings_view(scored_drive.drive.half_time),
+            prizes=present.prizes(scored_drive, service.money(get_db(), drive_id)),
             edit_url=external_url("drives.claim", drive_id=drive_id, key=phone.drive_key(drive_id))
             if organiser
             else None,
@@ -144,8 +148,8 @@ def drive(drive_id):
 @bp.get("/d/<drive_id>/k/<key>")
 def claim(drive_id, key):
     """The drive's edit link: remembers the key on this phone (a second organiser's, too), then shows the drive."""
-    sheet = _load(drive_id)
-    if not service.may_edit(sheet, key):
+    scored_drive = _load(drive_id)
+    if not service.may_edit(scored_drive, key):
         abort(403)
     phone.remember_drive(drive_id, key)
     return redirect(url_for("drives.drive", drive_id=drive_id))
@@ -155,11 +159,11 @@ def claim(drive_id, key):
 @guard.exempt("the organiser's edit key; replaces a table's result, bounded by the drive's size")
 def correct(drive_id, hand, table):
     """The organiser enters or corrects a table's result (CSRF-checked, with the key this phone holds)."""
-    sheet = _organised(drive_id)
+    scored_drive = _organised(drive_id)
     tricks = whole_number(request.form.get("tricks"))
     raw = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
     try:
-        service.enter_result(get_db(), sheet.id, hand, table, raw, phone.drive_key(drive_id))
+        service.enter_result(get_db(), scored_drive.id, hand, table, raw, phone.drive_key(drive_id))
     except InputError as exc:
         for message in exc.errors.values():
             flash(translate(message))
@@ -178,10 +182,10 @@ def _score(tricks: int | None) -> str:
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
 @guard.exempt("the table's token; replaces its own result, bounded by the drive's size")
 def table(drive_id, table, token):
-    sheet = _load(drive_id)
-    if not 1 <= table <= sheet.setup.tables:
+    scored_drive = _load(drive_id)
+    if not 1 <= table <= scored_drive.setup.tables:
         abort(404)
-    if not service.table_token_matches(sheet, table, token):
+    if not service.table_token_matches(scored_drive, table, token):
         abort(403)
     form = forms.TableForm(request.form if request.method == "POST" else None)
     error, status = None, 200
@@ -190,9 +194,9 @@ def table(drive_id, table, token):
         tricks = whole_number(form.tricks.data)
         raw = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
         try:
-            sheet = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
+            scored_drive = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
         except OutOfTurn as exc:
-            if _already_stored(sheet, hand, table, raw["tricks"]):  # a resend of what is stored: done already
+            if _already_stored(scored_drive, hand, table, raw["tricks"]):  # a resend of what is stored: done already
                 return redirect(url_for("drives.table", drive_id=drive_id, table=table, token=token))
             error, status = " ".join(translate(m) for m in exc.errors.values()), 409
         except InputError as exc:
@@ -201,7 +205,7 @@ def table(drive_id, table, token):
             abort(403)
         else:
             return redirect(url_for("drives.table", drive_id=drive_id, table=table, token=token))
-    drive = sheet.drive
+    drive = scored_drive.drive
     current = drive.rounds[drive.current - 1]
     here = current.tables[table - 1]
     if request.method == "GET" or form.tricks.data is None:
@@ -212,30 +216,32 @@ def table(drive_id, table, token):
     before = drive.rounds[drive.current - 2] if drive.current > 1 else None
     leaving = []
     if before is not None and not current.started:
-        seated_now = present.positions(sheet, current)
-        for person in present.table_view(sheet, before.tables[table - 1])["seats"]:
+        seated_now = present.positions(scored_drive, current)
+        for person in present.table_view(scored_drive, before.tables[table - 1])["seats"]:
             to_table, code = seated_now[person["name"]]
             leaving.append({"name": person["name"], "table": to_table, "seat": present.seat(code)})
     page = render_template(
         "drives/table.html",
-        head=present.drive_head(sheet),
+        head=present.drive_head(scored_drive),
         table=table,
-        here=present.table_view(sheet, here),
+        here=present.table_view(scored_drive, here),
         form=form,
         error=error,
         sent=sent,
         refresh=REFRESH if waiting else None,
         leaving=leaving,
         before_hand=before.hand if before is not None else None,
-        before_score=present.table_view(sheet, before.tables[table - 1])["score"] if before is not None else None,
+        before_score=present.table_view(scored_drive, before.tables[table - 1])["score"]
+        if before is not None
+        else None,
     )
     return _no_store(page, status)
 
 
-def _already_stored(sheet: service.DriveSheet, hand, table: int, tricks) -> bool:
-    if not isinstance(hand, int) or not 1 <= hand <= len(sheet.drive.rounds) or tricks is None:
+def _already_stored(scored_drive: service.ScoredDrive, hand, table: int, tricks) -> bool:
+    if not isinstance(hand, int) or not 1 <= hand <= len(scored_drive.drive.rounds) or tricks is None:
         return False
-    stored = sheet.drive.rounds[hand - 1].tables[table - 1].tricks
+    stored = scored_drive.drive.rounds[hand - 1].tables[table - 1].tricks
     return stored is not None and list(stored) == list(tricks)
 
 
@@ -244,15 +250,15 @@ def _already_stored(sheet: service.DriveSheet, hand, table: int, tricks) -> bool
 
 @bp.get("/d/<drive_id>/screen")
 def screen(drive_id):
-    sheet = _load(drive_id)
-    head = present.drive_head(sheet)
+    scored_drive = _load(drive_id)
+    head = present.drive_head(scored_drive)
     page = render_template(
         "drives/screen.html",
         head=head,
         refresh=REFRESH,
-        moves=present.moves(sheet, head["current"]),
-        standings=present.standings_view(sheet.drive.standings, top=SCREEN_TOP),
-        half_time=present.standings_view(sheet.drive.half_time, top=SCREEN_TOP),
+        moves=present.moves(scored_drive, head["current"]),
+        standings=present.standings_view(scored_drive.drive.standings, top=SCREEN_TOP),
+        half_time=present.standings_view(scored_drive.drive.half_time, top=SCREEN_TOP),
     )
     return _no_store(page)
 
@@ -265,32 +271,34 @@ def _qr(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff"))
 
 
-def _cards(sheet: service.DriveSheet) -> dict:
+def _cards(scored_drive: service.ScoredDrive) -> dict:
     cards = []
-    for t in range(1, sheet.setup.tables + 1):
-        url = external_url("drives.table", drive_id=sheet.id, table=t, token=service.table_token(sheet, t))
+    for t in range(1, scored_drive.setup.tables + 1):
+        url = external_url(
+            "drives.table", drive_id=scored_drive.id, table=t, token=service.table_token(scored_drive, t)
+        )
         cards.append({"table": t, "url": url, "qr": _qr(url)})
-    return {"head": present.drive_head(sheet), "cards": cards}
+    return {"head": present.drive_head(scored_drive), "cards": cards}
 
 
 def _paper(kind: str, drive_id: str, organiser: bool = False):
     """A print page (kind "cards", "scorecards", "tally", "standings") or, with pdf, its PDF through the sheets' renderer."""
-    sheet = _organised(drive_id) if organiser else _load(drive_id)
+    scored_drive = _organised(drive_id) if organiser else _load(drive_id)
     if kind == "cards":
-        ctx = _cards(sheet)
+        ctx = _cards(scored_drive)
     else:
-        ctx = {"head": present.drive_head(sheet)}
+        ctx = {"head": present.drive_head(scored_drive)}
         if kind == "scorecards":
-            ctx["cards"] = present.score_cards(sheet)
+            ctx["cards"] = present.score_cards(scored_drive)
         elif kind == "tally":
-            ctx["cards"] = present.tally_cards(sheet)
+            ctx["cards"] = present.tally_cards(scored_drive)
         else:
             money = service.money(get_db(), drive_id)
             ctx.update(
-                standings=present.standings_view(sheet.drive.standings),
-                half_time=present.standings_view(sheet.drive.half_time),
-                prizes=present.prizes(sheet, money),
-                money=present.money_view(sheet, money),
+                standings=present.standings_view(scored_drive.drive.standings),
+                half_time=present.standings_view(scored_drive.drive.half_time),
+                prizes=present.prizes(scored_drive, money),
+                money=present.money_view(scored_drive, money),
             )
     return f"print/drive_{kind}.html", ctx
 

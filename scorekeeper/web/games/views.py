@@ -46,10 +46,10 @@ def _load(game_id):
 
 def _editable(game_id):
     """The sheet, if this phone holds the game's edit key; otherwise 403."""
-    sheet = _load(game_id)
-    if not service.key_matches(sheet.game, phone.game_key(game_id)):
+    scored_game = _load(game_id)
+    if not service.key_matches(scored_game.game, phone.game_key(game_id)):
         abort(403)
-    return sheet
+    return scored_game
 
 
 # ---------------------------------------------------------------- home and new game
@@ -61,10 +61,10 @@ def home():
     games, keys = [], phone.game_keys()
     for gid in phone.recent_games():
         try:
-            sheet = service.load(db, gid)
+            scored_game = service.load(db, gid)
         except service.NotFound:
             continue
-        ctx = protokoll_context(sheet)
+        ctx = protokoll_context(scored_game)
         games.append({"ctx": ctx, "editable": gid in keys})
     return render_template("home.html", games=games, variants=VARIANTS)
 
@@ -179,18 +179,18 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
-    sheet = _load(game_id)
-    editable = service.key_matches(sheet.game, phone.game_key(game_id))
+    scored_game = _load(game_id)
+    editable = service.key_matches(scored_game.game, phone.game_key(game_id))
     changed = whole_number(request.args.get("changed"))
-    ctx = protokoll_context(sheet, changed, saved=whole_number(request.args.get("saved")))
+    ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
     phone.remember_game(game_id)
     return render_template(
         "games/protokoll.html",
         **ctx,
-        head=sheet_head(sheet),
-        chart=chart_view(sheet),
+        head=sheet_head(scored_game),
+        chart=chart_view(scored_game),
         editable=editable,
-        changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
+        changes=edit_log_view(scored_game, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
     )
 
@@ -199,10 +199,10 @@ def protokoll(game_id):
 def edit_link(game_id):
     """The edit link on a page of its own, never kept: the protokoll is kept on the phone for a lost network, and
     whatever is kept there stays for the next person who picks the phone up, after the session that held the key."""
-    sheet = _editable(game_id)
+    scored_game = _editable(game_id)
     page = render_template(
         "games/edit_link.html",
-        game=sheet.game,
+        game=scored_game.game,
         edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id)),
     )
     return page, {"Cache-Control": "no-store"}
@@ -211,8 +211,8 @@ def edit_link(game_id):
 @bp.get("/g/<game_id>/k/<key>")
 def claim(game_id, key):
     """The edit link: remembers the key on this phone, then shows the sheet."""
-    sheet = _load(game_id)
-    if not service.key_matches(sheet.game, key):
+    scored_game = _load(game_id)
+    if not service.key_matches(scored_game.game, key):
         abort(403)
     phone.remember_game(game_id, key)
     return redirect(url_for("games.protokoll", game_id=game_id))
@@ -223,8 +223,8 @@ def claim(game_id, key):
 def play_again(game_id):
     """A new game with this one's players, variant, house rules, title and language, dealt first by the next dealer;
     this phone holds its edit key. Only for a phone that may edit this game."""
-    sheet = _editable(game_id)
-    game = sheet.game
+    scored_game = _editable(game_id)
+    game = scored_game.game
     earlier = phone.played_again(game_id, game.version)
     if earlier is not None and phone.game_key(earlier):
         return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
@@ -233,7 +233,7 @@ def play_again(game_id):
         {
             "variant": game.variant,
             "players": list(game.players),
-            "dealer": sheet.protokoll.next_dealer,
+            "dealer": scored_game.protokoll.next_dealer,
             "title": game.title,
             "options": dict(game.options),
             "language": game.language,
@@ -260,20 +260,20 @@ def qr(game_id):
 # ---------------------------------------------------------------- hand entry
 
 
-def _hand_context(sheet, number: int) -> HandContext:
-    totals = sheet.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(sheet.protokoll.sides)
-    return hand_context(VARIANTS[sheet.game.variant], table_context(sheet.setup), number, totals)
+def _hand_context(scored_game, number: int) -> HandContext:
+    totals = scored_game.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(scored_game.protokoll.sides)
+    return hand_context(VARIANTS[scored_game.game.variant], table_context(scored_game.setup), number, totals)
 
 
-def _choices(sheet, form, ctx: HandContext) -> dict:
+def _choices(scored_game, form, ctx: HandContext) -> dict:
     """Buttons for the form: names for seats, the other side filled in on trick buttons, the variant's own."""
     with one_catalogue():  # some thirty words to translate
-        return _buttons(sheet, form, ctx)
+        return _buttons(scored_game, form, ctx)
 
 
-def _buttons(sheet, form, ctx: HandContext) -> dict:
-    players = list(sheet.game.players)
-    side_names = words.side_names(players, sheet.protokoll.sides)
+def _buttons(scored_game, form, ctx: HandContext) -> dict:
+    players = list(scored_game.game.players)
+    side_names = words.side_names(players, scored_game.protokoll.sides)
     extra: dict = {
         "side_names": side_names,
         "dealer": players[ctx.dealer],
@@ -283,7 +283,7 @@ def _buttons(sheet, form, ctx: HandContext) -> dict:
     if "tricks" in form:  # two sides' tricks on one button: "8–5"
         total = form.total
         form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
-    extra.update(VIEWS[sheet.game.variant].buttons(form, ctx, side_names))
+    extra.update(VIEWS[scored_game.game.variant].buttons(form, ctx, side_names))
     extra["shown"] -= extra.pop("hidden", set())
     return extra
 
@@ -303,22 +303,24 @@ def _apply_errors(form, errors: dict, shown) -> list[str]:
 
 def _hand_view(game_id: str, number: int | None = None):
     """Enter a new hand (number None) or edit hand `number`: one form per variant, the scorer decides what is valid."""
-    sheet = _editable(game_id)
+    scored_game = _editable(game_id)
     editing = number is not None
     if editing:
-        _number_or_404(sheet, number)
+        _number_or_404(scored_game, number)
     else:
-        number = len(sheet.hands) + 1
-    view = VIEWS[sheet.game.variant]
+        number = len(scored_game.hands) + 1
+    view = VIEWS[scored_game.game.variant]
     form_class = view.HandForm
-    ctx = _hand_context(sheet, number)
+    ctx = _hand_context(scored_game, number)
     if request.method == "GET":
-        if not editing and sheet.protokoll.finished:
+        if not editing and scored_game.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
             return redirect(url_for("games.protokoll", game_id=game_id))
-        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input, ctx)) if editing else form_class()
+        form = (
+            form_class(data=form_class.data_from(scored_game.hands[number - 1].input, ctx)) if editing else form_class()
+        )
         form.number.data = str(number)
-        form.version.data = str(sheet.game.version)
+        form.version.data = str(scored_game.game.version)
         form.token.data = secrets.token_urlsafe(16)
     else:
         form = form_class()
@@ -335,7 +337,7 @@ def _hand_view(game_id: str, number: int | None = None):
             raw = form.submitted(request.form, ctx)
             token = f"form:{form.token.data}" if form.token.data else None
             try:
-                if editing and form.asks_first(raw, sheet.hands[number - 1].input, request.form):
+                if editing and form.asks_first(raw, scored_game.hands[number - 1].input, request.form):
                     raise _AskFirst
                 if editing:
                     service.replace_hand(
@@ -383,7 +385,7 @@ def _hand_view(game_id: str, number: int | None = None):
                 return redirect(
                     url_for("games.protokoll", game_id=game_id, saved=scored.number, _anchor=f"hand-{scored.number}")
                 )
-    extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
+    extra = _choices(scored_game, form, ctx)  # the buttons' labels: only for a page that shows the form
     general += _apply_errors(form, errors, extra["shown"])
     if not general:  # the page opens at #first-error (the form's action says so): the first field with an error
         for field in form:
@@ -393,12 +395,12 @@ def _hand_view(game_id: str, number: int | None = None):
     page = render_template(
         view.HAND_TEMPLATE,
         form=form,
-        game=sheet.game,
+        game=scored_game.game,
         number=number,
-        editing=sheet.protokoll.hands[number - 1] if editing else None,
-        played=editing and form.played(sheet.hands[number - 1].input),
+        editing=scored_game.protokoll.hands[number - 1] if editing else None,
+        played=editing and form.played(scored_game.hands[number - 1].input),
         confirm_passed=confirm_passed,
-        played_text=_hand_text(sheet, number) if confirm_passed else None,
+        played_text=_hand_text(scored_game, number) if confirm_passed else None,
         general=general,
         variant_stylesheet=view.STYLESHEET,
         variant_script=view.SCRIPT,
@@ -408,16 +410,18 @@ def _hand_view(game_id: str, number: int | None = None):
     return page, status, {"Cache-Control": "no-store"}
 
 
-def _hand_text(sheet, number: int) -> str:
-    return VIEWS[sheet.game.variant].hand_words(sheet.protokoll.hands[number - 1].input, _hand_context(sheet, number))
+def _hand_text(scored_game, number: int) -> str:
+    return VIEWS[scored_game.game.variant].hand_words(
+        scored_game.protokoll.hands[number - 1].input, _hand_context(scored_game, number)
+    )
 
 
 class _AskFirst(Exception):
     """A one-tap hand of its own (a passed-out deal) would replace a played hand: the page asks first."""
 
 
-def _number_or_404(sheet, number: int) -> int:
-    if not 1 <= number <= len(sheet.hands):
+def _number_or_404(scored_game, number: int) -> int:
+    if not 1 <= number <= len(scored_game.hands):
         abort(404)
     return number
 
@@ -438,10 +442,10 @@ def edit_hand(game_id, number):
 @guard.exempt(guard.EDIT_KEY)
 def delete_hand(game_id, number):
     """Asks first; the form carries the version it saw and a one-time token, so a double tap deletes one hand."""
-    sheet = _editable(game_id)
-    _number_or_404(sheet, number)
+    scored_game = _editable(game_id)
+    _number_or_404(scored_game, number)
     form = forms.HandForm()
-    row = protokoll_context(sheet)["rows"][number - 1]
+    row = protokoll_context(scored_game)["rows"][number - 1]
     errors = []
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -465,10 +469,10 @@ def delete_hand(game_id, number):
             flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
             return redirect(url_for("games.protokoll", game_id=game_id))
     else:
-        form.version.data = str(sheet.game.version)
+        form.version.data = str(scored_game.game.version)
         form.token.data = secrets.token_urlsafe(16)
     return render_template(
-        "games/delete.html", form=form, row=row, game=sheet.game, errors=errors
+        "games/delete.html", form=form, row=row, game=scored_game.game, errors=errors
     ), 400 if errors else 200
 
 

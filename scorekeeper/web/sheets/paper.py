@@ -12,7 +12,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 
 from scorekeeper.core import VARIANTS, InputError, check_name, player_counts, table_context, table_for, variant_options
-from scorekeeper.services.games import Sheet
+from scorekeeper.services.games import ScoredGame
 from scorekeeper.web import describe, words
 from scorekeeper.web.inputs import whole_number
 from scorekeeper.web.messages import translate
@@ -36,17 +36,17 @@ def _players_line(table, sides) -> str:
     return _("%(a)s against %(b)s", a=", ".join(names[:-1]), b=names[-1])
 
 
-def sheet_head(sheet: Sheet) -> dict:
+def sheet_head(scored_game: ScoredGame) -> dict:
     """Variant, title, date, players and house rules: what the top of a printed protokoll says."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     return {
         "variant_title": _(VARIANTS[game.variant].TITLE),
         "title": game.title,
         "date": format_date(datetime.fromisoformat(game.created), "long"),
-        "players": _players_line(table_context(sheet.setup), p.sides),
+        "players": _players_line(table_context(scored_game.setup), p.sides),
         "first_dealer": players[game.dealer],
-        "rules": describe.house_rules(table_context(sheet.setup)),
+        "rules": describe.house_rules(table_context(scored_game.setup)),
     }
 
 
@@ -71,13 +71,13 @@ def tariff_view(variant: str, options) -> dict | None:
     }
 
 
-def sheet_context(sheet: Sheet) -> dict:
+def sheet_context(scored_game: ScoredGame) -> dict:
     """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one."""
-    ctx = protokoll_context(sheet)
-    ctx["head"] = sheet_head(sheet)
-    ctx["tariff_table"] = tariff_view(sheet.game.variant, sheet.setup.options)
-    ctx["chart"] = chart_view(sheet)
-    ctx["variant_stylesheet"] = VIEWS[sheet.game.variant].STYLESHEET
+    ctx = protokoll_context(scored_game)
+    ctx["head"] = sheet_head(scored_game)
+    ctx["tariff_table"] = tariff_view(scored_game.game.variant, scored_game.setup.options)
+    ctx["chart"] = chart_view(scored_game)
+    ctx["variant_stylesheet"] = VIEWS[scored_game.game.variant].STYLESHEET
     ctx["final"] = (
         _("Total")
         if not ctx["games_won"]
@@ -236,9 +236,9 @@ def blank_context(
     }
 
 
-def blank_from_game(sheet: Sheet) -> dict:
+def blank_from_game(scored_game: ScoredGame) -> dict:
     """A blank sheet for a game's table: its players and house rules; it goes on where the game stands."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     if p.finished or not p.hands:
         return blank_context(
             game.variant,
@@ -268,13 +268,13 @@ def guard(value):
     return value
 
 
-def csv_rows(sheet: Sheet) -> list[list]:
+def csv_rows(scored_game: ScoredGame) -> list[list]:
     """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     names = words.side_names(players, p.sides)
     rubber = p.games_won is not None
-    columns = VIEWS[game.variant].csv_columns(table_context(sheet.setup), names)
+    columns = VIEWS[game.variant].csv_columns(table_context(scored_game.setup), names)
     header = (
         ["hand"]
         + (["game"] if rubber else [])
