@@ -23,6 +23,15 @@ from variants import EXAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Hypothesis runs the `dev` profile unless HYPOTHESIS_PROFILE says `ci` (make test does): a quick loop at the desk,
+# the full count in CI. Tests that set their own number of examples ask examples(n) for it.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+
+
+def examples(n: int) -> int:
+    """n examples under the ci profile; a twentieth of them (at least 5) under dev."""
+    return n if PROFILE == "ci" else max(5, n // 20)
+
 
 # Each variant's example players (tests/variants/<name>.py).
 PLAYERS = {name: list(example.PLAYERS) for name, example in EXAMPLES.items()}

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.core import InputError
 from scorekeeper.services import cache
@@ -42,7 +43,9 @@ def fresh(db, game_id):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_a_kept_sheet_equals_replaying_the_stored_hands(app, monkeypatch, variant, data):

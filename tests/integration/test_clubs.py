@@ -624,7 +624,9 @@ def test_a_club_made_and_run_through_its_pages(client, db):
     tables = club_service.evening(db, club_id, evening_id).tables
     assert [t.scored_game.game.variant for t in tables] == ["danish", "norwegian"]
     assert tables[1].scored_game.game.options["rate"] is None
-    r = client.post(f"/c/{club_id}/e/{evening_id}/tables/{tables[1].scored_game.game.id}/remove", data={"csrf_token": csrf})
+    r = client.post(
+        f"/c/{club_id}/e/{evening_id}/tables/{tables[1].scored_game.game.id}/remove", data={"csrf_token": csrf}
+    )
     assert r.status_code == 302 and len(club_service.evening(db, club_id, evening_id).tables) == 1
 
 

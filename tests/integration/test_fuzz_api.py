@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from helpers import PLAYERS
+from helpers import PLAYERS, examples
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS, make_setup
 from variants import EXAMPLES, hands
@@ -237,7 +237,7 @@ def likely_game(draw, importing):
     return body
 
 
-@settings(FUZZ, max_examples=2800)
+@settings(FUZZ, max_examples=examples(2800))
 @given(data=st.data(), route=st.sampled_from(["/api/games", "/api/games", "/api/games/import"]))
 def test_fuzz_start_and_import_games(env, data, route):
     body = data.draw(likely_game(route.endswith("import")) | game_body)
@@ -245,7 +245,7 @@ def test_fuzz_start_and_import_games(env, data, route):
     assert status in (201, 400)
 
 
-@settings(FUZZ, max_examples=2800)
+@settings(FUZZ, max_examples=examples(2800))
 @given(data=st.data(), variant=variants)
 def test_fuzz_add_hand(env, data, variant):
     game = env.games[variant]
@@ -258,7 +258,7 @@ def test_fuzz_add_hand(env, data, variant):
     assert env.check(r) in (201, 400, 403, 404, 409)
 
 
-@settings(FUZZ, max_examples=2400)
+@settings(FUZZ, max_examples=examples(2400))
 @given(data=st.data(), variant=variants, method=st.sampled_from(["put", "put", "delete"]))
 def test_fuzz_replace_and_delete_hand(env, data, variant, method):
     game = env.games[variant]
@@ -328,7 +328,7 @@ content_types = st.sampled_from(
 )
 
 
-@settings(FUZZ, max_examples=2000)
+@settings(FUZZ, max_examples=examples(2000))
 @given(
     data=st.data(),
     body=raw_bodies,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from helpers import PASSWORD, PLAYERS
+from helpers import PASSWORD, PLAYERS, examples
 from scorekeeper import create_app
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import drives as drive_service
@@ -220,7 +220,7 @@ def fuzz_site(site):
     return site
 
 
-@settings(FUZZ, max_examples=1000)
+@settings(FUZZ, max_examples=examples(1000))
 @given(data=st.data())
 def test_fuzz_every_route_is_never_a_500(fuzz_site, data):
     rule, url, sent = data.draw(requests(fuzz_site))

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from scorekeeper.core import club
 from scorekeeper.core.club import KITTY, Evening, Hand, Table
 from scorekeeper.core.variants.danish import DEFAULT_SOLO_VALUES, DEFAULT_TARIFF
@@ -219,7 +220,7 @@ def evenings(draw):
     return Evening(1, "d", tuple(tables), rate, fee, draw(st.sampled_from(club.SETTLEMENTS)))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(evenings())
 def test_money_adds_up_to_zero_and_the_payments_clear_it(evening):
     r = club.evening_result(evening)

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from scorekeeper.core.drives import OutOfTurn, accept, down, make_drive, play, up
 from scorekeeper.core.messages import InputError
 
@@ -251,7 +252,7 @@ def drives(draw, format=None):
     return setup, entered
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(drives("progressive"))
 def test_progressive_every_pair_is_a_lady_and_a_gent_and_everybody_sits_once(case):
     setup, entered = case
@@ -265,7 +266,7 @@ def test_progressive_every_pair_is_a_lady_and_a_gent_and_everybody_sits_once(cas
         assert len(r.tables) == setup.tables and [t.table for t in r.tables] == list(range(1, setup.tables + 1))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(drives())
 def test_standings_are_the_sums_of_the_tricks_taken(case):
     setup, entered = case
@@ -297,7 +298,7 @@ def test_standings_are_the_sums_of_the_tricks_taken(case):
                 assert before.by_hand[::-1] >= after.by_hand[::-1]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(drives("couples"))
 def test_ladies_of_a_progressive_drive_move_as_the_pairs_of_a_couples_drive(case):
     """The winning lady moves up as the winning pair does, the losing one stays as the losing pair does."""

@@ -6,8 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import scorekeeper
 from scorekeeper.core import VARIANTS
+
+pytestmark = pytest.mark.slow  # runs mypy over the core
 
 ROOT = Path(scorekeeper.__file__).resolve().parents[1]
 
