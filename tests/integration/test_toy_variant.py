@@ -344,3 +344,32 @@ def test_the_walk_through_lists_the_files_the_toy_and_the_guard_say():
     wanted = {path.replace("toy", "<name>") for path in TOY_FILES} | set(guard.own_files("<name>"))
     wanted |= {"tests/unit/test_scoring_<name>.py", "docs/rules.md", "scorekeeper/translations/messages.pot"}
     assert listed - {"da", "nb", "sv", "messages.po"} == wanted
+
+
+EIGHT = TOY_RULES.replace('NAME = "toy"', 'NAME = "eight"').replace("PLAYER_COUNTS = (3,)", "PLAYER_COUNTS = (6, 7, 8)")
+EIGHT_VIEW = TOY_VIEW.replace('NAME = "toy"', 'NAME = "eight"').replace(
+    "    t2 = radio()\n", "    t2 = radio()\n" + "".join(f"    t{s} = radio()\n" for s in range(3, 8))
+)
+LONG_NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
+
+
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_six_to_eight_players_fit_the_phone_and_a4(client, api, monkeypatch, tmp_path, app, n):
+    """A table of up to eight: grids for its buttons and totals, and blank and printed sheets within an A4 page."""
+    register(monkeypatch, tmp_path, app, EIGHT, EIGHT_VIEW, "eight")
+    css = (ROOT / "scorekeeper" / "static" / "app.css").read_text(encoding="utf-8")
+    assert f".cols-{n} {{ grid-template-columns: repeat({n}," in css
+    assert "6 to 8 players." in text(client.get("/new/eight"))
+    names = LONG_NAMES[:n]
+    query = "&".join(f"player={p}" for p in names)
+    blank = client.get(f"/blank/eight.pdf?{query}&dealer=0")
+    assert blank.status_code == 200
+    assert int(pdfinfo(blank.data, tmp_path)["Pages"]) == 1 and not words_off_the_page(blank.data, tmp_path)
+    game = api.create("eight", players=names, options={"target": 100})
+    for k in range(6):
+        api.hand(game, {"tricks": [7 if s == k % n else 0 for s in range(n)]})
+    protokoll = client.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert f'class="totals cols-{n}"' in protokoll and f'class="sheet cols-{n}"' in protokoll
+    pdf = client.get(f"/g/{game['id']}/sheet.pdf")
+    assert pdf.status_code == 200 and not words_off_the_page(pdf.data, tmp_path)
+    assert not words_off_the_page(client.get(f"/g/{game['id']}/blank.pdf").data, tmp_path)

@@ -180,3 +180,11 @@ def test_importing_the_core_loads_no_web_or_storage_library():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == []
+
+
+@pytest.mark.parametrize(
+    "counts, words",
+    [((4,), "4"), ((4, 5), "4 or 5"), ((3, 4, 5, 6, 7), "3 to 7"), ((2, 4, 6), "2, 4 or 6"), ((3, 7), "3 or 7")],
+)
+def test_table_sizes_in_words_say_a_range_as_a_range(counts, words):
+    assert core.player_counts(counts) == words
