@@ -117,7 +117,9 @@ def insert_hand(db, game_id: str, input: dict) -> HandRecord:
 def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:
     """Change a hand's input; answers it as get_hands will read it back."""
     text = _dump(input)
-    db.execute("UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(db), hand_id, game_id])
+    db.execute(
+        "UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(db), hand_id, game_id]
+    )
     return HandRecord(hand_id, json.loads(text))
 
 

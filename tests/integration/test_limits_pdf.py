@@ -244,7 +244,9 @@ def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
     """One PDF drawn at a time per worker, the other told at once to come back; the pages answered meanwhile as
     quickly as before it (relative to the same pages in the same run: the machine may be loaded), and the drawn PDF
     kept. The render may take as long as a loaded machine needs: PDF_TIMEOUT and the client's wait are generous."""
-    app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False, "PDF_TIMEOUT": 600})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False, "PDF_TIMEOUT": 600}
+    )
     with app.app_context():
         big, _ = service.import_game(get_db(), long_danish_game(), max_hands=app.config["MAX_HANDS"])
         small, _ = service.import_game(get_db(), exported(10))
