@@ -332,6 +332,9 @@ BOUNDED = ("scorecards", "tally")
 # The print pages kept in this worker per drive version and language: the score cards of 30 tables of 30 hands are
 # about 0.4 MB of HTML and 0.2 s of the worker's CPU; at most 32 MB or 64 pages, the least recently used go first.
 PAGES = cache.Sheets(max_sheets=64, max_hands=32 * 1024 * 1024)  # "hands" counts bytes here
+# Score and tally cards go to the renderer as documents of this many cards, drawn one by one and joined into one PDF:
+# the renderer holds one part's layout at a time (120 score cards: 570 MB as one document, 150 MB in parts of 20).
+CARDS_PER_PART = 20
 
 
 def _context(kind: str, sheet: service.DriveSheet) -> dict:
@@ -397,6 +400,15 @@ def _state(record) -> str:
     )
 
 
+def _pdf_parts(kind: str, drive_id: str) -> dict | list[dict]:
+    """The PDF's context; the score and tally cards' as parts of CARDS_PER_PART cards each (drawn one by one)."""
+    ctx = {"drive_id": drive_id, **_context(kind, _load(drive_id))}
+    if kind not in BOUNDED or len(ctx["cards"]) <= CARDS_PER_PART:
+        return ctx
+    cards = ctx["cards"]
+    return [{**ctx, "cards": cards[i : i + CARDS_PER_PART]} for i in range(0, len(cards), CARDS_PER_PART)]
+
+
 def _print_route(kind: str, organiser: bool = False):
     def page(drive_id):
         record = _paper_record(kind, drive_id, organiser)
@@ -429,7 +441,7 @@ def _print_route(kind: str, organiser: bool = False):
             etag,
             f"drive-{drive_id}-{kind}.pdf",
             f"print/drive_{kind}.html",
-            lambda: {"drive_id": drive_id, **_context(kind, _load(drive_id))},
+            lambda: _pdf_parts(kind, drive_id),
             drive=True,
         )
 

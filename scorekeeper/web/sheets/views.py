@@ -186,9 +186,10 @@ atexit.register(renderer.stop)
 atexit.register(drive_renderer.stop)
 
 
-def _job(html: str) -> dict:
+def _job(html: str | list[str]) -> dict:
+    """A renderer's job: one HTML document, or a list of them drawn one by one and joined (pdf.draw_job)."""
     return {
-        "html": html,
+        ("parts" if isinstance(html, list) else "html"): html,
         "static_folder": current_app.static_folder,
         "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
         "base_url": PDF_ORIGIN + request.script_root + "/",
@@ -201,8 +202,9 @@ def render_pdf(html: str) -> bytes:
     return renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
 
 
-def render_drive_pdf(html: str) -> bytes:
-    """As render_pdf, by the renderer process of drive paper (under _drawing_drives)."""
+def render_drive_pdf(html: str | list[str]) -> bytes:
+    """As render_pdf, by the renderer process of drive paper (under _drawing_drives); a list of HTML documents is
+    drawn one by one and joined into one PDF (the renderer holds one part's layout at a time)."""
     return drive_renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
 
 
@@ -235,7 +237,7 @@ def _one_at_a_time(drive: bool = False):
         lock.release()
 
 
-def _draw(html: str, drive: bool) -> bytes:
+def _draw(html: str | list[str], drive: bool) -> bytes:
     return render_drive_pdf(html) if drive else render_pdf(html)
 
 
@@ -361,8 +363,8 @@ def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, con
 
 def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive: bool = False) -> Response:
     """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
-    (If-None-Match) is current. `context` makes the template's context, only when it is drawn; `drive`: by the
-    renderer of drive paper."""
+    (If-None-Match) is current. `context` makes the template's context, only when it is drawn (drive paper: or a
+    list of contexts, one document each, joined into one PDF); `drive`: by the renderer of drive paper."""
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
@@ -371,7 +373,11 @@ def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive:
     folder = _pdf_folder()
     path = folder / name
     if not path.is_file():
-        html = render_template(template, pdf=True, **context())
+        made = context()
+        if isinstance(made, list):
+            html: str | list[str] = [render_template(template, pdf=True, **part) for part in made]
+        else:
+            html = render_template(template, pdf=True, **made)
         with _one_at_a_time(drive):
             if not path.is_file():  # unless another request of this worker drew it meanwhile
                 _keep(folder, name, _draw(html, drive))
