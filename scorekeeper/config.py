@@ -142,6 +142,14 @@ KEYS: tuple[Key, ...] = (
         "int",
         "seconds a PDF may take to draw; longer, and the renderer is replaced and the download answered 503",
     ),
+    # Drive paper has a renderer of its own, so its longer wait holds up no game; a hall's score cards took 20-30 s of
+    # CPU here and up to 100 s on this machine while other work loaded it.
+    Key(
+        "DRIVE_PDF_TIMEOUT",
+        300,
+        "int",
+        "seconds a drive's PDF (score cards, tally cards…) may take to draw, on the drives' own renderer; then as PDF_TIMEOUT",
+    ),
     Key("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen", "string", "the time zone of the dates and times shown"),
     Key(
         "MIGRATE_ON_START",

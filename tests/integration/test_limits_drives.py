@@ -260,6 +260,24 @@ def test_score_cards_are_drawn_in_parts_and_joined_into_one_pdf(client, monkeypa
     assert tally.status_code == 200 and isinstance(jobs[1], str)
 
 
+def test_drive_paper_has_its_own_time_limit(app, client, monkeypatch):
+    """The drives' renderer waits DRIVE_PDF_TIMEOUT (300 s: a hall's score cards on a loaded machine), the games'
+    PDF_TIMEOUT; past it, the drive's PDF is a 503 and the next one is drawn."""
+    assert app.config["DRIVE_PDF_TIMEOUT"] == 300 and app.config["PDF_TIMEOUT"] == 120
+    waited = []
+
+    def draw(job, timeout):
+        waited.append(timeout)
+        raise sheets.Busy(f"the PDF took more than {timeout} s")
+
+    monkeypatch.setattr(sheets.drive_renderer, "draw", draw)
+    drive = new_drive(client)
+    r = client.get(f"/d/{drive['id']}/scorecards.pdf")
+    assert r.status_code == 503 and r.headers["Retry-After"] == "5" and waited == [300]
+    assert sheets._drawing_drives.acquire(blocking=False)
+    sheets._drawing_drives.release()
+
+
 # ---------------------------------------------------------------- the print pages kept per version
 
 

@@ -205,7 +205,7 @@ def render_pdf(html: str) -> bytes:
 def render_drive_pdf(html: str | list[str]) -> bytes:
     """As render_pdf, by the renderer process of drive paper (under _drawing_drives); a list of HTML documents is
     drawn one by one and joined into one PDF (the renderer holds one part's layout at a time)."""
-    return drive_renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
+    return drive_renderer.draw(_job(html), current_app.config["DRIVE_PDF_TIMEOUT"])
 
 
 def _busy() -> Response:
