@@ -212,6 +212,19 @@ def test_a_drives_kinds_of_paper_are_kept_side_by_side(client, renders, tmp_path
     assert len(renders) == 4
 
 
+def test_another_host_header_draws_only_the_table_cards_again(client, renders):
+    """The table cards' QR codes carry the address the phone used (without PUBLIC_URL): theirs is kept per address;
+    the score cards show no address, so a Host header of a stranger's choosing does not make them drawn again."""
+    drive = new_drive(client)
+    for host in ("localhost", "hall.local", "other.example"):
+        client.get(drive["edit_page"], headers={"Host": host})  # the session cookie is the host's
+        assert client.get(f"/d/{drive['id']}/scorecards.pdf", headers={"Host": host}).status_code == 200
+        assert client.get(f"/d/{drive['id']}/cards.pdf", headers={"Host": host}).status_code == 200
+    assert [html.count("score-card") > 0 for _paper, html in renders].count(True) == 1
+    cards = [html for _paper, html in renders if "table-card" in html]
+    assert len(cards) == 3 and "http://other.example/d/" in cards[-1]
+
+
 def test_a_drive_and_a_game_with_the_same_id_keep_their_own_pdfs(client, api, renders, tmp_path, monkeypatch):
     game = api.create("german")
     drive = new_drive(client)

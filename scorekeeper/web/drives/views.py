@@ -393,11 +393,11 @@ def _too_large(tables: int, hands: int, max_tables: int, max_hands: int) -> Resp
     return Response(page, 413, headers={"Cache-Control": "no-store"})
 
 
-def _state(record) -> str:
-    """What the drive's paper shows besides its version: the setup, the money, and the address its QR codes carry."""
-    return kept_state(
-        [record.setup, record.title, record.created, service.money(get_db(), record.id), external_url("drives.index")]
-    )
+def _state(record, kind: str) -> str:
+    """What the drive's paper shows besides its version: the setup, the money; the table cards also the address their
+    QR codes carry (only theirs: another Host header must not make the others drawn again)."""
+    address = external_url("drives.index") if kind == "cards" else None
+    return kept_state([record.setup, record.title, record.created, service.money(get_db(), record.id), address])
 
 
 def _pdf_parts(kind: str, drive_id: str) -> dict | list[dict]:
@@ -413,7 +413,7 @@ def _print_route(kind: str, organiser: bool = False):
     def page(drive_id):
         record = _paper_record(kind, drive_id, organiser)
         pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=request.args.get("lang"))
-        key = (kind, drive_id, record.version, _state(record), str(get_locale()), request.script_root, pdf_url)
+        key = (kind, drive_id, record.version, _state(record, kind), str(get_locale()), request.script_root, pdf_url)
         etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
         # The table cards carry the tables' tokens: never stored by a browser. The rest: revalidated by its ETag.
         headers = {"Cache-Control": "no-store" if organiser else "private, no-cache"}
@@ -435,7 +435,7 @@ def _print_route(kind: str, organiser: bool = False):
 
     def pdf(drive_id):
         record = _paper_record(kind, drive_id, organiser)
-        name, etag = kept_name(f"drive-{kind}-{drive_id}", record.version, _state(record), kind)
+        name, etag = kept_name(f"drive-{kind}-{drive_id}", record.version, _state(record, kind), kind)
         return kept_pdf(
             name,
             etag,
