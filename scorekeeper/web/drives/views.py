@@ -238,9 +238,8 @@ def table(drive_id, table, token):
             raw["pairs"] = shown
         try:
             sheet = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
-        except (
-            SeatingChanged
-        ):  # seated anew after the page showed it: `sheet` (read before the post) shows who plays now
+        except SeatingChanged:
+            # Seated anew after the page showed it: `sheet`, read before this post, shows who plays here now.
             form.tricks.data = None
             error, status = _seating_changed(), 409
         except OutOfTurn as exc:
