@@ -68,6 +68,20 @@ KEYS: tuple[Key, ...] = (
         "seconds a form's CSRF token lives; null: a hand form left open all evening still saves",
     ),
     Key("MAX_HANDS", 500, "int", "the most hands a game takes (entry and import); it bounds a PDF's cost"),
+    # A big village-hall drive is 25–30 tables of 24 hands. A drive's score cards cost the PDF renderer about 0.2 s a
+    # card of 24–30 hands (docs/benchmark.md): 30 tables of 30 hands, 120 cards, draw in about half a minute.
+    Key(
+        "DRIVE_MAX_TABLES",
+        30,
+        "int",
+        "the most tables a new drive takes (API and page, 400); a drive stored with more prints no score or tally cards",
+    ),
+    Key(
+        "DRIVE_MAX_HANDS",
+        30,
+        "int",
+        "the most hands a new drive (and a blank drive card) takes; a drive stored with more prints no score or tally cards",
+    ),
     Key("PROXY_FIX", 0, "int", "reverse proxies in front whose X-Forwarded-For, -Proto and -Host to believe"),
     Key("PUBLIC_URL", None, "URL or null", "the address every absolute link is made from, never the Host header"),
     Key("TRUSTED_HOSTS", None, "list or null", "Host headers answered; any other gets 400 (null: every host)"),
@@ -149,6 +163,14 @@ KEYS: tuple[Key, ...] = (
         "int or null",
         "`scorekeeper serve`: open connections one client (an address, an IPv6 /64) may hold; one more is answered 429 "
         "and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+    ),
+    # Drive paper has a renderer of its own, so its longer wait holds up no game; a hall's score cards took 20-30 s of
+    # CPU here and up to 100 s on this machine while other work loaded it.
+    Key(
+        "DRIVE_PDF_TIMEOUT",
+        300,
+        "int",
+        "seconds a drive's PDF (score cards, tally cards…) may take to draw, on the drives' own renderer; then as PDF_TIMEOUT",
     ),
     Key("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen", "string", "the time zone of the dates and times shown"),
     Key(

@@ -17,8 +17,11 @@ FORMATS = ("progressive", "couples")
 TIE_BREAKS = ("share", "countback")
 DEFAULT_TRUMPS = ("hearts", "clubs", "diamonds", "spades")
 DEFAULT_HANDS = 24
+# The bounds make_drive applies unless its caller gives its own (the app gives DRIVE_MAX_TABLES and DRIVE_MAX_HANDS);
+# a stored drive is read back with none, whatever bound it was started under.
 MAX_HANDS = 100
 MAX_TABLES = 100
+MAX_TRUMPS = 100
 TRICKS = 13
 WINNING_TRICKS = 7
 FIELDS = ("title", "format", "ladies", "gents", "pairs", "hands", "trumps", "interval_after", "tie_break")
@@ -32,6 +35,11 @@ Seating = tuple[tuple[Partnership, Partnership], ...]  # per table, from table 1
 class OutOfTurn(InputError):
     """A result for a hand that takes none now: not the hand being played (nor the one before it, while the hand being
     played has no result yet), or after the last hand."""
+
+
+class SeatingChanged(OutOfTurn):
+    """A result sent for a seating the table no longer has: a correction of the hand before seated this hand anew
+    after the sender's page showed it. Stored, it would credit the hand to players who did not play it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +165,8 @@ def _pairs(value: Any, errors: dict[str, str]) -> tuple[list[str], list[str]]:
     return firsts, seconds
 
 
-def _tables(count: int, field: str, errors: dict[str, str]) -> None:
-    """Two ladies and two gents (two pairs) a table, at least two tables."""
+def _tables(count: int, field: str, errors: dict[str, str], max_tables: int | None) -> None:
+    """Two ladies and two gents (two pairs) a table, at least two tables, at most max_tables (None: no bound)."""
     if field in errors:
         return
     if count < 4 or count % 2:
@@ -172,12 +180,13 @@ def _tables(count: int, field: str, errors: dict[str, str]) -> None:
                 "must be an even number of ladies, at least 4: two a table, two tables or more (not %(n)d)", n=count
             )
         )
-    elif count > 2 * MAX_TABLES:
-        errors[field] = Msg("a drive has at most %(max)d tables", max=MAX_TABLES)
+    elif max_tables is not None and count > 2 * max_tables:
+        errors[field] = Msg("a drive has at most %(max)d tables", max=max_tables)
 
 
-def make_drive(data: Any) -> DriveSetup:
-    """Check everything a drive is started with; raises InputError naming every wrong field."""
+def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | None = MAX_HANDS) -> DriveSetup:
+    """Check everything a drive is started with; raises InputError naming every wrong field. The bounds on tables and
+    hands are the caller's (None: none, for a drive read back as it was stored)."""
     if not isinstance(data, Mapping):
         raise InputError({"body": Msg("must be a JSON object with the drive's format and players")})
     errors: dict[str, str] = {k: Msg("unknown field") for k in sorted(set(data) - set(FIELDS))}
@@ -194,7 +203,7 @@ def make_drive(data: Any) -> DriveSetup:
             errors["pairs"] = Msg("is for a couples drive; a progressive drive takes ladies and gents")
         ladies = _names(data.get("ladies"), "ladies", lambda n: Msg("lady %(n)d's name", n=n), errors)
         gents = _names(data.get("gents"), "gents", lambda n: Msg("gent %(n)d's name", n=n), errors)
-        _tables(len(ladies), "ladies", errors)
+        _tables(len(ladies), "ladies", errors, max_tables)
         if "ladies" not in errors and "gents" not in errors and len(gents) != len(ladies):
             errors["gents"] = Msg(
                 "must be as many as the ladies (%(ladies)d ladies, %(gents)d gents)",
@@ -206,7 +215,7 @@ def make_drive(data: Any) -> DriveSetup:
             if field in data:
                 errors[field] = Msg("is for a progressive drive; a couples drive takes pairs")
         ladies, gents = _pairs(data.get("pairs"), errors)
-        _tables(len(ladies), "pairs", errors)
+        _tables(len(ladies), "pairs", errors, max_tables)
     else:
         errors["format"] = Msg("must be one of %(choices)s", choices=", ".join(FORMATS))
     people = "pairs" if format == "couples" else "ladies"
@@ -216,15 +225,18 @@ def make_drive(data: Any) -> DriveSetup:
         if twice:
             errors[people] = Msg("two players have the same name: %(names)s", names=", ".join(twice))
     hands = data.get("hands", DEFAULT_HANDS)
-    if not is_int(hands) or not 1 <= hands <= MAX_HANDS:
-        errors["hands"] = Msg("must be a whole number from %(low)d to %(high)d", low=1, high=MAX_HANDS)
+    if not is_int(hands) or hands < 1 or (max_hands is not None and hands > max_hands):
+        if max_hands is None:
+            errors["hands"] = Msg("must be a whole number, at least 1")
+        else:
+            errors["hands"] = Msg("must be a whole number from %(low)d to %(high)d", low=1, high=max_hands)
         hands = DEFAULT_HANDS
     trumps = data.get("trumps", list(DEFAULT_TRUMPS))
     if not isinstance(trumps, list) or not trumps or not all(isinstance(t, str) and t in TRUMPS for t in trumps):
         errors["trumps"] = Msg("must be a list of one or more of %(choices)s", choices=", ".join(TRUMPS))
         trumps = list(DEFAULT_TRUMPS)
-    elif len(trumps) > MAX_HANDS:
-        errors["trumps"] = Msg("may list at most %(max)d trumps", max=MAX_HANDS)
+    elif len(trumps) > MAX_TRUMPS:
+        errors["trumps"] = Msg("may list at most %(max)d trumps", max=MAX_TRUMPS)
     interval = data.get("interval_after")
     if interval is not None and (not is_int(interval) or not 1 <= interval < hands):
         errors["interval_after"] = Msg(
@@ -297,6 +309,20 @@ def check_table(setup: DriveSetup, table: Any) -> int:
     return table
 
 
+def seated_names(setup: DriveSetup, table: TableHand) -> list[list[str]]:
+    """The table's two partnerships by name, as the drive lists them ([[lady, gent], [lady, gent]]): what a result
+    may carry to say which seating it was entered for."""
+    return [list(setup.names(pair)) for pair in table.pairs]
+
+
+def _check_pairs(pairs: Any) -> bool:
+    return (
+        isinstance(pairs, list)
+        and len(pairs) == 2
+        and all(isinstance(p, list) and len(p) == 2 and all(isinstance(n, str) for n in p) for p in pairs)
+    )
+
+
 def play(setup: DriveSetup, results: Mapping[tuple[int, int], Any]) -> Drive:
     """Replay a drive from its results, keyed (hand, table): seat each hand, move by the results, add up.
 
@@ -330,11 +356,17 @@ def play(setup: DriveSetup, results: Mapping[tuple[int, int], Any]) -> Drive:
     return Drive(setup, tuple(rounds), last.hand, finished, standings(setup, rounds), half_time)
 
 
-def accept(drive: Drive, hand: Any, table: Any, tricks: Any) -> tuple[int, int, tuple[int, int]]:
+def accept(drive: Drive, hand: Any, table: Any, tricks: Any, pairs: Any = None) -> tuple[int, int, tuple[int, int]]:
     """Check a table's result for hand `hand` against the drive as it stands: (hand, table, tricks), or InputError
-    (a wrong table or tricks) or OutOfTurn (a hand that takes no result now)."""
+    (a wrong table, tricks or pairs), OutOfTurn (a hand that takes no result now) or SeatingChanged (`pairs`, the
+    table's partnerships as the sender was shown them, are not the table's now: a correction of the hand before has
+    seated this hand anew since). Without `pairs` the result is taken for whoever sits there now."""
     setup = drive.setup
     errors: dict[str, str] = {}
+    if pairs is not None and not _check_pairs(pairs):
+        errors["pairs"] = Msg(
+            'must be the two pairs at the table as the drive lists them, such as [["Ann", "Al"], ["Bea", "Ben"]]'
+        )
     try:
         table = check_table(setup, table)
     except InputError as exc:
@@ -353,7 +385,9 @@ def accept(drive: Drive, hand: Any, table: Any, tricks: Any) -> tuple[int, int, 
             {"hand": Msg("the drive has %(hands)d hands; there is no hand %(n)d", hands=setup.hands, n=hand)}
         )
     playing = drive.rounds[current - 1]
-    if hand == current or (hand == current - 1 and not playing.started):
+    if hand >= 1 and (hand == current or (hand == current - 1 and not playing.started)):
+        if pairs is not None and pairs != seated_names(setup, drive.rounds[hand - 1].tables[table - 1]):
+            raise SeatingChanged({"pairs": Msg("the seating changed — reload")}, hand)
         return hand, table, tricks
     if hand == current - 1:
         raise OutOfTurn(

@@ -21,17 +21,18 @@ MAX_GAMES = 500
 MAX_HANDS = 50_000  # about 50 MB of scored hands at most
 
 
-class ScoredGames:
-    """A least-recently-used store of scored games, bounded by their number and by the hands they hold together."""
+class Kept:
+    """A least-recently-used store, bounded by the number of things kept and by their size together: scored games and
+    the hands they hold (`games` below), or drive pages and their bytes (web/drives/views.py)."""
 
-    def __init__(self, max_games: int = MAX_GAMES, max_hands: int = MAX_HANDS):
-        self.max_games, self.max_hands = max_games, max_hands
-        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (scored game, hands)
-        self._hands = 0
+    def __init__(self, max_items: int = MAX_GAMES, max_size: int = MAX_HANDS):
+        self.max_items, self.max_size = max_items, max_size
+        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (the thing, its size)
+        self._size = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any | None:
-        """The scored game kept under `key`, up to date or not (the caller checks), else None."""
+        """What is kept under `key` (a scored game: up to date or not, the caller checks), else None."""
         with self._lock:
             found = self._kept.get(key)
             if found is None:
@@ -39,32 +40,32 @@ class ScoredGames:
             self._kept.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, scored_game: Any, size: int) -> None:
+    def put(self, key: Hashable, thing: Any, size: int) -> None:
         with self._lock:
             old = self._kept.pop(key, None)
             if old is not None:
-                self._hands -= old[1]
-            if size > self.max_hands:
+                self._size -= old[1]
+            if size > self.max_size:
                 return
-            self._kept[key] = (scored_game, size)
-            self._hands += size
-            while len(self._kept) > self.max_games or self._hands > self.max_hands:
+            self._kept[key] = (thing, size)
+            self._size += size
+            while len(self._kept) > self.max_items or self._size > self.max_size:
                 _, (_, dropped) = self._kept.popitem(last=False)
-                self._hands -= dropped
+                self._size -= dropped
 
     def forget(self, key: Hashable) -> None:
         with self._lock:
             old = self._kept.pop(key, None)
             if old is not None:
-                self._hands -= old[1]
+                self._size -= old[1]
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
-            self._hands = 0
+            self._size = 0
 
     def __len__(self) -> int:
         return len(self._kept)
 
 
-games = ScoredGames()
+games = Kept()  # the scored games, by their hands

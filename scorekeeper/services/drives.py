@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.core.drives import Drive, DriveSetup, accept, make_drive, play
+from scorekeeper.core.drives import MAX_HANDS, MAX_TABLES, Drive, DriveSetup, accept, make_drive, play
 from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.services.clubs import parse_money
 from scorekeeper.services.games import hash_key, key_matches
@@ -51,10 +51,13 @@ def edit_page(drive_id: str, key: str) -> str:
     return f"/d/{drive_id}/k/{key}"
 
 
-def create_drive(db, data: Any, money: Any = None) -> tuple[str, str]:
+def create_drive(
+    db, data: Any, money: Any = None, max_tables: int | None = MAX_TABLES, max_hands: int | None = MAX_HANDS
+) -> tuple[str, str]:
     """Check and store a new drive (and its money, as check_money takes it, if given); answer (drive id, edit key).
-    Raises InputError naming every wrong field."""
-    setup = make_drive(data)
+    Raises InputError naming every wrong field. The bounds are the caller's (the app's DRIVE_MAX_TABLES and
+    DRIVE_MAX_HANDS): they bound what its paper costs."""
+    setup = make_drive(data, max_tables=max_tables, max_hands=max_hands)
     checked = None if money is None else check_money(money)
     drive_id, key = secrets.token_urlsafe(8), secrets.token_urlsafe(24)
     with writing(db):
@@ -138,8 +141,13 @@ def _same_token(expected: str, token: Any) -> bool:
     return isinstance(token, str) and token.isascii() and hmac.compare_digest(expected, token)
 
 
+def stored_setup(record: store.DriveRecord) -> DriveSetup:
+    """The setup as stored, read back without the bounds of today (it was checked against those of its day)."""
+    return make_drive(record.setup, max_tables=None, max_hands=None)
+
+
 def _replayed(db, record: store.DriveRecord) -> ScoredDrive:
-    setup = make_drive(record.setup)
+    setup = stored_setup(record)
     results = {(r.hand, r.table): r.tricks for r in store.drive_results(db, record.id)}
     return ScoredDrive(record, play(setup, results))
 
@@ -153,17 +161,28 @@ def load(db, drive_id: str) -> ScoredDrive:
         return _replayed(db, record)
 
 
-def may_edit(scored_drive: ScoredDrive, key: Any) -> bool:
+def head(db, drive_id: str) -> store.DriveRecord:
+    """The drive's row, not replayed: what a kept page or PDF is known by (its version goes up with every result).
+    NotFound if there is none."""
+    with reading(db):
+        record = store.get_drive(db, drive_id)
+    if record is None:
+        raise NotFound("drive")
+    return record
+
+
+def may_edit(scored_drive: ScoredDrive | store.DriveRecord, key: Any) -> bool:
     """Whether a presented key is the drive's edit key (constant time): for a page that claims the right to edit."""
-    return key_matches(scored_drive.record, key)
+    return key_matches(scored_drive.record if isinstance(scored_drive, ScoredDrive) else scored_drive, key)
 
 
 def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -> ScoredDrive:
-    """Store table `table`'s result of hand `hand` ({"tricks": [a, b]}, a for the first pair as seated) and answer
-    the drive as it stands after it. Sending it again replaces it until hand + 1 has a result.
+    """Store table `table`'s result of hand `hand` ({"tricks": [a, b]}, a for the first pair as seated, and
+    optionally "pairs": the table's two pairs by name as the sender was shown them) and answer the drive as it stands
+    after it. Sending it again replaces it until hand + 1 has a result.
 
-    Raises NotFound, Forbidden, InputError (bad tricks or table) or OutOfTurn (a hand that takes no result now,
-    409 in the API); nothing is stored then.
+    Raises NotFound, Forbidden, InputError (bad tricks, table or pairs), OutOfTurn (a hand that takes no result now,
+    409 in the API) or its SeatingChanged (the pairs sent are not the table's now: 409); nothing is stored then.
     """
     return _enter(db, drive_id, hand, table, raw, lambda record: key_matches(record, key))
 
@@ -187,11 +206,11 @@ def _enter(db, drive_id: str, hand: Any, table: Any, raw: Any, allowed: Callable
             raise Forbidden()
         if not isinstance(raw, dict):
             raise InputError({"body": Msg('must be a JSON object such as {"tricks": [7, 6]}')})
-        unknown = sorted(set(raw) - {"tricks"})
+        unknown = sorted(set(raw) - {"tricks", "pairs"})
         if unknown:
             raise InputError({k: Msg("unknown field") for k in unknown})
         before = _replayed(db, record)
-        hand, table, tricks = accept(before.drive, hand, table, raw.get("tricks"))
+        hand, table, tricks = accept(before.drive, hand, table, raw.get("tricks"), raw.get("pairs"))
         store.put_drive_result(db, drive_id, hand, table, list(tricks))
         after = _replayed(db, store.get_drive(db, drive_id))
     return after

@@ -28,7 +28,7 @@ class Workers:
 
     def __init__(self, monkeypatch):
         self.monkeypatch = monkeypatch
-        self.kept = [cache.ScoredGames(), cache.ScoredGames()]
+        self.kept = [cache.Kept(), cache.Kept()]
 
     def use(self, worker: int) -> None:
         self.monkeypatch.setattr(cache, "games", self.kept[worker])
@@ -140,7 +140,7 @@ def test_a_write_rolled_back_leaves_no_sheet_behind(app, monkeypatch):
 
 
 def test_the_cache_is_bounded_by_sheets_and_by_hands():
-    kept = cache.ScoredGames(max_games=2, max_hands=10)
+    kept = cache.Kept(max_items=2, max_size=10)
     kept.put("a", "sheet a", 4)
     kept.put("b", "sheet b", 4)
     assert kept.get("a") == "sheet a"  # a is now the most recently used

@@ -278,3 +278,69 @@ def test_the_final_standings_as_a_pdf(client, drive, tmp_path):
     for kind in ("cards", "scorecards", "tally"):
         assert client.get(f"/d/{drive_id}/{kind}.pdf").data.startswith(b"%PDF")
     assert client.get("/drives/blank.pdf?hands=24").data.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tables_result_for_a_seating_that_changed_is_refused(client, drive, db_path, lang):
+    """Issue 22, finding 5, on the table's page: it shows hand 2's seating; the organiser corrects hand 1 and hand 2
+    is seated anew; the page's result (for the players it showed) is a 409 that says so in the reader's language,
+    nothing is stored, and the page now shows who plays at the table."""
+    from helpers import dump
+
+    drive_id, urls = drive
+    table = client.application.test_client()
+    for t, tricks in ((1, 8), (2, 6), (3, 7)):
+        send(table, urls[t], 1, tricks)
+    page = table.get(urls[1], query_string={"lang": lang}).get_data(as_text=True)
+    seated = re.findall(r'<input type="hidden" name="seated" value="([^"]+)">', page)
+    shown = api(client, drive_id)["rounds"][1]["tables"][0]
+    assert seated == [name for pair in shown["pairs"] for name in pair]  # the page sends back whom it showed
+    r = client.post(
+        f"/d/{drive_id}/hands/1/tables/1", data={"csrf_token": token(client, f"/d/{drive_id}"), "tricks": "5"}
+    )
+    assert r.status_code == 302
+    now = api(client, drive_id)["rounds"][1]["tables"][0]
+    assert now["pairs"] != shown["pairs"]
+    before = dump(db_path)
+    r = table.post(urls[1], data={"hand": "2", "tricks": "7", "seated": seated}, query_string={"lang": lang})
+    assert r.status_code == 409
+    html = r.get_data(as_text=True)
+    expected = {
+        "en": "The seating changed — reload",
+        "da": "Pladserne er ændret — genindlæs",
+        "nb": "Plasseringen er endret — last inn på nytt",
+        "sv": "Placeringen har ändrats — ladda om",
+    }[lang]
+    assert expected in html, html[:3000]
+    assert dump(db_path) == before
+    for name in now["pairs"][0]:
+        assert name in html  # the players seated now
+    fresh = re.findall(r'<input type="hidden" name="seated" value="([^"]+)">', html)
+    assert fresh == [name for pair in now["pairs"] for name in pair]
+    r = table.post(urls[1], data={"hand": "2", "tricks": "7", "seated": fresh})  # sent again as the page is now
+    assert r.status_code == 302
+    assert api(client, drive_id)["rounds"][1]["tables"][0]["tricks"] == [7, 6]
+
+
+def test_the_organisers_correction_carries_the_seating_too(client, drive, db_path):
+    """The organiser's page shows hand 2's tables; a second organiser corrects hand 1 meanwhile; a result sent from the
+    first page for the old pairs is refused with the reason, and nothing is stored."""
+    from helpers import dump
+
+    drive_id, urls = drive
+    table = client.application.test_client()
+    for t, tricks in ((1, 8), (2, 6), (3, 7)):
+        send(table, urls[t], 1, tricks)
+    page = client.get(f"/d/{drive_id}").get_data(as_text=True)
+    form = re.search(r'action="/d/[^"]+/hands/2/tables/1">(.*?)</form>', page, re.S).group(1)
+    seated = re.findall(r'<input type="hidden" name="seated" value="([^"]+)">', form)
+    assert len(seated) == 4
+    client.post(f"/d/{drive_id}/hands/1/tables/1", data={"csrf_token": token(client, f"/d/{drive_id}"), "tricks": "5"})
+    before = dump(db_path)
+    r = client.post(
+        f"/d/{drive_id}/hands/2/tables/1",
+        data={"csrf_token": token(client, f"/d/{drive_id}"), "tricks": "7", "seated": seated},
+        follow_redirects=True,
+    )
+    assert "The seating changed — reload" in r.get_data(as_text=True)
+    assert dump(db_path) == before

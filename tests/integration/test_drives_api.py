@@ -321,3 +321,60 @@ def test_errors_speak_the_requests_language(client):
     r = client.post("/api/drives", json={"format": "couples", "pairs": PAIRS[:3]}, headers={"Accept-Language": "da"})
     english = "must be an even number of pairs, at least 4: two pairs a table, two tables or more (not 3)"
     assert r.status_code == 400 and r.json["errors"]["pairs"] not in ("", english)
+
+
+# ---------------------------------------------------------------- a result carries the seating it was entered for
+
+
+def test_a_result_for_a_seating_that_changed_is_409(client, db_path):
+    """Issue 22, finding 5: table 1's phone shows hand 2's seating; the organiser corrects hand 1 and hand 2 is
+    seated anew; the phone's result, sent with the pairs it showed, is refused and nothing is stored (before, it was
+    stored for the new pairs: a hand credited to players who did not play it)."""
+    drive = new_drive(client, format="progressive", ladies=LADIES[:4], gents=GENTS[:4], hands=3)
+    enter(client, drive, 1, 1, [8, 5])
+    shown = enter(client, drive, 1, 2, [8, 5])["rounds"][1]["tables"][0]  # hand 2 at table 1, as the phone shows it
+    corrected = enter(client, drive, 1, 1, [5, 8])["rounds"][1]["tables"][0]  # the organiser: the other pair won
+    assert corrected["pairs"] != shown["pairs"]
+    assert set(corrected) == {"table", "pairs", "tricks"}  # the rounds as API.md has them
+    url = f"/api/drives/{drive['id']}/hands/2/tables/1"
+    headers = {"X-Edit-Key": drive["edit_key"]}
+    before = dump(db_path)
+    r = client.post(url, json={"tricks": [7, 6], "pairs": shown["pairs"]}, headers=headers)
+    assert r.status_code == 409 and r.json["errors"] == {"pairs": "the seating changed — reload"}
+    danish = client.post(
+        url, json={"tricks": [7, 6], "pairs": shown["pairs"]}, headers={**headers, "Accept-Language": "da"}
+    )
+    assert danish.status_code == 409 and danish.json["errors"]["pairs"] not in ("", "the seating changed — reload")
+    assert dump(db_path) == before
+    # The pairs as they sit now are taken; so is a result without them, as before (the API's contract).
+    r = client.post(url, json={"tricks": [7, 6], "pairs": corrected["pairs"]}, headers=headers)
+    assert r.status_code == 201 and r.json["rounds"][1]["tables"][0]["tricks"] == [7, 6]
+    r = client.post(f"/api/drives/{drive['id']}/hands/2/tables/2", json={"tricks": [6, 7]}, headers=headers)
+    assert r.status_code == 201 and r.json["current"] == 3
+
+
+def test_an_unchanged_seating_is_taken_after_a_correction(client):
+    """A correction that does not change who won at a table leaves the next hand's seating alone."""
+    drive = new_drive(client, format="couples", pairs=PAIRS[:4], hands=3)
+    enter(client, drive, 1, 1, [8, 5])
+    shown = enter(client, drive, 1, 2, [8, 5])["rounds"][1]["tables"][0]
+    assert enter(client, drive, 1, 1, [9, 4])["rounds"][1]["tables"][0]["pairs"] == shown["pairs"]
+    r = client.post(
+        f"/api/drives/{drive['id']}/hands/2/tables/1",
+        json={"tricks": [7, 6], "pairs": shown["pairs"]},
+        headers={"X-Edit-Key": drive["edit_key"]},
+    )
+    assert r.status_code == 201
+
+
+@pytest.mark.parametrize("pairs", [7, "Ann & Al", [["Ann", "Al"]], [["Ann", "Al"], ["Bea", 3]], [[], []]])
+def test_pairs_that_are_not_two_pairs_of_names_are_400(client, db_path, pairs):
+    drive = new_drive(client, format="couples", pairs=PAIRS[:4], hands=2)
+    before = dump(db_path)
+    r = client.post(
+        f"/api/drives/{drive['id']}/hands/1/tables/1",
+        json={"tricks": [7, 6], "pairs": pairs},
+        headers={"X-Edit-Key": drive["edit_key"]},
+    )
+    assert r.status_code == 400 and list(r.json["errors"]) == ["pairs"], r.json
+    assert dump(db_path) == before

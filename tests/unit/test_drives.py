@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from scorekeeper.core.drives import OutOfTurn, accept, down, make_drive, play, up
+from scorekeeper.core.drives import OutOfTurn, SeatingChanged, accept, down, make_drive, play, seated_names, up
 from scorekeeper.core.messages import InputError
 
 LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
@@ -227,6 +227,41 @@ def test_accept_takes_the_current_hand_and_the_last_one_until_the_next_has_a_res
         with pytest.raises(InputError) as exc:
             accept(drive, 2, table, tricks)
         assert not isinstance(exc.value, OutOfTurn) and field in exc.value.errors
+
+
+def test_the_bounds_are_the_callers():
+    people = {"format": "progressive", "ladies": [f"L{i}" for i in range(8)], "gents": [f"G{i}" for i in range(8)]}
+    assert make_drive({**people, "hands": 30}, max_tables=4, max_hands=30).tables == 4
+    with pytest.raises(InputError) as exc:
+        make_drive({**people, "hands": 31}, max_tables=3, max_hands=30)
+    assert sorted(exc.value.errors) == ["hands", "ladies"]
+    big = make_drive({**people, "hands": 500}, max_tables=None, max_hands=None)  # read back as it was stored
+    assert big.hands == 500 and make_drive(big.as_dict(), max_tables=None, max_hands=None) == big
+    with pytest.raises(InputError):
+        make_drive({**people, "hands": 0}, max_tables=None, max_hands=None)
+
+
+def test_a_result_sent_for_a_seating_that_changed_is_refused():
+    """Hand 2 is seated from hand 1's results: a correction of hand 1 that turns a table's winner round seats hand 2
+    anew, and a result carrying the pairs shown before is SeatingChanged; one that keeps the winners keeps them."""
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "hands": 3})
+    shown = play(setup, {(1, 1): [8, 5], (1, 2): [8, 5]})
+    pairs = seated_names(setup, shown.rounds[1].tables[0])
+    assert pairs == [["Bea", "Cy"], ["Cat", "Ben"]]
+    assert accept(shown, 2, 1, [7, 6], pairs) == (2, 1, (7, 6))
+    same_winners = play(setup, {(1, 1): [9, 4], (1, 2): [8, 5]})
+    assert seated_names(setup, same_winners.rounds[1].tables[0]) == pairs
+    turned = play(setup, {(1, 1): [5, 8], (1, 2): [8, 5]})
+    assert seated_names(setup, turned.rounds[1].tables[0]) != pairs
+    with pytest.raises(SeatingChanged) as exc:
+        accept(turned, 2, 1, [7, 6], pairs)
+    assert isinstance(exc.value, OutOfTurn) and list(exc.value.errors) == ["pairs"]
+    assert accept(turned, 2, 1, [7, 6]) == (2, 1, (7, 6))  # no pairs sent: taken for whoever sits there
+    assert accept(turned, 2, 1, [7, 6], seated_names(setup, turned.rounds[1].tables[0]))[0] == 2
+    for wrong in (7, "", [["Ann", "Al"]], [["Ann", "Al"], ["Bea"]], [["Ann", 1], ["Bea", "Ben"]]):
+        with pytest.raises(InputError) as bad:
+            accept(turned, 2, 1, [7, 6], wrong)
+        assert not isinstance(bad.value, OutOfTurn) and list(bad.value.errors) == ["pairs"]
 
 
 # ------------------------------------------------------------------ properties

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scorekeeper.core.drives import OutOfTurn, Standing
@@ -79,7 +79,10 @@ def drive_dict(scored_drive: service.ScoredDrive) -> dict:
 @bp.post("")
 @guard.writes("drive")
 def create_drive():
-    drive_id, key = service.create_drive(get_db(), body())
+    config = current_app.config
+    drive_id, key = service.create_drive(
+        get_db(), body(), max_tables=config["DRIVE_MAX_TABLES"], max_hands=config["DRIVE_MAX_HANDS"]
+    )
     out = drive_dict(service.load(get_db(), drive_id))
     out["edit_key"] = key
     out["edit_page"] = service.edit_page(drive_id, key)

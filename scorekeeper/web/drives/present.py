@@ -130,21 +130,22 @@ def drive_head(scored_drive: ScoredDrive) -> dict:
 # ---------------------------------------------------------------- paper
 
 
-def _player_hands(scored_drive: ScoredDrive, index: int, role: str) -> list[tuple[int, int, str, int, int] | None]:
-    """Per hand seated so far: (table, seat… , own tricks, opponents' tricks) of one lady, gent or pair, or None."""
-    out: list = []
+def _seats_by_hand(scored_drive: ScoredDrive) -> list[dict[tuple[str, int], tuple[int, str, int | None, int | None]]]:
+    """Per hand seated so far: (role, index) of each lady and gent (each pair: role "pair") → (table, seat, own
+    tricks, opponents' tricks), the tricks None until entered. One pass over the tables, not one per player."""
+    couples = scored_drive.setup.couples
+    out = []
     for played in scored_drive.drive.rounds:
-        found = None
+        seats: dict[tuple[str, int], tuple[int, str, int | None, int | None]] = {}
         for t in played.tables:
-            for i, pair in enumerate(t.pairs):
-                mine = (role == "lady" and pair[0] == index) or (role != "lady" and pair[1] == index)
-                if mine:
-                    code = SEATS[2 * i] if role in ("lady", "pair") else SEATS[2 * i + 1]
-                    own = opp = None
-                    if t.tricks is not None:
-                        own, opp = t.tricks[i], t.tricks[1 - i]
-                    found = (t.table, code, own, opp)
-        out.append(found)
+            for i, (lady, gent) in enumerate(t.pairs):
+                own, opp = (t.tricks[i], t.tricks[1 - i]) if t.tricks is not None else (None, None)
+                if couples:
+                    seats["pair", lady] = (t.table, SEATS[2 * i], own, opp)
+                else:
+                    seats["lady", lady] = (t.table, SEATS[2 * i], own, opp)
+                    seats["gent", gent] = (t.table, SEATS[2 * i + 1], own, opp)
+        out.append(seats)
     return out
 
 
@@ -157,9 +158,10 @@ def score_cards(scored_drive: ScoredDrive) -> list[dict]:
         if setup.couples
         else [(n, "lady", i) for i, n in enumerate(setup.ladies)] + [(n, "gent", i) for i, n in enumerate(setup.gents)]
     )
+    by_hand = _seats_by_hand(scored_drive)
     cards = []
     for name, role, index in people:
-        seated = _player_hands(scored_drive, index, role)
+        seated = [seats.get((role, index)) for seats in by_hand]
         rows, total, half = [], 0, None
         for hand in range(1, setup.hands + 1):
             at = seated[hand - 1] if hand <= len(seated) else None

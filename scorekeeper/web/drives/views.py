@@ -10,12 +10,16 @@ table's result for a hand with the one sent, so a resend of the same taps stores
 
 from __future__ import annotations
 
+import hashlib
+
 import segno
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from markupsafe import Markup
 
-from scorekeeper.core.drives import DEFAULT_TRUMPS, MAX_HANDS, TRUMPS, OutOfTurn
+from scorekeeper.core.drives import DEFAULT_HANDS, DEFAULT_TRUMPS, TRUMPS, OutOfTurn, SeatingChanged, seated_names
 from scorekeeper.core.messages import InputError
+from scorekeeper.services import cache
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
@@ -24,7 +28,7 @@ from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import link_args, whole_number
 from scorekeeper.web.messages import translate
 from scorekeeper.web.proxy import external_url
-from scorekeeper.web.sheets.views import pdf_download
+from scorekeeper.web.sheets.views import kept_name, kept_pdf, kept_state, pdf_download
 
 bp = Blueprint("drives", __name__)
 REFRESH = 15  # seconds between a waiting page's reloads (meta refresh: no script)
@@ -54,6 +58,29 @@ def _no_store(page, status: int = 200):
     return page, status, {"Cache-Control": "no-store"}
 
 
+def _bounds() -> tuple[int, int]:
+    """The most tables and hands a new drive takes (config DRIVE_MAX_TABLES, DRIVE_MAX_HANDS)."""
+    return current_app.config["DRIVE_MAX_TABLES"], current_app.config["DRIVE_MAX_HANDS"]
+
+
+def _shown(scored_drive: service.ScoredDrive, table_hand) -> list[str]:
+    """The four names a table's form sends back (hidden fields `seated`, first pair then second, lady then gent): the
+    seating the page showed, so that a result for players who no longer sit there is refused (SeatingChanged)."""
+    return [name for pair in seated_names(scored_drive.setup, table_hand) for name in pair]
+
+
+def _pairs_sent() -> list[list[str]] | None:
+    """The pairs a form showed, from its `seated` fields; None from a page without them (sent before they existed)."""
+    names = request.form.getlist("seated")
+    if not names:
+        return None
+    return [names[0:2], names[2:4]] if len(names) == 4 else [names]  # four names, or refused as not two pairs
+
+
+def _seating_changed() -> str:
+    return _("The seating changed — reload. Nothing was saved; the players at this table now are shown here.")
+
+
 # ---------------------------------------------------------------- the drives on this phone, a new drive
 
 
@@ -79,8 +106,9 @@ def new_drive():
             general.append(_("The form expired; please try again."))
         else:
             data, money = forms.drive_input(form)
+            max_tables, max_hands = _bounds()
             try:
-                drive_id, key = service.create_drive(get_db(), data, money)
+                drive_id, key = service.create_drive(get_db(), data, money, max_tables=max_tables, max_hands=max_hands)
             except InputError as exc:
                 for name, message in exc.errors.items():
                     field = name if name in form and name != "csrf_token" else None
@@ -95,8 +123,15 @@ def new_drive():
                 return redirect(url_for("drives.drive", drive_id=drive_id))
     first = next((f.name for f in form if f.errors), None)
     status = 400 if (general or first) else 200
+    max_tables, max_hands = _bounds()
     page = render_template(
-        "drives/new.html", form=form, general=general, first=first, trump_slots=range(forms.TRUMP_SLOTS)
+        "drives/new.html",
+        form=form,
+        general=general,
+        first=first,
+        trump_slots=range(forms.TRUMP_SLOTS),
+        max_tables=max_tables,
+        max_hands=max_hands,
     )
     return page, status
 
@@ -115,7 +150,7 @@ def _correctable(scored_drive: service.ScoredDrive) -> list[dict]:
         {
             "hand": r.hand,
             "trump": present.trump(r.trump),
-            "tables": [present.table_view(scored_drive, t) for t in r.tables],
+            "tables": [{**present.table_view(scored_drive, t), "shown": _shown(scored_drive, t)} for t in r.tables],
         }
         for r in hands
     ]
@@ -162,8 +197,13 @@ def correct(drive_id, hand, table):
     scored_drive = _organised(drive_id)
     tricks = whole_number(request.form.get("tricks"))
     raw = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
+    shown = _pairs_sent()
+    if shown is not None:
+        raw["pairs"] = shown
     try:
         service.enter_result(get_db(), scored_drive.id, hand, table, raw, phone.drive_key(drive_id))
+    except SeatingChanged:
+        flash(_seating_changed())
     except InputError as exc:
         for message in exc.errors.values():
             flash(translate(message))
@@ -193,8 +233,15 @@ def table(drive_id, table, token):
         hand = whole_number(form.hand.data)
         tricks = whole_number(form.tricks.data)
         raw = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
+        shown = _pairs_sent()
+        if shown is not None:
+            raw["pairs"] = shown
         try:
             scored_drive = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
+        except SeatingChanged:
+            # Seated anew after the page showed it: `scored_drive`, read before this post, shows who plays here now.
+            form.tricks.data = None
+            error, status = _seating_changed(), 409
         except OutOfTurn as exc:
             if _already_stored(scored_drive, hand, table, raw["tricks"]):  # a resend of what is stored: done already
                 return redirect(url_for("drives.table", drive_id=drive_id, table=table, token=token))
@@ -225,6 +272,7 @@ def table(drive_id, table, token):
         head=present.drive_head(scored_drive),
         table=table,
         here=present.table_view(scored_drive, here),
+        shown=_shown(scored_drive, here),
         form=form,
         error=error,
         sent=sent,
@@ -281,37 +329,124 @@ def _cards(scored_drive: service.ScoredDrive) -> dict:
     return {"head": present.drive_head(scored_drive), "cards": cards}
 
 
-def _paper(kind: str, drive_id: str, organiser: bool = False):
-    """A print page (kind "cards", "scorecards", "tally", "standings") or, with pdf, its PDF through the sheets' renderer."""
-    scored_drive = _organised(drive_id) if organiser else _load(drive_id)
+# Paper whose size is tables × hands (a card per player or table, a row per hand): refused for a drive stored with more
+# than today's bounds. The table cards (one per table) and the standings (a row per player) grow with the tables only.
+BOUNDED = ("scorecards", "tally")
+# The print pages kept in this worker per drive version and language: the score cards of 30 tables of 30 hands are
+# about 0.4 MB of HTML and 0.2 s of the worker's CPU; at most 32 MB or 64 pages, the least recently used go first.
+PAGES = cache.Kept(max_items=64, max_size=32 * 1024 * 1024)  # sized in bytes
+# Score and tally cards go to the renderer as documents of this many cards, drawn one by one and joined into one PDF:
+# the renderer holds one part's layout at a time (120 score cards: 570 MB as one document, 150 MB in parts of 20).
+CARDS_PER_PART = 20
+
+
+def _context(kind: str, scored_drive: service.ScoredDrive) -> dict:
+    """The print page's context: built only when the page or the PDF is drawn, not when it is kept."""
     if kind == "cards":
-        ctx = _cards(scored_drive)
+        return _cards(scored_drive)
+    ctx: dict = {"head": present.drive_head(scored_drive)}
+    if kind == "scorecards":
+        ctx["cards"] = present.score_cards(scored_drive)
+    elif kind == "tally":
+        ctx["cards"] = present.tally_cards(scored_drive)
     else:
-        ctx = {"head": present.drive_head(scored_drive)}
-        if kind == "scorecards":
-            ctx["cards"] = present.score_cards(scored_drive)
-        elif kind == "tally":
-            ctx["cards"] = present.tally_cards(scored_drive)
-        else:
-            money = service.money(get_db(), drive_id)
-            ctx.update(
-                standings=present.standings_view(scored_drive.drive.standings),
-                half_time=present.standings_view(scored_drive.drive.half_time),
-                prizes=present.prizes(scored_drive, money),
-                money=present.money_view(scored_drive, money),
-            )
-    return f"print/drive_{kind}.html", ctx
+        money = service.money(get_db(), scored_drive.id)
+        ctx.update(
+            standings=present.standings_view(scored_drive.drive.standings),
+            half_time=present.standings_view(scored_drive.drive.half_time),
+            prizes=present.prizes(scored_drive, money),
+            money=present.money_view(scored_drive, money),
+        )
+    return ctx
+
+
+def _paper_record(kind: str, drive_id: str, organiser: bool):
+    """The drive's row (not replayed), if this phone may see the paper (the cards: an organiser's) and the drive is
+    within the bounds its paper is printed for; otherwise 404, 403 or the 413 page that says why."""
+    try:
+        record = service.head(get_db(), drive_id)
+    except service.NotFound:
+        abort(404)
+    if organiser and not service.may_edit(record, phone.drive_key(drive_id)):
+        abort(403)
+    if kind in BOUNDED:
+        setup = service.stored_setup(record)
+        max_tables, max_hands = _bounds()
+        if setup.tables > max_tables or setup.hands > max_hands:
+            abort(_too_large(setup.tables, setup.hands, max_tables, max_hands))
+    return record
+
+
+def _too_large(tables: int, hands: int, max_tables: int, max_hands: int) -> Response:
+    """A drive stored before today's bounds (or under larger ones): a page in words, not minutes of drawing."""
+    page = render_template(
+        "errors/error.html",
+        code=413,
+        title=_("Too large to print"),
+        message=_(
+            "This drive has %(tables)d tables and %(hands)d hands; score cards and tally cards are printed for drives "
+            "of at most %(max_tables)d tables and %(max_hands)d hands. The drive's pages, the standings and the table "
+            "cards still work.",
+            tables=tables,
+            hands=hands,
+            max_tables=max_tables,
+            max_hands=max_hands,
+        ),
+    )
+    return Response(page, 413, headers={"Cache-Control": "no-store"})
+
+
+def _state(record, kind: str) -> str:
+    """What the drive's paper shows besides its version: the setup, the money; the table cards also the address their
+    QR codes carry (only theirs: another Host header must not make the others drawn again)."""
+    address = external_url("drives.index") if kind == "cards" else None
+    return kept_state([record.setup, record.title, record.created, service.money(get_db(), record.id), address])
+
+
+def _pdf_parts(kind: str, drive_id: str) -> dict | list[dict]:
+    """The PDF's context; the score and tally cards' as parts of CARDS_PER_PART cards each (drawn one by one)."""
+    ctx = {"drive_id": drive_id, **_context(kind, _load(drive_id))}
+    if kind not in BOUNDED or len(ctx["cards"]) <= CARDS_PER_PART:
+        return ctx
+    cards = ctx["cards"]
+    return [{**ctx, "cards": cards[i : i + CARDS_PER_PART]} for i in range(0, len(cards), CARDS_PER_PART)]
 
 
 def _print_route(kind: str, organiser: bool = False):
     def page(drive_id):
-        template, ctx = _paper(kind, drive_id, organiser)
+        record = _paper_record(kind, drive_id, organiser)
         pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=request.args.get("lang"))
-        return _no_store(render_template(template, pdf=False, pdf_url=pdf_url, drive_id=drive_id, **ctx))
+        key = (kind, drive_id, record.version, _state(record, kind), str(get_locale()), request.script_root, pdf_url)
+        etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+        # The table cards carry the tables' tokens: never stored by a browser. The rest: revalidated by its ETag.
+        headers = {"Cache-Control": "no-store" if organiser else "private, no-cache"}
+        if not organiser and request.if_none_match.contains_weak(etag):
+            response = Response(status=304, headers=headers)
+            response.set_etag(etag)
+            return response
+        html = PAGES.get(key)
+        if html is None:
+            scored_drive = _load(drive_id)
+            ctx = _context(kind, scored_drive)
+            html = render_template(f"print/drive_{kind}.html", pdf=False, pdf_url=pdf_url, drive_id=drive_id, **ctx)
+            if scored_drive.version == record.version:  # not a result entered in between
+                PAGES.put(key, html, len(html))
+        response = Response(html, headers=headers, mimetype="text/html")
+        if not organiser:
+            response.set_etag(etag)
+        return response
 
     def pdf(drive_id):
-        template, ctx = _paper(kind, drive_id, organiser)
-        return pdf_download(template, f"drive-{drive_id}-{kind}.pdf", drive_id=drive_id, **ctx)
+        record = _paper_record(kind, drive_id, organiser)
+        name, etag = kept_name(f"drive-{kind}-{drive_id}", record.version, _state(record, kind), kind)
+        return kept_pdf(
+            name,
+            etag,
+            f"drive-{drive_id}-{kind}.pdf",
+            f"print/drive_{kind}.html",
+            lambda: _pdf_parts(kind, drive_id),
+            drive=True,
+        )
 
     bp.add_url_rule(f"/d/<drive_id>/{kind}", f"{kind}_page", page)
     bp.add_url_rule(f"/d/<drive_id>/{kind}.pdf", f"{kind}_pdf", pdf)
@@ -324,8 +459,9 @@ _print_route("standings")
 
 
 def _blank_context() -> dict:
+    max_hands = _bounds()[1]
     hands = whole_number(request.args.get("hands"))
-    hands = hands if hands and 1 <= hands <= MAX_HANDS else 24
+    hands = hands if hands and 1 <= hands <= max_hands else min(DEFAULT_HANDS, max_hands)
     trumps = tuple(t for t in request.args.getlist("trump") if t in TRUMPS) or DEFAULT_TRUMPS
     return {"hands": hands, "card": present.blank_card(hands, trumps), "copies": range(2)}
 
@@ -339,4 +475,4 @@ def blank():
 
 @bp.get("/drives/blank.pdf")
 def blank_pdf():
-    return pdf_download("print/drive_blank.html", "drive-card.pdf", **_blank_context())
+    return pdf_download("print/drive_blank.html", "drive-card.pdf", drive=True, **_blank_context())

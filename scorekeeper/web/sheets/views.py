@@ -4,9 +4,12 @@ Thin: paper.py builds the contexts; the PDF is the print page's own HTML rendere
 
 A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn by a renderer process the worker
 starts once and keeps (the worker's threads go on serving pages, and a renderer that has grown is replaced), one at a
-time per worker (the others are
-answered 503 with Retry-After), and a game's PDF is kept on disk per game version and language, so that a download
-again is a file read and a browser's revalidation (If-None-Match) a 304.
+time per renderer (the others are answered 503 with Retry-After), and a PDF is kept on disk per game (or drive)
+version and language, so that a download again is a file read and a browser's revalidation (If-None-Match) a 304.
+
+A worker has two renderers, each with its own lock: one for the games' sheets and blank sheets, one for a whist
+drive's paper (score cards for a whole hall take half a minute), so that a drive's paper never holds the renderer a
+game's PDF needs (docs/printing.md).
 """
 
 from __future__ import annotations
@@ -77,7 +80,8 @@ def _download(body, mimetype: str, filename: str) -> Response:
 
 RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
 PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
-_drawing = threading.Lock()  # one PDF at a time per worker process
+_drawing = threading.Lock()  # one game sheet or blank sheet at a time per worker process, on `renderer`
+_drawing_drives = threading.Lock()  # one piece of drive paper at a time per worker process, on `drive_renderer`
 
 
 class Busy(Exception):
@@ -177,20 +181,32 @@ def _receive(fd: int, n: int, deadline: float) -> bytes:
     return b"".join(chunks)
 
 
-renderer = Renderer()
+renderer = Renderer()  # the games' sheets and blank sheets
+drive_renderer = Renderer()  # a drive's paper: started on the first one, so a worker that prints none has one process
 atexit.register(renderer.stop)
+atexit.register(drive_renderer.stop)
+
+
+def _job(html: str | list[str]) -> dict:
+    """A renderer's job: one HTML document, or a list of them drawn one by one and joined (pdf.draw_job)."""
+    return {
+        ("parts" if isinstance(html, list) else "html"): html,
+        "static_folder": current_app.static_folder,
+        "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
+        "base_url": PDF_ORIGIN + request.script_root + "/",
+    }
 
 
 def render_pdf(html: str) -> bytes:
     """The print HTML as an A4 PDF, drawn by this worker's renderer process (see Renderer): WeasyPrint's layout is
     Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
-    job = {
-        "html": html,
-        "static_folder": current_app.static_folder,
-        "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
-        "base_url": PDF_ORIGIN + request.script_root + "/",
-    }
-    return renderer.draw(job, current_app.config["PDF_TIMEOUT"])
+    return renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
+
+
+def render_drive_pdf(html: str | list[str]) -> bytes:
+    """As render_pdf, by the renderer process of drive paper (under _drawing_drives); a list of HTML documents is
+    drawn one by one and joined into one PDF (the renderer holds one part's layout at a time)."""
+    return drive_renderer.draw(_job(html), current_app.config["DRIVE_PDF_TIMEOUT"])
 
 
 def _busy() -> Response:
@@ -207,9 +223,11 @@ def _busy() -> Response:
 
 
 @contextmanager
-def _one_at_a_time():
-    """Holds this worker's PDF lock, or answers 503 at once (never waits: a waiting thread is a thread not serving)."""
-    if not _drawing.acquire(blocking=False):
+def _one_at_a_time(drive: bool = False):
+    """Holds this worker's PDF lock of games' sheets (of drive paper, with `drive`), or answers 503 at once (never
+    waits: a waiting thread is a thread not serving)."""
+    lock = _drawing_drives if drive else _drawing
+    if not lock.acquire(blocking=False):
         abort(_busy())
     try:
         yield
@@ -217,18 +235,23 @@ def _one_at_a_time():
         current_app.logger.warning("PDF not made: %s", exc)
         abort(_busy())
     finally:
-        _drawing.release()
+        lock.release()
 
 
-def _pdf(template: str, filename: str, **ctx) -> Response:
+def _draw(html: str | list[str], drive: bool) -> bytes:
+    return render_drive_pdf(html) if drive else render_pdf(html)
+
+
+def _pdf(template: str, filename: str, drive: bool = False, **ctx) -> Response:
     html = render_template(template, pdf=True, **ctx)
-    with _one_at_a_time():
-        return _download(render_pdf(html), "application/pdf", filename)
+    with _one_at_a_time(drive):
+        return _download(_draw(html, drive), "application/pdf", filename)
 
 
-def pdf_download(template: str, filename: str, **ctx) -> Response:
-    """A print page as a PDF download, through this worker's renderer one at a time: for other features' paper."""
-    return _pdf(template, filename, **ctx)
+def pdf_download(template: str, filename: str, drive: bool = False, **ctx) -> Response:
+    """A print page as a PDF download, through this worker's renderer one at a time: for other features' paper
+    (a drive's, with `drive`, through the renderer of drive paper)."""
+    return _pdf(template, filename, drive=drive, **ctx)
 
 
 # ---------------------------------------------------------------- a game's PDF, kept
@@ -251,20 +274,12 @@ def _pdf_folder() -> Path:
     return Path(current_app.config.get("PDF_FOLDER") or Path(current_app.config["DATABASE"]).parent / "pdf")
 
 
-def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
-    """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
-    the game is printed (players may be renamed by their club without a new version), the language and the build."""
-    game = scored_game.game
-    state = hashlib.sha256(
+def kept_state(printed: list) -> str:
+    """A digest of what a kept PDF or page shows besides its version (`printed`, JSON), the time zone and the build."""
+    return hashlib.sha256(
         json.dumps(
             [
-                game.variant,
-                game.title,
-                game.players,
-                game.dealer,
-                game.options,
-                game.language,
-                game.created,
+                *printed,
                 current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
                 _build(
                     str(Path(__file__).resolve().parents[2]), current_app.template_folder, current_app.static_folder
@@ -274,8 +289,22 @@ def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
             ensure_ascii=True,
         ).encode()
     ).hexdigest()[:16]
+
+
+def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
+    """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
+    the game is printed (players may be renamed by their club without a new version), the language and the build."""
+    game = scored_game.game
+    state = kept_state([game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created])
+    return kept_name(game.id, game.version, state, kind)
+
+
+def kept_name(owner: str, version: int, state: str, kind: str) -> tuple[str, str]:
+    """The kept file's name and its ETag, in the reader's language. `owner` is the game's id, or another feature's
+    name for its paper (no dots: the folder's clean-up reads the name's parts); a new version or state of an owner
+    removes its older files."""
     language = str(get_locale())
-    return f"{game.id}.{game.version}.{state}.{language}.{kind}.pdf", f"{game.version}-{state}-{language}-{kind}"
+    return f"{owner}.{version}.{state}.{language}.{kind}.pdf", f"{version}-{state}-{language}-{kind}"
 
 
 def _keep(folder: Path, name: str, body: bytes) -> None:
@@ -332,6 +361,13 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, templat
             )
         )
     name, etag = _kept_name(scored_game, kind)
+    return kept_pdf(name, etag, filename, template, context)
+
+
+def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive: bool = False) -> Response:
+    """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
+    (If-None-Match) is current. `context` makes the template's context, only when it is drawn (drive paper: or a
+    list of contexts, one document each, joined into one PDF); `drive`: by the renderer of drive paper."""
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
@@ -341,10 +377,14 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, templat
     path = folder / name
     drawn = None
     if not path.is_file():
-        html = render_template(template, pdf=True, **context())
-        with _one_at_a_time():
+        made = context()
+        if isinstance(made, list):
+            html: str | list[str] = [render_template(template, pdf=True, **part) for part in made]
+        else:
+            html = render_template(template, pdf=True, **made)
+        with _one_at_a_time(drive):
             if not path.is_file():  # unless another request of this worker drew it meanwhile
-                drawn = render_pdf(html)
+                drawn = _draw(html, drive)
                 try:
                     _keep(folder, name, drawn)
                 except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
