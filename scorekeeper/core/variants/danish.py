@@ -231,6 +231,7 @@ def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict
                 options[key] = value.copy() if isinstance(value, (dict, list)) else value
     try:
         options["house"] = model.check_house(build_house(options))
+        model.check_playable(options["house"])
     except OptionError as exc:  # a preset's numbers over a table's tariff out of range
         return options, {f"options.house.{exc.path}": exc.args[0]}
     return options, {}
