@@ -98,7 +98,7 @@ def test_a_preview_writes_nothing_and_is_never_rate_limited(db_path, url):
     target = preview_target(page, url)
     before = dump(db_path)
     for _ in range(7):
-        r = client.post(target + "?lang=da", data=data)
+        r = client.post(target + ("&" if "?" in target else "?") + "lang=da", data=data)
         assert r.status_code == 200, r.status_code
         assert 'class="matrix"' in r.get_data(as_text=True)
     assert dump(db_path) == before

@@ -20,8 +20,8 @@ from scorekeeper.web.variants.danish_words import GAA_MED_LABELS, PRESET_LABELS,
 NAME = rules.NAME
 OPTION_LABELS = shared.labels(
     "deals",
-    "rate",
     "currency",
+    rate=_l("Money per point (the stake: what one point of the card is worth)"),
     tariff=_l("Tariff for 7, 8 … 13"),
     lost=_l("Lost bid pays"),
     solo_values=_l("Sol values: sol, ren sol, bordlægger, ren bordlægger"),

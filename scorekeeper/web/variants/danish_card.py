@@ -333,6 +333,10 @@ class CardEditor:
     def posted(self, formdata) -> bool:
         return MARK in formdata
 
+    def acts(self, formdata) -> bool:
+        """A preset to fill in or a card to import: the page shows the fields and saves nothing."""
+        return self.posted(formdata) and bool(formdata.get(FILL) or formdata.get(IMPORT))
+
     def blank(self, options: Mapping[str, Any], notice: str | None = None) -> State:
         """The fields of a rule set (resolved options, as a game or club keeps them)."""
         house = model.check_house(rules.house_dict(options))
@@ -413,14 +417,38 @@ class CardEditor:
         state.more = {k: v for k, v in card["options"].items() if k not in self.covers} | {"evening": card["evening"]}
         return state
 
-    def view(self, state: State, *, tariff=None, preview_url: str = "", method: str = "post", readonly: bool = False):
+    def view(self, state: State, *, tariff=None, preview_url="", fragment_url="", method="post", readonly=False):
         """The template's context: the fields in rows as the card has them, each with its text and error."""
-        return card_view(state, tariff=tariff, preview_url=preview_url, method=method, readonly=readonly)
+        view = card_view(state, tariff=tariff, preview_url=preview_url, method=method, readonly=readonly)
+        return view | {"fragment_url": fragment_url}
 
-    def field_of(self, error_key: str) -> str | None:
-        """The field a scorer's error about the house belongs to ("options.house.levels.7.made")."""
-        path = error_key.removeprefix("options.house").lstrip(".")
-        return name(*path.split(".")) if path else BOX
+    def updates(self, state: State) -> dict[str, str]:
+        """The fields a live preview sets: all of them when they were filled in (a preset, the data box, a file), and
+        the data box kept in step (what it showed, unless what it holds could not be read)."""
+        out = dict(state.texts) if state.notice else {}
+        out[BOX] = state.box
+        if BOX not in state.errors:
+            out[SHOWN] = state.box
+        return out
+
+    def messages(self, state: State) -> dict[str, str]:
+        return {key: translate(message) for key, message in state.errors.items()}
+
+    def field_of(self, error_key: str) -> str:
+        """The field a scorer's error about the house belongs to ("options.house.levels.7.made"); an error of the
+        data box or of a shorthand (a form posted without the card's fields) goes to the data box."""
+        path = error_key.removeprefix("options.").removeprefix("opt_")
+        if path.startswith("house."):
+            return name(*path.removeprefix("house.").split("."))
+        return BOX
+
+    def without_fields(self, formdata, options: Mapping[str, Any]) -> State:
+        """A form posted without the card's fields (a script, an old page): the card of the rule set, its data box
+        as posted, so an error about it shows beside what was sent."""
+        state = self.blank(options)
+        if formdata.get(BOX):
+            state.box = str(formdata[BOX])
+        return state
 
 
 # ---------------------------------------------------------------- the card as a file
@@ -485,7 +513,7 @@ LEVEL_WORDS = {
     "over": _l("each trick over"),
     "lost": _l("lost"),
     "short": _l("each trick short"),
-}
+}  # a lost bid pays "lost" + "each trick short" × the tricks it was short
 SOL_WORDS = {
     "max_tricks": _l("made with at most"),
     "won": _l("made: each other pays"),
@@ -623,9 +651,9 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
         "gaa_med": _cell(texts, errors, name("gaa_med"), kind="choice"),
         "roundings": [(k, str(v)) for k, v in ROUNDING_WORDS.items()],
         "gaa_med_choices": [(k, str(v)) for k, v in GAA_MED_WORDS.items()],
-        "bids": list(model.LEVELS),
+        "bid_choices": [("", "–")] + [(n, n) for n in model.LEVELS],
         "suffix_choices": [(s, suffix_name(s) or _("plain")) for s in model.SUFFIX_NAMES],
-        "tricks": [str(t) for t in TRICKS],
+        "tricks_choices": [(str(t), str(t)) for t in TRICKS],
         "presets": [(p, rules_label(p)) for p in rules.PRESETS],
         "preset": (state.options or {}).get("preset"),
         "fill": FILL,
