@@ -4,6 +4,7 @@ admin's login and logout, members."""
 from __future__ import annotations
 
 from flask import (
+    Response,
     abort,
     flash,
     redirect,
@@ -15,7 +16,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.core import VARIANTS, InputError, format_cents
 from scorekeeper.services import clubs as club_service
-from scorekeeper.web import editors, guard, phone
+from scorekeeper.web import cards, editors, guard, phone
 from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
@@ -24,6 +25,7 @@ from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms as games_forms
 from scorekeeper.web.inputs import safe_next
 from scorekeeper.web.messages import translate
+from scorekeeper.web.options import option_text
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.paper import tariff_view
 from scorekeeper.web.variants import CLUB_VARIANT, VIEWS, option_labels
@@ -235,6 +237,46 @@ def _club_page(club, member_form=None, member_errors=(), more=False, status=200)
         **club_present.rules_context(club),
         share_url=external_url("clubs.club", club_id=club_id),
     ), status
+
+
+@bp.get("/c/<club_id>/card")
+def card(club_id):
+    """The club's card to print or share: its tariff as the card editor lays it out (as text), the table it gives, the
+    stake and the evenings' defaults; a file to download, and links that start another club or a game from it."""
+    club = common.club_or_404(club_id)
+    found = editors.states(club.variant, current=club.options)
+    tariff = tariff_view(club.variant, club.options)
+    return render_template(
+        "clubs/card.html",
+        club=club,
+        editors=editors.views(club.variant, found, tariff=tariff, readonly=True),
+        evening=club_service.evening_defaults(club),
+        admin=common.is_admin(club),
+        card_url=external_url("clubs.card", club_id=club_id),
+        blank_args=_blank_args(club),
+        **club_present.rules_context(club),
+    )
+
+
+def _blank_args(club) -> dict:
+    """The club's rule set as a blank sheet's query string (every option by its name, as text)."""
+    spec = VARIANTS[club.variant].OPTIONS
+    return {
+        name: option_text(spec[name], value)
+        for name, value in club.options.items()
+        if name in spec and value not in (None, False) and name != "currency"
+    }
+
+
+@bp.get("/c/<club_id>/card.json")
+def card_file(club_id):
+    """The club's card as a file another club or table imports (the card editor's "Import")."""
+    club = common.club_or_404(club_id)
+    text = cards.card_file(club.name, club.variant, club.options, club_service.evening_defaults(club))
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in club.name).strip("-").lower() or "club"
+    return Response(
+        text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="card-{name}.json"'}
+    )
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])

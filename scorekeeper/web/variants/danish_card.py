@@ -25,6 +25,7 @@ from scorekeeper.core.messages import Msg, OptionError, message_of
 from scorekeeper.core.numbers import NumberError
 from scorekeeper.core.variants import danish as rules
 from scorekeeper.core.variants import danish_house as model
+from scorekeeper.web import cards
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import say as translate
 from scorekeeper.web.inputs import JSONRefused, read_json
@@ -394,27 +395,29 @@ class CardEditor:
 
     def imported(self, upload, formdata) -> State:
         """A card file (from a club's card page, "Download the card"): its tariff in the fields, its other house rules
-        for the page's own fields."""
+        and the evening's defaults for the page's own fields."""
         texts = typed(formdata)
+        raw = upload.read(cards.FILE_MAX + 1) if upload else b""
+        if not raw:
+            return State(texts, {FILE: Msg("choose a card file first (a .json file from a club's card page)")})
+        if len(raw) > cards.FILE_MAX:
+            return State(texts, {FILE: Msg("this file is too large to be a card")})
+        wrong = Msg("this file is not a card of Danish whist from scorekeeper")
         try:
-            raw = upload.read(CARD_FILE_MAX + 1) if upload else b""
-            if not raw:
-                return State(
-                    texts, {FILE: Msg("choose a card file first (a .json file downloaded from a club's card)")}
-                )
-            if len(raw) > CARD_FILE_MAX:
-                return State(texts, {FILE: Msg("this file is too large to be a card")})
-            card = read_card(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, JSONRefused, OptionError) as exc:
-            message = message_of(exc) if isinstance(exc, (JSONRefused, OptionError)) else ""
-            reason = Msg("this file is not a card of scorekeeper's Danish whist")
-            return State(
-                texts, {FILE: Msg("%(reason)s %(detail)s", reason=reason, detail=message) if message else reason}
-            )
-        state = self.blank(
-            card["options"], _("The card “%(name)s” is in the fields. Nothing is saved yet.", name=card["name"])
-        )
-        state.more = {k: v for k, v in card["options"].items() if k not in self.covers} | {"evening": card["evening"]}
+            card = cards.read_card(raw.decode("utf-8"), rules.NAME)
+            given = card["options"].get("house")
+            if not isinstance(given, dict):
+                raise cards.NotACard("no house")
+            house = model.check_house(model.merged(rules.build_house({}), model.check_house(given)))
+            model.check_playable(house)
+        except (UnicodeDecodeError, cards.NotACard):
+            return State(texts, {FILE: wrong})
+        except (JSONRefused, OptionError) as exc:
+            return State(texts, {FILE: Msg("%(reason)s: %(detail)s", reason=wrong, detail=message_of(exc))})
+        notice = _("The card “%(name)s” is in the fields. Nothing is saved yet.", name=card["name"] or "?")
+        state = self.blank({"house": house}, notice)
+        state.more = {k: v for k, v in card["options"].items() if k not in self.covers}
+        state.more["evening"] = card["evening"]
         return state
 
     def view(self, state: State, *, tariff=None, preview_url="", fragment_url="", method="post", readonly=False):
@@ -449,36 +452,6 @@ class CardEditor:
         if formdata.get(BOX):
             state.box = str(formdata[BOX])
         return state
-
-
-# ---------------------------------------------------------------- the card as a file
-
-CARD_FILE_MAX = 64 * 1024
-CARD_FORMAT = "scorekeeper-card"
-
-
-def card_file(club_name: str, options: Mapping[str, Any], evening: Mapping[str, Any]) -> str:
-    """A club's card as a file another club or table imports: the house whole, the other house rules, the evening's
-    defaults."""
-    kept = {k: v for k, v in options.items() if k in ("house", "rate", "currency", "iron_hand", "deals")}
-    body = {"format": CARD_FORMAT, "version": 1, "variant": rules.NAME, "name": club_name, "options": kept}
-    return json.dumps(body | {"evening": dict(evening)}, ensure_ascii=False, indent=1)
-
-
-def read_card(text: str) -> dict[str, Any]:
-    """A card file read back: its house checked (the core's own checks), the rest as given for the form to check."""
-    body = read_json(text)
-    if not isinstance(body, dict) or body.get("format") != CARD_FORMAT or body.get("variant") != rules.NAME:
-        raise ValueError("not a card")
-    options = body.get("options")
-    if not isinstance(options, dict) or not isinstance(options.get("house"), dict):
-        raise ValueError("no house")
-    house = model.check_house(model.merged(rules.build_house({}), model.check_house(options["house"])))
-    model.check_playable(house)
-    kept = {k: options[k] for k in ("rate", "iron_hand", "deals") if k in options}
-    evening = body.get("evening") if isinstance(body.get("evening"), dict) else {}
-    name_ = body.get("name") if isinstance(body.get("name"), str) else ""
-    return {"name": name_[:60], "options": {"house": house} | kept, "evening": evening}
 
 
 # ---------------------------------------------------------------- words
