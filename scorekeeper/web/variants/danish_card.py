@@ -22,7 +22,7 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.messages import Msg, OptionError, message_of
-from scorekeeper.core.numbers import NumberError
+from scorekeeper.core.numbers import TEXT_MAX, NumberError
 from scorekeeper.core.variants import danish as rules
 from scorekeeper.core.variants import danish_house as model
 from scorekeeper.web import cards
@@ -38,6 +38,7 @@ FILL, START = "card.fill", "card.start"  # "Fill in the fields from this preset"
 IMPORT, FILE = "card.import", "card.file"  # "Import a card file"
 LEVELS = tuple(int(n) for n in model.LEVELS)
 TRICKS = tuple(range(14))
+CUT = TEXT_MAX + 1  # a field's text kept: one more than a number may be long, so a longer one is refused as too long
 SPARE_ROWS = 2  # empty rows for one more override or cell (a preview adds two more when they are used)
 ROWS_MAX = 56  # 7 bids × 8 suffixes: no card needs more exceptions
 SUFFIX_DEFAULT = {"plain": (1, 1)}  # a new switch of any other suffix starts at double
@@ -135,13 +136,13 @@ def _rows(formdata, what: str) -> int:
 
 def typed(formdata) -> dict[str, str]:
     """The fields' texts as posted (bounded: no field longer than a number may be, no more rows than a card has)."""
-    out: dict[str, str] = {key: str(formdata.get(key, "") or "")[:60] for key in FIXED_FIELDS}
+    out: dict[str, str] = {key: str(formdata.get(key, "") or "")[:CUT] for key in FIXED_FIELDS}
     for what, fields in (("overrides", ("bid", "suffix", *model.LEVEL_FIELDS)), ("cells", CELL_FIELDS)):
         rows = _rows(formdata, what)
         out[name(what, "rows")] = str(rows)
         for i in range(rows):
             for f in fields:
-                out[name(what, i, f)] = str(formdata.get(name(what, i, f), "") or "")[:60]
+                out[name(what, i, f)] = str(formdata.get(name(what, i, f), "") or "")[:CUT]
     return out
 
 
