@@ -70,7 +70,7 @@ def test_the_words_and_the_printed_table_are_the_points_bid_value_gives(house, s
     # Every printed square: a row per bid (a suffix that only multiplies the plain row is said once, as its factor).
     with APP.test_request_context("/?lang=en"):
         names = {bid_name(n, s): (n, s) for n, s in danish.ladder(danish.house_of(options)) if s is not None}
-        multiples = dict((name, int(f)) for name, f in re.findall(r"(\S+(?: \d)?) ×(\d+)", printed["multiples"]))
+        multiples = {name: int(f) for name, f in re.findall(r"(\S+(?: \d)?) ×(\d+)", printed["multiples"])}
         labels = {s: bid_name(7, s).removeprefix("7 ") for n, s in names.values()}
     rows = {row["bid"]: [number(c["value"]) for c in row["cells"]] for row in printed["rows"]}
     for label, (n, s) in names.items():
