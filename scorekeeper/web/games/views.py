@@ -98,7 +98,10 @@ def _new_game_page(variant: str, preview: bool = False):
     form = forms.new_game_form(variant, request.form if posted else None)
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
-    found = editors.states(variant, request.form if posted else None, request.files, _card_from(variant))
+    card = _card_from(variant)
+    found = editors.states(variant, request.form if posted else None, request.files, card)
+    if card is not None:  # the rest of the club's rules (its stake, jernhånd …) in the page's own fields
+        forms.show_options(variant, form, {k: v for k, v in card.items() if k not in editors.covered(variant)})
     drawn = posted and any(e.posted(request.form) for e in editors.editors(variant).values())
     skip = editors.covered(variant) if drawn else set()
     previewing = preview or bool(request.form.get("preview")) or editors.acts(variant, request.form)
