@@ -32,6 +32,7 @@ COUNT_OUT = ("ten", "cards", "ace", "king", "queen", "jack")  # the order a deal
 CARD_STEP = "cards"  # the card points, counted out between the ten and the ace
 TRICKS = {2: 18, 3: 12, 4: 9, 5: 7, 6: 6, 7: 5, 8: 4}  # all the cards dealt: 36, 35 with five or seven, 32 with eight
 VALUE_MAX = 100
+PACKET = 6  # two and three players play their 18 or 12 cards six at a time
 
 
 def _check_values(value: Any) -> dict[str, int]:
@@ -174,6 +175,11 @@ def _honours(
     taken: dict[str, int] = {}
     for name in HONOURS:
         side = value[name]
+        if side is None:
+            errors["honours"] = Msg(
+                "%(honour)s is missing: the side that captured it (all five are always in play)", honour=name
+            )
+            return None
         if not is_int(side) or not 0 <= side < k:
             errors["honours"] = Msg(
                 "%(honour)s: must be the side that captured it, from 0 to %(last)d", honour=name, last=k - 1
