@@ -27,6 +27,8 @@ DESCRIPTION = Msg(
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
 INPUT_FIELDS = ("tricks", "honours")
 HONOURS = ("jack", "ten", "ace", "king", "queen")  # as they rank in trumps: the jack highest
+# An honour as a message names it, translated on the pages (the API's keys are HONOURS).
+HONOUR_WORDS = {"jack": Msg("jack"), "ten": Msg("ten"), "ace": Msg("ace"), "king": Msg("king"), "queen": Msg("queen")}
 DEFAULT_VALUES = {"jack": 11, "ten": 10, "ace": 4, "king": 3, "queen": 2}
 COUNT_OUT = ("ten", "cards", "ace", "king", "queen", "jack")  # the order a deal is counted in when several reach
 CARD_STEP = "cards"  # the card points, counted out between the ten and the ace
@@ -47,7 +49,9 @@ def _check_values(value: Any) -> dict[str, int]:
     merged = dict(DEFAULT_VALUES)
     for name, v in value.items():
         if not is_int(v) or not 0 <= v <= VALUE_MAX:
-            raise ValueError(Msg("%(honour)s must be a whole number from 0 to %(high)d", honour=name, high=VALUE_MAX))
+            raise ValueError(
+                Msg("%(honour)s must be a whole number from 0 to %(high)d", honour=HONOUR_WORDS[name], high=VALUE_MAX)
+            )
         merged[name] = v
     return {name: merged[name] for name in HONOURS}
 
@@ -177,18 +181,21 @@ def _honours(
         side = value[name]
         if side is None:
             errors["honours"] = Msg(
-                "%(honour)s is missing: the side that captured it (all five are always in play)", honour=name
+                "%(honour)s is missing: the side that captured it (all five are always in play)",
+                honour=HONOUR_WORDS[name],
             )
             return None
         if not is_int(side) or not 0 <= side < k:
             errors["honours"] = Msg(
-                "%(honour)s: must be the side that captured it, from 0 to %(last)d", honour=name, last=k - 1
+                "%(honour)s: must be the side that captured it, from 0 to %(last)d",
+                honour=HONOUR_WORDS[name],
+                last=k - 1,
             )
             return None
         if tricks is not None and tricks[side] == 0:
             errors["honours"] = Msg(
                 "%(honour)s: %(side)s took no trick, so could not capture it",
-                honour=name,
+                honour=HONOUR_WORDS[name],
                 side=_side_words(ctx, the_sides[side]),
             )
             return None
