@@ -144,7 +144,11 @@ def _tricks(value: Any, k: int, total: int, errors: dict[str, str]) -> list[int]
     elif not isinstance(value, list) or len(value) != k or not all(is_int(t) for t in value):
         errors["tricks"] = Msg("must be %(k)d whole numbers, one per side, adding up to %(total)d", k=k, total=total)
     elif not all(0 <= t <= total for t in value):
-        errors["tricks"] = Msg("each side takes from 0 to %(total)d tricks", total=total)
+        errors["tricks"] = Msg(
+            "each side takes from 0 to %(total)d tricks, not %(tricks)s",
+            total=total,
+            tricks=" – ".join(str(t) if t >= 0 else f"−{-t}" for t in value),
+        )
     elif sum(value) != total:
         errors["tricks"] = Msg(
             "must add up to %(total)d, the tricks of the deal (got %(sum)d)", total=total, sum=sum(value)

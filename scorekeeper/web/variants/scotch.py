@@ -19,6 +19,7 @@ from scorekeeper.web.variants import shared
 NAME = rules.NAME
 HONOURS = rules.HONOURS
 MAX_SIDES = max(rules.PLAYER_COUNTS)
+HONOUR_ROW = 6  # up to six sides on one row of buttons per honour; seven and eight on two
 TRICK_FIELDS = tuple(f"t{s}" for s in range(MAX_SIDES - 1))  # the last side's tricks are filled in
 OPTION_LABELS = shared.labels(
     "target",
@@ -35,6 +36,7 @@ PLAYER_HINT = _l(
     "2 to 8 players, each for himself; or in teams (Teams: 2 at four, 2 or 3 at six, 2 or 4 at eight), partners "
     "never side by side."
 )
+BLANK_ROWS = 24  # the head says the honours, card points, deal and count-out: three rows less than most
 STYLESHEET = "variants/scotch.css"
 SCRIPT = "variants/scotch.js"
 
@@ -122,9 +124,10 @@ def buttons(form, ctx, side_names) -> dict:
         "trick_cols": (5 if total < 10 else 7) if pair else (total + 1 if total < 10 else 7),
         "rest_name": side_names[-1],
         "rest": rest,
+        "rest_over": rest is not None and rest < 0,
         "last_side": width - 1,
         "honour_rows": [(h, letters[h], names[h], values[h]) for h in HONOURS],
-        "honour_cols": width if width <= 4 else (width + 1) // 2,
+        "honour_cols": width if width <= HONOUR_ROW else (width + 1) // 2,
         "hidden": set(TRICK_FIELDS[width - 1 :]),
     }
 
