@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from helpers import dump, fields, form_data, pdfinfo, post_hand, start, words_off_the_page
+from helpers import dump, form_data, pdfinfo, post_hand, start, words_off_the_page
 from variants import EXAMPLES
 
 SIX = ["Anna", "Bo", "Carl", "Dina", "Erik", "Frida"]
