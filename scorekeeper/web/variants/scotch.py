@@ -132,26 +132,31 @@ def buttons(form, ctx, side_names) -> dict:
     }
 
 
-def _side_honours(inp, side: int, letters: dict[str, str]) -> str:
-    return " ".join(letters[h] for h in HONOURS if inp["honours"][h] == side)
+def _held(inp) -> dict[int, str]:
+    """Each side's honours in short ("J Q"), in one pass over the five."""
+    letters, held = _letters(), {}
+    for h in HONOURS:
+        side = inp["honours"][h]
+        held[side] = f"{held[side]} {letters[h]}" if side in held else letters[h]
+    return held
 
 
 def hand_words(inp, ctx) -> str:
-    letters = _letters()
     names = words.side_names(ctx.players, VARIANTS[ctx.variant].sides(ctx))
-    held = [f"{name} {got}" for s, name in enumerate(names) if (got := _side_honours(inp, s, letters))]
+    held = _held(inp)
     return _(
-        "Tricks %(tricks)s; honours: %(honours)s", tricks="–".join(map(str, inp["tricks"])), honours=", ".join(held)
+        "Tricks %(tricks)s; honours: %(honours)s",
+        tricks="–".join(map(str, inp["tricks"])),
+        honours=", ".join(f"{names[s]} {held[s]}" for s in sorted(held)),
     )
 
 
 def cell_words(inp, ctx) -> list[str]:
-    letters = _letters()
+    held, template = _held(inp), _("%(n)d tr.")
     out = []
     for s, t in enumerate(inp["tricks"]):
-        text = _("%(n)d tr.", n=t)
-        got = _side_honours(inp, s, letters)
-        out.append(f"{text} {got}" if got else text)
+        text = template % {"n": t}
+        out.append(f"{text} {held[s]}" if s in held else text)
     return out
 
 
