@@ -429,3 +429,23 @@ def test_the_winner_under_count_out_reached_the_target(data):
         assert winner in reached
     if len(reached) == 1:
         assert winner == reached[0]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.data())
+def test_games_in_teams_are_the_sum_of_their_hands_and_replay_as_entered(data):
+    """The shared property tests play each alone (their option sets fit every table size); teams here."""
+    from scorekeeper.core import play_on
+    from strategies import until_end
+    from variants import hands
+
+    n = data.draw(st.sampled_from([4, 6, 8]))
+    k = data.draw(st.sampled_from(scotch.fitting_teams(n)))
+    setup = game(n, dealer=data.draw(st.integers(0, n - 1)), teams=k, target=data.draw(st.sampled_from([41, 100])))
+    inputs = until_end(setup, [data.draw(hands(setup, i)) for i in range(data.draw(st.integers(0, 12)))])
+    p = play(setup, inputs)
+    assert list(p.totals) == [sum(h.points[s] for h in p.hands) for s in range(k)]
+    cut = data.draw(st.integers(0, len(inputs)))
+    assert play_on(play(setup, inputs[:cut]), inputs[cut:]) == p
+    if p.finished and p.winner is not None:
+        assert p.totals[p.winner] >= setup.options["target"]
