@@ -250,3 +250,12 @@ def test_the_csv_reads_back_with_teams(client, api):
     ]
     assert rows[0]["ten"] == "Bo & Erik" and rows[1]["points Carl & Frida"] == "7"
     assert [EXAMPLES["scotch"].from_csv(row, game) for row in rows] == hands
+
+
+def test_three_teams_are_named_each_against_the_others_on_the_sheet(api, client):
+    """Six players in three pairs: the sheet's head says no two teams play together against the third."""
+    game = api.create("scotch", players=["Ane", "Bo", "Cai", "Dag", "Eva", "Finn"], options={"teams": 3})
+    text = client.get(f"/g/{game['id']}/print").get_data(as_text=True)
+    assert "Ane &amp; Dag against Bo &amp; Eva against Cai &amp; Finn" in text or (
+        "Ane & Dag against Bo & Eva against Cai & Finn" in text
+    ), text[:2000]
