@@ -109,6 +109,11 @@ def _check_club(data: dict, creating: bool) -> tuple[dict, dict]:
         out["variant"] = data["variant"]
     except InputError as exc:
         errors.update(exc.errors)
+    if "evening" in data or creating:
+        try:
+            out["evening_defaults"] = _check_evening_defaults(data.get("evening") or {})
+        except InputError as exc:
+            errors.update(exc.errors)
     password = data.get("password")
     if creating or password:
         if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
@@ -116,6 +121,38 @@ def _check_club(data: dict, creating: bool) -> tuple[dict, dict]:
         else:
             out["password_hash"] = generate_password_hash(password)
     return out, errors
+
+
+def _check_evening_defaults(given: Any) -> dict[str, Any]:
+    """The evening's defaults on the club's card: a fee per member (an amount, as the evening form takes it) and the
+    way of settling up; errors keyed evening.fee, evening.settlement."""
+    if not isinstance(given, dict):
+        raise InputError({"evening": _("must be the evening's fee and way of settling up")})
+    errors: dict[str, str] = {}
+    fee_cents = 0
+    try:
+        fee = given.get("fee_cents")
+        if fee is not None:
+            if isinstance(fee, bool) or not isinstance(fee, int) or not 0 <= fee <= FEE_MAX * 100:
+                raise InputError(
+                    {"fee": _("must be an amount from 0 to %(max)s with at most two decimals", max=FEE_MAX)}
+                )
+            fee_cents = fee
+        else:
+            fee_cents = parse_money(given.get("fee"))
+    except InputError as exc:
+        errors["evening.fee"] = exc.errors["fee"]
+    settlement = given.get("settlement") or "pairwise"
+    if settlement not in club_rules.SETTLEMENTS:
+        errors["evening.settlement"] = _("must be one of %(choices)s", choices=", ".join(club_rules.SETTLEMENTS))
+    if errors:
+        raise InputError(errors)
+    return {"fee_cents": fee_cents, "settlement": settlement}
+
+
+def evening_defaults(club: store.ClubRecord) -> dict[str, Any]:
+    """What a new evening of the club starts from: its card's fee per member and way of settling up."""
+    return {"fee_cents": 0, "settlement": "pairwise"} | dict(club.evening_defaults or {})
 
 
 def create_club(db, data: dict) -> str:
@@ -310,10 +347,15 @@ def _check_evening(date: Any, fee: Any, settlement: Any) -> tuple[str, int]:
     return day, fee_cents
 
 
-def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str = "pairwise") -> int:
-    """A card evening at the club's rate and in its currency as they are today (later changes leave it alone)."""
+def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str | None = None) -> int:
+    """A card evening at the club's rate and in its currency as they are today (later changes leave it alone); the
+    fee and the way of settling up not given are the club card's defaults."""
     club = get_club(db, club_id)
-    day, fee_cents = _check_evening(date, fee, settlement)
+    defaults = evening_defaults(club)
+    if fee is None:
+        fee = f"{defaults['fee_cents'] // 100}.{defaults['fee_cents'] % 100:02d}"
+    day, fee_cents = _check_evening(date, fee, settlement or defaults["settlement"])
+    settlement = settlement or defaults["settlement"]
     with writing(db):
         return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement, club.currency)
 

@@ -1,42 +1,138 @@
-// The tariff editor of the new-game page: refresh the matrix in place as the table changes its house rules.
-// Without this script the "Preview the tariff" button does the same by posting the form.
+// The tariff as the table types it, without a reload: an option editor (a variant's own fields, such as the tariff
+// card) posts its form to its data-preview address as the fields change and puts back the table it gives, the fields
+// it filled in and the errors beside their fields; its own buttons (fill in a preset) do the same after asking.
+// The new-game page's data box (.tariff-editor) likewise. Without this script the Preview buttons do it all by posting
+// the form: nothing here is needed to enter a card.
 (function () {
   "use strict";
-  var editor = document.querySelector(".tariff-editor[data-preview]");
-  if (!editor || !window.fetch) return;
-  var form = editor.closest("form");
-  var timer = null;
+  if (!window.fetch || !window.FormData) return;
 
-  function refresh() {
+  function post(url, form, extra) {
     var data = new FormData(form);
-    fetch(editor.dataset.preview, { method: "POST", body: data, credentials: "same-origin" })
-      .then(function (r) { return r.text(); })
-      .then(function (html) {
-        var old = document.getElementById("tariff-preview");
-        var holder = document.createElement("div");
-        holder.innerHTML = html;
-        var fresh = holder.querySelector("#tariff-preview");
-        if (!old || !fresh) return;
-        old.replaceWith(fresh);
-        // A box of a built option the table has not edited follows the preset and the other rules.
-        fresh.querySelectorAll("template.built-text").forEach(function (text) {
-          var box = form.querySelector('textarea[name="opt_' + text.dataset.option + '"]');
-          var shown = form.querySelector('input[name="shown_' + text.dataset.option + '"]');
-          if (box && shown && box.value.replace(/\s+/g, " ").trim() === shown.value.replace(/\s+/g, " ").trim()) {
-            box.value = text.content.textContent;
-            shown.value = box.value;
-          }
-        });
-      })
-      .catch(function () { /* offline: the Preview button still works */ });
+    Object.keys(extra || {}).forEach(function (key) { data.append(key, extra[key]); });
+    data.delete("preview");
+    return fetch(url, { method: "POST", body: data, credentials: "same-origin" }).then(function (r) { return r.text(); });
   }
 
-  form.addEventListener("input", function (event) {
-    if (!event.target.name || event.target.name.indexOf("player") === 0 || event.target.name === "title") return;
-    clearTimeout(timer);
-    timer = setTimeout(refresh, 400);
+  function fieldNamed(form, name) {
+    return Array.prototype.filter.call(form.elements, function (el) { return el.name === name; });
+  }
+
+  function setValue(form, name, text) {
+    fieldNamed(form, name).forEach(function (el) {
+      if (el === document.activeElement) return;  // never what the treasurer is typing in
+      if (el.type === "checkbox") el.checked = text !== "";
+      else if (el.type === "radio") el.checked = el.value === text;
+      else el.value = text;
+    });
+  }
+
+  function showErrors(editor, form, fresh) {
+    editor.querySelectorAll(".live-error").forEach(function (el) { el.remove(); });
+    editor.querySelectorAll(".field-error:not(.live-error)").forEach(function (el) { el.remove(); });
+    editor.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); el.removeAttribute("aria-invalid"); });
+    var summary = editor.querySelector("#card-errors");
+    if (summary) summary.remove();
+    fresh.querySelectorAll("template.editor-error").forEach(function (t) {
+      var message = document.createElement("span");
+      message.className = "error field-error live-error";
+      message.setAttribute("role", "alert");
+      message.textContent = t.content.textContent;
+      var fields = fieldNamed(form, t.dataset.field);
+      var field = fields[fields.length - 1];
+      if (field) {
+        field.classList.add("has-error");
+        field.setAttribute("aria-invalid", "true");
+        field.insertAdjacentElement("afterend", message);
+        var fold = field.closest("details");
+        if (fold) fold.open = true;
+      } else {
+        editor.querySelector(".editor-notice").appendChild(message);
+      }
+    });
+  }
+
+  function apply(editor, form, html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#editor-fragment");
+    if (!fresh) return;
+    var table = editor.querySelector(".editor-preview");
+    var got = fresh.querySelector(".editor-preview");
+    if (table && got) table.innerHTML = got.innerHTML;
+    fresh.querySelectorAll("template.editor-value").forEach(function (t) { setValue(form, t.dataset.field, t.content.textContent); });
+    var notices = fresh.querySelectorAll("template.editor-notice");
+    var box = editor.querySelector(".editor-notice");
+    if (box && notices.length) {
+      box.innerHTML = "";
+      notices.forEach(function (t) { var p = document.createElement("p"); p.className = "notice"; p.textContent = t.content.textContent; box.appendChild(p); });
+    }
+    showErrors(editor, form, fresh);
+  }
+
+  document.querySelectorAll(".option-editor[data-preview]").forEach(function (editor) {
+    var form = editor.closest("form");
+    if (!form) return;
+    var url = editor.dataset.preview;
+    var timer = null;
+    var typed = false;  // a field changed by hand since the last fill: a preset asks before it replaces it
+    function refresh() {
+      post(url, form).then(function (html) { apply(editor, form, html); }).catch(function () { /* offline: Preview works */ });
+    }
+    editor.addEventListener("input", function (event) {
+      if (!event.target.name) return;
+      typed = true;
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 350);
+    });
+    editor.addEventListener("change", function (event) {
+      if (event.target.tagName === "SELECT" && event.target.closest(".card-start")) return;  // a choice to fill in, not yet
+      if (event.target.tagName === "SELECT" || event.target.type === "checkbox" || event.target.type === "radio") {
+        typed = true;
+        refresh();
+      }
+    });
+    editor.querySelectorAll("[data-editor-action]").forEach(function (button) {
+      button.addEventListener("click", function (event) {
+        event.preventDefault();
+        if (typed && button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+        var extra = {};
+        extra[button.name] = button.value;
+        post(url, form, extra).then(function (html) { apply(editor, form, html); typed = false; })
+          .catch(function () { form.requestSubmit(button); });
+      });
+    });
   });
-  form.addEventListener("change", function (event) {
-    if (event.target.tagName === "SELECT" || event.target.type === "checkbox") refresh();
+
+  // The new-game page's data box (a variant without an editor of its own).
+  var old = document.querySelector(".tariff-editor[data-preview]");
+  if (!old) return;
+  var oldForm = old.closest("form");
+  var oldTimer = null;
+  function oldRefresh() {
+    post(old.dataset.preview, oldForm).then(function (html) {
+      var now = document.getElementById("tariff-preview");
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var fresh = holder.querySelector("#tariff-preview");
+      if (!now || !fresh) return;
+      now.replaceWith(fresh);
+      fresh.querySelectorAll("template.built-text").forEach(function (text) {
+        var box = oldForm.querySelector('textarea[name="opt_' + text.dataset.option + '"]');
+        var shown = oldForm.querySelector('input[name="shown_' + text.dataset.option + '"]');
+        if (box && shown && box.value.replace(/\s+/g, " ").trim() === shown.value.replace(/\s+/g, " ").trim()) {
+          box.value = text.content.textContent;
+          shown.value = box.value;
+        }
+      });
+    }).catch(function () {});
+  }
+  oldForm.addEventListener("input", function (event) {
+    if (!event.target.name || event.target.name.indexOf("player") === 0 || event.target.name === "title") return;
+    clearTimeout(oldTimer);
+    oldTimer = setTimeout(oldRefresh, 400);
+  });
+  oldForm.addEventListener("change", function (event) {
+    if (event.target.tagName === "SELECT" || event.target.type === "checkbox") oldRefresh();
   });
 })();

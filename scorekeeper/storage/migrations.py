@@ -227,3 +227,11 @@ def m107_whist_drives(db):
 def m108_drive_money(db):
     """A drive's money, as the organiser typed it: the currency, the entry fee per player and the prizes (JSON)."""
     db.execute("ALTER TABLE drives ADD COLUMN money TEXT")
+
+
+@migrations()
+def m130_club_evening_defaults(db):
+    """The club's card holds the evening's defaults (issue 23): the fee per member for the kitty and the way of
+    settling up (pairwise or through the kitty), as JSON {"fee_cents", "settlement"}; every new evening starts from
+    them. Clubs made before start at no fee, pairwise."""
+    db.execute("ALTER TABLE clubs ADD COLUMN evening_defaults TEXT")

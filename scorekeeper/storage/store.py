@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -227,6 +227,8 @@ class ClubRecord:
     password_hash: str
     created: str
     language: str | None = None
+    # The evening's defaults on the club's card: {"fee_cents": int, "settlement": "pairwise" | "kitty"}.
+    evening_defaults: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -268,15 +270,29 @@ def _club(row) -> ClubRecord:
         row["password_hash"],
         row["created"],
         row["language"],
+        json.loads(row["evening_defaults"]) if row["evening_defaults"] else {},
     )
 
 
-def insert_club(db, *, id, name, currency, variant, options, password_hash, language=None) -> None:
+def insert_club(
+    db, *, id, name, currency, variant, options, password_hash, language=None, evening_defaults=None
+) -> None:
     stamp = now(db)
     db.execute(
-        "INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated, language)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [id, name, currency, variant, _dump(options), password_hash, stamp, stamp, language],
+        "INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated, language,"
+        " evening_defaults) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            id,
+            name,
+            currency,
+            variant,
+            _dump(options),
+            password_hash,
+            stamp,
+            stamp,
+            language,
+            _dump(evening_defaults or {}),
+        ],
     )
 
 
@@ -292,11 +308,24 @@ def list_clubs(db, ids: list[str]) -> list[ClubRecord]:
     return [_club(r) for r in db.query(f"SELECT * FROM clubs WHERE id IN ({marks}) ORDER BY name", ids)]
 
 
-def update_club(db, club_id: str, *, name, currency, variant, options, password_hash=None, language=None) -> None:
+def update_club(
+    db, club_id: str, *, name, currency, variant, options, password_hash=None, language=None, evening_defaults=None
+) -> None:
+    """Change a club; `evening_defaults` None keeps the ones it has."""
     db.execute(
         "UPDATE clubs SET name = ?, currency = ?, variant = ?, options = ?, updated = ?, language = ?,"
-        " password_hash = coalesce(?, password_hash) WHERE id = ?",
-        [name, currency, variant, _dump(options), now(db), language, password_hash, club_id],
+        " password_hash = coalesce(?, password_hash), evening_defaults = coalesce(?, evening_defaults) WHERE id = ?",
+        [
+            name,
+            currency,
+            variant,
+            _dump(options),
+            now(db),
+            language,
+            password_hash,
+            None if evening_defaults is None else _dump(evening_defaults),
+            club_id,
+        ],
     )
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 from flask import current_app, jsonify, render_template, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import storage
+from scorekeeper.web.guard import limiter
 
 
 def _messages():
@@ -35,6 +38,20 @@ def _messages():
             ),
         ),
     }
+
+
+def _wait_words() -> str:
+    """How long a rate-limited client waits, in words that match the Retry-After header (the hour's budget is not "a
+    minute")."""
+    try:
+        limit = limiter.current_limit
+        wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
+    except Exception:  # an error page never fails for want of the limiter's window
+        wait = 60
+    if wait < 90:
+        return ngettext("Try again in %(num)d second.", "Try again in %(num)d seconds.", wait)
+    minutes = round(wait / 60)
+    return ngettext("Try again in %(num)d minute.", "Try again in %(num)d minutes.", minutes)
 
 
 def _disk_full(exc: Exception):
@@ -90,6 +107,9 @@ def init_app(app):
             message = "is too large (at most 64 KiB)" if code == 413 else (exc.description or exc.name)
             return jsonify({"errors": {field: message}}), code
         title, message = _messages().get(code, (exc.name, exc.description))
+        if code == 429:
+            message = _("Too many new games, tables, evenings, members, drives or logins from this address.")
+            message += " " + _wait_words()
         if isinstance(exc, CSRFError):
             message = _("The form expired or came from elsewhere; please reload the page and try again.")
         return render_template(

@@ -521,7 +521,7 @@ def test_a_club_made_and_run_through_its_pages(client, db):
     r = client.get("/")
     assert 'href="/clubs"' in r.get_data(as_text=True)
     page = client.get("/clubs/new").get_data(as_text=True)
-    assert 'id="matrix"' in page and "Doubled tariff per missing trick" in page
+    assert 'id="card-matrix"' in page and "Doubled tariff per missing trick" in page
     csrf = token(client, "/clubs/new")
     form = {
         "csrf_token": csrf,
@@ -656,7 +656,7 @@ def test_the_settings_page_shows_the_club_as_it_is(client, season):
     assert log_in(client, season["club"]).status_code == 302
     page = client.get(f"/c/{season['club']}/settings").get_data(as_text=True)
     assert 'value="Kløverklubben"' in page and 'value="0.05"' in page
-    assert '<option value="standard" selected>' in page and 'id="matrix"' in page
+    assert '<option value="standard" selected>' in page and 'class="matrix"' in page
     assert client.get(f"/c/{season['club']}/settings?variant=swedish").status_code == 200
     assert client.get(f"/c/{season['club']}/settings?variant=bridge").status_code == 404
 
@@ -747,6 +747,7 @@ def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
 # these endpoint names and addresses.
 CLUB_ROUTES = {
     ("add_member", "/c/<club_id>/members"),
+    ("new_club_preview", "/clubs/new/preview"),
     ("club", "/c/<club_id>"),
     ("delete_evening", "/c/<club_id>/e/<int:evening_id>/delete"),
     ("edit_evening", "/c/<club_id>/e/<int:evening_id>/edit"),

@@ -2,12 +2,9 @@
 game's answer, a wrong one refused naming its path, presets by name, gå med and jernhånd hands, the tariff preview
 on the new-game page and the printed matrix."""
 
-import json
-import re
-
 import pytest
 
-from helpers import token
+from helpers import form_data
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 
@@ -106,29 +103,21 @@ def test_the_printed_sheet_prints_the_house_matrix_and_the_winners_pool_sum(clie
 
 
 def test_the_new_game_page_previews_the_tariff_of_a_preset(client):
+    """A preset fills the card's fields (issue 23: a starting point), the preview shows its table, the game keeps it."""
     html = client.get("/new/danish").get_data(as_text=True)
-    assert 'id="tariff-preview"' in html and 'name="opt_preset"' in html and "tariff.js" in html
-    shown = re.search(r'name="shown_house" value="([^"]*)"', html).group(1)
-    data = {
-        "csrf_token": token(client, "/new/danish"),
-        "player0": "Anna",
-        "player1": "Bo",
-        "player2": "Carl",
-        "player3": "Dina",
-        "opt_preset": "half_overtricks",
-        "opt_house": json.loads(json.dumps(shown)).replace("&#34;", '"').replace("&quot;", '"'),
-        "shown_house": shown.replace("&#34;", '"').replace("&quot;", '"'),
-        "preview": "1",
-    }
-    r = client.post("/new/danish", data=data)
+    assert 'id="card-matrix"' in html and 'name="card.start"' in html and "tariff.js" in html
+    data = form_data(html) | {f"player{i}": name for i, name in enumerate(PLAYERS)}
+    r = client.post("/new/danish/preview", data=data | {"card.start": "half_overtricks", "card.fill": "1"})
     assert r.status_code == 200
     page = r.get_data(as_text=True)
-    # half overtricks: 7 with 8 is 10 + 5 = 15; the house box now shows the preset's house.
-    assert ">15<" in page and "&#34;over&#34;: &#34;5&#34;" not in page
-    fragment = client.post("/new/danish/tariff", data=data | {"opt_house": "{bad"})
-    assert fragment.status_code == 400
-    data.pop("preview")
-    r = client.post("/new/danish", data=data)
+    # half overtricks: 7 with 8 is 10 + 5 = 15; the fields now hold the preset, and the page says so.
+    assert ">15<" in page and 'name="card.levels.7.over" id="card-levels-7-over" value="5"' in page
+    assert "The fields now hold the preset" in page
+    filled = form_data(page)
+    assert filled["card.levels.7.over"] == "5"
+    fragment = client.post("/new/danish/tariff", data=filled | {"card.levels.7.made": "ten"})
+    assert fragment.status_code == 400 and 'data-field="card.levels.7.made"' in fragment.get_data(as_text=True)
+    r = client.post("/new/danish", data=filled)
     assert r.status_code == 302
     game_id = r.headers["Location"].rsplit("/", 1)[1]
     options = client.get(f"/api/games/{game_id}").json["options"]

@@ -43,21 +43,33 @@ def test_choose_variant_lists_all_five_with_a_line_each(client):
 )
 def test_new_game_page_has_players_and_every_option_with_its_default(client, variant, inputs):
     from scorekeeper.core import VARIANTS
+    from scorekeeper.web.variants import VIEWS
 
     html = client.get(f"/new/{variant}").get_data(as_text=True)
     assert len(re.findall(r'name="player\d"', html)) == inputs
+    drawn = {name for editor in VIEWS[variant].OPTION_EDITORS.values() for name in editor.covers}
     for name, opt in VARIANTS[variant].OPTIONS.items():
+        if name in drawn:  # an option editor's fields draw it (the Danish tariff card)
+            continue
         assert f'name="opt_{name}"' in html
         assert opt.help.split("(")[0][:20].replace("'", "&#39;") in html
+    for editor in VIEWS[variant].OPTION_EDITORS.values():
+        assert f'name="{editor.mark}"' in html
 
 
 def test_new_game_with_house_rules(client):
     gid = start(client, "classic", honours="y", target="7", revoke_penalty="2")
     options = api_game(client, gid)["options"]
     assert options["honours"] is True and options["target"] == 7 and options["revoke_penalty"] == 2
-    gid = start(client, "danish", ["A", "B", "C", "D", "E"], rate="0,25", tariff="1, 2, 3, 4, 5, 6, 7")
+    card = {
+        f"card.levels.{n}.{f}": str(v * (2 if f == "lost" else 1))
+        for n, v in zip(range(7, 14), range(1, 8))
+        for f in ("made", "over", "lost")
+    }
+    gid = start(client, "danish", ["A", "B", "C", "D", "E"], rate="0,25", **card)
     game = api_game(client, gid)
     assert game["options"]["rate"] == 0.25 and game["options"]["tariff"] == [1, 2, 3, 4, 5, 6, 7]
+    assert game["options"]["house"]["levels"]["13"] == {"made": 7, "over": 7, "lost": 14, "short": 0}
     assert len(game["players"]) == 5
 
 

@@ -112,9 +112,10 @@ def test_the_pdf_of_a_finished_danish_evening(client, evening, tmp_path):
     words = flat(text)
     assert "Torsdag hos Søren" in words and "Danish whist".upper() in words
     assert "Players: Ann-Kristin, Søren, Åsa, Bo" in words
-    # The house rules it was scored with.
-    assert "Tariff (bids 7–13): 10, 20, 40, 80, 160, 320, 640" in words
-    assert "Sol values: sol 50, ren sol 100, bordlægger 150, ren bordlægger 200" in words
+    # The house rules it was scored with, drawn from the house that scored it (issue 23).
+    assert "Tariff: Standard tariff" in words
+    assert "Plain bid made (points): 10, 20, 40, 80, 160, 320, 640" in words
+    assert "Sol bids (made / lost): sol 50/100, ren sol 100/200, bordlægger 150/300, ren bordlægger 200/400" in words
     assert "Deals: 8" in words and re.search(r"Stake: DKK\s0\.05 per point", words)
     # Every hand's points, running totals and Σ = 0, in the players' order.
     rows = hand_rows(text)
@@ -205,7 +206,7 @@ def test_the_print_page_shows_the_sheet_without_inline_styles_or_scripts(client,
     r = client.get(f"/g/{evening['id']}/print")
     assert r.status_code == 200
     html = r.get_data(as_text=True)
-    assert "Torsdag hos Søren" in html and "Tariff (bids 7–13)" in html
+    assert "Torsdag hos Søren" in html and "Plain bid made (points)" in html
     assert 'href="/static/print.css"' in html and 'src="/static/print.js"' in html
     assert " style=" not in html and "<style" not in html
     assert re.findall(r"<script(?![^>]*\bsrc=)", html) == []
@@ -319,8 +320,10 @@ def test_a_danish_blank_sheet_prints_the_tables_tariff(client, tmp_path):
     )
     assert r.status_code == 200
     words = flat(pdftotext(r.data, tmp_path))
-    assert "Tariff (bids 7–13): 5, 10, 20, 40, 80, 160, 320" in words
-    assert "Lost bid: twice the tariff per missing trick" in words and re.search(r"Stake: DKK\s0\.10 per point", words)
+    assert "Plain bid made (points): 5, 10, 20, 40, 80, 160, 320" in words
+    assert "Lost by one trick: 10, 20, 40, 80, 160, 320, 640" in words  # twice the tariff per missing trick
+    assert "Each further trick short: 10, 20, 40, 80, 160, 320, 640" in words
+    assert re.search(r"Stake: DKK\s0\.10 per point", words)
     # Bid 7 per missing trick: 0 tricks −70 … 6 tricks −10; made 5 × (1 + t − 7).
     assert "7 −70 −60 −50 −40 −30 −20 −10 5 10 15 20 25 30 35" in words
     assert "sol 60 120" in words and "ren bordlægger 240 480" in words
@@ -438,7 +441,7 @@ def test_printing_the_protokoll_from_the_browser(page, live_server, tmp_path):
     assert pages >= 2
     first = flat(pdftotext(pdf, tmp_path, "-f", "1", "-l", "1"))
     assert first.startswith("DANISH WHIST Torsdag Date:")  # the sheet's head prints first
-    assert "Tariff (bids 7–13)" in first and "Players: Ann-Kristin, Søren, Åsa, Bo" in first
+    assert "Plain bid made (points)" in first and "Players: Ann-Kristin, Søren, Åsa, Bo" in first
     everything = flat(pdftotext(pdf, tmp_path))
     for gone in ("scorekeeper", "Enter hand", "Follow on another phone", "On paper", "edit"):
         assert gone not in everything

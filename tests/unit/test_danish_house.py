@@ -244,3 +244,18 @@ def test_a_wrong_house_is_refused_naming_the_path(house, where):
 
 def test_an_unknown_preset_is_refused():
     assert "options.preset" in option_errors(preset="cheap")
+
+
+@pytest.mark.parametrize(
+    "house, where",
+    [
+        ({"levels": {}}, "options.house.levels"),
+        ({"suffixes": {}}, "options.house.suffixes"),
+        ({"levels": {}, "sol": {}}, "options.house.levels"),
+    ],
+)
+def test_a_house_in_which_no_bid_can_be_made_is_refused(house, where):
+    """Issue 23, finding 7: `"levels": {}` was accepted, a game nobody could bid in (every hand a pass or a sol)."""
+    errors = option_errors(house=house)
+    assert list(errors) == [where]
+    assert "no bid" in errors[where]

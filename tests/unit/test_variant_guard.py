@@ -2,8 +2,9 @@
 option or input field only one variant has, no value of such an option, and compare no table size with a number.
 
 A variant's own files (OWN below) are the only places allowed to name it:
-scorekeeper/core/variants/<name>.py (and <name>_*.py), scorekeeper/web/variants/<name>.py,
-templates/games/hand_<name>.html, scorekeeper/static/variants/<name>.* . What a variant is (played for money, its
+scorekeeper/core/variants/<name>.py (and <name>_*.py), scorekeeper/web/variants/<name>.py (and <name>_*.py),
+templates/games/hand_<name>.html, templates/variants/<name>_*.html (an option editor's), scorekeeper/static/variants/
+<name>.* . What a variant is (played for money, its
 table sizes, the columns of its sheet) the shared code asks the variant's contract (core/contract.py,
 web/variants/contract.py); docs/adding-a-variant.md lists the files from OWN.
 """
@@ -29,7 +30,9 @@ def own_files(name: str) -> list[str]:
         f"scorekeeper/core/variants/{name}.py",
         f"scorekeeper/core/variants/{name}_*.py",
         f"scorekeeper/web/variants/{name}.py",
+        f"scorekeeper/web/variants/{name}_*.py",
         f"templates/games/hand_{name}.html",
+        f"templates/variants/{name}_*.html",
         f"scorekeeper/static/variants/{name}.*",
     ]
 
@@ -200,6 +203,8 @@ def test_the_guard_looks_everywhere_it_should():
     assert any(p.name == "app.js" for p in SHARED_TEXT) and any(p.name == "new.html" for p in SHARED_TEXT)
     assert owner(ROOT / "scorekeeper/core/variants/danish_house.py") == "danish"
     assert owner(ROOT / "templates/games/hand_danish.html") == "danish"
+    assert owner(ROOT / "templates/variants/danish_card.html") == "danish"
+    assert owner(ROOT / "scorekeeper/web/variants/danish_card.py") == "danish"
     assert owner(ROOT / "scorekeeper/web/games/views.py") is None
 
 

@@ -222,6 +222,57 @@ def build_house(options: Mapping[str, Any]) -> dict[str, Any]:
     return model.merged(base, model.check_house(options.get("house") or {}))
 
 
+def preset_house(name: str) -> dict[str, Any]:
+    """The complete, normalised house a preset gives (its shorthands and its builder): what a form's fields are filled
+    with when a table or club starts from it."""
+    return model.check_house(build_house(TARIFF_PRESETS[name]))
+
+
+def preset_of_house(house: Mapping[str, Any]) -> str | None:
+    """The preset whose house this is, exactly (the first, by PRESETS' order), or None: a card of the club's own."""
+    wanted = model.check_house(model.merged(build_house({}), house))
+    return next((name for name in PRESETS if _preset_houses()[name] == wanted), None)
+
+
+_PRESET_HOUSES: dict[str, dict] = {}
+
+
+def _preset_houses() -> dict[str, dict]:
+    if not _PRESET_HOUSES:
+        _PRESET_HOUSES.update({name: preset_house(name) for name in PRESETS})
+    return _PRESET_HOUSES
+
+
+def shorthands_of(house: Mapping[str, Any]) -> dict[str, Any]:
+    """The shorthands (tariff, lost, solo_values) that say exactly what a complete house does, those it can say: a
+    house given whole keeps its shorthands from contradicting it. A house they cannot describe (fractions, a lost bid
+    that is neither flat nor per trick) leaves them out."""
+    out: dict[str, Any] = {}
+    levels = house.get("levels") or {}
+    values = [model.kept(levels[n]["made"]) if n in levels else None for n in model.LEVELS]
+    if all(v is not None and v.denominator == 1 and 1 <= v <= 1_000_000 for v in values):
+        if all(model.kept(levels[n]["over"]) == values[i] for i, n in enumerate(model.LEVELS)):
+            out["tariff"] = [int(v) for v in values if v is not None]
+        pairs = [(model.kept(levels[n]["lost"]), model.kept(levels[n]["short"])) for n in model.LEVELS]
+        if all(pair == (2 * v, 0) for pair, v in zip(pairs, values) if v is not None):
+            out["lost"] = "flat"
+        elif all(pair == (0, 2 * v) for pair, v in zip(pairs, values) if v is not None):
+            out["lost"] = "per_trick"
+    sol = house.get("sol") or {}
+    if set(sol) == set(SOLO_BIDS):
+        won = {bid: model.kept(sol[bid]["won"]) for bid in SOLO_BIDS}
+        if all(
+            v.denominator == 1
+            and 1 <= v <= 1_000_000
+            and model.kept(sol[bid]["lost"]) == 2 * v
+            and sol[bid]["max_tricks"] == SOLO_MAX_TRICKS[bid]
+            and model.kept(sol[bid]["won_per_under"]) == model.kept(sol[bid]["lost_per_over"]) == 0
+            for bid, v in won.items()
+        ):
+            out["solo_values"] = {bid: int(v) for bid, v in won.items()}
+    return out
+
+
 def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
     options = dict(table.options)
     preset = options.get("preset")
@@ -231,17 +282,24 @@ def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict
                 options[key] = value.copy() if isinstance(value, (dict, list)) else value
     try:
         options["house"] = model.check_house(build_house(options))
+        model.check_playable(options["house"])
     except OptionError as exc:  # a preset's numbers over a table's tariff out of range
         return options, {f"options.house.{exc.path}": exc.args[0]}
     return options, {}
 
 
-def house_of(options: Mapping[str, Any]) -> House:
-    """The house a game scores by, also for options stored before `house` existed."""
+def house_dict(options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The complete house of a rule set as data: the one it keeps, or (for options stored before `house` existed, or
+    a preset's shorthands) the one they build."""
     house = options.get("house")
     if not isinstance(house, Mapping) or any(key not in house for key in model.KEYS):
         house = build_house(options)
-    return model.parse(house)
+    return house
+
+
+def house_of(options: Mapping[str, Any]) -> House:
+    """The house a game scores by, also for options stored before `house` existed."""
+    return model.parse(house_dict(options))
 
 
 def is_solo(bid: Any) -> TypeGuard[str]:

@@ -227,6 +227,19 @@ def check_house(value: Any, path: str = "") -> dict[str, Any]:
     return out
 
 
+def check_playable(house: Mapping[str, Any]) -> None:
+    """A complete house must let a table bid something: at least one bid 7–13 with at least one suffix. (A house of
+    sol bids only would make every hand a pass or a sol.)"""
+    if not house["levels"]:
+        raise OptionError(
+            Msg("no bid can be made with this tariff: give at least one bid from 7 to 13 its values"), "levels"
+        )
+    if not house["suffixes"]:
+        raise OptionError(
+            Msg("no bid can be made with this tariff: play at least one suffix (plain, vip …)"), "suffixes"
+        )
+
+
 def merged(base: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
     """A complete house: each top-level key given replaces the one the preset and shorthands built."""
     out = {key: base[key] for key in KEYS}

@@ -4,6 +4,7 @@ admin's login and logout, members."""
 from __future__ import annotations
 
 from flask import (
+    Response,
     abort,
     flash,
     redirect,
@@ -13,17 +14,20 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from scorekeeper.core import VARIANTS, InputError
+from scorekeeper.core import VARIANTS, InputError, format_cents
 from scorekeeper.services import clubs as club_service
-from scorekeeper.web import guard, phone
+from scorekeeper.web import cards, editors, guard, phone
 from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.clubs.common import bp
 from scorekeeper.web.db import get_db
+from scorekeeper.web.games import forms as games_forms
 from scorekeeper.web.inputs import safe_next
 from scorekeeper.web.messages import translate
+from scorekeeper.web.options import option_text
 from scorekeeper.web.proxy import external_url
+from scorekeeper.web.sheets.paper import tariff_view
 from scorekeeper.web.variants import CLUB_VARIANT, VIEWS, option_labels
 
 
@@ -33,24 +37,68 @@ def index():
     return render_template("clubs/index.html", clubs=clubs, admin={c.id for c in clubs if common.is_admin(c)})
 
 
-def _club_form_page(variant, club=None):
-    """Create (club None) or change a club: its name, currency, rule set and password; Preview shows the matrix."""
+EVENING_FIELDS = {"evening.fee": "evening_fee", "evening.settlement": "evening_settlement", "evening": "evening_fee"}
+
+
+def _card_source(variant: str):
+    """Another club whose card a new club or these settings start from (`?card=<club id>`, its card page's "Make a
+    club with this card"), on a GET only."""
+    source = request.args.get("card")
+    if request.method != "GET" or not source:
+        return None
+    try:
+        found = club_service.get_club(get_db(), source)
+    except club_service.ClubNotFound:
+        return None
+    return found if found.variant == variant else None
+
+
+def _evening_fields(form, defaults: dict) -> None:
+    fee = defaults.get("fee_cents") or 0
+    form.evening_fee.data = format_cents(fee) if fee else ""
+    form.evening_settlement.data = defaults.get("settlement") or "pairwise"
+
+
+def _club_form_page(variant, club=None, preview=False):
+    """Create (club None) or change a club: its name, currency, rule set (the tariff card: an option editor, its
+    table beside it), the evening's defaults and the password. Preview, or an editor's own button (fill in a preset,
+    import a card), shows the form again and saves nothing."""
     if variant not in VARIANTS:
         abort(404)
-    current = club.options if club and club.variant == variant else None
-    form = club_forms.club_form(variant, request.form if request.method == "POST" else None, current)
-    if request.method == "GET" and club:
+    posted = request.method == "POST"
+    source = _card_source(variant)
+    current = club.options if club and club.variant == variant else source.options if source else None
+    form = club_forms.club_form(variant, request.form if posted else None, current)
+    notice = None
+    if not posted and club:
         form.name.data, form.currency.data, form.language.data = club.name, club.currency, club.language or ""
-    options, errors = club_forms.rules_from_form(variant, form, current)
+        _evening_fields(form, club_service.evening_defaults(club))
+    elif not posted:
+        _evening_fields(form, club_service.evening_defaults(source) if source else {})
+        if source:
+            notice = _("The card of %(club)s is in the fields: change what you like, then save.", club=source.name)
+    found = editors.states(variant, request.form if posted else None, request.files, current)
+    drawn = posted and any(e.posted(request.form) for e in editors.editors(variant).values())
+    skip = editors.covered(variant) if drawn or (not posted and editors.editors(variant)) else set()
+    options, errors = club_forms.rules_from_form(variant, form, current, skip)
+    editor_ok = True
+    if drawn:
+        editor_ok = editors.apply(variant, options, found)
+        brought = editors.more(found)
+        if "evening" in brought:
+            _evening_fields(form, brought.pop("evening") or {})
+        games_forms.show_options(variant, form, brought)
+        options.update({k: v for k, v in brought.items() if k in VARIANTS[variant].OPTIONS})
+    previewing = preview or bool(request.form.get("preview")) or editors.acts(variant, request.form)
     general, status = [], 200
-    if request.method == "POST" and not request.form.get("preview"):
+    if posted and not previewing:
         status = 400
         if not form.validate_on_submit():
             if "csrf_token" in form.errors:
                 general = [_("The form expired; please try again.")]
         elif errors:
-            general = common.form_errors(form, errors)
-        else:
+            general = common.form_errors(form, editors.take_errors(variant, found, errors))
+        elif editor_ok:
             data = {
                 "name": form.name.data,
                 "currency": form.currency.data,
@@ -58,6 +106,7 @@ def _club_form_page(variant, club=None):
                 "variant": variant,
                 "options": options,
                 "password": form.password.data or None,
+                "evening": {"fee": form.evening_fee.data, "settlement": form.evening_settlement.data or "pairwise"},
             }
             try:
                 if club is None:
@@ -66,26 +115,54 @@ def _club_form_page(variant, club=None):
                     club_service.update_club(get_db(), club.id, data)
                     club_id = club.id
             except InputError as exc:
-                general = common.form_errors(form, exc.errors)
+                rest = editors.take_errors(variant, found, exc.errors)
+                general = common.form_errors(form, rest, EVENING_FIELDS)
             else:
                 common.log_in(club_service.get_club(get_db(), club_id))
-                flash(_("The club is saved.") if club else _("The club is made. You are its admin on this phone."))
+                flash(
+                    _(
+                        "The club is saved. Its card applies to the tables started from now on; the tables already "
+                        "started keep the rules they began with (their sheets show them)."
+                    )
+                    if club
+                    else _("The club is made. You are its admin on this phone.")
+                )
                 return redirect(url_for("clubs.club", club_id=club_id))
-    matrix = None
+    elif posted and not form.validate_on_submit() and "csrf_token" in form.errors:
+        general = [_("The form expired; please try again.")]
+    elif posted and errors:
+        general = common.form_errors(form, editors.take_errors(variant, found, errors))
+    if posted and any(state.errors for state in found.values()):
+        status = 400
+    matrix, tariff = None, None
     has_tariff = VIEWS[variant].tariff_matrix is not None
-    if has_tariff:
+    if has_tariff and editor_ok and not errors:
         try:
-            if errors:
-                raise InputError(errors)
-            matrix = club_present.matrix_context(
-                variant, club_service.check_rules(variant, options, form.currency.data)
-            )
+            resolved = club_service.check_rules(variant, options, form.currency.data)
         except InputError as exc:
-            if request.form.get("preview"):
-                general = common.form_errors(form, exc.errors)
+            rest = editors.take_errors(variant, found, exc.errors)
+            if previewing:
+                general += common.form_errors(form, rest, EVENING_FIELDS)
+        else:
+            matrix = club_present.matrix_context(variant, resolved)
+            tariff = tariff_view(variant, resolved)
     module = VARIANTS[variant]
     fields = [(name, module.OPTIONS[name], form[f"opt_{name}"]) for name in club_forms.shown_options(variant)]
     values = {name: club_forms.option_value(opt, f, current, name) for name, opt, f in fields}
+    preview_url = (
+        url_for("clubs.settings", club_id=club.id, variant=variant)
+        if club
+        else url_for("clubs.new_club_preview", variant=variant)
+    )
+    editor_views = editors.views(
+        variant,
+        found,
+        tariff=tariff if not any(state.errors for state in found.values()) else None,
+        preview_url=preview_url,
+        fragment_url=url_for("games.tariff_fragment", variant=variant),
+    )
+    for view in editor_views.values():
+        view["notice"] = view["notice"] or notice
     return common.page(
         "edit.html",
         status,
@@ -103,6 +180,11 @@ def _club_form_page(variant, club=None):
         for_money=VARIANTS[variant].FOR_MONEY,
         labels=option_labels(variant),
         choice_labels=VIEWS[variant].CHOICE_LABELS,
+        editors=editor_views,
+        covered=editors.covered(variant),
+        action=url_for("clubs.settings", club_id=club.id, variant=variant)
+        if club
+        else url_for("clubs.new_club", variant=variant),
     )
 
 
@@ -110,6 +192,12 @@ def _club_form_page(variant, club=None):
 @guard.writes("new-club")
 def new_club():
     return _club_form_page(request.args.get("variant", CLUB_VARIANT))
+
+
+@bp.post("/clubs/new/preview")
+@guard.exempt("a preview of a new club's card (the Preview button without JavaScript): writes nothing")
+def new_club_preview():
+    return _club_form_page(request.args.get("variant", CLUB_VARIANT), preview=True)
 
 
 @bp.route("/c/<club_id>/settings", methods=["GET", "POST"])
@@ -149,6 +237,46 @@ def _club_page(club, member_form=None, member_errors=(), more=False, status=200)
         **club_present.rules_context(club),
         share_url=external_url("clubs.club", club_id=club_id),
     ), status
+
+
+@bp.get("/c/<club_id>/card")
+def card(club_id):
+    """The club's card to print or share: its tariff as the card editor lays it out (as text), the table it gives, the
+    stake and the evenings' defaults; a file to download, and links that start another club or a game from it."""
+    club = common.club_or_404(club_id)
+    found = editors.states(club.variant, current=club.options)
+    tariff = tariff_view(club.variant, club.options)
+    return render_template(
+        "clubs/card.html",
+        club=club,
+        editors=editors.views(club.variant, found, tariff=tariff, readonly=True),
+        evening=club_service.evening_defaults(club),
+        admin=common.is_admin(club),
+        card_url=external_url("clubs.card", club_id=club_id),
+        blank_args=_blank_args(club),
+        **club_present.rules_context(club),
+    )
+
+
+def _blank_args(club) -> dict:
+    """The club's rule set as a blank sheet's query string (every option by its name, as text)."""
+    spec = VARIANTS[club.variant].OPTIONS
+    return {
+        name: option_text(spec[name], value)
+        for name, value in club.options.items()
+        if name in spec and value not in (None, False) and name != "currency"
+    }
+
+
+@bp.get("/c/<club_id>/card.json")
+def card_file(club_id):
+    """The club's card as a file another club or table imports (the card editor's "Import")."""
+    club = common.club_or_404(club_id)
+    text = cards.card_file(club.name, club.variant, club.options, club_service.evening_defaults(club))
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in club.name).strip("-").lower() or "club"
+    return Response(
+        text, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="card-{name}.json"'}
+    )
 
 
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])

@@ -59,6 +59,10 @@ def _evening_form(club_id, evening_id: int | None = None):
         if record:
             form.fee.data = format_cents(record.fee_cents) if record.fee_cents else ""
             form.settlement.data = record.settlement
+        else:  # a new evening starts from the club card's fee and way of settling up
+            defaults = club_service.evening_defaults(club)
+            form.fee.data = format_cents(defaults["fee_cents"]) if defaults["fee_cents"] else ""
+            form.settlement.data = defaults["settlement"]
     elif form.validate_on_submit():
         fields = (form.date.data, form.fee.data, form.settlement.data or "pairwise")
         try:

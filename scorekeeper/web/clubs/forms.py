@@ -50,6 +50,9 @@ class ClubForm(forms.Form):
     currency = SelectField(choices=[SelectChoice(c, c) for c in CURRENCIES], default="DKK")
     language = SelectField(choices=[], default="", validate_choice=False)
     preset = SelectField(choices=[], default="standard", validate_choice=False)
+    # The evening's defaults on the club's card: every new evening starts from them.
+    evening_fee = StringField(validators=[Optional()])
+    evening_settlement = RadioField(choices=[], default="pairwise", validate_choice=False)
     password = PasswordField(validators=[Optional()])
     password2 = PasswordField(validators=[Optional()])
 
@@ -82,6 +85,7 @@ def club_form(variant: str, formdata=None, current: dict | None = None) -> ClubF
         setattr(Form, f"opt_{name}", forms.option_field(name, opt))
     form = Form(formdata=formdata) if formdata is not None else Form()
     form.preset.choices = preset_choices(variant)
+    form.evening_settlement.choices = settlement_choices()
     if formdata is None and current is not None:
         form.preset.data = preset_of(variant, current) if VIEWS[variant].TARIFF_PRESETS else OWN
     return form
@@ -94,8 +98,20 @@ def option_value(opt, field, current: dict | None, name: str) -> str:
     return option_text(opt, current.get(name, opt.default) if current else opt.default)
 
 
-def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[dict, dict]:
-    """The house rules typed into the form as the scorer's types, a chosen tariff preset over them."""
+def rules_from_form(variant: str, form, current: dict | None = None, skip=()) -> tuple[dict, dict]:
+    """The house rules typed into the form as the scorer's types, a chosen tariff preset over them. With `skip` (the
+    options an editor draws, web/editors.py, whose fields the form carries) the form's own fields only: the editor
+    sets the rest."""
+    if skip:
+        if form.is_submitted():
+            options, errors = forms.options_from_form(variant, form, skip)
+        else:
+            options, errors = {k: v for k, v in (current or {}).items() if k not in skip}, {}
+        for name in CLUB_LEVEL:
+            options.pop(name, None)
+        if not VARIANTS[variant].FOR_MONEY:
+            options.pop("rate", None)
+        return options, errors
     if form.is_submitted():
         options, errors = forms.options_from_form(variant, form)
     else:

@@ -15,7 +15,7 @@ from scorekeeper.services.clubs import EveningData
 from scorekeeper.web import describe, words
 from scorekeeper.web.i18n import signed_number
 from scorekeeper.web.present import minus
-from scorekeeper.web.sheets.paper import guard
+from scorekeeper.web.sheets.paper import guard, tariff_view
 from scorekeeper.web.variants import VIEWS
 
 
@@ -39,6 +39,7 @@ def rules_context(club) -> dict:
         "variant_title": _(VARIANTS[club.variant].TITLE),
         "rules": describe.house_rules(table_for(club.variant, club.options)),
         "matrix": matrix_context(club.variant, club.options),
+        "tariff": tariff_view(club.variant, club.options),
         "rate": club.options.get("rate") if VARIANTS[club.variant].FOR_MONEY else None,
         "stats": view.CLUB_STATS,
     }

@@ -134,15 +134,18 @@ def option_field(name, opt) -> Field:
     return StringField(default=option_text_of(opt, opt.default))
 
 
-def options_from_form(variant: str, form) -> tuple[dict, dict]:
-    """The options a player chose, as the scorer's types (options.options_from_text); errors keyed by form field."""
+def options_from_form(variant: str, form, skip=()) -> tuple[dict, dict]:
+    """The options a player chose, as the scorer's types (options.options_from_text); errors keyed by form field.
+    Options in `skip` are an editor's (web/editors.py): it reads their fields itself."""
     module = VARIANTS[variant]
     texts = {}
     for name, opt in module.OPTIONS.items():
+        if name in skip:
+            continue
         raw = form[f"opt_{name}"].raw_data
         texts[name] = raw[0] if raw else "" if opt.kind == "bool" else None  # an unchecked box is not sent
     given, errors = options_from_text(module, texts)
-    return {name: given.get(name, opt.default) for name, opt in module.OPTIONS.items()}, {
+    return {name: given.get(name, opt.default) for name, opt in module.OPTIONS.items() if name not in skip}, {
         f"opt_{name}": message for name, message in errors.items()
     }
 
@@ -152,18 +155,34 @@ def option_text(opt, field) -> str:
     return field.raw_data[0] if field.raw_data else option_text_of(opt, opt.default)
 
 
-def chosen_options(variant: str, form, shown: dict | None = None) -> tuple[dict, dict]:
+def chosen_options(variant: str, form, shown: dict | None = None, skip=()) -> tuple[dict, dict]:
     """The options of the new-game form as the table chose them: those left at their default are not sent, so that
     a preset sets them; a box of a built option (kind `json`) still holding what the last preview showed (`shown`,
-    by option name) is no choice of its own."""
+    by option name) is no choice of its own. Options in `skip` are an editor's."""
     module = VARIANTS[variant]
-    options, errors = options_from_form(variant, form)
+    options, errors = options_from_form(variant, form, skip)
     for name, text in (shown or {}).items():
-        if name in module.OPTIONS and module.OPTIONS[name].kind == "json" and text is not None:
+        if name in module.OPTIONS and name in options and module.OPTIONS[name].kind == "json" and text is not None:
             raw = form[f"opt_{name}"].raw_data
             if raw and " ".join(raw[0].split()) == " ".join(text.split()):
                 options[name] = None
     return {k: v for k, v in options.items() if v != module.OPTIONS[k].default}, errors
+
+
+def show_options(variant: str, form, values: dict) -> None:
+    """Put options (another club's card, imported) into the form's own fields, so that the page shows them."""
+    module = VARIANTS[variant]
+    for name, value in values.items():
+        opt = module.OPTIONS.get(name)
+        if opt is None or f"opt_{name}" not in form:
+            continue
+        field = form[f"opt_{name}"]
+        if opt.kind == "bool":
+            field.data, field.raw_data = bool(value), ["y"] if value else []
+        else:
+            field.data = field.raw_data = None
+            field.raw_data = [option_text_of(opt, value)]
+            field.data = field.raw_data[0]
 
 
 def option_error(form, name: str, message: str) -> dict:

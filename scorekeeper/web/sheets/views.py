@@ -35,16 +35,19 @@ from flask import Blueprint, Response, abort, current_app, g, redirect, render_t
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.core import VARIANTS, InputError
+from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
+from scorekeeper.web import editors
 from scorekeeper.web.db import get_db
+from scorekeeper.web.games import forms as game_forms
 from scorekeeper.web.inputs import link_args
-from scorekeeper.web.messages import with_field
+from scorekeeper.web.messages import translate, with_field
+from scorekeeper.web.options import option_text
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
 from scorekeeper.web.sheets import pdf as pdf_child
-from scorekeeper.web.variants import VIEWS
+from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("sheets", __name__)
 # The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
@@ -504,6 +507,63 @@ def blank_index():
         seats=max(counts),
         required=min(counts),
     )
+
+
+@bp.get("/blank/<variant>/form")
+def blank_form(variant):
+    """A blank sheet with the names and the house rules typed in: the same fields as the new-game page (a variant's
+    option editor too, such as the tariff card). Preview and an editor's own buttons show the form again; "Make the
+    sheet" goes to the sheet, its rules in its address (a link to keep or share)."""
+    module = VARIANTS.get(variant)
+    if module is None:
+        abort(404)
+    args = request.args
+    asked = bool(args.get("make") or args.get("preview") or editors.acts(variant, args))
+    form = game_forms.new_game_form(variant, args if asked else None)
+    found = editors.states(variant, args if asked else None)
+    drawn = asked and any(e.posted(args) for e in editors.editors(variant).values())
+    options, errors = game_forms.chosen_options(variant, form, {}, editors.covered(variant) if drawn else ())
+    ok = editors.apply(variant, options, found) if drawn else True
+    resolved = None
+    if ok and not errors:
+        resolved, found_errors = variant_options(module, options)
+        for key, message in editors.take_errors(variant, found, found_errors).items():
+            errors.update(game_forms.option_error(form, key, translate(message)))
+        resolved = None if found_errors else resolved
+    errors = editors.take_errors(variant, found, errors)
+    players = [p.strip() for p in args.getlist("player")][: max(module.PLAYER_COUNTS)]
+    if args.get("make") and resolved is not None and not errors:
+        query: dict = {"player": players or [""] * min(module.PLAYER_COUNTS)}
+        query |= {k: args[k] for k in ("title", "seats", "rows", "dealer") if args.get(k)}
+        query |= {name: option_text(module.OPTIONS[name], value) for name, value in options.items()}
+        return redirect(
+            url_for("sheets.blank", variant=variant, **{k: v for k, v in query.items() if v not in ("", None)})
+        )
+    view = VIEWS[variant]
+    editor_errors = any(state.errors for state in found.values())
+    return render_template(
+        "print/blank_form.html",
+        variant=variant,
+        module=module,
+        form=form,
+        players=players + [""] * (max(module.PLAYER_COUNTS) - len(players)),
+        required=min(module.PLAYER_COUNTS),
+        errors=errors,
+        editors=editors.views(
+            variant,
+            found,
+            tariff=paper.tariff_view(variant, resolved) if resolved is not None and not editor_errors else None,
+            preview_url=url_for("sheets.blank_form", variant=variant),
+            fragment_url=url_for("games.tariff_fragment", variant=variant),
+            method="get",
+        ),
+        covered=editors.covered(variant),
+        option_values={n: game_forms.option_text(o, form[f"opt_{n}"]) for n, o in module.OPTIONS.items()},
+        labels=option_labels(variant),
+        choice_labels=view.CHOICE_LABELS,
+        presets=view.PRESET_LABELS,
+        has_preview=False,
+    ), 400 if asked and (errors or editor_errors) else 200
 
 
 @bp.get("/blank/<variant>")

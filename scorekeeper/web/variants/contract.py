@@ -57,6 +57,15 @@ class ViewDefaults(Protocol):
     STYLESHEET: str | None  # a static file of its own (static/variants/<name>.css) linked on its pages. Default None
     SCRIPT: str | None  # a script of its own (static/variants/<name>.js) on its hand page. Default None
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers. Default None: no tariff
+    # An editor of its own for an option, drawn in its place on every page that sets house rules (new game, a club's
+    # card, blank sheets; web/editors.py): option name → an object with `template` (templates/variants/<name>_*.html),
+    # `covers` (the options it draws too, not drawn on their own), `mark` (the field that says a form carries its
+    # fields), `posted(formdata)`, `acts(formdata)` (a button of its own was pressed: show, save nothing),
+    # `blank(options)`, `read(formdata, files)` and `without_fields(formdata, options)` (its state: field texts,
+    # errors by field, the options it sets, a notice), `view(state, …)` (its template's context), `updates(state)` and
+    # `messages(state)` (what a live preview sets: field values, errors by field) and `field_of(error key)`.
+    # Default {}: every option in its own field.
+    OPTION_EDITORS: Mapping[str, Any]
 
     def tricks_total(self, ctx) -> int:
         """How many tricks the trick buttons share out in this hand. Default: the cards each holds (ctx.cards)."""

@@ -10,15 +10,18 @@ from scorekeeper.core.variants import danish as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
 from scorekeeper.web.games.forms import radio
+from scorekeeper.web.i18n import MINUS, ngettext
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
+from scorekeeper.web.variants.danish_card import ROUNDING_WORDS, CardEditor, number_text
+from scorekeeper.web.variants.danish_words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 
 NAME = rules.NAME
 OPTION_LABELS = shared.labels(
     "deals",
-    "rate",
     "currency",
+    rate=_l("Money per point (the stake: what one point of the card is worth)"),
     tariff=_l("Tariff for 7, 8 … 13"),
     lost=_l("Lost bid pays"),
     solo_values=_l("Sol values: sol, ren sol, bordlægger, ren bordlægger"),
@@ -29,29 +32,14 @@ OPTION_LABELS = shared.labels(
 CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick")}
 FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "suffix": _l("Bid")}
 PLAYER_HINT = _l("Four players, or five: the dealer then sits out.")
-BLANK_ROWS = 19  # leaves room for the tariff table
+BLANK_ROWS = 17  # leaves room for the tariff table and a head of a club card's rules
 STYLESHEET = "variants/danish.css"
 SCRIPT = "variants/danish.js"
 TARIFF_PRESETS = rules.TARIFF_PRESETS
-PRESET_LABELS = {
-    "standard": _l("Standard tariff"),
-    "per_trick": _l("Doubled tariff per missing trick"),
-    "double_sol": _l("Doubled sol values"),
-    "quarter_steps": _l("Quarter steps: vip ×1¼, gode and sans ×1½, halve ×1¾"),
-    "suffix_base_only": _l("A suffix doubles the base only, not the overtricks"),
-    "gode_not_doubled": _l("Gode not doubled"),
-    "tricks_times_tariff": _l("Tricks × tariff"),
-    "half_overtricks": _l("Overtricks at half the tariff"),
-    "lost_base_plus_short": _l("Lost: the tariff plus the tariff per missing trick"),
-    "grand_slam_double": _l("All 13 tricks count double"),
-    "selvmakker_two_shares": _l("Selvmakker gets two shares, not three"),
-    "sol_lost_equals_won": _l("A lost sol pays what a made one wins"),
-    "sol_join_independent": _l("Others may join a sol (gå med), each settles with all"),
-    "sol_join_vs_others": _l("Others may join a sol (gå med), settled with those not playing it"),
-    "winners_pool": _l("Sol values are the sol player's totals; joined sols share the pool"),
-    "more_suffixes": _l("More suffixes: stærke (spades), vip on the 2nd and 3rd card"),
-}
 CLUB_STATS = True
+# The tariff card: option `house` in fields as a club prints its card (web/variants/danish_card.py), drawing the
+# tariff, lost rule, sol values and preset too; the same editor on the new-game page, the club's card and blank sheets.
+OPTION_EDITORS = {"house": CardEditor()}
 
 
 class HandForm(BaseHandForm):
@@ -119,36 +107,6 @@ class HandForm(BaseHandForm):
             data["trump"] = inp.get("trump")
             data["partner"] = "self" if inp["partner"] == inp["bidder"] else inp["partner"]
         return data
-
-
-def solo_name(bid: str) -> str:
-    """The one word asked for, translated (not all four)."""
-    return {
-        "sol": lambda: _("sol"),
-        "ren_sol": lambda: _("ren sol"),
-        "bordlaegger": lambda: _("bordlægger"),
-        "ren_bordlaegger": lambda: _("ren bordlægger"),
-    }[bid]()
-
-
-def suffix_name(suffix: str) -> str:
-    """The one word asked for, translated (not all five)."""
-    return {
-        "plain": lambda: "",
-        "vip": lambda: _("vip"),
-        "gode": lambda: _("gode"),
-        "sans": lambda: _("sans"),
-        "halve": lambda: _("halve"),
-        "vip2": lambda: _("vip 2"),
-        "vip3": lambda: _("vip 3"),
-        "staerke": lambda: _("stærke"),
-    }[suffix]()
-
-
-def bid_name(bid, suffix=None) -> str:
-    if rules.is_solo(bid):
-        return solo_name(bid)
-    return f"{bid} {suffix_name(suffix or 'plain')}".strip()
 
 
 def bid_rows(options=None) -> list[list]:
@@ -223,42 +181,101 @@ def hand_words(inp, ctx) -> str:
     )
 
 
+def minus(value: int) -> str:
+    return str(value).replace("-", MINUS)
+
+
+def _values(pairs, all_levels: bool) -> str:
+    """Values per bid: "10, 20, 40 …" when every bid 7–13 is played, else "8: 20, 9: 40"."""
+    return ", ".join(text if all_levels else f"{n}: {text}" for n, text in pairs)
+
+
 def house_rules(table) -> list[tuple[str, str]]:
+    """The rules in words, every number drawn from the house that scores (never from the shorthands): what a plain
+    bid made and lost by one trick gives (the points `bid_value` gives), the tricks over and short, the suffixes, the
+    sol bids, selvmakker, rounding, slam and exceptions, gå med, jernhånd."""
     o = table.options
-    lines = []
-    if o.get("preset"):
-        lines.append((_("Tariff preset"), str(PRESET_LABELS.get(o["preset"], o["preset"]))))
-    lines += [
-        (_("Tariff (bids 7–13)"), ", ".join(map(str, o["tariff"]))),
-        (_("Lost bid"), _("twice the tariff") if o["lost"] == "flat" else _("twice the tariff per missing trick")),
-        (_("Sol values"), ", ".join(f"{solo_name(b)} {o['solo_values'][b]}" for b in rules.SOLO_BIDS)),
-    ]
     house = rules.house_of(o)
-    factors = {name: house.suffixes[name] for name in house.suffixes if name != "plain"}
+    levels = sorted(house.levels)
+    every = levels == list(range(7, 14))
+    preset = rules.preset_of_house(rules.house_dict(o))
+    lines = [(_("Tariff"), str(PRESET_LABELS[preset]) if preset else _("own card"))]
+    if "plain" in house.suffixes:
+        made = [(n, minus(abs(house.trick_value(n, "plain", n)))) for n in levels]
+        lost = [(n, minus(abs(house.trick_value(n, "plain", n - 1)))) for n in levels]
+        label = _("Plain bid made (points)")
+    else:
+        made = [(n, number_text(house.levels[n].made)) for n in levels]
+        lost = [(n, number_text(house.levels[n].lost)) for n in levels]
+        label = _("Bid made (points, before the suffix)")
+    over = [(n, number_text(house.levels[n].over)) for n in levels]
+    if over == made:
+        lines.append((label, _("%(values)s; each trick over the same again", values=_values(made, every))))
+    else:
+        lines.append((label, _values(made, every)))
+        lines.append((_("Each trick over"), _values(over, every)))
+    lines.append((_("Lost by one trick"), _values(lost, every)))
+    if any(house.levels[n].short for n in levels):
+        short = [(n, number_text(house.levels[n].short)) for n in levels]
+        lines.append((_("Each further trick short"), _values(short, every)))
+    order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
+    factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
     if factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
         lines.append((_("Suffixes"), _("vip, gode, sans and halve count double")))
-    else:
+    elif factors:
         lines.append(
             (
                 _("Suffixes"),
                 ", ".join(
-                    f"{suffix_name(name)} ×{base}" + (f"/×{trick}" if trick != base else "")
+                    f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
                     for name, (base, trick) in factors.items()
                 ),
             )
         )
+    if house.selv_factor != 1:  # the usual rule (three times) the tariff table's caption says
+        lines.append(
+            (
+                _("Selvmakker"),
+                _(
+                    "each other pays %(factor)s of the value, the bidder three times that",
+                    factor=number_text(house.selv_factor),
+                ),
+            )
+        )
+    if house.made_factor or house.lost_factor or house.made_extra:
+        slam = [_("%(n)d tricks made: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.made_factor.items())]
+        slam += [_("%(n)d tricks lost: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.lost_factor.items())]
+        slam += [
+            _("%(n)d tricks made: %(x)s more tricks over counted", n=t, x=number_text(x))
+            for t, x in sorted(house.made_extra.items())
+        ]
+        lines.append((_("Slam"), "; ".join(slam)))
+    if house.overrides or house.cells:
+        lines.append(
+            (
+                _("Exceptions"),
+                ngettext(
+                    "own values for %(num)d bid or cell (in the table)",
+                    "own values for %(num)d bids or cells (in the table)",
+                    len(house.overrides) + len(house.cells),
+                ),
+            )
+        )
+    if house.rounding != "half_away" or house.selv_rounding != "half_away":
+        lines.append((_("Rounding"), str(ROUNDING_WORDS[house.rounding])))
+    sol = []
+    for bid in rules.SOLO_BIDS:
+        if bid in house.sol:
+            won = house.sol_value(bid, house.sol[bid].max_tricks)[0]
+            lost_v = house.sol_value(bid, house.sol[bid].max_tricks + 1)[0]
+            sol.append(f"{solo_name(bid)} {minus(won)}/{minus(lost_v)}")
+    if sol:
+        lines.append((_("Sol bids (made / lost)"), ", ".join(sol)))
     if house.gaa_med:
         lines.append((_("Gå med"), GAA_MED_LABELS[house.gaa_med]()))
     if o.get("iron_hand"):
         lines.append((_("Jernhånd"), _("allowed: 0 for all, the deal passes on")))
     return lines
-
-
-GAA_MED_LABELS = {
-    "independent": lambda: _("each sol player settles with all three others"),
-    "vs_non_participants": lambda: _("each sol player settles with those not playing sol"),
-    "winners_pool": lambda: _("the sol values are totals; winners share what the others pay"),
-}
 
 
 def tariff_matrix(options) -> dict:

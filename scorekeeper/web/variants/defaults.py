@@ -20,6 +20,7 @@ CLUB_STATS = False
 STYLESHEET = None
 SCRIPT = None
 tariff_matrix = None
+OPTION_EDITORS: dict = {}
 
 
 def tricks_total(ctx) -> int:

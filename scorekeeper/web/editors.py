@@ -1,0 +1,113 @@
+"""Option editors: a variant's own fields for an option (its view's OPTION_EDITORS, web/variants/contract.py) on every
+page that sets house rules — the new-game page, a club's card, the blank-sheet form.
+
+What the pages share: which options an editor draws (so they are not drawn again in boxes of their own), the editor's
+state from a request (its fields as posted, or filled from a rule set), the options it sets over the form's own, the
+scorer's errors put beside its fields, and whether a post only works the editor (fill in a preset, import a card: a
+preview, nothing saved). No editor is known here by its variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.core import VARIANTS, variant_options
+from scorekeeper.web.variants import VIEWS
+
+
+def editors(variant: str) -> dict[str, Any]:
+    return dict(VIEWS[variant].OPTION_EDITORS)
+
+
+def covered(variant: str) -> set[str]:
+    """The options the variant's editors draw: no box of their own on the page."""
+    return {name for editor in editors(variant).values() for name in editor.covers}
+
+
+def defaults(variant: str) -> dict[str, Any]:
+    """The variant's rule set with nothing chosen, resolved (what a fresh page's editor shows)."""
+    return variant_options(VARIANTS[variant], {})[0]
+
+
+def states(variant: str, formdata=None, files=None, current: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Each editor's state: its posted fields (the form carries them), else filled from `current` (a club's or game's
+    options), else from the variant's defaults."""
+    out = {}
+    for name, editor in editors(variant).items():
+        rules = current if current is not None else defaults(variant)
+        if formdata is not None and editor.posted(formdata):
+            out[name] = editor.read(formdata, files)
+        elif formdata is not None:
+            out[name] = editor.without_fields(formdata, rules)
+        else:
+            out[name] = editor.blank(rules)
+    return out
+
+
+def acts(variant: str, formdata) -> bool:
+    """The post only works an editor (a preset filled in, a card imported): the page shows it and saves nothing."""
+    return formdata is not None and any(editor.acts(formdata) for editor in editors(variant).values())
+
+
+def apply(variant: str, options: dict[str, Any], found: Mapping[str, Any]) -> bool:
+    """The options the editors set, over the form's own (an option they cover is theirs alone); False while one of
+    them has errors (they are beside its fields)."""
+    ok = True
+    for name, editor in editors(variant).items():
+        for option in editor.covers:
+            options.pop(option, None)
+        state = found.get(name)
+        if state is None or state.options is None:
+            ok = False
+        else:
+            options.update(state.options)
+    return ok
+
+
+def more(found: Mapping[str, Any]) -> dict[str, Any]:
+    """What an editor's import brought for the page's other fields (another club's stake, jernhånd …)."""
+    out: dict[str, Any] = {}
+    for state in found.values():
+        out.update(state.more)
+    return out
+
+
+def take_errors(variant: str, found: Mapping[str, Any], errors: Mapping[str, Any]) -> dict[str, Any]:
+    """The scorer's errors about an option an editor draws go beside the editor's field; answers the others."""
+    rest = {}
+    for key, message in errors.items():
+        if not key.startswith(("options.", "opt_")):
+            rest[key] = message
+            continue
+        option = key.removeprefix("options.").removeprefix("opt_").partition(".")[0]
+        owner = next((n for n, e in editors(variant).items() if option in e.covers), None)
+        if owner is None or owner not in found:
+            rest[key] = message
+            continue
+        found[owner].errors[editors(variant)[owner].field_of(key)] = message
+        found[owner].options = None
+    return rest
+
+
+def views(variant: str, found: Mapping[str, Any], tariff=None, **how) -> dict[str, dict]:
+    """Each editor's template and its context, by option name."""
+    out = {}
+    for name, editor in editors(variant).items():
+        out[name] = editor.view(found[name], tariff=tariff, **how) | {"template": editor.template}
+    return out
+
+
+def updates(variant: str, found: Mapping[str, Any]) -> dict[str, Any]:
+    """What a page's script sets after a live preview: field values (when an editor filled them in), errors by field
+    name, the notices."""
+    values: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    notices: list[str] = []
+    for name, editor in editors(variant).items():
+        state = found[name]
+        values.update(editor.updates(state))
+        errors.update(editor.messages(state))
+        if state.notice:
+            notices.append(state.notice)
+    return {"values": values, "errors": errors, "notices": notices}
