@@ -538,6 +538,11 @@ def _free_code(db) -> str:
             return code
 
 
+def evening_tables(db, evening_id: int) -> list[store.ClubTableRecord]:
+    """An evening's tables, by number, with their seats, halves and codes."""
+    return store.club_tables(db, [evening_id])
+
+
 def table_of(db, game_id: str) -> TablePlace | None:
     """Where a game sits in a club: its club, evening and table; None for a game of no club."""
     found = store.club_table_of(db, game_id)

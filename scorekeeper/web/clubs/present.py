@@ -8,6 +8,7 @@ import io
 from decimal import Decimal
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.core import VARIANTS, table_for
 from scorekeeper.core import club as club_rules
@@ -60,13 +61,34 @@ def matrix_context(variant: str, options) -> dict | None:
     }
 
 
-def table_context(table, members) -> dict:
+def table_name(number: int, half: int, halves: int) -> str:
+    """ "Table 2", or "Table 2, half 1" on an evening of several halves: built from data, in the reader's language."""
+    if halves > 1:
+        return _("Table %(n)d, half %(half)d", n=number, half=half)
+    return _("Table %(n)d", n=number)
+
+
+def format_text(fmt) -> str:
+    """An evening's format in words: "2 halves of 20 deals"; "" for one half as the table likes."""
+    if fmt.halves > 1 and fmt.deals:
+        return _("%(halves)d halves of %(deals)d deals", halves=fmt.halves, deals=fmt.deals)
+    if fmt.halves > 1:
+        return _("%(halves)d halves", halves=fmt.halves)
+    if fmt.deals:
+        return ngettext("%(num)d deal", "%(num)d deals", fmt.deals)
+    return ""
+
+
+def table_context(table, members, halves: int = 1) -> dict:
     scored_game = table.scored_game
     names = [members[m].name for m in table.record.members]
     p = scored_game.protokoll
     sides = words.side_names(names, p.sides)
     return {
         "number": table.record.number,
+        "shown": table.record.shown_number,
+        "half": table.record.half,
+        "name": table_name(table.record.shown_number, table.record.half, halves),
         "game_id": scored_game.game.id,
         "variant": _(VARIANTS[scored_game.game.variant].TITLE),
         "money": VARIANTS[scored_game.game.variant].FOR_MONEY,
@@ -93,6 +115,7 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
     """The evening's result: money per member (best first), standings, the kitty and the payments; the money in the
     currency the evening was played in (`currency` only for an evening that does not know it)."""
     r = data.result
+    tables = [table_context(t, members, data.format.halves) for t in data.tables]
     rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
     at_standings = {
         m for t in data.tables if not VARIANTS[t.scored_game.game.variant].FOR_MONEY for m in t.record.members
@@ -138,7 +161,13 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
             {"from": party_name(t.payer, members, first=True), "to": party_name(t.payee, members), "amount": t.cents}
             for t in r.transfers
         ],
-        "tables": [table_context(t, members) for t in data.tables],
+        "tables": tables,
+        "halves": [
+            {"number": h, "tables": [t for t in tables if t["half"] == h]} for h in sorted({t["half"] for t in tables})
+        ],
+        "halves_count": data.format.halves,
+        "next_half": data.half + 1,
+        "format_text": format_text(data.format),
     }
 
 
