@@ -464,12 +464,14 @@ def normal_code(text: Any) -> str | None:
     return code
 
 
-def claim_code(db, code: Any) -> tuple[str, str] | None:
+def claim_code(db, code: Any, club_id: str | None = None) -> tuple[str, str] | None:
     """The table a code hands over: (game id, the table's handed key, which gives its edit right); None if no table
-    has this code."""
+    (of this club, when one is named) has this code."""
     code = normal_code(code)
     game_id = store.table_by_code(db, code) if code else None
     if game_id is None:
+        return None
+    if club_id is not None and (store.club_table_of(db, game_id) or (None, None))[1] != club_id:
         return None
     game = store.get_game(db, game_id)
     return (game_id, service.handed_key(game)) if game else None

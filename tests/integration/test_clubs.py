@@ -592,7 +592,7 @@ def test_a_club_made_and_run_through_its_pages(client, db):
     page = client.get(r.location).get_data(as_text=True)
     code = re.search(r'id="code-1">([A-Z0-9]{3}-[A-Z0-9]{3})<', page).group(1)  # the table's handover code
     scorer = client.application.test_client()
-    r = scorer.get(f"/k/{code.replace('-', '')}")
+    r = scorer.get(f"/c/{club_id}/k/{code.replace('-', '')}")
     assert r.status_code == 302
     game_id = r.location.rsplit("/", 1)[-1]
     assert "Enter hand 1" in scorer.get(f"/g/{game_id}").get_data(as_text=True)  # the scanning phone may score

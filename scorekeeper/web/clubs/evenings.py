@@ -119,7 +119,7 @@ def _evening_page(club, evening_id, form=None, general=(), status=200):
         table["removable"] = admin and table["hands"] == 0
         code = t.record.code if admin else None
         table["code"] = club_tables.code_text(code) if code else None
-        table["qr"] = club_tables.qr_svg(club_tables.claim_url(code), scale=3) if code else None
+        table["qr"] = club_tables.qr_svg(club_tables.claim_url(club.id, code), scale=3) if code else None
     halves = data.format.halves
     ctx["draw"] = club_tables.draw_view(data.record, members, halves)
     ctx["can_draw"] = bool(data.tables) and data.half < halves

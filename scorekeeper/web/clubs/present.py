@@ -14,6 +14,7 @@ from scorekeeper.core import VARIANTS, table_for
 from scorekeeper.core import club as club_rules
 from scorekeeper.services.clubs import EveningData
 from scorekeeper.web import describe, words
+from scorekeeper.web.clubs.forms import PRIZE_LABELS
 from scorekeeper.web.i18n import signed_number
 from scorekeeper.web.present import minus
 from scorekeeper.web.sheets.paper import guard
@@ -77,6 +78,21 @@ def format_text(fmt) -> str:
     if fmt.deals:
         return ngettext("%(num)d deal", "%(num)d deals", fmt.deals)
     return ""
+
+
+def prize_label(kind: str, place: int = 0) -> str:
+    if kind == "place":
+        return _("Place %(n)d", n=place)
+    return str(PRIZE_LABELS.get(kind, kind))
+
+
+def format_context(fmt) -> dict:
+    """The club card's format section: the format and its prizes in words."""
+    prizes = []
+    if fmt.places:
+        prizes.append(ngettext("a prize for the best", "prizes for the %(num)d best", fmt.places))
+    prizes += [str(PRIZE_LABELS[k]).lower() for k in fmt.prizes]
+    return {"format_text": format_text(fmt), "prize_text": ", ".join(prizes)}
 
 
 def table_context(table, members, halves: int = 1) -> dict:

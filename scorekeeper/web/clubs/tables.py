@@ -121,8 +121,9 @@ def qr_svg(url: str, scale: int = 8) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=scale, dark="#000", light="#fff"))
 
 
-def claim_url(code: str) -> str:
-    return external_url("clubs.claim_code", code=code)
+def claim_url(club_id: str, code: str) -> str:
+    """What a table's QR code holds: the club's address and the code (a "k" segment: the logs redact what follows)."""
+    return external_url("clubs.claim_code", club_id=club_id, key=code)
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/tables/<game_id>/hand-over")
@@ -150,17 +151,17 @@ def hand_over(club_id, evening_id, game_id):
         table=table,
         name=table_name(table.shown_number, table.half, data.format.halves),
         players=[members[m].name for m in table.members if m in members],
-        qr=qr_svg(claim_url(table.code)),
+        qr=qr_svg(claim_url(club_id, table.code)),
         code=code_text(table.code),
-        url=claim_url(table.code),
+        url=claim_url(club_id, table.code),
         following=following,
         following_name=table_name(following.shown_number, following.half, data.format.halves) if following else None,
     )
     return page, NO_STORE
 
 
-def _claim(code):
-    found = club_service.claim_code(get_db(), code)
+def _claim(code, club_id=None):
+    found = club_service.claim_code(get_db(), code, club_id)
     if found is None:
         return None
     game_id, key = found
@@ -169,11 +170,11 @@ def _claim(code):
     return redirect(url_for("games.protokoll", game_id=game_id))
 
 
-@bp.get("/k/<code>")
+@bp.get("/c/<club_id>/k/<key>")
 @guard.limited("LIMIT_TABLE_CODES", "table-code")
-def claim_code(code):
+def claim_code(club_id, key):
     """A table's QR code opens this: the phone gets the table's edit right and shows its protokoll."""
-    answer = _claim(code)
+    answer = _claim(key, club_id)
     if answer is None:
         return render_template("clubs/code.html", form=club_forms.CodeForm(), wrong=True), 404, NO_STORE
     return answer
