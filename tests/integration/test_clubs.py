@@ -256,7 +256,7 @@ def test_the_evening_csv_reads_back_to_the_same_figures(client, season, db):
         for m in r.members:
             row = by_name[names[m.member]]
             assert (int(row["points"]), int(row["hands"]), int(row["tables"])) == (m.points, m.hands, m.tables)
-            assert (Decimal(row["winnings"]), Decimal(row["fee"]), Decimal(row["net"])) == (
+            assert (Decimal(row["before fee"]), Decimal(row["fee"]), Decimal(row["net"])) == (
                 Decimal(m.winnings) / 100,
                 Decimal(m.fee) / 100,
                 Decimal(m.net) / 100,
@@ -275,18 +275,18 @@ def test_the_ledger_csv_reads_back_to_the_same_figures(client, season, db):
     for line in ledger.lines:
         row = by_name[names[line.member]]
         assert (int(row["evenings"]), int(row["hands"]), int(row["points"])) == (line.evenings, line.hands, line.points)
-        assert (Decimal(row["money (DKK)"]), Decimal(row["unsettled (DKK)"])) == (
+        assert (Decimal(row["net (DKK)"]), Decimal(row["unsettled (DKK)"])) == (
             Decimal(line.net) / 100,
             Decimal(line.unsettled) / 100,
         )
         for r, entry in zip(ledger.results, line.entries):
-            points, money = row[f"{r.evening.date} points"], row[f"{r.evening.date} money (DKK)"]
+            points, money = row[f"{r.evening.date} points"], row[f"{r.evening.date} net (DKK)"]
             if entry is None:
                 assert points == money == ""
             else:
                 assert (int(points), Decimal(money)) == (entry.points, Decimal(entry.net) / 100)
-    assert Decimal(by_name["kitty"]["money (DKK)"]) == Decimal(ledger.kitty) / 100 == Decimal("135.00")
-    assert sum(Decimal(row["money (DKK)"]) for row in rows) == 0
+    assert Decimal(by_name["kitty"]["net (DKK)"]) == Decimal(ledger.kitty) / 100 == Decimal("135.00")
+    assert sum(Decimal(row["net (DKK)"]) for row in rows) == 0
     assert len(read_csv(client.get(f"/c/{club_id}/ledger.csv?from=2026-01-20"))[0]) == 8 + 2
 
 

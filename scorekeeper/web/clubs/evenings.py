@@ -17,7 +17,7 @@ from flask_babel import ngettext
 
 from scorekeeper.core import InputError, format_cents
 from scorekeeper.services import clubs as club_service
-from scorekeeper.web import guard, phone
+from scorekeeper.web import guard, phone, xlsx
 from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
@@ -26,6 +26,8 @@ from scorekeeper.web.clubs.common import bp
 from scorekeeper.web.db import get_db
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.messages import translate
+from scorekeeper.web.sheets import paper
+from scorekeeper.web.sheets import views as sheet_views
 
 
 @bp.route("/c/<club_id>/evenings/new", methods=["GET", "POST"])
@@ -254,8 +256,44 @@ def settle(club_id, evening_id):
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/result.csv")
 def result_csv(club_id, evening_id):
+    """The result as CSV: for programs (commas, decimal points), or with ?sep=semicolon for a Nordic spreadsheet."""
     common.club_or_404(club_id)
     data = _evening(club_id, evening_id, request.args.get("settlement"))
+    dialect = common.csv_dialect()
     return common.csv_response(
-        club_present.evening_csv(data, club_service.members(get_db(), club_id)), f"evening-{data.record.date}.csv"
+        club_present.evening_csv(data, club_service.members(get_db(), club_id), dialect=dialect),
+        f"evening-{data.record.date}{'-semicolon' if dialect == 'semicolon' else ''}.csv",
     )
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/result.xlsx")
+def result_xlsx(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    data = _evening(club_id, evening_id, request.args.get("settlement"))
+    sheets = club_present.evening_sheets(data, club_service.members(get_db(), club_id), club.name)
+    return xlsx.download(sheets, f"evening-{data.record.date}.xlsx")
+
+
+def _paper(club, evening_id) -> dict:
+    """The evening on paper: the result, the settlement, the prizes and every table's sheet, the club on each."""
+    data = _evening(club.id, evening_id)
+    ctx = club_present.evening_context(data, club_service.members(get_db(), club.id), club.currency)
+    sheets = []
+    for t in data.tables:
+        sheet = paper.sheet_context(club_tables.titled(t.scored_game))
+        sheet["table_name"] = next(x["name"] for x in ctx["tables"] if x["game_id"] == t.record.game_id)
+        sheets.append(sheet)
+    return {"club": club, "evening": ctx, "sheets": sheets}
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/print")
+def evening_print(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    return render_template("print/evening.html", pdf=False, **_paper(club, evening_id))
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/evening.pdf")
+def evening_pdf(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    ctx = _paper(club, evening_id)
+    return sheet_views.pdf_download("print/evening.html", f"evening-{ctx['evening']['date']}.pdf", **ctx)
