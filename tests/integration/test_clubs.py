@@ -368,10 +368,13 @@ def test_no_club_change_without_the_admin_login(client, season, db_path):
     for url in (
         f"/c/{season['club']}/settings",
         f"/c/{season['club']}/evenings/new",
-        f"/c/{season['club']}/members/{season['ids']['Anna']}",
+        f"/c/{season['club']}/format",
     ):
         r = client.get(url)
         assert r.status_code == 302 and "/login" in r.location
+    # A member's page shows the season to anyone with the club's link, without the form that changes the member.
+    page = client.get(f"/c/{season['club']}/members/{season['ids']['Anna']}").get_data(as_text=True)
+    assert 'id="season"' in page and 'id="rename"' not in page
 
 
 def test_the_admin_of_another_club_is_not_admin_here(client, season, db, db_path):

@@ -224,15 +224,17 @@ def add_member(club_id):
 @bp.route("/c/<club_id>/members/<int:member_id>", methods=["GET", "POST"])
 @guard.exempt("the admin renames or retires a member: changes a row, makes none")
 def member(club_id, member_id):
-    club, refused = common.admin_or_refuse(club_id)
-    if refused:
-        return refused
+    """A member's season at a glance (for anyone with the club's link); for the admin also renaming and retiring."""
+    club = common.club_or_404(club_id)
+    admin = common.is_admin(club)
+    if request.method == "POST" and not admin:
+        return common.refuse()
     found = club_service.members(get_db(), club_id).get(member_id)
     if found is None:
         abort(404)
     form = club_forms.MemberForm(data={"name": found.name})
     if request.method == "GET":
-        return common.page("member.html", club=club, member=found, form=form, general=[])
+        return _member_page(club, found, form, [], admin)
     action = request.form.get("action", "rename")
     if action not in ("rename", "retire", "reinstate"):
         abort(400)
@@ -249,7 +251,18 @@ def member(club_id, member_id):
             return redirect(url_for("clubs.club", club_id=club_id, _anchor="members"))
     elif "csrf_token" in form.errors:
         general = [_("The form expired; please try again.")]
-    return common.page("member.html", 400, club=club, member=found, form=form, general=general)
+    return _member_page(club, found, form, general, admin, 400)
+
+
+def _member_page(club, found, form, general, admin, status=200):
+    db = get_db()
+    members = club_service.members(db, club.id)
+    ledger = club_present.ledger_context(club_service.season(db, club.id), members, club.currency)
+    line = next((entry for entry in ledger["lines"] if entry["id"] == found.id), None)
+    return common.page(
+        "member.html", status, club=club, member=found, form=form, general=general, admin=admin, line=line,
+        ledger=ledger,
+    )  # fmt: skip
 
 
 @bp.route("/c/<club_id>/format", methods=["GET", "POST"])

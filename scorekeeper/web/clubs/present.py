@@ -13,7 +13,7 @@ from flask_babel import ngettext
 from scorekeeper.core import VARIANTS, table_for
 from scorekeeper.core import club as club_rules
 from scorekeeper.services.clubs import EveningData
-from scorekeeper.web import describe, words, xlsx
+from scorekeeper.web import chart, describe, i18n, words, xlsx
 from scorekeeper.web.clubs.forms import PRIZE_LABELS
 from scorekeeper.web.i18n import signed_number
 from scorekeeper.web.present import minus
@@ -235,6 +235,25 @@ def _per_currency(by_currency, currencies) -> list[dict]:
     ]
 
 
+def season_charts(line: club_rules.LedgerLine, ledger: club_rules.Ledger, name: str, currency: str) -> dict:
+    """A member's season at a glance: the money (net, in the ledger's first currency) and the points, added up
+    evening by evening, as two server-drawn charts (web/chart.py); None where they played no evening."""
+    played = [(r, e) for r, e in zip(ledger.results, line.entries) if e is not None]
+    first = _currencies(ledger, currency)[0]
+    in_first = [e.net for r, e in played if (r.evening.currency or currency) == first]
+    money = (
+        chart.season(in_first, name, label=lambda cents: i18n.money(cents, first))
+        if any(r.has_money for r, _e in played)
+        else None
+    )
+    return {
+        "money": money,
+        "money_caption": _("Money, evening by evening (net, %(currency)s)", currency=first),
+        "points": chart.season([e.points for _r, e in played], name, label=minus),
+        "points_caption": _("Points, evening by evening"),
+    }
+
+
 def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
     """The season; money per currency the evenings were played in (`currency`, the club's, when none has money),
     never one sum of two currencies."""
@@ -258,7 +277,9 @@ def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
         member = members.get(line.member)
         lines.append(
             {
+                "id": line.member,
                 "name": party_name(line.member, members),
+                "charts": season_charts(line, ledger, party_name(line.member, members), currency),
                 "retired": bool(member and member.retired),
                 "evenings": line.evenings,
                 "hands": line.hands,
