@@ -287,3 +287,20 @@ def test_a_csv_a_nordic_spreadsheet_splits(client, played):
     assert next(r for r in csv.reader(plain.lstrip("\ufeff").splitlines()) if r[0] == "Anna")[6] == "10.00"
     ledger = client.get(f"/c/{club_id}/ledger.csv?sep=semicolon").get_data(as_text=True)
     assert "net (DKK)" in ledger.splitlines()[0] and ";" in ledger.splitlines()[0]
+
+
+def test_a_members_season_at_a_glance(client, db, played):
+    club_id, evening_id = played
+    second = club_service.create_evening(db, club_id, "2026-12-08")
+    ids = [m.id for m in club_service.members(db, club_id).values()]
+    anna = next(m.id for m in club_service.members(db, club_id).values() if m.name == "Anna")
+    game_id, key, _ = club_service.add_table(db, club_id, second, [anna] + [i for i in ids if i != anna][:3])
+    play(db, game_id, key, [SOL_MADE])
+    reader = client.application.test_client()
+    page = reader.get(f"/c/{club_id}/members/{anna}").get_data(as_text=True)
+    for chart in ("money-chart", "points-chart"):
+        figure = page.split(f'id="{chart}"', 1)[1].split("</figure>", 1)[0]
+        points = re.search(r'<polyline class="line line-0" points="([^"]+)"', figure).group(1).split()
+        assert len(points) == 3  # 0, then after each of the two evenings
+    ledger = reader.get(f"/c/{club_id}/ledger").get_data(as_text=True)
+    assert f'id="money-chart-{anna}"' in ledger and f'id="points-chart-{anna}"' in ledger
