@@ -154,6 +154,7 @@ def hand_over(club_id, evening_id, game_id):
         qr=qr_svg(claim_url(club_id, table.code)),
         code=code_text(table.code),
         url=claim_url(club_id, table.code),
+        enter_url=external_url("clubs.enter_code"),
         following=following,
         following_name=table_name(following.shown_number, following.half, data.format.halves) if following else None,
     )
