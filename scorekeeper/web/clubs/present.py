@@ -90,7 +90,7 @@ def format_context(fmt) -> dict:
     """The club card's format section: the format and its prizes in words."""
     prizes = []
     if fmt.places:
-        prizes.append(ngettext("a prize for the best", "prizes for the %(num)d best", fmt.places))
+        prizes.append(_("a prize for the best") if fmt.places == 1 else _("prizes for the %(n)d best", n=fmt.places))
     prizes += [str(PRIZE_LABELS[k]).lower() for k in fmt.prizes]
     return {"format_text": format_text(fmt), "prize_text": ", ".join(prizes)}
 
