@@ -304,3 +304,17 @@ def test_a_members_season_at_a_glance(client, db, played):
         assert len(points) == 3  # 0, then after each of the two evenings
     ledger = reader.get(f"/c/{club_id}/ledger").get_data(as_text=True)
     assert f'id="money-chart-{anna}"' in ledger and f'id="points-chart-{anna}"' in ledger
+
+
+def test_table_codes_are_tried_a_bounded_number_of_times(db_path):
+    """Scanned or typed, a client gets LIMIT_TABLE_CODES tries: a six-character code is not found by guessing."""
+    from scorekeeper import create_app
+
+    app = create_app(
+        {"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "t", "RATELIMIT_ENABLED": True,
+         "LIMIT_TABLE_CODES": "3 per minute", "WTF_CSRF_ENABLED": False}
+    )  # fmt: skip
+    client = app.test_client()
+    assert [client.get("/c/x/k/AAAAAA").status_code for _ in range(3)] == [404, 404, 404]
+    assert client.get("/c/x/k/AAAAAA").status_code == 429
+    assert client.post("/k", data={"code": "AAAAAA"}).status_code == 429  # one budget for both ways

@@ -43,14 +43,17 @@ def code_text(code: str | None) -> str:
     return f"{code[:3]}-{code[3:]}" if code else ""
 
 
-def titled(scored_game: service.ScoredGame) -> service.ScoredGame:
-    """The scored game with its title built from its club table, if it is one and has no title of its own."""
+def titled(scored_game: service.ScoredGame, built: str | None = None) -> service.ScoredGame:
+    """The scored game with its title built from its club table (`built`, when the caller has it), if it is one and
+    has no title of its own."""
     if scored_game.game.title:
         return scored_game
-    place = club_service.table_of(get_db(), scored_game.game.id)
-    if place is None:
-        return scored_game
-    return dataclasses.replace(scored_game, game=dataclasses.replace(scored_game.game, title=title(place)))
+    if built is None:
+        place = club_service.table_of(get_db(), scored_game.game.id)
+        if place is None:
+            return scored_game
+        built = title(place)
+    return dataclasses.replace(scored_game, game=dataclasses.replace(scored_game.game, title=built))
 
 
 def draw_view(record, members, halves: int) -> dict | None:

@@ -180,7 +180,8 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
-    scored_game = club_tables.titled(_load(game_id))
+    club_table = club_tables.table_view(game_id)
+    scored_game = club_tables.titled(_load(game_id), club_table["title"]) if club_table else _load(game_id)
     editable = service.key_matches(scored_game.game, phone.game_key(game_id))
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
@@ -193,7 +194,7 @@ def protokoll(game_id):
         editable=editable,
         changes=edit_log_view(scored_game, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
-        club_table=club_tables.table_view(game_id),
+        club_table=club_table,
     )
 
 
