@@ -143,6 +143,11 @@ def test_a_code_hands_over_its_table_and_nothing_else(client, db, club):
     assert "Enter hand 1" in scorer.get(f"/g/{one}").get_data(as_text=True)
     assert "Enter hand 1" not in scorer.get(f"/g/{two}").get_data(as_text=True)  # that table only
     assert scorer.get(f"/g/{two}/hands/new").status_code == 403
+    # The pages the service worker keeps on the phone (home, the protokoll, its new-hand form) hold no code, no key.
+    handed = service.handed_key(service.load(db, one).game)
+    for kept in ("/", f"/g/{one}", f"/g/{one}/hands/new"):
+        text = scorer.get(kept).get_data(as_text=True)
+        assert handed not in text and codes[0] not in text and codes[0][:3] + "-" not in text, kept
     other = club_service.create_club(db, {"name": "Spar", "currency": "DKK", "variant": "danish", "password": PASSWORD})
     assert scorer.get(f"/c/{other}/k/{codes[1]}").status_code == 404  # a code opens its own club's table only
     # Only the admin sees the codes; the hand-over page is refused to anyone else.
