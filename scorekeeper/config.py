@@ -111,6 +111,13 @@ KEYS: tuple[Key, ...] = (
         "limits",
         "club login posts per client address, on top of the per-club throttle",
     ),
+    # A hall's phones behind one address scan their tables' codes at the break; a code is 6 of 31 characters.
+    Key(
+        "LIMIT_TABLE_CODES",
+        "60 per minute; 300 per hour",
+        "limits",
+        "club table codes tried (scanned or typed) per client address: each one that opens a table gives its edit right",
+    ),
     # Tests create hundreds of games a minute from one address; the rate limit tests switch it on.
     Key(
         "RATELIMIT_ENABLED",

@@ -2,10 +2,11 @@
 # Debian packages, in two sets. Installs only what is missing.
 #   run:  what the app needs to serve: Pango, HarfBuzz, fontconfig and fonts for the PDFs (WeasyPrint).
 #   test: run + Chromium for the browser tests, poppler-utils to read PDFs back, wrk for the benchmark, nginx and
-#         openssl for the reverse-proxy test (tests/integration/test_proxy.py).
+#         openssl for the reverse-proxy test (tests/integration/test_proxy.py), zbar-tools (zbarimg) to decode the
+#         QR codes a browser test screenshots (tests/browser/test_club_night_browser.py).
 set -euo pipefail
 run=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig fonts-dejavu-core)
-test=("${run[@]}" chromium poppler-utils wrk nginx openssl)
+test=("${run[@]}" chromium poppler-utils wrk nginx openssl zbar-tools)
 case "${1:-}" in
   run) wanted=("${run[@]}") ;;
   test) wanted=("${test[@]}") ;;

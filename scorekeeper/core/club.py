@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from scorekeeper.core import VARIANTS
+from scorekeeper.core.evening import Standing
 from scorekeeper.core.game import TableContext
 from scorekeeper.core.settlement import payments as _payments
 from scorekeeper.core.settlement import to_cents
@@ -48,6 +49,7 @@ class Table:
     options: Mapping[str, Any] = field(default_factory=dict)
     money_points: tuple[int, ...] = ()
     variant: str = ""
+    half: int = 1  # the half of the evening it was played in
 
     def side_of(self, seat: int) -> int:
         return next(s for s, seats in enumerate(self.sides) if seat in seats)
@@ -395,4 +397,33 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
                 tuple(best),
             )
         )
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- the evening's standings
+
+
+def standings(result: EveningResult, halves: int = 1) -> tuple[Standing, ...]:
+    """Per member the points the evening's places go by (those of the tables of a variant played for money when it
+    has any, else the standings tables'), per half, and the figures of the extra prizes: bids made as bidder and bids played alone made."""
+    money = any(t.money for t in result.evening.tables)
+    count = max([halves, *(t.half for t in result.evening.tables)])
+    per_half: dict[int, list[int]] = {m.member: [0] * count for m in result.members}
+    for table in result.evening.tables:
+        if table.money != money:
+            continue
+        totals = table.totals
+        h = max(table.half, 1) - 1
+        for seat, member in enumerate(table.members):
+            if table.money and table.money_points:
+                per_half[member][h] += table.money_points[seat]
+            else:
+                per_half[member][h] += totals[table.side_of(seat)]
+    stats = {s.member: s for s in member_stats([result.evening])}
+    out = []
+    for m in result.members:
+        s = stats.get(m.member)
+        figures = {"bids_made": s.bids_made, "alone_made": s.sol_made} if s else {}
+        points = m.points if money else m.standing_points
+        out.append(Standing(m.member, points, tuple(per_half[m.member]), figures))
     return tuple(out)

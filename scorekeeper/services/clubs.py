@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import random
 import secrets
 from dataclasses import dataclass
 from datetime import date as Date
@@ -15,6 +16,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.core import VARIANTS, InputError, check_name, make_setup, settlement_points
 from scorekeeper.core import club as club_rules
+from scorekeeper.core import evening as evening_rules
 from scorekeeper.core.messages import message_of
 from scorekeeper.core.numbers import NumberError, read_number
 from scorekeeper.core.options import CURRENCIES
@@ -52,10 +54,30 @@ class TableGame:
 
 
 @dataclass(frozen=True)
+class TablePlace:
+    """A game that is a club's table: the club, the evening, the table (its half and number) and the halves of its
+    evening."""
+
+    club: store.ClubRecord
+    evening: store.EveningRecord
+    table: store.ClubTableRecord
+    halves: int = 1
+
+
+@dataclass(frozen=True)
 class EveningData:
     record: store.EveningRecord
     tables: tuple[TableGame, ...]
     result: club_rules.EveningResult
+    format: evening_rules.Format = evening_rules.Format()
+    standings: tuple[evening_rules.Standing, ...] = ()
+    places: tuple[evening_rules.Place, ...] = ()
+    prizes: tuple[evening_rules.Prize, ...] = ()
+
+    @property
+    def half(self) -> int:
+        """The half being played: the latest with a table (1 before any)."""
+        return max((t.record.half for t in self.tables), default=1)
 
 
 # ---------------------------------------------------------------- the club and its rules
@@ -222,6 +244,68 @@ def login(db, club_id: str, password: Any, now: float, address: Any) -> bool:
     return ok
 
 
+# ---------------------------------------------------------------- the evening's format (the club's card)
+
+
+def club_format(club: store.ClubRecord) -> evening_rules.Format:
+    """How the club plays an evening; a club that never said: one half, as many deals as a table likes, no prizes."""
+    return _stored_format(club.evening_format)
+
+
+def _stored_format(data: dict | None) -> evening_rules.Format:
+    try:
+        return evening_rules.read_format(data)
+    except evening_rules.FormatError:
+        return evening_rules.Format()
+
+
+def evening_format(record: store.EveningRecord) -> evening_rules.Format:
+    """The format an evening was made with (one half for an evening made before formats)."""
+    return _stored_format(record.format)
+
+
+FORMAT_FIELDS = {
+    "halves": lambda low, high: _("must be a whole number from %(low)d to %(high)d", low=low, high=high),
+    "deals": lambda low, high: _("must be a whole number from %(low)d to %(high)d, or empty", low=low, high=high),
+    "places": lambda low, high: _("must be a whole number from %(low)d to %(high)d", low=low, high=high),
+    "prizes": lambda low, high: _("must be among %(choices)s", choices=", ".join(evening_rules.PRIZE_KINDS)),
+}
+
+
+def check_format(data: Any) -> evening_rules.Format:
+    """A format as typed (whole numbers or text of digits; deals empty for none); InputError names each wrong field."""
+    if not isinstance(data, dict):
+        raise InputError({"format": _("must be an object with halves, deals, places and prizes")})
+    errors: dict[str, str] = {}
+    given: dict[str, Any] = {}
+    for name in ("halves", "deals", "places"):
+        value = data.get(name)
+        if isinstance(value, str):
+            value = value.strip()
+            value = None if not value else int(value) if value.isascii() and value.isdigit() and len(value) < 4 else -1
+        given[name] = value
+    given["halves"] = 1 if given["halves"] is None else given["halves"]
+    given["places"] = 0 if given["places"] is None else given["places"]
+    given["prizes"] = data.get("prizes") or []
+    for name, message in FORMAT_FIELDS.items():
+        try:
+            evening_rules.read_format(evening_rules.Format().as_dict() | {name: given[name]})
+        except evening_rules.FormatError as exc:
+            errors[name] = message(exc.low, exc.high)
+    if errors:
+        raise InputError(errors)
+    return evening_rules.read_format(given)
+
+
+def set_format(db, club_id: str, data: Any) -> evening_rules.Format:
+    """Put the evening's format on the club's card: evenings made from now on are played so (made ones keep theirs)."""
+    get_club(db, club_id)
+    fmt = check_format(data)
+    with writing(db):
+        store.set_club_format(db, club_id, fmt.as_dict())
+    return fmt
+
+
 # ---------------------------------------------------------------- members
 
 
@@ -354,10 +438,11 @@ def create_evening(db, club_id: str, date: Any, fee: Any = None, settlement: str
     defaults = evening_defaults(club)
     if fee is None:
         fee = f"{defaults['fee_cents'] // 100}.{defaults['fee_cents'] % 100:02d}"
-    day, fee_cents = _check_evening(date, fee, settlement or defaults["settlement"])
     settlement = settlement or defaults["settlement"]
+    day, fee_cents = _check_evening(date, fee, settlement)
+    fmt = club_format(club).as_dict()
     with writing(db):
-        return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement, club.currency)
+        return store.insert_evening(db, club_id, day, fee_cents, club_rate(club), settlement, club.currency, fmt)
 
 
 def change_evening(db, club_id: str, evening_id: int, date: Any, fee: Any = None, settlement: str = "pairwise") -> None:
@@ -403,12 +488,52 @@ def table_options(club: store.ClubRecord, variant: str) -> dict:
     return options
 
 
-def add_table(
-    db, club_id: str, evening_id: int, member_ids: Any, dealer: Any = 0, variant: str | None = None
-) -> tuple[str, str, int]:
-    """Start a game for members of the club (through service.start_game) and make it the evening's next table.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed on a phone
+CODE_LENGTH = 6
 
-    Answers (game id, edit key, table number).
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: Any) -> str | None:
+    """A typed table code as stored: capitals, without spaces or dashes; None if it cannot be one."""
+    if not isinstance(text, str):
+        return None
+    code = "".join(c for c in text.upper() if c not in " -\t")
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
+
+
+def claim_code(db, code: Any, club_id: str | None = None) -> tuple[str, str] | None:
+    """The table a code hands over: (game id, the table's handed key, which gives its edit right); None if no table
+    (of this club, when one is named) has this code."""
+    code = normal_code(code)
+    game_id = store.table_by_code(db, code) if code else None
+    if game_id is None:
+        return None
+    if club_id is not None and (store.club_table_of(db, game_id) or (None, None))[1] != club_id:
+        return None
+    game = store.get_game(db, game_id)
+    return (game_id, service.handed_key(game)) if game else None
+
+
+def add_table(
+    db,
+    club_id: str,
+    evening_id: int,
+    member_ids: Any,
+    dealer: Any = 0,
+    variant: str | None = None,
+    half: int | None = None,
+    place: int | None = None,
+) -> tuple[str, str, int]:
+    """Start a game for members of the club (through service.start_game) and make it the evening's next table, in
+    `half` (the evening's latest when not said), dealt for the format's deals per half when the variant counts deals.
+
+    Answers (game id, edit key, table number). The game has no title: its title is built where it is shown (its
+    number, its half, its evening's date, in the reader's language).
     """
     club = get_club(db, club_id)
     evening = get_evening(db, club_id, evening_id)
@@ -425,17 +550,20 @@ def add_table(
             raise InputError({"players": _("%(name)s has retired", name=known[member_id].name)})
     if len(set(member_ids)) != len(member_ids):
         raise InputError({"players": _("a member can have only one seat at a table")})
-    number = len(store.club_tables(db, [evening.id])) + 1
     options = table_options(club, variant)
     if "currency" in options and evening.currency:  # the evening's currency, though the club's has changed since
         options["currency"] = evening.currency
+    fmt = evening_format(evening)
+    if fmt.deals and "deals" in VARIANTS[variant].OPTIONS:
+        options["deals"] = fmt.deals
+    if half is None:
+        half = max((t.half for t in store.club_tables(db, [evening.id])), default=1)
     game_id, key = service.start_game(
         db,
         {
             "variant": variant,
             "players": [known[m].name for m in member_ids],
             "dealer": dealer,
-            "title": _("Table %(n)d · %(date)s", n=number, date=evening.date),
             "options": options,
             "language": club.language,
         },
@@ -443,8 +571,54 @@ def add_table(
     # The game is its own transaction in start_game; if the link fails, an unlinked game is all that is left.
     with writing(db):
         get_evening(db, club_id, evening_id)
-        number = store.insert_club_table(db, evening_id, game_id, member_ids)
+        number = store.insert_club_table(db, evening_id, game_id, member_ids, half, place, _free_code(db))
     return game_id, key, number
+
+
+def _free_code(db) -> str:
+    while True:
+        code = new_code()
+        if store.table_by_code(db, code) is None:
+            return code
+
+
+def evening_tables(db, evening_id: int) -> list[store.ClubTableRecord]:
+    """An evening's tables, by number, with their seats, halves and codes."""
+    return store.club_tables(db, [evening_id])
+
+
+def table_of(db, game_id: str) -> TablePlace | None:
+    """Where a game sits in a club: its club, evening and table; None for a game of no club."""
+    found = store.club_table_of(db, game_id)
+    if found is None:
+        return None
+    record, club_id = found
+    club = store.get_club(db, club_id)
+    evening = store.get_evening(db, club_id, record.evening_id)
+    if club is None or evening is None:
+        return None
+    return TablePlace(club, evening, record, evening_format(evening).halves)
+
+
+def play_again(db, game_id: str, key: Any) -> tuple[str, str, int] | None:
+    """Play again at a club table: the evening's next table, with the same members, dealt first by the next dealer,
+    in the same half. For the phone holding the table's key (its scorer), not only the admin. None for a game of no
+    club (the ordinary Play again)."""
+    place = table_of(db, game_id)
+    if place is None:
+        return None
+    scored_game = service.load(db, game_id)
+    if not service.key_matches(scored_game.game, key):
+        raise InputError({"key": _("this phone may not change this table")})
+    return add_table(
+        db,
+        place.club.id,
+        place.evening.id,
+        list(place.table.members),
+        scored_game.protokoll.next_dealer,
+        scored_game.game.variant,
+        place.table.half,
+    )
 
 
 def remove_table(db, club_id: str, evening_id: int, game_id: str) -> None:
@@ -456,6 +630,69 @@ def remove_table(db, club_id: str, evening_id: int, game_id: str) -> None:
         if store.count_hands(db, game_id):
             raise InputError({"table": _("this table has hands; it stays on the evening")})
         store.delete_club_table(db, evening_id, game_id)
+
+
+# ---------------------------------------------------------------- the break: the next half's draw
+
+
+def _halves(tables: list[store.ClubTableRecord]) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for t in tables:
+        out.setdefault(t.half, set()).update(t.members)
+    return out
+
+
+def make_draw(db, club_id: str, evening_id: int, rng: random.Random | None = None) -> dict:
+    """Draw the next half's tables by lot (core.evening.draw: everyone present this evening, as few pairs meeting
+    again as the numbers allow) and keep the draw on the evening until it is started; drawing again replaces it."""
+    club = get_club(db, club_id)
+    evening = get_evening(db, club_id, evening_id)
+    tables = store.club_tables(db, [evening_id])
+    if not tables:
+        raise InputError({"draw": _("start the first half's tables first")})
+    halves = _halves(tables)
+    half = max(halves)
+    fmt = evening_format(evening)
+    if half >= fmt.halves:
+        raise InputError({"draw": _("the evening's last half is being played: there is no break to draw for")})
+    players = list(dict.fromkeys(m for t in tables for m in t.members))
+    retired = {m for m, r in members(db, club_id).items() if r.retired}
+    players = [m for m in players if m not in retired]
+    sat_out = {m: sum(1 for seated in halves.values() if m not in seated) for m in players}
+    rng = rng or random.Random(secrets.randbits(64))
+    found = evening_rules.draw(players, [t.members for t in tables], VARIANTS[club.variant].PLAYER_COUNTS, rng, sat_out)
+    draw = {
+        "half": half + 1,
+        "tables": [list(t) for t in found.tables],
+        "out": list(found.sitting_out),
+        "repeats": found.repeats,
+        "complete": found.complete,
+    }
+    with writing(db):
+        get_evening(db, club_id, evening_id)
+        store.set_evening_draw(db, evening_id, draw)
+    return draw
+
+
+def start_draw(db, club_id: str, evening_id: int) -> list[tuple[str, str, int]]:
+    """Start the drawn tables, all in one: each a table of the club's rules in the next half, numbered 1, 2 … within
+    it, seat 1 dealing first. The draw is taken off the evening first, so a second tap starts nothing twice."""
+    with writing(db):
+        evening = get_evening(db, club_id, evening_id)
+        draw = evening.draw
+        if not draw:
+            raise InputError({"draw": _("there is no draw waiting to be started")})
+        store.set_evening_draw(db, evening_id, None)
+    started = []
+    for place, seated in enumerate(draw["tables"], 1):
+        started.append(add_table(db, club_id, evening_id, list(seated), 0, None, draw["half"], place))
+    return started
+
+
+def cancel_draw(db, club_id: str, evening_id: int) -> None:
+    with writing(db):
+        get_evening(db, club_id, evening_id)
+        store.set_evening_draw(db, evening_id, None)
 
 
 # ---------------------------------------------------------------- results
@@ -478,6 +715,7 @@ def _pure_table(record: store.ClubTableRecord, scored_game: service.ScoredGame) 
         dict(scored_game.game.options),
         settlement_points(p) if money else (),
         scored_game.game.variant,
+        record.half,
     )
 
 
@@ -505,7 +743,11 @@ def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str]
             e.currency,
             (e.settled_terms or {}).get("fee_cents"),
         )
-        out.append(EveningData(e, mine, club_rules.evening_result(evening)))
+        result = club_rules.evening_result(evening)
+        fmt = evening_format(e)
+        standings = club_rules.standings(result, fmt.halves)
+        places = evening_rules.ranked(standings)
+        out.append(EveningData(e, mine, result, fmt, standings, places, evening_rules.prizes(standings, fmt)))
     return out
 
 

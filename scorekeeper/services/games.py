@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -68,10 +69,22 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+HANDED = "h."  # a handed key (handed_key) starts so: no edit key does (token_urlsafe makes none with a dot)
+
+
+def handed_key(game: store.GameRecord) -> str:
+    """The key a club table's code hands to its scorer's phone: an HMAC of the game under its (hashed) edit key, as a
+    drive table's token is, so it gives this game's edit right and nothing else, and nothing new is stored."""
+    mac = hmac.new(game.edit_key_hash.encode(), f"{game.id}/handed".encode(), hashlib.sha256)
+    return HANDED + base64.urlsafe_b64encode(mac.digest()[:18]).decode()
+
+
 def key_matches(game: store.GameRecord, key: Any) -> bool:
-    """Constant-time comparison of a presented edit key with the stored hash."""
-    if not isinstance(key, str) or not key:
+    """Constant-time comparison of a presented edit key with the stored hash (or of a handed key with its HMAC)."""
+    if not isinstance(key, str) or not key or not key.isascii():
         return False
+    if key.startswith(HANDED):
+        return hmac.compare_digest(handed_key(game), key)
     return hmac.compare_digest(hash_key(key), game.edit_key_hash)
 
 

@@ -235,3 +235,36 @@ def m130_club_evening_defaults(db):
     settling up (pairwise or through the kitty), as JSON {"fee_cents", "settlement"}; every new evening starts from
     them. Clubs made before start at no fee, pairwise."""
     db.execute("ALTER TABLE clubs ADD COLUMN evening_defaults TEXT")
+
+
+# ---------------------------------------------------------------- the club evening as it is played (m140 onwards)
+
+
+@migrations()
+def m140_evening_format(db):
+    """The evening's format (halves, deals per half, prizes) on the club's card and kept by each evening as it was
+    made; the draw of the next half waiting to be started; each table's half, its number within the half and the
+    short code that hands it to its scorer."""
+    db.execute("ALTER TABLE clubs ADD COLUMN evening_format TEXT")
+    db.execute("ALTER TABLE club_evenings ADD COLUMN format TEXT")
+    db.execute("ALTER TABLE club_evenings ADD COLUMN draw TEXT")
+    db.execute("ALTER TABLE club_tables ADD COLUMN half INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE club_tables ADD COLUMN place INTEGER")
+    db.execute("ALTER TABLE club_tables ADD COLUMN code TEXT")
+    db.execute("UPDATE club_tables SET place = number")
+    db.execute("CREATE UNIQUE INDEX club_tables_code ON club_tables(code) WHERE code IS NOT NULL")
+
+
+@migrations()
+def m141_table_titles_from_data(db):
+    """A club table's title is built where it is shown, in the reader's language, from its number, its evening's
+    date and its club: the titles stored as text until now ("Bord 1 · 2026-12-01": one language, an ISO date) are
+    cleared where they are exactly what the app made; a title someone typed stays."""
+    rows = db.execute(
+        "SELECT g.id, g.title, t.number, e.date FROM club_tables t JOIN games g ON g.id = t.game_id"
+        " JOIN club_evenings e ON e.id = t.evening_id WHERE g.title IS NOT NULL"
+    ).fetchall()
+    for game_id, title, number, day in rows:
+        head, sep, tail = title.rpartition(" · ")
+        if sep and tail == day and head.split()[-1:] == [str(number)]:
+            db.execute("UPDATE games SET title = NULL WHERE id = ?", [game_id])

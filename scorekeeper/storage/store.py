@@ -229,6 +229,7 @@ class ClubRecord:
     language: str | None = None
     # The evening's defaults on the club's card: {"fee_cents": int, "settlement": "pairwise" | "kitty"}.
     evening_defaults: dict[str, Any] = field(default_factory=dict)
+    evening_format: dict[str, Any] | None = None  # halves, deals per half, prizes (m140); None: one half, no prizes
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,8 @@ class EveningRecord:
     settled_balances: dict[str, int] | None
     currency: str = ""  # the club's currency when the evening was made
     settled_terms: dict[str, Any] | None = None  # date, fee_cents and settlement when it was marked settled
+    format: dict[str, Any] | None = None  # the club's evening format when the evening was made (m140)
+    draw: dict[str, Any] | None = None  # the next half's draw, waiting to be started: half, tables, out, repeats
 
 
 @dataclass(frozen=True)
@@ -258,6 +261,17 @@ class ClubTableRecord:
     evening_id: int
     number: int
     members: tuple[int, ...]  # member id per seat
+    half: int = 1
+    place: int | None = None  # the table's number within its half (None: its number)
+    code: str | None = None  # the short code that hands it to its scorer
+
+    @property
+    def shown_number(self) -> int:
+        return self.place or self.number
+
+
+def _json(text):
+    return json.loads(text) if text else None
 
 
 def _club(row) -> ClubRecord:
@@ -271,6 +285,7 @@ def _club(row) -> ClubRecord:
         row["created"],
         row["language"],
         json.loads(row["evening_defaults"]) if row["evening_defaults"] else {},
+        _json(row["evening_format"]),
     )
 
 
@@ -404,17 +419,45 @@ def _evening(row) -> EveningRecord:
         balances,
         row["currency"] or "",
         terms,
+        _json(row["format"]),
+        _json(row["draw"]),
     )
 
 
 def insert_evening(
-    db, club_id: str, date: str, fee_cents: int, rate: str | None, settlement: str, currency: str
+    db,
+    club_id: str,
+    date: str,
+    fee_cents: int,
+    rate: str | None,
+    settlement: str,
+    currency: str,
+    format: dict | None = None,
 ) -> int:
     return db.execute(
-        "INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created, currency)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [club_id, date, fee_cents, rate, settlement, now(db), currency],
+        "INSERT INTO club_evenings (club_id, date, fee_cents, rate, settlement, created, currency, format)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [club_id, date, fee_cents, rate, settlement, now(db), currency, None if format is None else _dump(format)],
     ).lastrowid
+
+
+def set_club_format(db, club_id: str, format: dict | None) -> None:
+    """The club's evening format (its own column: the card's other sections are not touched)."""
+    db.execute(
+        "UPDATE clubs SET evening_format = ?, updated = ? WHERE id = ?",
+        [None if format is None else _dump(format), now(db), club_id],
+    )
+
+
+def set_evening_format(db, evening_id: int, format: dict | None) -> None:
+    db.execute(
+        "UPDATE club_evenings SET format = ? WHERE id = ?", [None if format is None else _dump(format), evening_id]
+    )
+
+
+def set_evening_draw(db, evening_id: int, draw: dict | None) -> None:
+    """The next half's draw, waiting to be started (None: none waiting)."""
+    db.execute("UPDATE club_evenings SET draw = ? WHERE id = ?", [None if draw is None else _dump(draw), evening_id])
 
 
 def get_evening(db, club_id: str, evening_id: int) -> EveningRecord | None:
@@ -463,12 +506,28 @@ def settle_evening(
     )
 
 
-def insert_club_table(db, evening_id: int, game_id: str, members: list[int]) -> int:
-    """Link a game to an evening as its next table, with the member in each seat; answers the table's number."""
+def insert_club_table(
+    db,
+    evening_id: int,
+    game_id: str,
+    members: list[int],
+    half: int = 1,
+    place: int | None = None,
+    code: str | None = None,
+) -> int:
+    """Link a game to an evening as its next table, with the member in each seat; answers the table's number. Its
+    place (its number within the half) is the next of its half unless given."""
     number = next(
         db.query("SELECT coalesce(max(number), 0) + 1 AS n FROM club_tables WHERE evening_id = ?", [evening_id])
     )["n"]
-    db.execute("INSERT INTO club_tables (game_id, evening_id, number) VALUES (?, ?, ?)", [game_id, evening_id, number])
+    if place is None:
+        place = db.execute(
+            "SELECT coalesce(max(place), 0) + 1 FROM club_tables WHERE evening_id = ? AND half = ?", [evening_id, half]
+        ).fetchone()[0]
+    db.execute(
+        "INSERT INTO club_tables (game_id, evening_id, number, half, place, code) VALUES (?, ?, ?, ?, ?, ?)",
+        [game_id, evening_id, number, half, place, code],
+    )
     for seat, member_id in enumerate(members):
         db.execute("INSERT INTO club_seats (game_id, seat, member_id) VALUES (?, ?, ?)", [game_id, seat, member_id])
     return number
@@ -496,11 +555,39 @@ def club_tables(db, evening_ids: list[int]) -> list[ClubTableRecord]:
     ):
         seats.setdefault(r["game_id"], []).append(r["member_id"])
     return [
-        ClubTableRecord(r["game_id"], r["evening_id"], r["number"], tuple(seats.get(r["game_id"], ())))
+        _table(r, seats.get(r["game_id"], ()))
         for r in db.query(
             f"SELECT * FROM club_tables WHERE evening_id IN ({marks}) ORDER BY evening_id, number", evening_ids
         )
     ]
+
+
+def _table(r, seats) -> ClubTableRecord:
+    return ClubTableRecord(r["game_id"], r["evening_id"], r["number"], tuple(seats), r["half"], r["place"], r["code"])
+
+
+def club_table_of(db, game_id: str) -> tuple[ClubTableRecord, str] | None:
+    """The club table a game is, with its club's id; None for a game of no club."""
+    row = db.execute(
+        "SELECT t.game_id, t.evening_id, t.number, t.half, t.place, t.code, e.club_id FROM club_tables t"
+        " JOIN club_evenings e ON e.id = t.evening_id WHERE t.game_id = ?",
+        [game_id],
+    ).fetchone()
+    if row is None:
+        return None
+    seats = [r[0] for r in db.execute("SELECT member_id FROM club_seats WHERE game_id = ? ORDER BY seat", [game_id])]
+    keys = ("game_id", "evening_id", "number", "half", "place", "code")
+    return _table(dict(zip(keys, row[:6])), seats), row[6]
+
+
+def table_by_code(db, code: str) -> str | None:
+    """The game whose club table has this handover code."""
+    row = db.execute("SELECT game_id FROM club_tables WHERE code = ?", [code]).fetchone()
+    return row[0] if row else None
+
+
+def set_table_code(db, game_id: str, code: str) -> None:
+    db.execute("UPDATE club_tables SET code = ? WHERE game_id = ?", [code, game_id])
 
 
 # ================================================================ whist drives

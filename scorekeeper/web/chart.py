@@ -54,3 +54,12 @@ def running_totals(totals: Sequence[Sequence[int]], names: Sequence[str], label=
         "label_x": LEFT - 4,
         "lines": lines,
     }
+
+
+def season(values: Sequence[int], name: str, label=str) -> dict | None:
+    """A member's season evening by evening: the running sum of `values` (one per evening played) as one line."""
+    running, total = [], 0
+    for v in values:
+        total += v
+        running.append((total,))
+    return running_totals(running, [name], label=label)

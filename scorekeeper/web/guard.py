@@ -84,6 +84,12 @@ def writes(kind: str):
     return decorate
 
 
+def limited(setting: str, scope: str):
+    """A rate limit of its own on a route that makes no row but must not be tried without end, whatever the method
+    (a club table's code, scanned or typed: a right code gives a table's edit right)."""
+    return limiter.shared_limit(_limit(setting), scope=scope)
+
+
 # The reason of the hand routes: a table must never be refused its next hand (MAX_HANDS bounds a game's rows).
 EDIT_KEY = "carries the game's edit key: a table is never refused its next hand (MAX_HANDS bounds a game)"
 

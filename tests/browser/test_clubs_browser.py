@@ -85,8 +85,8 @@ def test_a_club_evening_with_two_tables(page, live_server):
             page.select_option(f"#seat{seat}", label=name)
         page.click("#start-table")
         page.wait_for_selector(f"#table-{number}")
-        edit_link = page.get_attribute(f"#edit-link-{number}", "href")  # to hand to the table's scorer
-        assert re.search(r"/g/[^/]+/k/[^/]+$", edit_link)
+        code = page.locator(f"#code-{number}").inner_text()  # to hand the table to its scorer
+        assert re.fullmatch(r"[A-Z0-9]{3}-[A-Z0-9]{3}", code)
     fits(page)
     shot(page, "club-evening")
 
@@ -108,10 +108,14 @@ def test_a_club_evening_with_two_tables(page, live_server):
     balances = {name: pts * 5 for name, pts in points.items()}  # 5 øre a point
     rows = page.locator("#money tbody tr")
     shown = {
-        rows.nth(i).locator("th").inner_text(): list(rows.nth(i).locator("td").all_inner_texts())
-        for i in range(rows.count())
+        rows.nth(i).locator("th").inner_text(): rows.nth(i).locator("td").last.inner_text() for i in range(rows.count())
     }
-    assert {name: (int(cells[0].replace("−", "-")), money(cells[1])) for name, cells in shown.items()} == {
+    places = page.locator("#places tbody tr")
+    shown_points = {
+        places.nth(i).locator("th").inner_text(): places.nth(i).locator("td").last.inner_text()
+        for i in range(places.count())
+    }
+    assert {name: (int(shown_points[name].replace("−", "-")), money(net)) for name, net in shown.items()} == {
         name: (points[name], balances[name]) for name in points
     }
     payments = page.locator("#settlement .payments li").all_inner_texts()

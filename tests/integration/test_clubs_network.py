@@ -229,12 +229,12 @@ def test_an_evening_keeps_the_currency_it_was_played_in(client, db):
     assert "<b>−2.00</b>" in page and "<b>+1.00</b>" in page and "<b>−1.00</b>" not in page
     assert "−DKK\xa02.00 · €1.00" in page  # Anna: −2 DKK and +1 EUR, not −1
     rows = {row["member"]: row for row in read_csv(client.get(f"/c/{club_id}/ledger.csv"))}
-    assert (rows["Anna"]["money (DKK)"], rows["Anna"]["money (EUR)"]) == ("-2.00", "1.00")
-    assert rows["Anna"]["2026-01-08 money (DKK)"] == "-2.00" and rows["Anna"]["2026-02-05 money (EUR)"] == "1.00"
+    assert (rows["Anna"]["net (DKK)"], rows["Anna"]["net (EUR)"]) == ("-2.00", "1.00")
+    assert rows["Anna"]["2026-01-08 net (DKK)"] == "-2.00" and rows["Anna"]["2026-02-05 net (EUR)"] == "1.00"
     assert "money" not in rows["Anna"]
     # A date range with only the old evening is all in kroner again.
     rows = read_csv(client.get(f"/c/{club_id}/ledger.csv?to=2026-01-31"))
-    assert "money (DKK)" in rows[0] and "money (EUR)" not in rows[0]
+    assert "net (DKK)" in rows[0] and "net (EUR)" not in rows[0]
 
 
 def test_the_migration_gives_old_evenings_their_clubs_currency(tmp_path):

@@ -17,6 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from helpers import PLAYERS, free_port
+from scorekeeper.services import clubs as club_service
 from scorekeeper.services import drives as drive_service
 from scorekeeper.storage import close, connect
 
@@ -34,11 +35,18 @@ def secrets_of(client, db_path):
     game = client.post("/api/games", json={"variant": "german", "players": PLAYERS["german"]}).json
     drive = client.post("/api/drives", json=COUPLES).json
     db = connect(db_path)
-    try:
-        table_token = drive_service.table_token(drive_service.load(db, drive["id"]), 1)
-    finally:
-        close(db)
+    table_token = drive_service.table_token(drive_service.load(db, drive["id"]), 1)
+    club_id = club_service.create_club(
+        db, {"name": "Kløver", "currency": "DKK", "variant": "german", "password": "kløver-es-42"}
+    )
+    members = [club_service.add_member(db, club_id, name) for name in PLAYERS["german"]]
+    evening_id = club_service.create_evening(db, club_id, "2026-12-01")
+    table_game = club_service.add_table(db, club_id, evening_id, members)[0]
+    code = club_service.evening(db, club_id, evening_id).tables[0].record.code
+    assert table_game and code
+    close(db)
     return {
+        "clubs": {"club_id": club_id, "key": code},
         "games": {"game_id": game["id"], "key": game["edit_key"]},
         "drives": {"drive_id": drive["id"], "key": drive["edit_key"], "table": 1, "token": table_token},
     }
@@ -46,7 +54,9 @@ def secrets_of(client, db_path):
 
 def canonical(rule, values) -> tuple[str, str]:
     """The route's path with real values, and the secret in it."""
-    args = values[{"g": "games", "d": "drives"}[rule.rule.split("/")[1]]]  # a new kind of secret path: add its values
+    args = values[
+        {"g": "games", "d": "drives", "c": "clubs"}[rule.rule.split("/")[1]]
+    ]  # a new kind of secret path: add its values
     path = rule.rule
     for name in rule.arguments:
         path = path.replace(f"<int:{name}>", str(args[name])).replace(f"<{name}>", str(args[name]))
@@ -68,7 +78,7 @@ def spellings(path: str, secret: str) -> list[str]:
         f"{prefix}\\{marker_and_more}\\{secret}",
         f"{prefix}/{marker_and_more}/{secret}/",
         f"{prefix}/{marker_and_more}/{secret}?lang=da",
-        prefix.replace("/g/", "//g/").replace("/d/", "//d/") + f"/{marker_and_more}/{secret}",
+        prefix.replace("/g/", "//g/").replace("/d/", "//d/").replace("/c/", "//c/") + f"/{marker_and_more}/{secret}",
         prefix + "/" + quote(marker_and_more, safe="").replace("k", "%6B").replace("t", "%74") + "/" + secret,
         prefix + quote(f"/{marker_and_more}/", safe="") + secret,
         f"/lang/da?next={quote(path, safe='')}",
@@ -79,7 +89,7 @@ def spellings(path: str, secret: str) -> list[str]:
 
 def test_every_secret_route_is_found(app):
     endpoints = {r.endpoint for r in secret_routes(app)}
-    assert {"games.claim", "drives.claim", "drives.table"} <= endpoints
+    assert {"games.claim", "drives.claim", "drives.table", "clubs.claim_code"} <= endpoints
 
 
 def test_no_spelling_of_a_secret_path_reaches_the_request_log(app, client, secrets_of, caplog):

@@ -236,6 +236,7 @@ def _club_page(club, member_form=None, member_errors=(), more=False, status=200)
         logout_form=club_forms.ButtonForm(),
         **club_present.rules_context(club),
         share_url=external_url("clubs.club", club_id=club_id),
+        **club_present.format_context(club_service.club_format(club)),
     ), status
 
 
@@ -351,15 +352,17 @@ def add_member(club_id):
 @bp.route("/c/<club_id>/members/<int:member_id>", methods=["GET", "POST"])
 @guard.exempt("the admin renames or retires a member: changes a row, makes none")
 def member(club_id, member_id):
-    club, refused = common.admin_or_refuse(club_id)
-    if refused:
-        return refused
+    """A member's season at a glance (for anyone with the club's link); for the admin also renaming and retiring."""
+    club = common.club_or_404(club_id)
+    admin = common.is_admin(club)
+    if request.method == "POST" and not admin:
+        return common.refuse()
     found = club_service.members(get_db(), club_id).get(member_id)
     if found is None:
         abort(404)
     form = club_forms.MemberForm(data={"name": found.name})
     if request.method == "GET":
-        return common.page("member.html", club=club, member=found, form=form, general=[])
+        return _member_page(club, found, form, [], admin)
     action = request.form.get("action", "rename")
     if action not in ("rename", "retire", "reinstate"):
         abort(400)
@@ -376,4 +379,44 @@ def member(club_id, member_id):
             return redirect(url_for("clubs.club", club_id=club_id, _anchor="members"))
     elif "csrf_token" in form.errors:
         general = [_("The form expired; please try again.")]
-    return common.page("member.html", 400, club=club, member=found, form=form, general=general)
+    return _member_page(club, found, form, general, admin, 400)
+
+
+def _member_page(club, found, form, general, admin, status=200):
+    db = get_db()
+    members = club_service.members(db, club.id)
+    ledger = club_present.ledger_context(club_service.season(db, club.id), members, club.currency)
+    line = next((entry for entry in ledger["lines"] if entry["id"] == found.id), None)
+    return common.page(
+        "member.html", status, club=club, member=found, form=form, general=general, admin=admin, line=line,
+        ledger=ledger,
+    )  # fmt: skip
+
+
+@bp.route("/c/<club_id>/format", methods=["GET", "POST"])
+@guard.exempt("the admin changes how the club plays an evening: the club's own row")
+def evening_format(club_id):
+    """The evening's format on the club's card: halves, deals per half, places and prizes (its own section)."""
+    club, refused = common.admin_or_refuse(club_id)
+    if refused:
+        return refused
+    fmt = club_service.club_format(club)
+    form = club_forms.FormatForm()
+    general: list[str] = []
+    if request.method == "GET":
+        form.halves.data, form.places.data = str(fmt.halves), str(fmt.places)
+        form.deals.data = str(fmt.deals) if fmt.deals else ""
+        form.prizes.data = list(fmt.prizes)
+    elif form.validate_on_submit():
+        data = {"halves": form.halves.data, "deals": form.deals.data, "places": form.places.data,
+                "prizes": form.prizes.data}  # fmt: skip
+        try:
+            club_service.set_format(get_db(), club_id, data)
+        except InputError as exc:
+            general = common.form_errors(form, exc.errors)
+        else:
+            flash(_("The evening's format is saved: new evenings are played so."))
+            return redirect(url_for("clubs.club", club_id=club_id, _anchor="format"))
+    else:
+        general = [_("The form expired; please try again.")]
+    return common.page("format.html", 400 if request.method == "POST" else 200, club=club, form=form, general=general)

@@ -115,6 +115,11 @@ def csv_response(text: str, filename: str) -> Response:
     )
 
 
+def csv_dialect() -> str:
+    """?sep=semicolon: semicolons and decimal commas, for a Danish, Norwegian or Swedish spreadsheet."""
+    return "semicolon" if request.args.get("sep") == "semicolon" else "programs"
+
+
 def date_range():
     """The ledger's date filter from the query string; a bad date is shown and ignored."""
     try:

@@ -13,18 +13,21 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.core import InputError, format_cents
 from scorekeeper.services import clubs as club_service
-from scorekeeper.web import guard, phone
+from scorekeeper.web import guard, phone, xlsx
 from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
+from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.clubs.common import bp
 from scorekeeper.web.db import get_db
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.messages import translate
-from scorekeeper.web.proxy import external_url
+from scorekeeper.web.sheets import paper
+from scorekeeper.web.sheets import views as sheet_views
 
 
 @bp.route("/c/<club_id>/evenings/new", methods=["GET", "POST"])
@@ -111,19 +114,26 @@ def _evening(club_id, evening_id, settlement=None):
 
 
 def _evening_page(club, evening_id, form=None, general=(), status=200):
+    """The evening's hub: its tables by half, each with its QR code and short code for the admin (so the page is
+    never kept when the admin sees it: the codes give the tables' edit rights), the break's draw, a new table."""
     db = get_db()
     data = _evening(club.id, evening_id)
     members = club_service.members(db, club.id)
     admin = common.is_admin(club)
     ctx = club_present.evening_context(data, members, club.currency)
-    for table in ctx["tables"]:
-        key = phone.game_key(table["game_id"]) if admin else None
-        table["edit_url"] = external_url("games.claim", game_id=table["game_id"], key=key) if key else None
+    for table, t in zip(ctx["tables"], data.tables):
         table["removable"] = admin and table["hands"] == 0
+        code = t.record.code if admin else None
+        table["code"] = club_tables.code_text(code) if code else None
+        table["qr"] = club_tables.qr_svg(club_tables.claim_url(club.id, code), scale=3) if code else None
+    halves = data.format.halves
+    ctx["draw"] = club_tables.draw_view(data.record, members, halves)
+    ctx["can_draw"] = bool(data.tables) and data.half < halves
+    ctx["playing"] = sum(1 for t in data.tables if t.record.half == data.half and not t.scored_game.protokoll.finished)
     if form is None and admin:
-        seated = {m for t in data.tables for m in t.record.members}
+        seated = {m for t in data.tables if t.record.half == data.half for m in t.record.members}
         form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired], seated=seated)
-    return render_template(
+    page = render_template(
         "clubs/evening.html",
         club=club,
         evening=ctx,
@@ -132,7 +142,8 @@ def _evening_page(club, evening_id, form=None, general=(), status=200):
         general=list(general),
         button=club_forms.ButtonForm(),
         seats=form.seat_fields() if form else [],
-    ), status
+    )
+    return (page, status, club_tables.NO_STORE) if admin else (page, status)
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>")
@@ -163,8 +174,40 @@ def new_table(club_id, evening_id):
     except InputError as exc:
         return _evening_page(club, evening_id, form, common.form_errors(form, exc.errors, {"players": "seat0"}), 400)
     phone.remember_game(game_id, key)
-    flash(_("Table %(n)d is ready. Hand its edit link to the table's scorer.", n=number))
+    flash(_("Table %(n)d is ready. Its scorer scans its code.", n=number))
     return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id, _anchor=f"table-{number}"))
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/draw")
+@guard.exempt("the admin draws the next half's tables: the evening's own row keeps the draw, no row is made")
+def draw(club_id, evening_id):
+    """Draw (or draw again) the next half's tables by lot; they are shown on the evening and every table's phone."""
+    if common.button_post(club_id, lambda db: club_service.make_draw(db, club_id, evening_id)):
+        flash(_("The tables are drawn. Start them when the break is over."))
+    return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id, _anchor="draw"))
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/draw/start")
+@guard.writes("new-game")
+def start_draw(club_id, evening_id):
+    """Start every drawn table in one tap, then hand the first to its scorer (the next is one tap on)."""
+    started = []
+
+    def start(db):
+        started.extend(club_service.start_draw(db, club_id, evening_id))
+
+    if not common.button_post(club_id, start) or not started:
+        return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id, _anchor="draw"))
+    for game_id, key, _number in started:
+        phone.remember_game(game_id, key)
+    flash(
+        ngettext(
+            "%(num)d table started. Hand each to its scorer.",
+            "%(num)d tables started. Hand each to its scorer.",
+            len(started),
+        )
+    )
+    return redirect(url_for("clubs.hand_over", club_id=club_id, evening_id=evening_id, game_id=started[0][0]))
 
 
 @bp.post("/c/<club_id>/e/<int:evening_id>/tables/<game_id>/remove")
@@ -217,8 +260,44 @@ def settle(club_id, evening_id):
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/result.csv")
 def result_csv(club_id, evening_id):
+    """The result as CSV: for programs (commas, decimal points), or with ?sep=semicolon for a Nordic spreadsheet."""
     common.club_or_404(club_id)
     data = _evening(club_id, evening_id, request.args.get("settlement"))
+    dialect = common.csv_dialect()
     return common.csv_response(
-        club_present.evening_csv(data, club_service.members(get_db(), club_id)), f"evening-{data.record.date}.csv"
+        club_present.evening_csv(data, club_service.members(get_db(), club_id), dialect=dialect),
+        f"evening-{data.record.date}{'-semicolon' if dialect == 'semicolon' else ''}.csv",
     )
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/result.xlsx")
+def result_xlsx(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    data = _evening(club_id, evening_id, request.args.get("settlement"))
+    sheets = club_present.evening_sheets(data, club_service.members(get_db(), club_id), club.name)
+    return xlsx.download(sheets, f"evening-{data.record.date}.xlsx")
+
+
+def _paper(club, evening_id) -> dict:
+    """The evening on paper: the result, the settlement, the prizes and every table's sheet, the club on each."""
+    data = _evening(club.id, evening_id)
+    ctx = club_present.evening_context(data, club_service.members(get_db(), club.id), club.currency)
+    sheets = []
+    for t in data.tables:
+        sheet = paper.sheet_context(club_tables.titled(t.scored_game))
+        sheet["table_name"] = next(x["name"] for x in ctx["tables"] if x["game_id"] == t.record.game_id)
+        sheets.append(sheet)
+    return {"club": club, "evening": ctx, "sheets": sheets}
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/print")
+def evening_print(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    return render_template("print/evening.html", pdf=False, **_paper(club, evening_id))
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/evening.pdf")
+def evening_pdf(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    ctx = _paper(club, evening_id)
+    return sheet_views.pdf_download("print/evening.html", f"evening-{ctx['evening']['date']}.pdf", **ctx)

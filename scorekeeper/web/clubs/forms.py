@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import (
+    HiddenField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from scorekeeper.core import VARIANTS, player_counts, variant_options
 from scorekeeper.core.club import SETTLEMENTS
+from scorekeeper.core.evening import PRIZE_KINDS
 from scorekeeper.core.options import CURRENCIES
 from scorekeeper.web.games import forms
 from scorekeeper.web.inputs import number_or_raw
@@ -227,6 +236,31 @@ def table_form(club_variant: str, active_members, formdata=None, seated=()) -> T
         field.choices = pick
     form.dealer.choices = [SelectChoice(str(i), _l("Seat %(n)d deals first", n=i + 1)) for i in range(SEATS)]
     return form
+
+
+class CodeForm(forms.Form):
+    """A table's short code, typed on the phone that is to keep the table's score."""
+
+    code = StringField(validators=[InputRequired(message=_l("Enter the table's code."))])
+
+
+class FormatForm(forms.Form):
+    """How the club plays an evening: halves, deals per half, the places and extra prizes."""
+
+    halves = StringField(validators=[Optional()])
+    deals = StringField(validators=[Optional()])
+    places = StringField(validators=[Optional()])
+    prizes = SelectMultipleField(choices=[], validate_choice=False)
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.prizes.choices = [SelectChoice(k, PRIZE_LABELS[k]) for k in PRIZE_KINDS]
+
+
+PRIZE_LABELS = {
+    "bids_made": _l("Most bids made as bidder"),
+    "alone_made": _l("Most solo bids made (played alone)"),
+}
 
 
 class SettleForm(forms.Form):

@@ -8,11 +8,13 @@ import io
 from decimal import Decimal
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.core import VARIANTS, table_for
 from scorekeeper.core import club as club_rules
 from scorekeeper.services.clubs import EveningData
-from scorekeeper.web import describe, words
+from scorekeeper.web import chart, describe, i18n, words, xlsx
+from scorekeeper.web.clubs.forms import PRIZE_LABELS
 from scorekeeper.web.i18n import signed_number
 from scorekeeper.web.present import minus
 from scorekeeper.web.sheets.paper import guard, tariff_view
@@ -61,13 +63,83 @@ def matrix_context(variant: str, options) -> dict | None:
     }
 
 
-def table_context(table, members) -> dict:
+def table_name(number: int, half: int, halves: int) -> str:
+    """ "Table 2", or "Table 2, half 1" on an evening of several halves: built from data, in the reader's language."""
+    if halves > 1:
+        return _("Table %(n)d, half %(half)d", n=number, half=half)
+    return _("Table %(n)d", n=number)
+
+
+def format_text(fmt) -> str:
+    """An evening's format in words: "2 halves of 20 deals"; "" for one half as the table likes."""
+    if fmt.halves > 1 and fmt.deals:
+        return _("%(halves)d halves of %(deals)d deals", halves=fmt.halves, deals=fmt.deals)
+    if fmt.halves > 1:
+        return _("%(halves)d halves", halves=fmt.halves)
+    if fmt.deals:
+        return ngettext("%(num)d deal", "%(num)d deals", fmt.deals)
+    return ""
+
+
+def prize_label(kind: str, place: int = 0) -> str:
+    if kind == "place":
+        return _("Place %(n)d", n=place)
+    return str(PRIZE_LABELS.get(kind, kind))
+
+
+def format_context(fmt) -> dict:
+    """The club card's format section: the format and its prizes in words."""
+    prizes = []
+    if fmt.places:
+        prizes.append(_("a prize for the best") if fmt.places == 1 else _("prizes for the %(n)d best", n=fmt.places))
+    prizes += [str(PRIZE_LABELS[k]).lower() for k in fmt.prizes]
+    return {"format_text": format_text(fmt), "prize_text": ", ".join(prizes)}
+
+
+def places_context(data: EveningData, members) -> list[dict]:
+    """The evening's standings across all tables, by the stated tie rule (core.evening.ranked): place, points in all
+    and per half, and the money after the fee when it has money."""
+    by_member = {s.member: s for s in data.standings}
+    money = {m.member: m for m in data.result.members}
+    out = []
+    for p in data.places:
+        s = by_member[p.member]
+        out.append(
+            {
+                "place": p.place,
+                "shared": p.shared,
+                "name": party_name(p.member, members),
+                "points": minus(s.points),
+                "halves": [minus(h) for h in s.halves],
+                "net": money[p.member].net if p.member in money else 0,
+            }
+        )
+    return out
+
+
+def prizes_context(data: EveningData, members) -> list[dict]:
+    """The evening's prizes in words: what for, who won it (all who share it), with what."""
+    out = []
+    for prize in data.prizes:
+        names = [party_name(m, members) for m in prize.winners]
+        if prize.kind == "place":
+            label, value = prize_label("place", prize.place), _("%(points)s points", points=minus(prize.value))
+        else:
+            label, value = prize_label(prize.kind), str(prize.value)
+        out.append({"kind": prize.kind, "label": label, "winners": names, "value": value, "shared": len(names) > 1})
+    return out
+
+
+def table_context(table, members, halves: int = 1) -> dict:
     scored_game = table.scored_game
     names = [members[m].name for m in table.record.members]
     p = scored_game.protokoll
     sides = words.side_names(names, p.sides)
     return {
         "number": table.record.number,
+        "shown": table.record.shown_number,
+        "half": table.record.half,
+        "name": table_name(table.record.shown_number, table.record.half, halves),
         "game_id": scored_game.game.id,
         "variant": _(VARIANTS[scored_game.game.variant].TITLE),
         "money": VARIANTS[scored_game.game.variant].FOR_MONEY,
@@ -94,6 +166,7 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
     """The evening's result: money per member (best first), standings, the kitty and the payments; the money in the
     currency the evening was played in (`currency` only for an evening that does not know it)."""
     r = data.result
+    tables = [table_context(t, members, data.format.halves) for t in data.tables]
     rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
     at_standings = {
         m for t in data.tables if not VARIANTS[t.scored_game.game.variant].FOR_MONEY for m in t.record.members
@@ -139,7 +212,15 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
             {"from": party_name(t.payer, members, first=True), "to": party_name(t.payee, members), "amount": t.cents}
             for t in r.transfers
         ],
-        "tables": [table_context(t, members) for t in data.tables],
+        "tables": tables,
+        "halves": [
+            {"number": h, "tables": [t for t in tables if t["half"] == h]} for h in sorted({t["half"] for t in tables})
+        ],
+        "halves_count": data.format.halves,
+        "places": places_context(data, members),
+        "prizes": prizes_context(data, members),
+        "next_half": data.half + 1,
+        "format_text": format_text(data.format),
     }
 
 
@@ -153,6 +234,25 @@ def _per_currency(by_currency, currencies) -> list[dict]:
         {"currency": c, "net": by_currency.get(c, (0, 0))[0], "unsettled": by_currency.get(c, (0, 0))[1]}
         for c in currencies
     ]
+
+
+def season_charts(line: club_rules.LedgerLine, ledger: club_rules.Ledger, name: str, currency: str) -> dict:
+    """A member's season at a glance: the money (net, in the ledger's first currency) and the points, added up
+    evening by evening, as two server-drawn charts (web/chart.py); None where they played no evening."""
+    played = [(r, e) for r, e in zip(ledger.results, line.entries) if e is not None]
+    first = _currencies(ledger, currency)[0]
+    in_first = [e.net for r, e in played if (r.evening.currency or currency) == first]
+    money = (
+        chart.season(in_first, name, label=lambda cents: i18n.money(cents, first))
+        if any(r.has_money for r, _e in played)
+        else None
+    )
+    return {
+        "money": money,
+        "money_caption": _("Money, evening by evening (net, %(currency)s)", currency=first),
+        "points": chart.season([e.points for _r, e in played], name, label=minus),
+        "points_caption": _("Points, evening by evening"),
+    }
 
 
 def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
@@ -178,7 +278,9 @@ def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
         member = members.get(line.member)
         lines.append(
             {
+                "id": line.member,
                 "name": party_name(line.member, members),
+                "charts": season_charts(line, ledger, party_name(line.member, members), currency),
                 "retired": bool(member and member.retired),
                 "evenings": line.evenings,
                 "hands": line.hands,
@@ -250,86 +352,161 @@ def signed_average(value: Decimal | None) -> str:
     return signed_number(value)
 
 
-# ---------------------------------------------------------------- CSV
+# ---------------------------------------------------------------- CSV and spreadsheets
 
+# The CSV files in two dialects: "programs" (commas, decimal points: for programs that read CSV) and "semicolon"
+# (semicolons, decimal commas: what a Danish, Norwegian or Swedish spreadsheet splits into columns when opened).
+DIALECTS = ("programs", "semicolon")
 
 cell = guard  # a CSV cell a spreadsheet will not run as a formula
 
 
-def _csv(rows) -> str:
+def _csv(rows, dialect: str = "programs") -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    semicolon = dialect == "semicolon"
+    writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if semicolon else ",")
     for row in rows:
-        writer.writerow([cell(v) for v in row])
+        writer.writerow([cell(_decimal_comma(v) if semicolon else v) for v in row])
     return out.getvalue()
 
 
-def evening_csv(data: EveningData, members, currency: str | None = None) -> str:
-    """The evening's figures; the amounts in the currency it was played in (its own column)."""
+def _decimal_comma(value):
+    return str(value).replace(".", ",") if isinstance(value, Decimal) else value
+
+
+def result_columns() -> list[tuple[str, str]]:
+    """The evening's columns, the same words on the page, in the CSV files and the spreadsheet."""
+    return [
+        (_("member"), "text"),
+        (_("place"), "int"),
+        (_("tables"), "int"),
+        (_("hands"), "int"),
+        (_("points"), "int"),
+        (_("before fee"), "money"),
+        (_("fee"), "money"),
+        (_("net"), "money"),
+        (_("games won"), "int"),
+        (_("standing points"), "int"),
+        (_("currency"), "text"),
+    ]
+
+
+def _result_rows(data: EveningData, members, currency: str | None = None) -> list[list]:
+    """Each member's evening (cents for the money), then the kitty's."""
     r = data.result
     currency = data.record.currency or currency or ""
-    rows = [
-        [
-            _("member"),
-            _("tables"),
-            _("hands"),
-            _("points"),
-            _("winnings"),
-            _("fee"),
-            _("net"),
-            _("games won"),
-            _("standing points"),
-            _("currency"),
-        ]
-    ]
-    for m in sorted(r.members, key=lambda m: party_name(m.member, members).casefold()):
+    place = {p.member: p.place for p in data.places}
+    rows = []
+    for m in sorted(r.members, key=lambda m: (place.get(m.member, 0), party_name(m.member, members).casefold())):
         rows.append(
             [
                 party_name(m.member, members),
+                place.get(m.member),
                 m.tables,
                 m.hands,
                 m.points,
-                amount(m.winnings),
-                amount(m.fee),
-                amount(m.net),
+                m.winnings,
+                m.fee,
+                m.net,
                 m.games_won,
                 m.standing_points,
                 currency,
             ]
         )
-    rows.append([_("kitty"), "", "", "", "", "", amount(r.kitty), "", "", currency])
-    return _csv(rows)
+    rows.append([_("kitty"), None, None, None, None, None, None, r.kitty, None, None, currency])
+    return rows
 
 
-def ledger_csv(ledger: club_rules.Ledger, members, currency: str = "") -> str:
-    """The season: a money and an unsettled column per currency (`currency`, the club's, when none has money), and
-    each evening's money column named with the currency it was played in."""
+def _as_csv_cells(columns, rows):
+    return [
+        ["" if v is None else amount(v) if kind == "money" else v for (_h, kind), v in zip(columns, row)]
+        for row in rows
+    ]
+
+
+def evening_csv(data: EveningData, members, currency: str | None = None, dialect: str = "programs") -> str:
+    """The evening's figures; the amounts in the currency it was played in (its own column)."""
+    columns = result_columns()
+    return _csv([[h for h, _k in columns], *_as_csv_cells(columns, _result_rows(data, members, currency))], dialect)
+
+
+def evening_sheets(data: EveningData, members, club_name: str) -> list:
+    """The evening as a workbook: the result, the payments, the prizes."""
+    result = xlsx.Sheet(_("Result"), result_columns(), _result_rows(data, members))
+    currency = data.record.currency
+    pay_columns = [(_("payer"), "text"), (_("payee"), "text"), (_("amount"), "money"), (_("currency"), "text")]
+    payments = xlsx.Sheet(
+        _("Settling up"),
+        pay_columns,
+        [
+            [party_name(t.payer, members, first=True), party_name(t.payee, members), t.cents, currency]
+            for t in data.result.transfers
+        ],
+    )
+    about = xlsx.Sheet(
+        _("Evening"),
+        [(_("club"), "text"), (_("date"), "date"), (_("rate"), "text"), (_("fee"), "money")],
+        [[club_name, data.record.date, data.record.rate or "", data.record.fee_cents]],
+    )
+    prizes = xlsx.Sheet(
+        _("Prizes"),
+        [(_("prize"), "text"), (_("winners"), "text"), (_("with"), "text")],
+        [[p["label"], ", ".join(p["winners"]), p["value"]] for p in prizes_context(data, members)],
+    )
+    return [result, payments, prizes, about]
+
+
+def ledger_columns(ledger: club_rules.Ledger, currency: str) -> list[tuple[str, str]]:
     currencies = _currencies(ledger, currency)
-    head = [_("member"), _("evenings"), _("hands"), _("points")]
+    head = [(_("member"), "text"), (_("evenings"), "int"), (_("hands"), "int"), (_("points"), "int")]
     for c in currencies:
-        head += [_("money (%(currency)s)", currency=c), _("unsettled (%(currency)s)", currency=c)]
-    head += [_("games won"), _("standing points")]
+        head += [(_("net (%(currency)s)", currency=c), "money"), (_("unsettled (%(currency)s)", currency=c), "money")]
+    head += [(_("games won"), "int"), (_("standing points"), "int")]
     dates = [r.evening.date for r in ledger.results]
     for r in ledger.results:
         label = r.evening.date if dates.count(r.evening.date) == 1 else f"{r.evening.date} ({r.evening.id})"
         head += [
-            _("%(date)s points", date=label),
-            _("%(date)s money (%(currency)s)", date=label, currency=r.evening.currency or currency),
+            (_("%(date)s points", date=label), "int"),
+            (_("%(date)s net (%(currency)s)", date=label, currency=r.evening.currency or currency), "money"),
         ]
-    rows = [head]
+    return head
+
+
+def _ledger_rows(ledger: club_rules.Ledger, members, currency: str) -> list[list]:
+    currencies = _currencies(ledger, currency)
+    rows = []
     for line in sorted(ledger.lines, key=lambda entry: party_name(entry.member, members).casefold()):
         row = [party_name(line.member, members), line.evenings, line.hands, line.points]
         for c in currencies:
-            row += [amount(v) for v in line.by_currency.get(c, (0, 0))]
+            row += list(line.by_currency.get(c, (0, 0)))
         row += [line.games_won, line.standing_points]
         for entry in line.entries:
-            row += ["", ""] if entry is None else [entry.points, amount(entry.net)]
+            row += [None, None] if entry is None else [entry.points, entry.net]
         rows.append(row)
-    kitty = [_("kitty"), "", "", ""]
+    kitty = [_("kitty"), None, None, None]
     for c in currencies:
-        kitty += [amount(v) for v in ledger.kitty_by_currency.get(c, (0, 0))]
-    kitty += ["", ""]
+        kitty += list(ledger.kitty_by_currency.get(c, (0, 0)))
+    kitty += [None, None]
     for r in ledger.results:
-        kitty += ["", amount(r.kitty)]
+        kitty += [None, r.kitty]
     rows.append(kitty)
-    return _csv(rows)
+    return rows
+
+
+def ledger_csv(ledger: club_rules.Ledger, members, currency: str = "", dialect: str = "programs") -> str:
+    """The season: a net and an unsettled column per currency (`currency`, the club's, when none has money), and
+    each evening's net column named with the currency it was played in."""
+    columns = ledger_columns(ledger, currency)
+    return _csv([[h for h, _k in columns], *_as_csv_cells(columns, _ledger_rows(ledger, members, currency))], dialect)
+
+
+def ledger_sheets(ledger: club_rules.Ledger, members, currency: str) -> list:
+    evenings = xlsx.Sheet(
+        _("Evenings"),
+        [(_("date"), "date"), (_("net of the kitty"), "money"), (_("currency"), "text")],
+        [[r.evening.date, r.kitty, r.evening.currency or currency] for r in ledger.results],
+    )
+    return [
+        xlsx.Sheet(_("Ledger"), ledger_columns(ledger, currency), _ledger_rows(ledger, members, currency)),
+        evenings,
+    ]

@@ -10,6 +10,7 @@ from flask import (
 
 from scorekeeper.core import VARIANTS
 from scorekeeper.services import clubs as club_service
+from scorekeeper.web import xlsx
 from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.clubs.common import bp
@@ -42,8 +43,23 @@ def ledger_csv(club_id):
         abort(400)
     db = get_db()
     season = club_service.season(db, club_id, start, end)
+    dialect = common.csv_dialect()
     return common.csv_response(
-        club_present.ledger_csv(season, club_service.members(db, club_id), club.currency), "ledger.csv"
+        club_present.ledger_csv(season, club_service.members(db, club_id), club.currency, dialect),
+        "ledger-semicolon.csv" if dialect == "semicolon" else "ledger.csv",
+    )
+
+
+@bp.get("/c/<club_id>/ledger.xlsx")
+def ledger_xlsx(club_id):
+    club = common.club_or_404(club_id)
+    (start, end), general = common.date_range()
+    if general:
+        abort(400)
+    db = get_db()
+    season = club_service.season(db, club_id, start, end)
+    return xlsx.download(
+        club_present.ledger_sheets(season, club_service.members(db, club_id), club.currency), "ledger.xlsx"
     )
 
 

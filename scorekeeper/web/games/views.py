@@ -24,6 +24,7 @@ from scorekeeper.core import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
 from scorekeeper.web import editors, guard, phone, words
+from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
 from scorekeeper.web.i18n import LANGUAGES, one_catalogue
@@ -62,7 +63,7 @@ def home():
     games, keys = [], phone.game_keys()
     for gid in phone.recent_games():
         try:
-            scored_game = service.load(db, gid)
+            scored_game = club_tables.titled(service.load(db, gid))
         except service.NotFound:
             continue
         ctx = protokoll_context(scored_game)
@@ -256,7 +257,8 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
-    scored_game = _load(game_id)
+    club_table = club_tables.table_view(game_id)
+    scored_game = club_tables.titled(_load(game_id), club_table["title"]) if club_table else _load(game_id)
     editable = service.key_matches(scored_game.game, phone.game_key(game_id))
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
@@ -269,6 +271,7 @@ def protokoll(game_id):
         editable=editable,
         changes=edit_log_view(scored_game, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
+        club_table=club_table,
     )
 
 
@@ -305,6 +308,12 @@ def play_again(game_id):
     earlier = phone.played_again(game_id, game.version)
     if earlier is not None and phone.game_key(earlier):
         return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
+    at_club = club_tables.play_again(game_id, confirmed=request.form.get("confirm") == "1")
+    if at_club is not None:  # a club's table: the evening's next table (or first the question), never a stray game
+        answer, started = at_club
+        if started:
+            phone.remember_played_again(game_id, game.version, started)
+        return answer
     new_id, key = service.start_game(
         get_db(),
         {

@@ -271,8 +271,9 @@ def guard(value):
     return value
 
 
-def csv_rows(scored_game: ScoredGame) -> list[list]:
-    """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded."""
+def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
+    """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded for a CSV
+    (an .xlsx keeps text as text by its cell type instead)."""
     game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     names = words.side_names(players, p.sides)
@@ -299,4 +300,4 @@ def csv_rows(scored_game: ScoredGame) -> list[list]:
             + list(h.points)
             + list(h.totals)
         )
-    return [[guard(v) for v in row] for row in out]
+    return [[guard(v) for v in row] for row in out] if guarded else out

@@ -38,7 +38,8 @@ from flask_babel import gettext as _
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
-from scorekeeper.web import editors
+from scorekeeper.web import editors, xlsx
+from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms as game_forms
 from scorekeeper.web.inputs import link_args
@@ -403,13 +404,13 @@ def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive:
 
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
-    scored_game = _load(game_id)
+    scored_game = club_tables.titled(_load(game_id))
     return render_template("print/sheet.html", pdf=False, **paper.sheet_context(scored_game))
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def pdf(game_id):
-    scored_game = _load(game_id)
+    scored_game = club_tables.titled(_load(game_id))
     return _kept_pdf(
         scored_game, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(scored_game)
     )
@@ -422,6 +423,21 @@ def hands_csv(game_id):
     out.write("\ufeff")  # a byte-order mark, so that spreadsheets read æ, ø, å as UTF-8
     csv.writer(out, lineterminator="\r\n").writerows(paper.csv_rows(scored_game))
     return _download(out.getvalue(), "text/csv", f"protokoll-{game_id}.csv")
+
+
+@bp.get("/g/<game_id>/hands.xlsx")
+def hands_xlsx(game_id):
+    """The game as a spreadsheet: the hands with numbers as numbers, and the game's title, date and players."""
+    scored_game = club_tables.titled(_load(game_id))
+    rows = paper.csv_rows(scored_game, guarded=False)
+    game = scored_game.game
+    about = xlsx.Sheet(
+        _("Game"),
+        [(_("Title"), "text"), (_("Variant"), "text"), (_("Date"), "date"), (_("Players"), "text")],
+        [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players)]],
+    )
+    hands = xlsx.Sheet(_("Protokoll"), [(h, "auto") for h in rows[0]], rows[1:])
+    return xlsx.download([hands, about], f"protokoll-{game_id}.xlsx")
 
 
 @bp.get("/g/<game_id>/game.json")

@@ -1,0 +1,87 @@
+"""Spreadsheets that open right: an .xlsx workbook (openpyxl) with typed cells — whole numbers as numbers, money as
+numbers with two decimals, dates as dates — for the pages' downloads (a club evening's result, the ledger, a game).
+
+A sheet is described by its columns, each with a kind: "text", "int", "money" (cents, shown with two decimals) or
+"date" (an ISO date); a cell of None stays empty. A text that a spreadsheet would read as a formula stays text.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from flask import Response
+from openpyxl import Workbook
+from openpyxl.styles import Font
+
+MONEY_FORMAT = "#,##0.00"
+DATE_FORMAT = "yyyy-mm-dd"
+KINDS = ("text", "int", "money", "date", "auto")  # auto: a whole number as a number, anything else as text
+TITLE_MAX = 31  # what a spreadsheet allows a sheet's name
+MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    title: str
+    columns: Sequence[tuple[str, str]]  # (heading, kind)
+    rows: Iterable[Sequence]
+
+
+def _sheet_title(text: str, taken: set[str]) -> str:
+    clean = "".join(" " if c in "[]:*?/\\" else c for c in text).strip()[:TITLE_MAX] or "Sheet"
+    title, n = clean, 2
+    while title in taken:
+        title = f"{clean[: TITLE_MAX - 4]} ({n})"
+        n += 1
+    taken.add(title)
+    return title
+
+
+def workbook(sheets: Sequence[Sheet]) -> bytes:
+    book = Workbook()
+    book.remove(book.active)
+    taken: set[str] = set()
+    for sheet in sheets:
+        ws = book.create_sheet(_sheet_title(sheet.title, taken))
+        for c, (heading, _kind) in enumerate(sheet.columns, 1):
+            cell = ws.cell(1, c, str(heading))
+            cell.font = Font(bold=True)
+            cell.data_type = "s"
+            ws.column_dimensions[cell.column_letter].width = max(10, min(40, len(str(heading)) + 2))
+        for r, row in enumerate(sheet.rows, 2):
+            for c, ((_, kind), value) in enumerate(zip(sheet.columns, row), 1):
+                _put(ws.cell(r, c), kind, value)
+        ws.freeze_panes = "B2"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _put(cell, kind: str, value) -> None:
+    if value is None or value == "":
+        return
+    if kind == "auto":
+        kind = "int" if isinstance(value, int) and not isinstance(value, bool) else "text"
+    if kind == "int":
+        cell.value = int(value)
+    elif kind == "money":
+        cell.value = Decimal(int(value)).scaleb(-2)
+        cell.number_format = MONEY_FORMAT
+    elif kind == "date":
+        cell.value = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+        cell.number_format = DATE_FORMAT
+    else:
+        cell.value = str(value)
+        cell.data_type = "s"  # "=1+1" stays the text it is, never a formula
+
+
+def download(sheets: Sequence[Sheet], filename: str) -> Response:
+    return Response(
+        workbook(sheets),
+        mimetype=MIMETYPE,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
+    )
