@@ -674,7 +674,7 @@ def _check_pairs(pairs: Any) -> bool:
     )
 
 
-def _check_seating(setup: DriveSetup, seating: Any) -> Seating:
+def check_seating(setup: DriveSetup, seating: Any) -> Seating:
     """A kept seating read back: T tables of two partnerships of seat numbers, every seat once."""
     try:
         out = tuple(((int(a[0][0]), int(a[0][1])), (int(a[1][0]), int(a[1][1]))) for a in seating)
@@ -702,7 +702,7 @@ def play(setup: DriveSetup, results: Mapping[tuple[int, int], Any], kept: Mappin
         except InputError as exc:
             exc.number = hand
             raise
-    kept_seatings = {hand: _check_seating(setup, s) for hand, s in (kept or {}).items()}
+    kept_seatings = {hand: check_seating(setup, s) for hand, s in (kept or {}).items()}
     rounds: list[Round] = []
     seating: Seating = first_seating(setup)
     for hand in range(1, setup.hands + 1):
