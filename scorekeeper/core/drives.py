@@ -475,9 +475,9 @@ def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | 
         as_gents = _names(
             data.get("ladies_as_gents"), "ladies_as_gents", lambda n: Msg("lady %(n)d's name", n=n), errors
         )
-    people = _people(ladies, gents, couples, as_gents, hands) if not errors else []
+    people = _people(ladies, gents, couples, as_gents, hands)
     substitutes = _substitutes(data.get("substitutes"), people, hands, couples, as_gents, errors) if not errors else []
-    if "ladies_as_gents" not in errors and as_gents:
+    if "ladies_as_gents" not in errors and "gents" not in errors and as_gents:
         in_gent_seats = {p.name.casefold() for p in people if p.role == "gent"}
         strangers = [n for n in as_gents if n.casefold() not in in_gent_seats]
         if strangers:

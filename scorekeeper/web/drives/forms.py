@@ -59,7 +59,7 @@ def prize_role_choices() -> list[SelectChoice]:
     return [
         SelectChoice("lady", _("ladies")),
         SelectChoice("gent", _("gents")),
-        SelectChoice("any", _("everyone (pairs in a couples drive)")),
+        SelectChoice("any", _("everyone")),
     ]
 
 
@@ -177,6 +177,32 @@ def prizes_form(rows: int, formdata=None, money: dict | None = None):
 
 def _amount(cents: int) -> str:
     return f"{cents // 100}" if cents % 100 == 0 else f"{cents // 100}.{cents % 100:02d}"
+
+
+NEW_DRIVE_ORDER = (
+    "title",
+    "format",
+    "ladies",
+    "gents",
+    "ladies_as_gents",
+    "pairs",
+    "sit_out",
+    "hands",
+    "interval_after",
+    "trump0",
+    "movement",
+    "tie_break",
+)
+MONEY_ORDER = ("fee", "currency")
+
+
+def first_error(form, order: tuple[str, ...]) -> str | None:
+    """The first field with an error as the page shows them, top to bottom: the one the page scrolls to."""
+    rows = prize_rows(form)
+    names = list(order) + list(MONEY_ORDER)
+    names += [f"prize{n}_{part}" for n in range(rows) for part in ("what", "for", "name", "amount")]
+    names.append("prize_ties")
+    return next((n for n in names if n in form and form[n].errors), None)
 
 
 def prize_rows(form) -> int:

@@ -146,6 +146,36 @@ def moves(sheet: DriveSheet, hand: int) -> list[dict]:
     return sorted(out, key=lambda m: m["name"].casefold())
 
 
+def leaving(sheet: DriveSheet, table: int) -> list[dict]:
+    """Where each of those who played at `table` in the hand before goes for the hand being played: by their seat,
+    which moves by the movement; a substitute who takes the seat now is named with the one they replace."""
+    drive, setup = sheet.drive, sheet.setup
+    if drive.current < 2:
+        return []
+    before, now = drive.rounds[drive.current - 2], drive.rounds[drive.current - 1]
+    where: dict[tuple[str, int], tuple[int, str]] = {}
+    for t in now.tables:
+        for i, (lady, gent) in enumerate(t.pairs):
+            where["lady", lady] = (t.table, SEATS[2 * i])
+            where["gent", gent] = (t.table, SEATS[2 * i + 1])
+    out = []
+    for lady, gent in before.tables[table - 1].pairs:
+        for role, number in (("lady", lady), ("gent", gent)):
+            was, holder = setup.holder(role, number, before.hand), setup.holder(role, number, now.hand)
+            if holder is None:
+                continue
+            to_table, code = where[role, number]
+            out.append(
+                {
+                    "name": holder.name,
+                    "instead_of": was.name if was is not None and was.key != holder.key else None,
+                    "table": to_table,
+                    "seat": seat(code),
+                }
+            )
+    return out
+
+
 def waiting_for(played: Round) -> list[int]:
     return [t.table for t in played.tables if not t.done]
 

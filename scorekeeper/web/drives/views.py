@@ -141,7 +141,7 @@ def new_drive():
             else:
                 phone.remember_drive(drive_id, key)
                 return redirect(url_for("drives.drive", drive_id=drive_id))
-    first = next((f.name for f in form if f.errors), None)
+    first = forms.first_error(form, forms.NEW_DRIVE_ORDER)
     status = 400 if (general or first) else 200
     max_tables, max_hands = _bounds()
     page = render_template(
@@ -427,7 +427,7 @@ def prizes_page(drive_id):
         else:
             flash(_("The prizes are saved."), NOTICE)
             return _back(drive_id, "prizes")
-    first = next((f.name for f in form if f.errors), None)
+    first = forms.first_error(form, ())
     return _no_store(
         render_template(
             "drives/prizes.html",
@@ -533,21 +533,9 @@ def table(drive_id, table, token):
     sent = here.tricks is not None
     before = drive.rounds[drive.current - 2] if drive.current > 1 else None
     again = sheet.move_again()
-    leaving = []
-    if before is not None and not current.started:
-        seated_now = present.positions(sheet, current)
-        for person in present.table_view(sheet, before.tables[table - 1])["seats"]:
-            if person["empty"]:
-                continue
-            to_table, code = seated_now[person["name"]]
-            leaving.append(
-                {
-                    "name": person["name"],
-                    "table": to_table,
-                    "seat": present.seat(code),
-                    "again": person["name"] in again,
-                }
-            )
+    leaving = present.leaving(sheet, table) if before is not None and not current.started else []
+    for person in leaving:
+        person["again"] = person["name"] in again
     here_view = present.table_view(sheet, here)
     affected = [m for m in present.move_again(sheet) if m["was"]["table"] == table or m["now"]["table"] == table]
     page = render_template(
