@@ -100,7 +100,7 @@ def test_the_booby_prize_goes_by_countback_and_says_why(client):
     assert "amount" not in prizes[0]  # the public answer has no costs
     assert get(client, drive, drive["edit_key"])["money"]["raised"] == 8 * 500 - 800
     da = client.get(f"/api/drives/{drive['id']}", headers={"Accept-Language": "da"}).json["prizes"][1]["reasons"][0]
-    assert "6 v 5" in da and "ahead of" not in da
+    assert da == "Dot & Dan foran Bea & Ben ved baglæns optælling: 6 mod 5 i sidste spil"
 
 
 # ---------------------------------------------------------------- findings 2 and 3: corrections
