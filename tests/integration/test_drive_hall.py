@@ -532,3 +532,114 @@ def test_the_fresh_movement_gives_32_players_fresh_partners_for_12_hands(client)
     assert d["finished"] and d["movement"] == "fresh"
     partnerships = [tuple(pair) for r in d["rounds"] for t in r["tables"] for pair in t["pairs"]]
     assert len(partnerships) == len(set(partnerships)) == 12 * 16
+
+
+# ---------------------------------------------------------------- the organiser's other pages
+
+
+def test_the_prizes_page_writes_the_prizes_and_says_what_is_wrong_by_its_row(client, db_path):
+    drive = new_drive(client, format="couples", pairs=PAIRS[:4], hands=2, interval_after=1, fee="2")
+    organise(client, drive)
+    page = client.get(f"/d/{drive['id']}/prizes").get_data(as_text=True)
+    assert page.count('class="prize-row"') == 8
+    more = client.post(
+        f"/d/{drive['id']}/prizes", data={"csrf_token": token(client, f"/d/{drive['id']}"), "rows": "8", "more": "1"}
+    )
+    assert more.get_data(as_text=True).count('class="prize-row"') == 12
+    fields = {
+        "csrf_token": token(client, f"/d/{drive['id']}"),
+        "rows": "8",
+        "currency": "NOK",
+        "fee": "50",
+        "prize_ties": "cut",
+        "prize0_what": "place:1",
+        "prize0_for": "any",
+        "prize0_name": "Vin",
+        "prize0_amount": "200",
+        "prize1_what": "place:1",
+        "prize1_for": "lady",  # a couples drive has no lady's prize
+        "prize1_name": "Blomster",
+        "prize2_what": "half_time:1",
+        "prize2_for": "any",
+        "prize2_name": "Sjokolade",
+        "prize2_amount": "lots",
+    }
+    before = dump(db_path)
+    r = client.post(f"/d/{drive['id']}/prizes", data=fields)
+    html = unescape(r.get_data(as_text=True))
+    assert r.status_code == 400 and dump(db_path) == before
+    rows = re.findall(r'<tr class="prize-error"><td colspan="4"><p class="error" role="alert">(.*?)</p>', html)
+    assert len(rows) == 2 and "pair" in rows[0] and "12.50" in rows[1]
+    assert '<tr class="prize-row" id="first-error">' in html
+    fields.update(prize1_for="any", prize2_amount="30")
+    r = client.post(f"/d/{drive['id']}/prizes", data=fields)
+    assert r.status_code == 302
+    d = get(client, drive, drive["edit_key"])
+    assert [(p["kind"], p["role"], p["name"], p["amount"]) for p in d["prizes"]] == [
+        ("place", "pair", "Vin", 20000),
+        ("place", "pair", "Blomster", 0),
+        ("half_time", "pair", "Sjokolade", 3000),
+    ]
+    assert d["money"]["currency"] == "NOK" and d["money"]["prize_ties"] == "cut"
+
+
+def test_the_people_page_renames_and_substitutes_and_a_test_drive_is_deleted_from_its_page(client):
+    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=4)
+    organise(client, drive)
+    assert "Pernille" not in client.get(f"/d/{drive['id']}/people").get_data(as_text=True)
+    csrf = token(client, f"/d/{drive['id']}")
+    r = client.post(f"/d/{drive['id']}/rename", data={"csrf_token": csrf, "old": "Fay", "new": "Ann"})
+    assert r.status_code == 400 and "Ann is in the drive already" in unescape(r.get_data(as_text=True))
+    assert (
+        client.post(f"/d/{drive['id']}/rename", data={"csrf_token": csrf, "old": "Fay", "new": "Faye"}).status_code
+        == 302
+    )
+    r = client.post(
+        f"/d/{drive['id']}/substitutes", data={"csrf_token": csrf, "out": "Ben", "newcomer": "Bob", "hand": "1"}
+    )
+    assert r.status_code == 302
+    d = get(client, drive)
+    assert d["gents"][1] == "Ben" and d["rounds"][0]["tables"][0]["pairs"][1] == ["Bea", "Bob"]
+    assert d["ladies"][5] == "Faye" and not any(s["names"] == ["Ben"] for s in d["standings"])  # left before playing
+    # a drive with no results is deleted from its page; one with results is not
+    page = client.get(f"/d/{drive['id']}").get_data(as_text=True)
+    assert 'id="delete-drive"' in page
+    post(client, drive, 1, 1, [7, 6])
+    assert 'id="delete-drive"' not in client.get(f"/d/{drive['id']}").get_data(as_text=True)
+    test = new_drive(client, format="couples", pairs=PAIRS[:4])
+    organise(client, test)
+    r = client.post(f"/d/{test['id']}/delete", data={"csrf_token": token(client, f"/d/{test['id']}")})
+    assert r.status_code == 302 and client.get(f"/api/drives/{test['id']}").status_code == 404
+    other = client.application.test_client()
+    assert other.post(f"/d/{drive['id']}/delete", data={}).status_code in (400, 403)
+
+
+@pytest.mark.parametrize("lang", ["da", "nb", "sv"])
+def test_the_organisers_new_pages_speak(client, lang):
+    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=4, interval_after=2)
+    for t, a in enumerate(TRICKS[0], 1):
+        post(client, drive, 1, t, [a, 13 - a])
+    organise(client, drive)
+    put(client, drive, 1, 1, [5, 8])
+    for path in (
+        f"/d/{drive['id']}/correct?hand=1&table=2&tricks=3&lang={lang}",
+        f"/d/{drive['id']}/people",
+        f"/d/{drive['id']}/prizes",
+        f"/d/{drive['id']}",
+        f"/d/{drive['id']}/screen",
+    ):
+        r = client.get(path if "?" in path else f"{path}?lang={lang}")
+        html = r.get_data(as_text=True)
+        assert r.status_code == 200, path
+        for english in (
+            "What this correction does",
+            "Who moves again",
+            "Put a name right",
+            "Write the prizes",
+            "move again",
+            "Correct an earlier hand",
+            "Move again:",
+            "Save the prizes",
+            "Lucky number",
+        ):
+            assert english not in html, (path, english)
