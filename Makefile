@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: setup system-run system-test run dev test bench catalogs messages clean
+.PHONY: setup system-run system-test run dev test quick bench catalogs messages clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -36,7 +36,11 @@ dev: setup
 	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)
 
 test: setup system-test
-	$(PY) -m pytest
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest
+
+# The quick loop at the desk: no browser, no servers or wheels, hypothesis's dev profile.
+quick: setup
+	$(PY) -m pytest -q -m "not slow and not browser" -x
 
 bench: setup system-test
 	$(PY) bench/run.py

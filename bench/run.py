@@ -26,7 +26,6 @@ import gzip
 import json
 import os
 import platform
-import random
 import re
 import secrets
 import shutil
@@ -48,27 +47,18 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(ROOT / "tests"))
 import phone as phone_bench  # noqa: E402  (bench/phone.py)
 import slow_clients  # noqa: E402  (bench/slow_clients.py)
 
-PLAYERS = {
-    "classic": ["Anna", "Bo", "Carl", "Dina"],
-    "norwegian": ["Ola", "Kari", "Per", "Liv"],
-    "danish": ["Anna", "Bo", "Carl", "Dina"],
-    "german": ["Anna", "Bo"],
-    "swedish": ["Åsa", "Björn", "Örjan", "Märta"],
-}
-# Options that let a game run long: no end (danish), or a far target with mostly pointless hands.
-LONG_OPTIONS = {
-    "classic": {"deals": 500},
-    "norwegian": {"target": 100},
-    "danish": {},
-    "german": {"count": "all26", "target": 100},
-    "swedish": {"target": 100},
-}
-# The rules cap these: a classic tournament has at most 500 deals; in swedish every hand scores, so a game to 100
-# points is over after at most 199 hands.
-MAX_HANDS = {"classic": 500, "swedish": 190}
+# Every registered variant, its players and the long games it can play, from its own test data
+# (tests/variants/<name>.py): a variant without one stops the benchmark here rather than being left out.
+from variants import EXAMPLES  # noqa: E402  (tests/variants)
+
+PLAYERS = {name: list(example.PLAYERS) for name, example in EXAMPLES.items()}
+# Options that let a game run long, and the most hands the rules then allow (None: no end).
+LONG_OPTIONS = {name: dict(example.LONG[0]) for name, example in EXAMPLES.items()}
+MAX_HANDS = {name: example.LONG[1] for name, example in EXAMPLES.items() if example.LONG[1]}
 SIZES = (10, 100, 1000)
 PAGE_HANDS = 50
 POOL = 200  # fresh Danish games per hand-entry run; the posts go round-robin over them
@@ -81,57 +71,8 @@ TARGETS = {"throughput": 0.5, "p99": 3.0, "ms_1000": 50.0, "page_kb": 30.0}
 
 
 def hands(variant: str, n: int, seed: int = 1) -> list[dict]:
-    """n valid hands that do not end the game: a realistic Danish mix; elsewhere mostly hands that score nothing."""
-    rng = random.Random(f"{variant}-{n}-{seed}")
-    out = []
-    for i in range(n):
-        if variant == "danish":
-            r = rng.random()
-            bidder = rng.randrange(4)
-            if r < 0.06:
-                out.append({"passed": True})
-            elif r < 0.14:
-                out.append(
-                    {
-                        "bidder": bidder,
-                        "bid": rng.choice(["sol", "sol", "ren_sol", "bordlaegger"]),
-                        "tricks": rng.choice([0, 1, 1, 2]),
-                    }
-                )
-            else:
-                bid = rng.choice([7, 7, 8, 8, 8, 9, 9, 10, 11])
-                suffix = rng.choice(["plain", "plain", "plain", "vip", "gode", "sans", "halve"])
-                trump = {"gode": "clubs", "sans": "none"}.get(suffix) or rng.choice(
-                    ["hearts", "diamonds", "clubs", "spades"]
-                )
-                out.append(
-                    {
-                        "bidder": bidder,
-                        "bid": bid,
-                        "suffix": suffix,
-                        "trump": trump,
-                        "partner": rng.choice([bidder, (bidder + 1) % 4, (bidder + 2) % 4, (bidder + 3) % 4]),
-                        "tricks": rng.randint(bid - 2, min(13, bid + 2)),
-                    }
-                )
-        elif variant == "classic":
-            a = rng.randint(3, 10)
-            out.append({"trump": rng.choice(["hearts", "diamonds", "clubs", "spades"]), "tricks": [a, 13 - a]})
-        elif variant == "norwegian":  # pass 6–7 scores nothing; every tenth hand a grand made by 7 scores 1
-            if i % 10 == 9:
-                bidder = (i // 10) % 4
-                out.append({"bid": "grand", "bidder": bidder, "tricks": [7, 6] if bidder % 2 == 0 else [6, 7]})
-            else:
-                out.append({"bid": "pass", "tricks": rng.choice([[6, 7], [7, 6]])})
-        elif variant == "german":  # all 26 tricks: 13–13 scores nothing, every tenth deal one point
-            out.append({"tricks": ([14, 12] if (i // 10) % 2 == 0 else [12, 14]) if i % 10 == 9 else [13, 13]})
-        elif variant == "swedish":  # one point per hand, to each side in turn
-            side = i % 2
-            if rng.random() < 0.3:
-                out.append({"red": side + 2 * rng.randrange(2), "tricks": [7, 6] if side == 0 else [6, 7]})
-            else:
-                out.append({"red": None, "tricks": [6, 7] if side == 0 else [7, 6]})
-    return out
+    """n valid hands that do not end the game: the variant's own long_hands (tests/variants/<name>.py)."""
+    return EXAMPLES[variant].long_hands(n, seed)
 
 
 def game_data(variant: str, n: int, title: str | None = None) -> dict:
@@ -601,8 +542,8 @@ def scaling(args, out: Path) -> dict:
             with app.app_context():
                 game_id, _key = service.import_game(get_db(), game_data(variant, n))
             runs = 7 if n >= 500 else 11
-            page, page_cpu = median_ms(client, f"/g/{game_id}", runs, before=cache.sheets.clear)
-            api, api_cpu = median_ms(client, f"/api/games/{game_id}", runs, before=cache.sheets.clear)
+            page, page_cpu = median_ms(client, f"/g/{game_id}", runs, before=cache.games.clear)
+            api, api_cpu = median_ms(client, f"/api/games/{game_id}", runs, before=cache.games.clear)
             page_kept, _ = median_ms(client, f"/g/{game_id}", runs)
             api_kept, _ = median_ms(client, f"/api/games/{game_id}", runs)
             rows.append(
@@ -957,7 +898,7 @@ def report(
         lines += [
             "",
             "Server time per request, in-process (median), for games of 10, 100 and 1,000 hands "
-            f"(classic stops at {MAX_HANDS['classic']} deals, swedish at {MAX_HANDS['swedish']} hands): read "
+            f"({', '.join(f'{v} stops at {n} hands' for v, n in MAX_HANDS.items())}): read "
             'and replayed, as by a worker that has not kept the sheet; "kept": with the sheet kept.',
             "",
             "| variant | hands | protokoll page ms | (CPU ms) | µs per hand | kept ms | JSON game ms | (CPU ms) "

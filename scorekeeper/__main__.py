@@ -11,15 +11,13 @@ from pathlib import Path
 import click
 from flask.cli import ScriptInfo
 
-from scorekeeper import cli
+from scorekeeper import cli, create_app
 from scorekeeper import config as settings
 from scorekeeper import serve as server
+from scorekeeper.storage import Damaged
 
 
 def _make_app():
-    from scorekeeper import create_app
-    from scorekeeper.storage import Damaged
-
     try:
         return create_app()
     except Damaged as exc:  # the start's quick check: say so and what to do, without a traceback

@@ -12,7 +12,13 @@ from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper import cli, storage
 from scorekeeper import config as settings
-from scorekeeper.web import db, guard, i18n, logs, security
+from scorekeeper.web import db, errors, guard, health, i18n, logs, offline, security
+from scorekeeper.web.api import drives as drives_api
+from scorekeeper.web.api import views as api
+from scorekeeper.web.clubs import views as clubs
+from scorekeeper.web.drives import views as drives
+from scorekeeper.web.games import views as games
+from scorekeeper.web.sheets import views as sheets
 
 csrf = CSRFProtect()
 # The templates are the project's top-level templates/ folder; a wheel carries them as scorekeeper/templates (setup.py).
@@ -54,19 +60,10 @@ def create_app(config=None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     logs.init_app(app)
-    from scorekeeper.web import errors, health, offline
-
     if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
         # PRAGMA quick_check first: a damaged file raises storage.Damaged, naming `scorekeeper restore`
         storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
         health.record(app, [])  # the start's check, what /healthz answers until INTEGRITY_CHECK_EVERY has passed
-
-    from scorekeeper.web.api import drives as drives_api
-    from scorekeeper.web.api import views as api
-    from scorekeeper.web.clubs import views as clubs
-    from scorekeeper.web.drives import views as drives
-    from scorekeeper.web.games import views as games
-    from scorekeeper.web.sheets import views as sheets
 
     app.register_blueprint(api.bp)
     app.register_blueprint(health.bp)  # GET /healthz

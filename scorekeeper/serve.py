@@ -25,7 +25,10 @@ from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
+from scorekeeper import create_app
 from scorekeeper.services.clubs import client_key
+from scorekeeper.storage import Damaged
+from scorekeeper.web.security import redact_handlers
 
 # A request is at most 64 KiB (the app refuses more); a body larger than this is not even read into memory or a file.
 MAX_BODY = 1024 * 1024
@@ -172,10 +175,6 @@ def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["thread
     """Log to stderr (LOG_FORMAT; the app's own level is LOG_LEVEL), make the app and serve it until stopped. A
     damaged database stops the start with what to do (scorekeeper restore), not a traceback."""
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    from scorekeeper import create_app
-    from scorekeeper.storage import Damaged
-    from scorekeeper.web.security import redact_handlers
-
     redact_handlers(logging.getLogger())
     try:
         app = create_app()

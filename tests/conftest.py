@@ -2,12 +2,19 @@
 at a phone's size, the app served on 127.0.0.1, and a club's season. Plain helpers are in helpers.py."""
 
 import pytest
+from hypothesis import settings
 
-from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, SEASON, Api
+from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, SEASON, Api
 from scorekeeper import create_app
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
 from scorekeeper.storage import close, connect
+
+# `dev` (the default): few examples and no example database between runs, for a quick loop; `ci` (make test): the
+# full count. helpers.examples(n) scales the tests that set their own count.
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=10)
+settings.load_profile(PROFILE)
 
 
 @pytest.fixture

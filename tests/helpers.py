@@ -14,20 +14,27 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from variants import EXAMPLES
+
 ROOT = Path(__file__).resolve().parent.parent
 
+# Hypothesis runs the `dev` profile unless HYPOTHESIS_PROFILE says `ci` (make test does): a quick loop at the desk,
+# the full count in CI. Tests that set their own number of examples ask examples(n) for it.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 
-PLAYERS = {
-    "classic": ["Anna", "Bo", "Carl", "Dina"],
-    "norwegian": ["Ola", "Kari", "Per", "Liv"],
-    "danish": ["Anna", "Bo", "Carl", "Dina"],
-    "german": ["Anna", "Bo"],
-    "swedish": ["Åsa", "Björn", "Örjan", "Märta"],
-}
+
+def examples(n: int) -> int:
+    """n examples under the ci profile; a twentieth of them (at least 5) under dev."""
+    return n if PROFILE == "ci" else max(5, n // 20)
+
+
+# Each variant's example players (tests/variants/<name>.py).
+PLAYERS = {name: list(example.PLAYERS) for name, example in EXAMPLES.items()}
 
 
 def dump(db_path):
@@ -99,6 +106,41 @@ PHONE = {"width": 390, "height": 844}
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+# ------------------------------------------------------------------ PDFs read back (poppler-utils)
+
+
+def pdftotext(data: bytes, tmp_path, *args) -> str:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(data)
+    return subprocess.run(
+        ["pdftotext", "-layout", *args, str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def pdfinfo(data: bytes, tmp_path) -> dict:
+    path = tmp_path / "info.pdf"
+    path.write_bytes(data)
+    out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+
+
+def words_off_the_page(data: bytes, tmp_path, margin=28) -> list[str]:
+    """Words that come closer than `margin` points (about 10 mm) to a side of the sheet, or past its foot."""
+    path = tmp_path / "bbox.pdf"
+    path.write_bytes(data)
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    outside = []
+    for page in re.findall(r"<page (.*?)</page>", html, re.S):
+        width = float(re.search(r'width="([\d.]+)"', page)[1])
+        height = float(re.search(r'height="([\d.]+)"', page)[1])
+        for x0, _y0, x1, y1, word in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', page
+        ):
+            if float(x0) < margin or float(x1) > width - margin or float(y1) > height - 10:
+                outside.append(word)
+    return outside
+
+
 def fields(html: str) -> dict:
     """The hidden fields of the first form on a page (csrf_token, number, version, token)."""
     out = {}
@@ -111,14 +153,75 @@ def fields(html: str) -> dict:
     return out
 
 
+class _FormReader(HTMLParser):
+    """What a browser sends for the first form on a page that posts: text and hidden inputs as they stand, checked
+    boxes and radios, each select's selected (else first) option, textareas' text; no button."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.data: list[tuple[str, str]] = []
+        self.inside = self.done = False
+        self.select = self.textarea = None
+        self.options: list[tuple[str, bool]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and not self.done and (a.get("method") or "get").lower() == "post":
+            self.inside = True
+        if not self.inside:
+            return
+        name = a.get("name")
+        if tag == "input" and name and "disabled" not in a:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.data.append((name, a.get("value", "on")))
+            elif kind not in ("submit", "button", "image", "reset", "file"):
+                self.data.append((name, a.get("value", "")))
+        elif tag == "select" and name:
+            self.select, self.options = name, []
+        elif tag == "option" and self.select:
+            self.options.append((a.get("value", ""), "selected" in a))
+        elif tag == "textarea" and name:
+            self.textarea, self.text = name, []
+
+    def handle_data(self, data):
+        if self.textarea:
+            self.text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.inside:
+            self.inside, self.done = False, True
+        elif tag == "select" and self.select:
+            chosen = [v for v, selected in self.options if selected] or [v for v, _ in self.options[:1]]
+            self.data += [(self.select, v) for v in chosen[:1]]
+            self.select = None
+        elif tag == "textarea" and self.textarea:
+            self.data.append((self.textarea, "".join(self.text).removeprefix("\n")))
+            self.textarea = None
+
+
+def form_data(html: str) -> dict:
+    """The first posting form of a page as a browser would send it untouched (a default-on checkbox included)."""
+    reader = _FormReader()
+    reader.feed(html)
+    return dict(reader.data)
+
+
 def start(client, variant, players=None, **options):
+    """A game started through the new-game page: its whole form as a browser sends it, with the players filled in and
+    the options given (`name="y"` ticks a box, `name=""` or False clears it)."""
     page = client.get(f"/new/{variant}")
     assert page.status_code == 200
-    data = {**fields(page.get_data(as_text=True)), "dealer": "0"}
+    data = {**form_data(page.get_data(as_text=True)), "dealer": "0"}
     for i, name in enumerate(players or PLAYERS[variant]):
         data[f"player{i}"] = name
     for name, value in options.items():
-        data[f"opt_{name}"] = value
+        if value in ("", False, None) and data.get(f"opt_{name}") in ("y", "on"):
+            del data[f"opt_{name}"]  # an unticked box is not sent
+        else:
+            data[f"opt_{name}"] = value
     r = client.post(f"/new/{variant}", data=data)
     assert r.status_code == 302, r.get_data(as_text=True)
     return r.headers["Location"].rsplit("/", 1)[-1]

@@ -2,27 +2,45 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import unicodedata
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any, Literal, overload
 
-from scorekeeper.core.base import (
-    GameOver,
-    InputError,
-    Msg,
-    Protokoll,
-    ScoredHand,
-    Setup,
-    check_options,
-    is_int,
-    message_of,
-)
-from scorekeeper.core.contract import VariantRules
-from scorekeeper.core.settlement import Settlement, format_cents, settle
-from scorekeeper.core.variants import classic, danish, german, norwegian, swedish
+from scorekeeper.core import defaults
+from scorekeeper.core import variants as _package
+from scorekeeper.core.contract import REQUIRED, VariantModule, VariantRules, variant
+from scorekeeper.core.fields import is_int
+from scorekeeper.core.game import HandContext, Protokoll, ScoredHand, Setup, TableContext
+from scorekeeper.core.messages import GameOver, InputError, Msg, message_of
+from scorekeeper.core.options import check_options
+from scorekeeper.core.replay import hand_context, replay, scored_context, table_context
+from scorekeeper.core.settlement import Settlement, format_cents, settle, side_balances
 
-# The registry, in menu order: the one place that names the variants (mypy checks each against VariantRules).
-RULES: tuple[VariantRules, ...] = (classic, norwegian, danish, german, swedish)
+
+def discover(package: ModuleType = _package) -> tuple[ModuleType, ...]:
+    """Every variant module in core/variants/ (a module with a NAME; its helpers, such as danish_house, have none),
+    in menu order (ORDER, then NAME). A module short of the contract stops the import, so a half-added variant fails
+    at start-up, not on a page. mypy checks each against VariantModule too (tests/unit/test_typecheck.py)."""
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        if not hasattr(module, "NAME"):
+            continue
+        if not isinstance(module, VariantModule):
+            lacking = [name for name in REQUIRED if not hasattr(module, name)]
+            raise ImportError(
+                f"{module.__name__} lacks {', '.join(lacking)} of the variant contract (core/contract.py)"
+            )
+        found.append(module)
+    return tuple(sorted(found, key=lambda m: (getattr(m, "ORDER", defaults.ORDER), m.NAME)))
+
+
+# The registry, in menu order: a variant is its module in core/variants/, found there; variant() adds the contract's
+# defaults for the members a module leaves out.
+RULES: tuple[VariantRules, ...] = tuple(variant(module) for module in discover())
 VARIANTS: dict[str, VariantRules] = {rules.NAME: rules for rules in RULES}
 NAME_MAX = 40
 TITLE_MAX = 80
@@ -30,20 +48,29 @@ TITLE_MAX = 80
 __all__ = [
     "VARIANTS",
     "GameOver",
+    "HandContext",
     "InputError",
     "Protokoll",
     "ScoredHand",
     "Setup",
     "Settlement",
+    "TableContext",
     "VariantRules",
     "check_name",
+    "deal_sizes",
     "format_cents",
+    "hand_context",
     "make_setup",
     "play",
     "play_on",
+    "player_counts",
+    "scored_context",
+    "scores_alone",
     "settle",
     "settlement_points",
     "stored_options",
+    "table_context",
+    "table_for",
     "variant_options",
 ]
 
@@ -77,6 +104,19 @@ def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAM
     if "<" in value or ">" in value:
         raise ValueError(Msg("%(what)s may not contain < or >", what=what))
     return value
+
+
+def player_counts(counts: tuple[int, ...]) -> str:
+    """A variant's table sizes in words: "4", "4 or 5", "3 to 7", "2, 4 or 6"."""
+    counts = tuple(sorted(counts))
+    low, high = counts[0], counts[-1]
+    if low == high:
+        return str(low)
+    if len(counts) > 2 and counts == tuple(range(low, high + 1)):
+        return Msg("%(low)d to %(high)d", low=low, high=high)
+    if len(counts) == 2:
+        return Msg("%(low)d or %(high)d", low=low, high=high)
+    return Msg("%(some)s or %(last)d", some=", ".join(map(str, counts[:-1])), last=high)
 
 
 JOINERS = ("\u200c", "\u200d")  # zero width non-joiner and joiner: 👩‍👩‍👧, and names in Persian or Indic scripts
@@ -115,8 +155,7 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
     if module is None:
         raise InputError({"variant": Msg("must be one of %(choices)s", choices=", ".join(VARIANTS))})
     names: list[str] = []
-    low, high = min(module.PLAYER_COUNTS), max(module.PLAYER_COUNTS)
-    counts = str(low) if low == high else Msg("%(low)d or %(high)d", low=low, high=high)
+    counts = player_counts(module.PLAYER_COUNTS)
     if not isinstance(players, list):
         errors["players"] = Msg("must be a list of %(counts)s names in seating order", counts=counts)
     elif len(players) not in module.PLAYER_COUNTS:
@@ -134,62 +173,94 @@ def make_setup(variant: Any, players: Any, dealer: Any = 0, options: Any = None)
             twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
             if twice:
                 errors["players"] = Msg("two players have the same name: %(names)s", names=", ".join(twice))
+    seats = len(players) if isinstance(players, list) and len(players) in module.PLAYER_COUNTS else None
     n = len(names) or max(module.PLAYER_COUNTS)
     if dealer is None:
         dealer = 0
     if not is_int(dealer) or not 0 <= dealer < n:
         errors["dealer"] = Msg("must be the first dealer's seat, from 0 to %(last)d", last=n - 1)
-    opts, option_errors = variant_options(module, options)
+    opts, option_errors = variant_options(module, options, seats)
     errors.update(option_errors)
     if errors:
         raise InputError(errors)
     return Setup(variant, tuple(names), dealer, opts)
 
 
-def variant_options(module: VariantRules, given: Any) -> tuple[dict[str, Any], dict[str, str]]:
-    """A variant's full options from those given: each value checked, then the rules that combine them."""
+def table_for(
+    variant: str,
+    options: Any,
+    n_players: int | None = None,
+    players: tuple[str | None, ...] = (),
+    first_dealer: int | None = None,
+) -> TableContext:
+    """A table for options not (yet) at a game: a blank sheet's, a club's rule set (`n_players` None: the smallest
+    table the variant has)."""
+    n = n_players if n_players is not None else min(VARIANTS[variant].PLAYER_COUNTS)
+    return TableContext(variant=variant, n_players=n, options=options, players=players, first_dealer=first_dealer)
+
+
+def _table(module: VariantRules, options: dict[str, Any], n_players: int | None) -> TableContext:
+    n = n_players if n_players is not None else min(module.PLAYER_COUNTS)
+    return TableContext(variant=module.NAME, n_players=n, options=options, first_dealer=None)
+
+
+def variant_options(
+    module: VariantRules, given: Any, n_players: int | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A variant's full options from those given: each value checked, then the rules that combine them, for a table
+    of `n_players` (None: the smallest the variant has — a club's rule set, a form's preview before the players)."""
     options, errors = check_options(module.OPTIONS, given)
     if not errors:
-        options, errors = module.resolve_options(options, given if isinstance(given, dict) else {})
+        options, errors = module.resolve_options(
+            given if isinstance(given, dict) else {}, _table(module, options, n_players)
+        )
     if not errors:
-        errors = module.check_options(options)
+        errors = module.check_options(_table(module, options, n_players))
     return options, errors
 
 
-def stored_options(variant: str, stored: Any) -> dict[str, Any]:
+def stored_options(variant: str, stored: Any, n_players: int | None = None) -> dict[str, Any]:
     """A stored game's options as they score today: options added since it started take their defaults and the
     shorthands are resolved again (a game stored before `house` gets the house its tariff builds). Not checked
     again: they were when the game started."""
     module = VARIANTS[variant]
     options = {name: opt.default for name, opt in module.OPTIONS.items()} | dict(stored)
     given = {name: value for name, value in stored.items() if name in module.OPTIONS}
-    resolved, errors = module.resolve_options(options, given)
+    resolved, errors = module.resolve_options(given, _table(module, options, n_players))
     return options if errors else resolved
 
 
 def play(setup: Setup, inputs: Iterable[Any]) -> Protokoll:
     """Replay a game from its first hand; raises InputError naming the first hand that does not fit."""
-    return VARIANTS[setup.variant].play(setup, list(inputs))
+    return replay(VARIANTS[setup.variant], setup, list(inputs))
 
 
 def play_on(protokoll: Protokoll, inputs: Iterable[Any]) -> Protokoll:
     """Go on scoring a game from the protokoll of its first hands: the same as `play` with all the hands, in the time of
     the new ones. Raises InputError naming the first new hand that does not fit."""
     setup = protokoll.setup
-    return VARIANTS[setup.variant].play(setup, list(inputs), start=protokoll)
+    return replay(VARIANTS[setup.variant], setup, list(inputs), start=protokoll)
+
+
+def scores_alone(table: TableContext) -> bool:
+    """Each player a side of their own (Danish, Plump), rather than partners: the sheet's head names the seats."""
+    return all(len(side) == 1 for side in VARIANTS[table.variant].sides(table))
+
+
+def deal_sizes(setup: Setup) -> tuple[int, ...] | None:
+    """The cards of every deal of a game whose number of deals is known ("hand 5: 6 cards"), else None."""
+    rules, table = VARIANTS[setup.variant], table_context(setup)
+    deals = rules.deals(table)
+    return None if not deals else tuple(rules.cards(k, table) for k in range(1, deals + 1))
 
 
 def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:
-    """Points per player for the money: zero-sum totals as they are; partners each win or lose the sides' difference."""
+    """Points per player for the money: zero-sum totals are that already; otherwise each side's points (a match's own
+    points where it has them) against every other side's (settlement.side_balances)."""
     setup = protokoll.setup
     if VARIANTS[setup.variant].ZERO_SUM:
         return protokoll.totals
     side_points = protokoll.rubber_points or tuple(
         sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides))
     )
-    per_player = [0] * setup.n
-    for s, seats in enumerate(protokoll.sides):
-        others = sum(side_points) - side_points[s]
-        for seat in seats:
-            per_player[seat] = side_points[s] - others
-    return tuple(per_player)
+    return side_balances(side_points, protokoll.sides, setup.n)

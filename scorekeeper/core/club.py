@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from scorekeeper.core import VARIANTS
+from scorekeeper.core.game import TableContext
 from scorekeeper.core.settlement import payments as _payments
 from scorekeeper.core.settlement import to_cents
-from scorekeeper.core.variants import danish
 
 KITTY = "kitty"
 SETTLEMENTS = ("pairwise", "kitty")
@@ -34,8 +35,9 @@ class Hand:
 class Table:
     """A table of an evening: who sat in each seat (member ids), its sides and its scored hands.
 
-    `money` tables (Danish) score each player alone and zero-sum, and are settled in money at the evening's
-    rate; the others (partnership variants, German whist) give standings: points and games won per side.
+    `money` tables are of a variant a club may play for money (its FOR_MONEY) and are settled at the evening's rate,
+    each member by `money_points` (core.settlement_points: the totals of a zero-sum game); the others give standings:
+    points and games won per side.
     """
 
     members: tuple[int, ...]
@@ -44,6 +46,8 @@ class Table:
     money: bool = True
     games_won: tuple[int, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    money_points: tuple[int, ...] = ()
+    variant: str = ""
 
     def side_of(self, seat: int) -> int:
         return next(s for s, seats in enumerate(self.sides) if seat in seats)
@@ -173,7 +177,7 @@ def evening_result(evening: Evening) -> EveningResult:
             hands[member] += sum(1 for h in table.hands if h.sitting_out != seat)
             side = table.side_of(seat)
             if table.money:
-                points[member] += totals[side]
+                points[member] += table.money_points[seat] if table.money_points else totals[side]
             else:
                 standing_points[member] += totals[side]
                 games_won[member] += table.games_won[side] if table.games_won else 0
@@ -325,14 +329,15 @@ class MemberStats:
     sol_made: int
     selvmakker: int  # bids played alone (bidder called its own ace)
     selvmakker_made: int
-    evenings: int  # evenings with a Danish table
+    evenings: int  # evenings with a table played for money
     points: int
     average: Decimal | None  # points per such evening, to one decimal
     partners: tuple[tuple[int, int], ...]  # (member, hands together as bidder and partner), most frequent first
 
 
 def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tuple[MemberStats, ...]:
-    """What each member bid at the Danish tables and how it went, their average per evening and their partners."""
+    """What each member bid at the tables played for money and how it went (the variant's bid_result), their average
+    per evening and their partners."""
     counts: dict[str, Counter] = {
         k: Counter() for k in ("bids", "bids_made", "sol", "sol_made", "self", "self_made", "evenings", "points")
     }
@@ -347,23 +352,24 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
             for seat, member in enumerate(table.members):
                 played.add(member)
                 counts["points"][member] += totals[seat]
+            rules = VARIANTS.get(table.variant)
+            ctx = TableContext(variant=table.variant, n_players=len(table.members), options=table.options)
             for hand in table.hands:
-                inp = hand.input
-                if not inp or inp.get("passed"):
+                result = rules.bid_result(hand.input, ctx) if rules is not None else None
+                if result is None:
                     continue
-                bidder = table.members[inp["bidder"]]
-                made = danish.bid_value(inp, table.options)[1]
-                if danish.is_solo(inp["bid"]):
+                bidder, made = table.members[result.bidder], result.made
+                if result.alone:
                     counts["sol"][bidder] += 1
                     counts["sol_made"][bidder] += made
                     continue
                 counts["bids"][bidder] += 1
                 counts["bids_made"][bidder] += made
-                if inp["partner"] == inp["bidder"]:
+                if result.partner == result.bidder:
                     counts["self"][bidder] += 1
                     counts["self_made"][bidder] += made
-                else:
-                    partner = table.members[inp["partner"]]
+                elif result.partner is not None:
+                    partner = table.members[result.partner]
                     partners.setdefault(bidder, Counter())[partner] += 1
                     partners.setdefault(partner, Counter())[bidder] += 1
         for member in played:

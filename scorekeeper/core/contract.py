@@ -1,23 +1,34 @@
 """What a variant's rules module provides: the one contract the core, the services and the web layer rely on.
 
-A variant is a module in core/variants/ that satisfies `VariantRules` and one line in the VARIANTS registry
-(core/__init__.py). mypy checks each registered module against the protocol; tests/unit/test_variant_contract.py
-checks it at run time. Shared defaults for the members most variants need no rule for: base.target_or_deals
-(game_end), base.nobody_sits_out (sits_out),
-base.options_as_checked (resolve_options); base.replay does the scoring loop for `play`.
+A variant is a module in core/variants/ and one line in the registry (core/__init__.py: RULES). It must provide the
+members of `VariantModule`: what it is called, its table sizes, inputs and options, and how a hand is checked and
+scored. Every other member of the contract (`VariantDefaults`) has a default in core/defaults.py, in the spirit of
+Datasette's optional hooks: a module defines one only where its rule differs. `Variant` puts the two together, so
+`VARIANTS[name].member` always answers.
+
+Every hook is asked with a context, last: a `TableContext` (the players, how many, the first dealer, the options)
+for what holds for the whole game, a `HandContext` (also the hand's number, dealer, cards, who sits out, the totals
+before it) for what holds for one hand, and the deal's `number` beside the table for what a table knows of a deal
+before it is played. A hook reads the fields it needs, so a field added to a context later breaks no variant.
+
+mypy checks every registered module against `VariantModule` and core/defaults.py against `VariantDefaults`;
+tests/unit/test_variant_contract.py checks the same at run time, and each member's parameters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any, Protocol, cast, runtime_checkable
 
-from scorekeeper.core.base import HandContext, Option, Protokoll, Setup
+from scorekeeper.core import defaults
+from scorekeeper.core.game import BidResult, HandContext, Match, ScoredHand, Sides, TableContext
+from scorekeeper.core.options import Option
 
 
 @runtime_checkable
-class VariantRules(Protocol):
-    """The rules of one whist variant: data that describes it and pure functions that score it."""
+class VariantModule(Protocol):
+    """What every variant's module must say itself: data that describes it and how a hand is checked and scored."""
 
     @property
     def NAME(self) -> str:
@@ -36,11 +47,6 @@ class VariantRules(Protocol):
         """The table sizes the rules are written for, so that a game cannot start with a seat too many or too few."""
 
     @property
-    def ZERO_SUM(self) -> bool:
-        """True when each player scores alone and the points add up to zero, so the totals are already what each
-        player wins or pays (Danish); otherwise partners each win or lose their side's difference."""
-
-    @property
     def INPUT_FIELDS(self) -> tuple[str, ...]:
         """The fields a hand's input may have, so that a misspelt field is refused rather than ignored."""
 
@@ -49,19 +55,6 @@ class VariantRules(Protocol):
         """The house rules a table may switch, each with its default, its range or choices and a line of help, so
         that forms, the API and the printed sheet describe them from one place."""
 
-    def check_options(self, options: Mapping[str, Any]) -> dict[str, str]:
-        """Errors (keyed `options.<name>`) for house rules that are each valid but do not go together."""
-
-    def resolve_options(
-        self, options: dict[str, Any], given: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, str]]:
-        """The checked `options` with what a preset and the shorthands stand for filled in (Danish: the `house` tariff
-        they build), and errors keyed `options.<name>`; `given` is what the table chose. What scores is then stored
-        with the game and shown in its answer. base.options_as_checked for a variant with nothing to resolve."""
-
-    def sides(self, n: int) -> tuple[tuple[int, ...], ...]:
-        """The seats that score together for `n` players, because points and totals are kept per side."""
-
     def check_hand(self, raw: Any, ctx: HandContext) -> dict[str, Any]:
         """The hand as entered, checked in its place and normalised into what is stored; raises InputError, so that
         nothing the rules cannot score reaches the sheet."""
@@ -69,17 +62,103 @@ class VariantRules(Protocol):
     def hand_points(self, inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
         """A checked hand's points per side; the score before it is `ctx.totals`, since some rules depend on it."""
 
+
+class VariantDefaults(Protocol):
+    """The members a variant may specialise; core/defaults.py holds the default of each (said here after "Default")."""
+
+    @property
+    def ZERO_SUM(self) -> bool:
+        """Every hand's points add up to zero, so the totals are already what each player wins or pays and the
+        sheet shows their sum (Σ) as a check. Default False."""
+
+    @property
+    def ORDER(self) -> int:
+        """Where the variant stands in the menus: lower first, then by NAME. Default 100."""
+
+    @property
+    def FOR_MONEY(self) -> bool:
+        """A club may play it for money: its tables are settled at the club's rate. (Any game with a `rate` option
+        set is settled, whatever this says.) Default False."""
+
+    def check_options(self, table: TableContext) -> dict[str, str]:
+        """Errors (keyed `options.<name>`) for house rules that are each valid but do not go together, or do not fit
+        the table (10 cards each for 7 players). Default: none."""
+
+    def resolve_options(self, given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
+        """The checked options (`table.options`) with what a preset and the shorthands stand for filled in, and errors
+        keyed `options.<name>`; `given` is what the table chose. What scores is then stored with the game and shown
+        in its answer. Default: the options as checked."""
+
+    def sides(self, table: TableContext) -> Sides:
+        """The seats that score together, because points and totals are kept per side. Default: each player alone."""
+
+    def deals(self, table: TableContext) -> int | None:
+        """How many deals the game has, if that is known when it starts, so the sheet can say how many are left.
+        Default: the `deals` option, if the variant has it and it is set."""
+
+    def cards(self, number: int, table: TableContext) -> int:
+        """How many cards each player holds in deal `number` (and so how many tricks it has). Default 13."""
+
+    def sits_out(self, number: int, table: TableContext) -> int | None:
+        """The seat that holds no cards in deal `number` (five-handed Danish: the dealer), so that it neither bids nor
+        scores. Default: nobody."""
+
+    def fixed_trump(self, number: int, table: TableContext) -> str | None:
+        """The trump of deal `number` when the house rules fix it before the deal, so the sheet can say it ahead.
+        Default: none fixed."""
+
     def leader(self, inp: Mapping[str, Any], ctx: HandContext) -> int:
-        """The seat that leads to the first trick, so the sheet can tell the table who plays first."""
+        """The seat that leads to the first trick, so the sheet can tell the table who plays first. Default: the first
+        player holding cards to the dealer's left."""
 
-    def game_end(self, totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -> tuple[bool, int | None]:
-        """Whether the game (or a game of a match) ended after hand `number`, and the winning side (None: a draw),
-        because a finished game takes no more hands."""
+    def trump(self, inp: Mapping[str, Any], ctx: HandContext) -> str | None:
+        """The hand's trump when the variant keeps it beside the input (the rotation fixed it and the input left it
+        out). Default: None, the input says all there is to say."""
 
-    def sits_out(self, ctx: HandContext) -> int | None:
-        """The seat that does not play this hand (Danish five-handed: the dealer), so that it neither bids nor
-        scores."""
+    def game_end(self, hand: ScoredHand, ctx: HandContext) -> tuple[bool, int | None]:
+        """Whether the game (or a game of a match) ended with `hand` (its input, points and totals; `ctx.totals` are
+        those before it), and the winning side (None: a draw), because a finished game takes no more hands.
+        Default: after the `deals` option's number of deals, else when a side reaches the `target` option."""
 
-    def play(self, setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-        """The protokoll of a game from its hand inputs, going on from `start` when given, so that adding a hand to a
-        long game does not replay it; usually base.replay with the members above."""
+    def games_to_win(self, table: TableContext) -> int:
+        """Games a side must win to win the match (a rubber: 2); each game starts at 0–0. Default 1."""
+
+    def match_points(self, match: Match | None, table: TableContext) -> tuple[int, ...] | None:
+        """A finished match in points per side (the rubber's), which then settle the money. Default: None."""
+
+    def bid_result(self, inp: Mapping[str, Any], table: TableContext) -> BidResult | None:
+        """A hand's bid and how it went (bidder, made, alone, partner), so a club can keep statistics of its members'
+        bids. Default None: the variant has no bids to count."""
+
+
+class VariantRules(VariantModule, VariantDefaults, Protocol):
+    """The whole contract, as `VARIANTS[name]` answers it: a module's own members and the defaults of the others."""
+
+
+REQUIRED = tuple(name for name in vars(VariantModule) if not name.startswith("_"))
+OPTIONAL = tuple(name for name in vars(VariantDefaults) if not name.startswith("_"))
+MEMBERS = REQUIRED + OPTIONAL
+_DEFAULTS: VariantDefaults = defaults  # mypy: the defaults are a whole implementation of the optional members
+
+
+class Variant:
+    """A variant module with the contract's defaults for what it leaves out; its own other names (Danish:
+    `house_of`, `ladder` …) are there too."""
+
+    def __init__(self, module: ModuleType | VariantModule):
+        self.module = module
+        self.own = frozenset(name for name in OPTIONAL if hasattr(module, name))
+
+    def __getattr__(self, name: str) -> Any:
+        module = self.__dict__["module"]
+        if hasattr(module, name) or name not in OPTIONAL:
+            return getattr(module, name)
+        return getattr(defaults, name)
+
+    def __repr__(self) -> str:
+        return f"<variant {self.module.NAME}>"
+
+
+def variant(module: VariantModule) -> VariantRules:
+    """The registry's entry for a module: the whole contract."""
+    return cast(VariantRules, Variant(module))

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.core import TITLE_MAX, check_name
-from scorekeeper.core.base import TRUMPS, InputError, Msg, is_int, message_of, trick_pair
+from scorekeeper.core.fields import is_int, trick_pair
+from scorekeeper.core.game import TRUMPS
+from scorekeeper.core.messages import InputError, Msg, message_of
 
 FORMATS = ("progressive", "couples")
 TIE_BREAKS = ("share", "countback")

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from scorekeeper.core.base import Msg, OptionError
+from scorekeeper.core.messages import Msg, OptionError
 
 TEXT_MAX = 64  # characters of a number's text, surrounding spaces left out: checked first
 DIGITS_MAX = 30  # digits of a number written out without an exponent, before and after the point together

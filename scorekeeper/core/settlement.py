@@ -20,6 +20,18 @@ class Settlement:
     payments: tuple[Payment, ...]
 
 
+def side_balances(side_points, sides, n: int) -> tuple[int, ...]:
+    """Per player what the points of k sides of equal size are worth against every other side: k·s_i − Σs for each
+    player of side i. Two sides: partners each win or lose the sides' difference; one player a side: the sum of the
+    differences to each other player. They add up to zero."""
+    k, total = len(side_points), sum(side_points)
+    per_player = [0] * n
+    for s, seats in enumerate(sides):
+        for seat in seats:
+            per_player[seat] = k * side_points[s] - total
+    return tuple(per_player)
+
+
 def to_cents(points, rate) -> tuple[int, ...]:
     """Points × rate in cents; rounding by largest remainder so the cents add up to the rounded exact sum."""
     rate = Decimal(str(rate))

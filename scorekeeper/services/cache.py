@@ -1,12 +1,12 @@
-"""The score sheets this process scored last, so that entering a hand scores one hand instead of the whole game.
+"""The games this process scored last (services.games.ScoredGame), so that entering a hand scores one hand instead of the whole game.
 
-A sheet is kept under its database file and game id; service uses it only while the game's row read now equals the
-row it was kept with, or, when another worker only added hands since, after scoring those (service._sheet). Every
+A scored game is kept under its database file and game id; service uses it only while the game's row read now equals the
+row it was kept with, or, when another worker only added hands since, after scoring those (service._scored_game). Every
 change to a game's hands bumps the row's version (a trigger, migration m103, so even a change made with sqlite3 at
 the file shows), and the app writes a line of the edit log in the same transaction. What is kept is never changed in
 place (frozen records, tuples).
 
-After `flask restore` (which asks for the app to be stopped) a kept sheet of a restored game is not used again: the
+After `flask restore` (which asks for the app to be stopped) a kept scored game of a restored game is not used again: the
 restored row has an older version, and the versions it climbs back to come with later time stamps (`updated`).
 """
 
@@ -17,21 +17,22 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
-MAX_SHEETS = 500
+MAX_GAMES = 500
 MAX_HANDS = 50_000  # about 50 MB of scored hands at most
 
 
-class Sheets:
-    """A least-recently-used store of sheets, bounded by their number and by the hands they hold together."""
+class Kept:
+    """A least-recently-used store, bounded by the number of things kept and by their size together: scored games and
+    the hands they hold (`games` below), or drive pages and their bytes (web/drives/views.py)."""
 
-    def __init__(self, max_sheets: int = MAX_SHEETS, max_hands: int = MAX_HANDS):
-        self.max_sheets, self.max_hands = max_sheets, max_hands
-        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (sheet, hands)
-        self._hands = 0
+    def __init__(self, max_items: int = MAX_GAMES, max_size: int = MAX_HANDS):
+        self.max_items, self.max_size = max_items, max_size
+        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (the thing, its size)
+        self._size = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any | None:
-        """The sheet kept under `key`, up to date or not (the caller checks), else None."""
+        """What is kept under `key` (a scored game: up to date or not, the caller checks), else None."""
         with self._lock:
             found = self._kept.get(key)
             if found is None:
@@ -39,32 +40,32 @@ class Sheets:
             self._kept.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, sheet: Any, size: int) -> None:
+    def put(self, key: Hashable, thing: Any, size: int) -> None:
         with self._lock:
             old = self._kept.pop(key, None)
             if old is not None:
-                self._hands -= old[1]
-            if size > self.max_hands:
+                self._size -= old[1]
+            if size > self.max_size:
                 return
-            self._kept[key] = (sheet, size)
-            self._hands += size
-            while len(self._kept) > self.max_sheets or self._hands > self.max_hands:
+            self._kept[key] = (thing, size)
+            self._size += size
+            while len(self._kept) > self.max_items or self._size > self.max_size:
                 _, (_, dropped) = self._kept.popitem(last=False)
-                self._hands -= dropped
+                self._size -= dropped
 
     def forget(self, key: Hashable) -> None:
         with self._lock:
             old = self._kept.pop(key, None)
             if old is not None:
-                self._hands -= old[1]
+                self._size -= old[1]
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
-            self._hands = 0
+            self._size = 0
 
     def __len__(self) -> int:
         return len(self._kept)
 
 
-sheets = Sheets()
+games = Kept()  # the scored games, by their hands

@@ -13,10 +13,11 @@ from typing import Any
 from flask_babel import gettext as _
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper.core import VARIANTS, InputError, check_name, make_setup
+from scorekeeper.core import VARIANTS, InputError, check_name, make_setup, settlement_points
 from scorekeeper.core import club as club_rules
-from scorekeeper.core.base import CURRENCIES, message_of
+from scorekeeper.core.messages import message_of
 from scorekeeper.core.numbers import NumberError, read_number
+from scorekeeper.core.options import CURRENCIES
 from scorekeeper.services import games as service
 from scorekeeper.storage import store, writing
 
@@ -45,15 +46,15 @@ class LockedOut(Exception):
 
 
 @dataclass(frozen=True)
-class TableSheet:
+class TableGame:
     record: store.ClubTableRecord
-    sheet: service.Sheet
+    scored_game: service.ScoredGame
 
 
 @dataclass(frozen=True)
 class EveningData:
     record: store.EveningRecord
-    tables: tuple[TableSheet, ...]
+    tables: tuple[TableGame, ...]
     result: club_rules.EveningResult
 
 
@@ -75,14 +76,14 @@ def clubs(db, ids: list[str]) -> list[store.ClubRecord]:
 def check_rules(variant: Any, options: Any, currency: str) -> dict:
     """The club's rule set as its tables will be started with it; raises InputError keyed like start_game's.
 
-    Only Danish whist is played for money; the partnership variants and German whist give standings.
+    Only a variant a club may play for money (FOR_MONEY) keeps the club's rate; the others give standings.
     """
     module = VARIANTS.get(variant) if isinstance(variant, str) else None
     if module is None:
         raise InputError({"variant": _("must be one of %(choices)s", choices=", ".join(VARIANTS))})
     given = dict(options or {})
     given["currency"] = currency if currency in CURRENCIES else module.OPTIONS["currency"].default
-    if not module.ZERO_SUM:
+    if not module.FOR_MONEY:
         given["rate"] = None
     names = [f"P{i + 1}" for i in range(min(module.PLAYER_COUNTS))]
     return dict(make_setup(variant, names, 0, given).options)
@@ -285,8 +286,8 @@ def parse_money(value: Any, field: str = "fee") -> int:
 
 
 def club_rate(club: store.ClubRecord) -> str | None:
-    """Money per point of the club's evenings: Danish clubs only."""
-    rate = club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None
+    """Money per point of the club's evenings: only for a variant a club may play for money."""
+    rate = club.options.get("rate") if VARIANTS[club.variant].FOR_MONEY else None
     return None if rate is None else str(Decimal(str(rate)))
 
 
@@ -418,15 +419,23 @@ def remove_table(db, club_id: str, evening_id: int, game_id: str) -> None:
 # ---------------------------------------------------------------- results
 
 
-def _pure_table(record: store.ClubTableRecord, sheet: service.Sheet) -> club_rules.Table:
-    p = sheet.protokoll
+def _pure_table(record: store.ClubTableRecord, scored_game: service.ScoredGame) -> club_rules.Table:
+    p = scored_game.protokoll
     if p.games_won is not None:
         won = tuple(p.games_won)
     else:
         won = tuple(int(p.finished and p.winner == s) for s in range(len(p.sides)))
     hands = tuple(club_rules.Hand(tuple(h.points), h.sitting_out, dict(h.input)) for h in p.hands)
+    money = VARIANTS[scored_game.game.variant].FOR_MONEY
     return club_rules.Table(
-        record.members, p.sides, hands, VARIANTS[sheet.game.variant].ZERO_SUM, won, dict(sheet.game.options)
+        record.members,
+        p.sides,
+        hands,
+        money,
+        won,
+        dict(scored_game.game.options),
+        settlement_points(p) if money else (),
+        scored_game.game.variant,
     )
 
 
@@ -437,16 +446,16 @@ def _settled(balances: dict | None) -> dict | None:
 
 
 def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str] | None = None) -> list[EveningData]:
-    tables: dict[int, list[TableSheet]] = {}
+    tables: dict[int, list[TableGame]] = {}
     for t in store.club_tables(db, [e.id for e in records]):
-        tables.setdefault(t.evening_id, []).append(TableSheet(t, service.load(db, t.game_id)))
+        tables.setdefault(t.evening_id, []).append(TableGame(t, service.load(db, t.game_id)))
     out = []
     for e in records:
         mine = tuple(tables.get(e.id, ()))
         evening = club_rules.Evening(
             e.id,
             e.date,
-            tuple(_pure_table(t.record, t.sheet) for t in mine),
+            tuple(_pure_table(t.record, t.scored_game) for t in mine),
             Decimal(e.rate) if e.rate is not None else None,
             e.fee_cents,
             (settlement or {}).get(e.id, e.settlement),

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core import drives as core
-from scorekeeper.core.base import InputError, Msg
 from scorekeeper.core.drives import MAX_HANDS, MAX_TABLES, Drive, DriveSetup, accept, make_drive, play
+from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.services.clubs import parse_money
 from scorekeeper.services.games import hash_key, key_matches
 from scorekeeper.storage import reading, store, writing
@@ -42,7 +42,7 @@ class HasResults(core.OutOfTurn):
 
 
 @dataclass(frozen=True, slots=True)
-class DriveSheet:
+class ScoredDrive:
     """A drive as stored and as replayed: `drive` has the rounds, the current hand and the standings."""
 
     record: store.DriveRecord
@@ -199,16 +199,16 @@ def rules_of(money: dict | None) -> list[core.PrizeRule]:
     return [core.PrizeRule(p["kind"], p["role"], p["place"]) for p in (money or {}).get("prizes", [])]
 
 
-def awards(sheet: DriveSheet, money: dict | None) -> tuple[core.Award, ...]:
+def awards(scored_drive: ScoredDrive, money: dict | None) -> tuple[core.Award, ...]:
     """Who wins each prize now, with the draws the app has made."""
     if not money:
         return ()
     return core.award(
-        sheet.drive,
+        scored_drive.drive,
         rules_of(money),
         one_each=money.get("one_prize_each", False),
         ties=money.get("prize_ties", "share"),
-        draws=sheet.record.draws,
+        draws=scored_drive.record.draws,
     )
 
 
@@ -241,14 +241,14 @@ def stored_setup(record: store.DriveRecord) -> DriveSetup:
     return make_drive(record.setup, max_tables=None, max_hands=None)
 
 
-def _replayed(db, record: store.DriveRecord) -> DriveSheet:
+def _replayed(db, record: store.DriveRecord) -> ScoredDrive:
     setup = stored_setup(record)
     results = {(r.hand, r.table): r.tricks for r in store.drive_results(db, record.id)}
     kept = store.drive_kept_seatings(db, record.id)
-    return DriveSheet(record, play(setup, results, kept), results, kept)
+    return ScoredDrive(record, play(setup, results, kept), results, kept)
 
 
-def load(db, drive_id: str) -> DriveSheet:
+def load(db, drive_id: str) -> ScoredDrive:
     """The drive replayed from its setup and results (read from one snapshot); NotFound if there is none."""
     with reading(db):
         record = store.get_drive(db, drive_id)
@@ -267,19 +267,19 @@ def head(db, drive_id: str) -> store.DriveRecord:
     return record
 
 
-def may_edit(sheet: DriveSheet | store.DriveRecord, key: Any) -> bool:
+def may_edit(scored_drive: ScoredDrive | store.DriveRecord, key: Any) -> bool:
     """Whether a presented key is the drive's edit key (constant time): for a page that claims the right to edit."""
-    return key_matches(sheet.record if isinstance(sheet, DriveSheet) else sheet, key)
+    return key_matches(scored_drive.record if isinstance(scored_drive, ScoredDrive) else scored_drive, key)
 
 
 # ---------------------------------------------------------------- the tables' own right to enter their results
 
 
-def table_token(sheet: DriveSheet, table: int) -> str:
+def table_token(scored_drive: ScoredDrive, table: int) -> str:
     """The token on table `table`'s card: an HMAC of the drive and the table under the drive's (hashed) edit key, so
     a card lets its table enter its own results and nothing else, nothing new is stored, and the cards stay good
     across restarts and restores (they do not depend on the server's secret)."""
-    return _table_token(sheet.record, table)
+    return _table_token(scored_drive.record, table)
 
 
 def _table_token(record: store.DriveRecord, table: int) -> str:
@@ -287,8 +287,8 @@ def _table_token(record: store.DriveRecord, table: int) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:15]).decode()
 
 
-def table_token_matches(sheet: DriveSheet, table: int, token: Any) -> bool:
-    return _same_token(_table_token(sheet.record, table), token)
+def table_token_matches(scored_drive: ScoredDrive, table: int, token: Any) -> bool:
+    return _same_token(_table_token(scored_drive.record, table), token)
 
 
 def _same_token(expected: str, token: Any) -> bool:
@@ -299,7 +299,7 @@ def _same_token(expected: str, token: Any) -> bool:
 # ---------------------------------------------------------------- results and corrections
 
 
-def _open(db, drive_id: str, allowed: Callable[[store.DriveRecord], bool]) -> DriveSheet:
+def _open(db, drive_id: str, allowed: Callable[[store.DriveRecord], bool]) -> ScoredDrive:
     """The drive to write to, inside writing(): NotFound, Forbidden."""
     record = store.get_drive(db, drive_id)
     if record is None:
@@ -309,8 +309,8 @@ def _open(db, drive_id: str, allowed: Callable[[store.DriveRecord], bool]) -> Dr
     return _replayed(db, record)
 
 
-def _not_final(sheet: DriveSheet) -> None:
-    if sheet.final:
+def _not_final(scored_drive: ScoredDrive) -> None:
+    if scored_drive.final:
         raise Final({"drive": Msg("the prizes are given: the results are final")})
 
 
@@ -323,21 +323,23 @@ def _body(raw: Any, fields: set[str], example: str) -> dict:
     return raw
 
 
-def _store_change(db, sheet: DriveSheet, change: core.Change, hand: int, table: int) -> None:
+def _store_change(db, scored_drive: ScoredDrive, change: core.Change, hand: int, table: int) -> None:
     """The result of a change (stored even when it is the same: every result sent raises the drive's version), its
     kept seatings, and, if it re-seated the hand being played, that hand as it was first shown (the pages tell those
     who sit elsewhere now to move again)."""
-    store.put_drive_result(db, sheet.id, hand, table, list(change.results[hand, table]))
-    store.keep_drive_seatings(db, sheet.id, change.keep)
+    store.put_drive_result(db, scored_drive.id, hand, table, list(change.results[hand, table]))
+    store.keep_drive_seatings(db, scored_drive.id, change.keep)
     if change.moved:
         moved = change.moved[0][1]
-        reseat = sheet.record.reseat
+        reseat = scored_drive.record.reseat
         if not reseat or reseat.get("hand") != moved:
             seating = change.before.rounds[moved - 1].seating
-            store.put_drive_reseat(db, sheet.id, {"hand": moved, "seating": [[list(p) for p in t] for t in seating]})
+            store.put_drive_reseat(
+                db, scored_drive.id, {"hand": moved, "seating": [[list(p) for p in t] for t in seating]}
+            )
 
 
-def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -> DriveSheet:
+def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -> ScoredDrive:
     """Store table `table`'s result of hand `hand` ({"tricks": [a, b]}, a for the first pair as seated, and
     optionally "pairs": the table's two pairs by name as the sender was shown them) and answer the drive as it stands
     after it. Sending it again replaces it until hand + 1 has a result.
@@ -349,7 +351,7 @@ def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -
     return _enter(db, drive_id, hand, table, raw, lambda record: key_matches(record, key))
 
 
-def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any) -> DriveSheet:
+def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any) -> ScoredDrive:
     """As enter_result, with the table's own token (table_token) instead of the drive's key: a table's card enters
     that table's results only. Sending the same result again changes nothing (the result is replaced by itself).
 
@@ -371,7 +373,7 @@ class OtherPhone(core.OutOfTurn):
         self.stored = stored
 
 
-def _enter(db, drive_id, hand, table, raw, allowed, fields=frozenset({"tricks", "pairs"})) -> DriveSheet:
+def _enter(db, drive_id, hand, table, raw, allowed, fields=frozenset({"tricks", "pairs"})) -> ScoredDrive:
     with writing(db):
         before = _open(db, drive_id, allowed)
         body = _body(raw, set(fields), '{"tricks": [7, 6]}')
@@ -394,7 +396,7 @@ def _score(tricks: list[int]) -> str:
 
 def correct_result(
     db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any, dry_run: bool = False
-) -> tuple[DriveSheet, core.Change]:
+) -> tuple[ScoredDrive, core.Change]:
     """The organiser's correction of any hand played so far (PUT): {"tricks": [a, b], "keep_seating": false,
     "pairs": …}. Answers the drive after it and the change (who moved, whose totals changed); with `dry_run`
     nothing is stored and the drive answered is the one before (the page shows the effect before it is saved).
@@ -402,18 +404,25 @@ def correct_result(
     Raises NotFound, Forbidden, InputError, OutOfTurn (a hand not seated, a table sitting out), SeatingChanged or
     Final (the prizes are given)."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
         body = _body(raw, {"tricks", "pairs", "keep_seating", "dry_run"}, '{"tricks": [7, 6]}')
-        _not_final(sheet)
+        _not_final(scored_drive)
         keep = body.get("keep_seating", False)
         if not isinstance(keep, bool):
             raise InputError({"keep_seating": Msg("must be true or false")})
         change = core.correct(
-            sheet.setup, sheet.results, sheet.kept, hand, table, body.get("tricks"), keep, body.get("pairs")
+            scored_drive.setup,
+            scored_drive.results,
+            scored_drive.kept,
+            hand,
+            table,
+            body.get("tricks"),
+            keep,
+            body.get("pairs"),
         )
         if dry_run or body.get("dry_run") is True:
-            return sheet, change
-        _store_change(db, sheet, change, hand, table)
+            return scored_drive, change
+        _store_change(db, scored_drive, change, hand, table)
         after = _replayed(db, store.get_drive(db, drive_id))
     return after, change
 
@@ -421,26 +430,26 @@ def correct_result(
 # ---------------------------------------------------------------- the people: renames and substitutes
 
 
-def rename_player(db, drive_id: str, raw: Any, key: Any) -> DriveSheet:
+def rename_player(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
     """{"from": "Bae", "to": "Bea"}: a name put right everywhere (the seating and the scores are the seat's)."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
         body = _body(raw, {"from", "to"}, '{"from": "Bae", "to": "Bea"}')
-        setup = core.rename(sheet.setup, body.get("from"), body.get("to"))
+        setup = core.rename(scored_drive.setup, body.get("from"), body.get("to"))
         store.put_drive_setup(db, drive_id, setup.as_dict(), setup.title)
         return _replayed(db, store.get_drive(db, drive_id))
 
 
-def add_substitute(db, drive_id: str, raw: Any, key: Any) -> DriveSheet:
+def add_substitute(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
     """{"out": "Bea", "in": "Zoe", "hand": 13, "lady_as_gent": false}: Zoe takes Bea's seat from hand 13 on (the
     hand being played if none is given). The tricks of each hand stay with whoever played it."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
         body = _body(raw, {"out", "in", "hand", "lady_as_gent"}, '{"out": "Bea", "in": "Zoe", "hand": 13}')
-        _not_final(sheet)
-        hand = body.get("hand", sheet.drive.current)
+        _not_final(scored_drive)
+        hand = body.get("hand", scored_drive.drive.current)
         as_gent = body.get("lady_as_gent", False) is True
-        setup = core.substitute(sheet.setup, body.get("out"), body.get("in"), hand, as_gent)
+        setup = core.substitute(scored_drive.setup, body.get("out"), body.get("in"), hand, as_gent)
         store.put_drive_setup(db, drive_id, setup.as_dict(), setup.title)
         return _replayed(db, store.get_drive(db, drive_id))
 
@@ -448,8 +457,8 @@ def add_substitute(db, drive_id: str, raw: Any, key: Any) -> DriveSheet:
 def delete_drive(db, drive_id: str, key: Any) -> None:
     """A drive started by mistake or for a try: deleted while it has no result (HasResults, 409, once it has)."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
-        if sheet.results:
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
+        if scored_drive.results:
             raise HasResults({"drive": Msg("has results: a drive that has been played is not deleted")})
         store.delete_drive(db, drive_id)
 
@@ -457,27 +466,27 @@ def delete_drive(db, drive_id: str, key: Any) -> None:
 # ---------------------------------------------------------------- prizes: edited, drawn, given
 
 
-def put_money(db, drive_id: str, data: Any, key: Any, language: str | None = None) -> DriveSheet:
+def put_money(db, drive_id: str, data: Any, key: Any, language: str | None = None) -> ScoredDrive:
     """The entry fee and the prizes, written anew (the draws made so far are dropped: they were for other prizes)."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
-        _not_final(sheet)
-        checked = check_money(data, sheet.setup, language)
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
+        _not_final(scored_drive)
+        checked = check_money(data, scored_drive.setup, language)
         store.put_drive_money(db, drive_id, checked, changed=True)
         store.put_drive_draws(db, drive_id, [])
         return _replayed(db, store.get_drive(db, drive_id))
 
 
-def _draw(db, sheet: DriveSheet, prizes: dict | None, rng: secrets.SystemRandom) -> list[dict]:
+def _draw(db, scored_drive: ScoredDrive, prizes: dict | None, rng: secrets.SystemRandom) -> list[dict]:
     """Draw every cut and lucky number the prizes wait for now, one after another (a draw can settle who is left for
     the next prize, under one prize each): the draws as they are to be stored."""
-    draws = list(sheet.record.draws)
+    draws = list(scored_drive.record.draws)
     if not prizes:
         return draws
     rules = rules_of(prizes)
     for _ in range(2 * len(rules) + 1):
         given = core.award(
-            sheet.drive,
+            scored_drive.drive,
             rules,
             one_each=prizes.get("one_prize_each", False),
             ties=prizes.get("prize_ties", "share"),
@@ -499,29 +508,29 @@ def _draw(db, sheet: DriveSheet, prizes: dict | None, rng: secrets.SystemRandom)
     return draws
 
 
-def draw_prizes(db, drive_id: str, key: Any) -> DriveSheet:
+def draw_prizes(db, drive_id: str, key: Any) -> ScoredDrive:
     """The app draws the cuts and lucky numbers the prizes wait for now, and records them."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
-        _not_final(sheet)
-        prizes = normal_money(store.drive_money(db, drive_id), sheet.setup)
-        draws = _draw(db, sheet, prizes, secrets.SystemRandom())
-        if draws != list(sheet.record.draws):
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
+        _not_final(scored_drive)
+        prizes = normal_money(store.drive_money(db, drive_id), scored_drive.setup)
+        draws = _draw(db, scored_drive, prizes, secrets.SystemRandom())
+        if draws != list(scored_drive.record.draws):
             store.put_drive_draws(db, drive_id, draws)
         return _replayed(db, store.get_drive(db, drive_id))
 
 
-def give_prizes(db, drive_id: str, key: Any) -> DriveSheet:
+def give_prizes(db, drive_id: str, key: Any) -> ScoredDrive:
     """The drive is over and the prizes are given: what is left to draw is drawn, and from now on no result changes
     (Final, 409). Refused (OutOfTurn) before the last hand is in."""
     with writing(db):
-        sheet = _open(db, drive_id, lambda record: key_matches(record, key))
-        _not_final(sheet)
-        if not sheet.drive.finished:
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
+        _not_final(scored_drive)
+        if not scored_drive.drive.finished:
             raise core.OutOfTurn({"drive": Msg("is not over yet: the prizes are given after the last hand")})
-        prizes = normal_money(store.drive_money(db, drive_id), sheet.setup)
-        draws = _draw(db, sheet, prizes, secrets.SystemRandom())
-        if draws != list(sheet.record.draws):
+        prizes = normal_money(store.drive_money(db, drive_id), scored_drive.setup)
+        draws = _draw(db, scored_drive, prizes, secrets.SystemRandom())
+        if draws != list(scored_drive.record.draws):
             store.put_drive_draws(db, drive_id, draws)
         store.put_drive_prizes_given(db, drive_id, store.now(db))
         return _replayed(db, store.get_drive(db, drive_id))

@@ -23,7 +23,7 @@ from scorekeeper.core import (
     play_on,
     stored_options,
 )
-from scorekeeper.core.base import Msg, field_messages, message_of
+from scorekeeper.core.messages import Msg, field_messages, message_of
 from scorekeeper.services import cache
 from scorekeeper.storage import file_of, reading, store, writing
 
@@ -50,13 +50,13 @@ def hand_limit_message(max_hands: int) -> Msg:
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet:
+class ScoredGame:
     """A game as stored and as scored."""
 
     game: store.GameRecord
     hands: tuple[store.HandRecord, ...]
     protokoll: Protokoll
-    # The id of the newest edit log line this sheet includes: from there a sheet kept by this worker catches up.
+    # The id of the newest edit log line it includes: from there a scored game kept by this worker catches up.
     mark: int | None = field(default=None, compare=False)
 
     @property
@@ -78,7 +78,7 @@ def key_matches(game: store.GameRecord, key: Any) -> bool:
 def setup_of(game: store.GameRecord) -> Setup:
     """The stored game's setup, its options as they score today (core.stored_options: a game stored before an option
     existed scores and shows as it did)."""
-    return Setup(game.variant, game.players, game.dealer, stored_options(game.variant, game.options))
+    return Setup(game.variant, game.players, game.dealer, stored_options(game.variant, game.options, len(game.players)))
 
 
 def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setup, str | None, str | None]:
@@ -136,15 +136,15 @@ def _cache_key(db, game_id: str) -> tuple[str, str] | None:
     return None if path is None else (path, game_id)
 
 
-def _remember(db, sheet: Sheet) -> None:
-    """Keep a sheet as committed (never one with writes of an open transaction: they may yet be rolled back)."""
-    key = _cache_key(db, sheet.game.id)
+def _remember(db, scored_game: ScoredGame) -> None:
+    """Keep a scored game as committed (never one with writes of an open transaction: they may yet be rolled back)."""
+    key = _cache_key(db, scored_game.game.id)
     if key is not None and not db.conn.in_transaction:
-        cache.sheets.put(key, sheet, len(sheet.hands))
+        cache.games.put(key, scored_game, len(scored_game.hands))
 
 
-def _caught_up(db, kept: Sheet, game: store.GameRecord) -> Sheet | None:
-    """A kept sheet brought up to the game's row, if all that happened since is hands added (by another worker):
+def _caught_up(db, kept: ScoredGame, game: store.GameRecord) -> ScoredGame | None:
+    """A kept scored game brought up to the game's row, if all that happened since is hands added (by another worker):
     then only those are scored. None if anything else changed (an edit, a deletion, the game's own fields)."""
     if (
         kept.mark is None
@@ -164,16 +164,16 @@ def _caught_up(db, kept: Sheet, game: store.GameRecord) -> Sheet | None:
         protokoll = play_on(kept.protokoll, [h.input for h in added])
     except InputError:  # cannot be for hands that were checked when stored; a replay says which hand if it is
         return None
-    return Sheet(game, kept.hands + added, protokoll, since[-1][0])
+    return ScoredGame(game, kept.hands + added, protokoll, since[-1][0])
 
 
-def _sheet(db, game: store.GameRecord) -> Sheet:
-    """The game as scored: the sheet kept from the last time if its row is unchanged, else caught up or replayed.
+def _scored_game(db, game: store.GameRecord) -> ScoredGame:
+    """The game as scored: the scored game kept from the last time if its row is unchanged, else caught up or replayed.
 
     Inside a write transaction the reads see what the transaction sees; outside, they are made from one snapshot.
     """
     key = _cache_key(db, game.id)
-    kept = cache.sheets.get(key) if key is not None else None
+    kept = cache.games.get(key) if key is not None else None
     if kept is not None and kept.game == game:
         return kept
     inside = db.conn.in_transaction  # a write transaction, which read `game`
@@ -181,30 +181,32 @@ def _sheet(db, game: store.GameRecord) -> Sheet:
         now = game if inside else store.get_game(db, game.id)
         if now is None:
             raise NotFound("game")
-        sheet = _caught_up(db, kept, now) if kept is not None else None
-        if sheet is None:
+        scored_game = _caught_up(db, kept, now) if kept is not None else None
+        if scored_game is None:
             hands = tuple(store.get_hands(db, now.id))
-            sheet = Sheet(now, hands, play(setup_of(now), [h.input for h in hands]), store.last_edit(db, now.id))
-    _remember(db, sheet)
-    return sheet
+            scored_game = ScoredGame(
+                now, hands, play(setup_of(now), [h.input for h in hands]), store.last_edit(db, now.id)
+            )
+    _remember(db, scored_game)
+    return scored_game
 
 
-def load(db, game_id: str) -> Sheet:
+def load(db, game_id: str) -> ScoredGame:
     game = store.get_game(db, game_id)
     if game is None:
         raise NotFound("game")
-    return _sheet(db, game)
+    return _scored_game(db, game)
 
 
-def authorise(sheet: Sheet, key: Any) -> None:
-    if not key_matches(sheet.game, key):
+def authorise(scored_game: ScoredGame, key: Any) -> None:
+    if not key_matches(scored_game.game, key):
         raise Forbidden()
 
 
-def _replay(sheet: Sheet, inputs: list, changed: int, deleted: bool = False) -> Protokoll:
+def _replay(scored_game: ScoredGame, inputs: list, changed: int, deleted: bool = False) -> Protokoll:
     """Replay with a change at hand `changed`; an error in another hand names it by its number before the change."""
     try:
-        return play(sheet.setup, inputs)
+        return play(scored_game.setup, inputs)
     except InputError as exc:
         if exc.number is None or (exc.number == changed and not deleted):
             raise
@@ -253,18 +255,18 @@ def _done_before(db, game_id: str, key: str | None, action: str, request: str) -
     return done
 
 
-def _scored(sheet: Sheet, hand_id: int | None) -> ScoredHand:
+def _scored(scored_game: ScoredGame, hand_id: int | None) -> ScoredHand:
     """The hand stored under this row id as it is scored now."""
-    for i, hand in enumerate(sheet.hands):
+    for i, hand in enumerate(scored_game.hands):
         if hand.id == hand_id:
-            return sheet.protokoll.hands[i]
+            return scored_game.protokoll.hands[i]
     raise NotFound("hand")
 
 
-def _check_version(sheet: Sheet, expected_version: Any) -> None:
+def _check_version(scored_game: ScoredGame, expected_version: Any) -> None:
     _check_expected(expected_version, "version")
-    if expected_version is not None and expected_version != sheet.game.version:
-        raise Stale(len(sheet.hands), sheet.game.version, "version")
+    if expected_version is not None and expected_version != scored_game.game.version:
+        raise Stale(len(scored_game.hands), scored_game.game.version, "version")
 
 
 def add_hand(
@@ -291,18 +293,18 @@ def add_hand(
         if not key_matches(game, key):
             raise Forbidden()
         done = _done_before(db, game_id, idempotency_key, "added", request)
-        sheet = _sheet(db, game)
+        scored_game = _scored_game(db, game)
         if done is not None:
-            return _scored(sheet, done.hand_id)
-        number = len(sheet.hands) + 1
+            return _scored(scored_game, done.hand_id)
+        number = len(scored_game.hands) + 1
         if expected_number is not None and expected_number != number:
             raise Stale(number - 1, game.version)
         if max_hands is not None and number > max_hands:
             raise HandLimit({"hands": hand_limit_message(max_hands)}, number)
-        # The new hand is checked and scored in its place, going on from the sheet as it stands (the same as replaying
+        # The new hand is checked and scored in its place, going on from the scored game as it stands (the same as replaying
         # every hand, property-tested); a game already over refuses it as hand `number`.
         try:
-            protokoll = play_on(sheet.protokoll, [raw])
+            protokoll = play_on(scored_game.protokoll, [raw])
         except GameOver as exc:
             if exc.number != number:
                 raise
@@ -314,15 +316,15 @@ def add_hand(
         mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "added", request, record.id)
-        after = Sheet(store.get_game(db, game_id), sheet.hands + (record,), protokoll, mark)
+        after = ScoredGame(store.get_game(db, game_id), scored_game.hands + (record,), protokoll, mark)
     _remember(db, after)
     return scored
 
 
-def _hand_record(sheet: Sheet, number: Any) -> store.HandRecord:
-    if not is_int(number) or not 1 <= number <= len(sheet.hands):
+def _hand_record(scored_game: ScoredGame, number: Any) -> store.HandRecord:
+    if not is_int(number) or not 1 <= number <= len(scored_game.hands):
         raise NotFound("hand")
-    return sheet.hands[number - 1]
+    return scored_game.hands[number - 1]
 
 
 def replace_hand(
@@ -338,23 +340,23 @@ def replace_hand(
     _check_expected(expected_version, "version")
     idempotency_key, request = _keyed(idempotency_key, "edited", number, raw)
     with writing(db):
-        sheet = load(db, game_id)
-        authorise(sheet, key)
+        scored_game = load(db, game_id)
+        authorise(scored_game, key)
         done = _done_before(db, game_id, idempotency_key, "edited", request)
         if done is not None:
-            return _scored(sheet, done.hand_id)
-        _check_version(sheet, expected_version)
-        record = _hand_record(sheet, number)
-        inputs = [h.input for h in sheet.hands]
+            return _scored(scored_game, done.hand_id)
+        _check_version(scored_game, expected_version)
+        record = _hand_record(scored_game, number)
+        inputs = [h.input for h in scored_game.hands]
         inputs[number - 1] = raw
-        protokoll = _replay(sheet, inputs, number)
+        protokoll = _replay(scored_game, inputs, number)
         scored = protokoll.hands[number - 1]
         after = None
         if dict(scored.input) != record.input:
             changed = store.update_hand(db, game_id, record.id, dict(scored.input))
             mark = store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
-            hands = sheet.hands[: number - 1] + (changed,) + sheet.hands[number:]
-            after = Sheet(store.get_game(db, game_id), hands, protokoll, mark)
+            hands = scored_game.hands[: number - 1] + (changed,) + scored_game.hands[number:]
+            after = ScoredGame(store.get_game(db, game_id), hands, protokoll, mark)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
     if after is not None:
@@ -369,20 +371,22 @@ def delete_hand(
     _check_expected(expected_version, "version")
     idempotency_key, request = _keyed(idempotency_key, "deleted", number, None)
     with writing(db):
-        sheet = load(db, game_id)
-        authorise(sheet, key)
+        scored_game = load(db, game_id)
+        authorise(scored_game, key)
         if _done_before(db, game_id, idempotency_key, "deleted", request) is not None:
             return
-        _check_version(sheet, expected_version)
-        record = _hand_record(sheet, number)
-        inputs = [h.input for h in sheet.hands]
+        _check_version(scored_game, expected_version)
+        record = _hand_record(scored_game, number)
+        inputs = [h.input for h in scored_game.hands]
         del inputs[number - 1]
-        protokoll = _replay(sheet, inputs, number, deleted=True)
+        protokoll = _replay(scored_game, inputs, number, deleted=True)
         store.delete_hand(db, game_id, record.id)
         mark = store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
-        after = Sheet(store.get_game(db, game_id), sheet.hands[: number - 1] + sheet.hands[number:], protokoll, mark)
+        after = ScoredGame(
+            store.get_game(db, game_id), scored_game.hands[: number - 1] + scored_game.hands[number:], protokoll, mark
+        )
     _remember(db, after)
 
 

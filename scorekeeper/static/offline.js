@@ -107,10 +107,11 @@
       if (event.persisted) location.reload(); // never a form brought back as it was left: it may have been saved
     });
 
-    form.querySelectorAll("button.passed").forEach(function (button) {
+    // A button that is a hand of its own (a passed-out deal) asks before it replaces a played hand.
+    form.querySelectorAll("button.one-tap[data-confirm]").forEach(function (button) {
       button.addEventListener("click", function (event) {
         if (!form.dataset.played || button.value === "confirmed") return;
-        if (window.confirm(words.passed_confirm)) button.value = "confirmed";
+        if (window.confirm(button.dataset.confirm)) button.value = "confirmed";
         else event.preventDefault();
       });
     });

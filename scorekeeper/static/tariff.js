@@ -5,8 +5,6 @@
   var editor = document.querySelector(".tariff-editor[data-preview]");
   if (!editor || !window.fetch) return;
   var form = editor.closest("form");
-  var box = editor.querySelector("textarea");
-  var shown = editor.querySelector("input[name=house_shown]");
   var timer = null;
 
   function refresh() {
@@ -20,12 +18,15 @@
         var fresh = holder.querySelector("#tariff-preview");
         if (!old || !fresh) return;
         old.replaceWith(fresh);
-        var text = fresh.querySelector("template.house-text");
-        // A house box the table has not edited follows the preset and the other rules.
-        if (text && box && shown && box.value.replace(/\s+/g, " ").trim() === shown.value.replace(/\s+/g, " ").trim()) {
-          box.value = text.content.textContent;
-          shown.value = box.value;
-        }
+        // A box of a built option the table has not edited follows the preset and the other rules.
+        fresh.querySelectorAll("template.built-text").forEach(function (text) {
+          var box = form.querySelector('textarea[name="opt_' + text.dataset.option + '"]');
+          var shown = form.querySelector('input[name="shown_' + text.dataset.option + '"]');
+          if (box && shown && box.value.replace(/\s+/g, " ").trim() === shown.value.replace(/\s+/g, " ").trim()) {
+            box.value = text.content.textContent;
+            shown.value = box.value;
+          }
+        });
       })
       .catch(function () { /* offline: the Preview button still works */ });
   }

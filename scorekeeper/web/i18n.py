@@ -10,6 +10,8 @@ import flask_babel
 from flask import request
 from flask_babel import Babel, get_locale
 
+from scorekeeper.core.messages import FIELD_MESSAGE, Msg
+
 LANGUAGES = {"da": "Dansk", "nb": "Norsk", "sv": "Svenska", "en": "English"}
 babel = Babel()
 
@@ -70,19 +72,17 @@ def init_app(app) -> None:
     app.jinja_env.filters.update(money=money, number=number, day=day, rate=rate)
 
 
-def translate(message) -> str:
-    """A message in the request's language: a scorer's Msg by its template and values (nested ones too), else as is.
-
-    The one way a Msg becomes words: pages, forms, flashes and the API's errors all come here."""
-    from scorekeeper.core.base import FIELD_MESSAGE, Msg
-
-    if isinstance(message, Msg) and message.template == FIELD_MESSAGE:
+def say(message, with_field=None) -> str:
+    """A message in the request's language: a scorer's Msg by its template and values, nested ones too; a
+    "field: message" Msg goes to `with_field(field, message)` when given (web/messages.py names the field in words),
+    else its field is left as the API spells it."""
+    if isinstance(message, Msg) and message.template == FIELD_MESSAGE and with_field is not None:
         return with_field(message.values["field"], message.values["message"])
     if isinstance(message, Msg):
         values = {
-            k: "; ".join(map(translate, v))
+            k: "; ".join(say(x, with_field) for x in v)
             if isinstance(v, (list, tuple))
-            else translate(v)
+            else say(v, with_field)
             if isinstance(v, Msg)
             else v
             for k, v in message.values.items()
@@ -91,19 +91,6 @@ def translate(message) -> str:
     if isinstance(message, str):
         return message
     return str(message)
-
-
-def with_field(field: str, message) -> str:
-    """A message about one field, the field named in words ("Play to (points): must be …"); a field that needs no
-    name (the hand itself) is left out."""
-    from scorekeeper.web.words import field_words
-
-    name = field_words(field)
-    return gettext("%(field)s: %(message)s", field=name, message=translate(message)) if name else translate(message)
-
-
-def translate_errors(errors: dict) -> dict:
-    return {field: translate(message) for field, message in errors.items()}
 
 
 # ---------------------------------------------------------------- many words, one catalogue

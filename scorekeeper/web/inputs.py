@@ -14,7 +14,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from scorekeeper.core.base import Msg
+from scorekeeper.core.messages import Msg
 from scorekeeper.core.numbers import TEXT_MAX
 
 DIGITS = re.compile(r"-?[0-9]{1,9}", re.ASCII)

@@ -14,15 +14,26 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, url_for
 from flask_babel import get_translations
+from werkzeug.datastructures import MultiDict
 
+from scorekeeper.core import VARIANTS, InputError, hand_context, table_context
+from scorekeeper.core.messages import Msg
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("offline", __name__)
 
 THEME = "#0b6e4f"  # app.css --accent
 BACKGROUND = "#f6f7f4"  # app.css --bg
-# Copied into the service worker's cache when it installs: what every page needs, and the icons.
+# Copied into the service worker's cache when it installs: what every page needs, and the icons; precache() adds
+# the variants' own files.
 PRECACHE = ("app.css", "app.js", "queue.js", "offline.js", "icons/icon-192.png")
+
+
+def precache() -> list[str]:
+    """The static files the installed app keeps: the shared ones and each variant's own stylesheet and script."""
+    own = [f for view in VIEWS.values() for f in (view.STYLESHEET, view.SCRIPT) if f]
+    return list(PRECACHE) + list(dict.fromkeys(own))
 
 
 @cache
@@ -42,7 +53,7 @@ def service_worker():
     version = _version(static)
     source = (Path(static) / "sw.js").read_text(encoding="utf-8")
     source = source.replace('"__VERSION__"', json.dumps(version)).replace(
-        '"__PRECACHE__"', json.dumps([url_for("static", filename=name) for name in PRECACHE])
+        '"__PRECACHE__"', json.dumps([url_for("static", filename=name) for name in precache()])
     )
     # Browsers check for a new worker on navigation; no-cache makes them ask the server each time.
     return Response(
@@ -109,26 +120,23 @@ def words() -> dict[str, str]:
             "No network: nothing was saved. Your taps are kept here; save again when the network is back."
         ),
         "restored": _("The taps you had entered are back."),
-        "passed_confirm": _("Replace this hand with a passed-out deal?"),
     }
 
 
-def posted_hand(sheet, fields: dict) -> dict:
+def posted_hand(scored_game, fields: dict) -> dict:
     """The scorer's input from a hand entry page's fields as a phone kept them offline ({"bid": "9-gode", …}): read
     by the variant's own hand form, exactly as the page's POST would be."""
-    from werkzeug.datastructures import MultiDict
-
-    from scorekeeper.core import InputError
-    from scorekeeper.core.base import Msg
-    from scorekeeper.web.variants import VIEWS
-
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
         raise InputError({"form": Msg("must map field names to text")})
-    view = VIEWS[sheet.game.variant]
+    view = VIEWS[scored_game.game.variant]
+    p = scored_game.protokoll
+    ctx = hand_context(
+        VARIANTS[scored_game.game.variant], table_context(scored_game.setup), len(p.hands) + 1, p.totals
+    )  # the next hand: a kept hand is sent as the next one
     formdata = MultiDict(fields)
     form = view.HandForm(formdata=formdata)
-    form.total = view.tricks_total(sheet.setup.options)
-    return form.submitted(formdata)
+    form.total = view.tricks_total(ctx)
+    return form.submitted(formdata, ctx)
 
 
 def init_app(app) -> None:

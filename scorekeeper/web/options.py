@@ -2,7 +2,8 @@
 
 A text that is of its option's kind becomes the scorer's type (whole numbers by the strict parser in inputs.py);
 one that is not is kept as it came, so the scorer's own check names the option and says what is wrong. Only what
-the scorer could not name well is answered here: a number that is not one, sol values that are not four.
+the scorer could not name well is answered here: a number that is not one, an int_map short of numbers. The option's
+`kind` says how its text reads (core/options.py); no option is known here by its name.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.core.base import message_of
-from scorekeeper.core.variants import danish as danish_rules
-from scorekeeper.web.i18n import rate, translate
+from scorekeeper.core.messages import message_of
+from scorekeeper.web.i18n import rate, say
 from scorekeeper.web.inputs import JSONRefused, number_or_raw, read_json
 
 TRUE = ("1", "true", "yes", "on", "y")
@@ -45,23 +45,23 @@ def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any],
                 options[name] = _whole(raw, name, errors)
         elif opt.kind == "int_or_none":
             options[name] = _whole(raw, name, errors)
-        elif opt.kind in ("tariff", "solo_values"):
+        elif opt.kind in ("int_list", "int_map"):
             values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",") if v.strip()]
-            if opt.kind == "tariff":
+            if opt.kind == "int_list":
                 options[name] = values
-            elif len(values) != len(danish_rules.SOLO_BIDS):
-                errors[name] = _l("Enter four numbers: sol, ren sol, bordlægger, ren bordlægger.")
+            elif len(values) != len(opt.choices):
+                errors[name] = _l("Enter %(n)d numbers, separated by commas.", n=len(opt.choices))
             else:
-                options[name] = dict(zip(danish_rules.SOLO_BIDS, values))
+                options[name] = dict(zip(opt.choices, values))
         elif opt.kind == "preset":
             options[name] = None if raw.lower() in NONE else raw
-        elif opt.kind == "house":
+        elif opt.kind == "json":
             try:
                 options[name] = None if raw.lower() in NONE else read_json(raw)
             except JSONRefused as exc:
-                errors[name] = translate(message_of(exc))
+                errors[name] = say(message_of(exc))
             except ValueError:
-                errors[name] = _l("Write the house tariff as JSON, as the API answers it.")
+                errors[name] = _l("Write it as JSON, as the API answers it.")
         elif opt.kind == "rate":
             options[name] = raw.replace(",", ".")
         else:
@@ -80,12 +80,12 @@ def option_text(opt, value) -> str:
     """A house rule's value as its text box shows it: 10, 20, 40 … for a tariff; empty for none."""
     if value is None:
         return ""
-    if opt.kind == "tariff":
+    if opt.kind == "int_list":
         return ", ".join(map(str, value))
-    if opt.kind == "house":
+    if opt.kind == "json":
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if opt.kind == "solo_values":
-        return ", ".join(str(value[k]) for k in danish_rules.SOLO_BIDS)
+    if opt.kind == "int_map":
+        return ", ".join(str(value[k]) for k in opt.choices)
     if opt.kind == "rate":
         return rate(value)  # 0,05 in Danish: the parser takes a comma as well as a point
     return str(value)

@@ -5,14 +5,40 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import url_for
-from flask_babel import format_date
+from flask_babel import format_date, format_datetime
+from flask_babel import gettext as _
 
-from scorekeeper.core import format_cents, settle, settlement_points
-from scorekeeper.services.games import Sheet
-from scorekeeper.web.i18n import translate
+from scorekeeper.core import (
+    VARIANTS,
+    format_cents,
+    hand_context,
+    scored_context,
+    settle,
+    settlement_points,
+    table_context,
+)
+from scorekeeper.services.games import ScoredGame
+from scorekeeper.web import chart, words
+from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
+from scorekeeper.web.messages import translate
+from scorekeeper.web.variants import VIEWS
 
 
-def hand_dict(hand) -> dict:
+def hand_contexts(scored_game: ScoredGame) -> list:
+    """The context each hand of the game was scored in, for the view's hooks (its words, its cells)."""
+    p = scored_game.protokoll
+    table = table_context(scored_game.setup)
+    zeros = (0,) * len(p.sides)
+    out, before, game = [], zeros, None
+    for h in p.hands:
+        if h.game != game:
+            before, game = zeros, h.game
+        out.append(scored_context(table, h, before))
+        before = h.totals
+    return out
+
+
+def hand_dict(hand, view=None) -> dict:
     out = {
         "number": hand.number,
         "dealer": hand.dealer,
@@ -27,6 +53,8 @@ def hand_dict(hand) -> dict:
         out["game"] = hand.game
     if hand.trump is not None:
         out["trump"] = hand.trump
+    if view is not None:
+        out.update(view.hand_fields(hand))
     return out
 
 
@@ -39,9 +67,10 @@ def links(game_id: str) -> dict:
     }
 
 
-def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
+def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
+    view = VIEWS[game.variant]
     out = {
         "id": game.id,
         "variant": game.variant,
@@ -50,10 +79,10 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
         "players": list(game.players),
         "dealer": game.dealer,
         "sides": [list(s) for s in p.sides],
-        "options": dict(sheet.setup.options),
+        "options": dict(scored_game.setup.options),
         "created": game.created,
         "version": game.version,
-        "hands": [hand_dict(h) for h in p.hands] if hands else None,
+        "hands": [hand_dict(h, view) for h in p.hands] if hands else None,
         "totals": list(p.totals),
         "next_dealer": p.next_dealer,
         "next_leader": p.next_leader,
@@ -64,29 +93,28 @@ def game_dict(sheet: Sheet, *, hands: bool = True) -> dict:
     if p.games_won is not None:
         out["games_won"] = list(p.games_won)
         out["game"] = p.game
-        if game.options.get("target") == 5:
-            out["rubber_points"] = list(p.rubber_points) if p.rubber_points else None
     if p.deals_left is not None:
         out["deals_left"] = p.deals_left
     if p.next_trump:
         out["next_trump"] = p.next_trump
+    out.update(view.answer_fields(p))
     return out
 
 
-def _settlement(sheet: Sheet):
+def _settlement(scored_game: ScoredGame):
     """The game's settlement in cents, or None when the game is not played for money."""
-    rate = sheet.game.options.get("rate")
-    return None if rate is None else settle(settlement_points(sheet.protokoll), rate)
+    rate = scored_game.game.options.get("rate")
+    return None if rate is None else settle(settlement_points(scored_game.protokoll), rate)
 
 
-def settlement_dict(sheet: Sheet) -> dict | None:
+def settlement_dict(scored_game: ScoredGame) -> dict | None:
     """Who pays whom, or None when the game is not played for money; amounts as "-3.05" (the API's form)."""
-    result = _settlement(sheet)
+    result = _settlement(scored_game)
     if result is None:
         return None
     return {
-        "rate": sheet.game.options["rate"],
-        "currency": sheet.game.options.get("currency"),
+        "rate": scored_game.game.options["rate"],
+        "currency": scored_game.game.options.get("currency"),
         "balances": [format_cents(c) for c in result.balances],
         "payments": [{"from": p.payer, "to": p.payee, "amount": format_cents(p.cents)} for p in result.payments],
     }
@@ -102,51 +130,51 @@ def minus(n: int) -> str:
     return "−" + str(-n) if n < 0 else str(n)
 
 
-def outcome(inp, points, sides) -> str | None:
-    """Whether the bidder's side scored ("made" or "lost"), for a hand with a bidder: a bid, a grand, a sol."""
-    bidder = inp.get("bidder")
-    if not isinstance(bidder, int) or inp.get("passed") or inp.get("bid") == "pass":
-        return None
-    side = next((i for i, seats in enumerate(sides) if bidder in seats), None)
-    if side is None:
-        return None
-    return "made" if points[side] > 0 else "lost"
-
-
-def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | None = None) -> dict:
+def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved: int | None = None) -> dict:
     """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
-    from scorekeeper.core import VARIANTS
-    from scorekeeper.web import describe, words
-    from scorekeeper.web.i18n import gettext, one_catalogue
 
-    game = game_dict(sheet, hands=False)
-    p = sheet.protokoll
-    players = list(sheet.game.players)
+    game = game_dict(scored_game, hands=False)
+    p = scored_game.protokoll
+    view = VIEWS[scored_game.game.variant]
+    # A variant whose deal size is its own says it on each row and before the next deal ("6 cards").
+    sizes = "cards" in VARIANTS[scored_game.game.variant].own
+    cards_words: dict[int, str] = {}
+
+    def cards(n: int | None) -> str | None:
+        if not sizes or n is None:
+            return None
+        if n not in cards_words:
+            cards_words[n] = ngettext("%(num)d card", "%(num)d cards", n)
+        return cards_words[n]
+
+    players = list(scored_game.game.players)
     names = words.side_names(players, p.sides)
-    zero_sum = VARIANTS[sheet.game.variant].ZERO_SUM
+    zero_sum = VARIANTS[scored_game.game.variant].ZERO_SUM
     rows = []
     # Per page, not per row (a 1,000-hand sheet): the words, and the edit link's path up to the hand number.
     deals = [gettext("%(name)s deals", name=name) for name in players]
     edit_label = gettext("Edit hand %(n)d")
-    edit_path = url_for("games.edit_hand", game_id=sheet.game.id, number=0)[:-1]
+    edit_path = url_for("games.edit_hand", game_id=scored_game.game.id, number=0)[:-1]
     outcome_words = {"made": gettext("made"), "lost": gettext("lost"), None: None}
     with one_catalogue():
-        for h in p.hands:
+        for h, ctx in zip(p.hands, hand_contexts(scored_game)):
+            cell_words = view.cell_words(h.input, ctx) or [None] * len(p.sides)
             rows.append(
                 {
                     "number": h.number,
                     "dealer": players[h.dealer],
                     "deals": deals[h.dealer],
-                    "text": describe.hand(sheet.game.variant, h.input, players, p.sides, h.trump),
+                    "cards": cards(h.cards),
+                    "text": view.hand_words(h.input, ctx),
                     "cells": [
-                        {"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i]}
-                        for i, (pt, t) in enumerate(zip(h.points, h.totals))
+                        {"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i], "words": w}
+                        for i, (pt, t, w) in enumerate(zip(h.points, h.totals, cell_words))
                     ],
                     "sum": signed(sum(h.points)) if zero_sum else None,
                     "game": h.game,
                     "changed": h.number == changed,
                     "saved": h.number == saved,
-                    "outcome": (result := outcome(h.input, h.points, p.sides)),
+                    "outcome": (result := view.outcome(h.input, h.points, ctx)),
                     "outcome_text": outcome_words[result],
                     "edit_url": f"{edit_path}{h.number}",
                     "edit_label": edit_label % {"n": h.number},
@@ -157,8 +185,8 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
         winner = names[p.winner] if p.winner is not None else None
     return {
         "game": game,
-        "variant_title": translate(VARIANTS[sheet.game.variant].TITLE),
-        "date": format_date(datetime.fromisoformat(sheet.game.created), "medium"),
+        "variant_title": translate(VARIANTS[scored_game.game.variant].TITLE),
+        "date": format_date(datetime.fromisoformat(scored_game.game.created), "medium"),
         "sides": names,
         "totals": [minus(t) for t in p.totals],
         "rows": rows,
@@ -172,47 +200,41 @@ def protokoll_context(sheet: Sheet, changed: int | None = None, saved: int | Non
         "games_won": list(p.games_won) if p.games_won else None,
         "rubber_points": list(p.rubber_points) if p.rubber_points else None,
         "deals_left": p.deals_left,
-        "settlement": settlement_view(sheet, players),
+        "next_trump": words.suit_words(p.next_trump) if p.next_trump else None,
+        "next_cards": cards(p.next_cards),
+        "settlement": settlement_view(scored_game, players),
     }
 
 
-def chart_view(sheet: Sheet) -> dict | None:
+def chart_view(scored_game: ScoredGame) -> dict | None:
     """The running totals per side as a chart's finished coordinates (None before the first hand)."""
-    from scorekeeper.web import chart, words
 
-    p = sheet.protokoll
-    names = words.side_names(list(sheet.game.players), p.sides)
+    p = scored_game.protokoll
+    names = words.side_names(list(scored_game.game.players), p.sides)
     return chart.running_totals([h.totals for h in p.hands], names, label=minus)
 
 
-def settlement_view(sheet: Sheet, players) -> dict | None:
+def settlement_view(scored_game: ScoredGame, players) -> dict | None:
     """Who pays whom by name; amounts in cents, for the `money` filter."""
-    result = _settlement(sheet)
+    result = _settlement(scored_game)
     if result is None:
         return None
     return {
-        "currency": sheet.game.options.get("currency"),
-        "rate": sheet.game.options["rate"],
+        "currency": scored_game.game.options.get("currency"),
+        "rate": scored_game.game.options["rate"],
         "balances": [{"player": players[i], "amount": cents} for i, cents in enumerate(result.balances)],
         "payments": [{"from": players[p.payer], "to": players[p.payee], "amount": p.cents} for p in result.payments],
     }
 
 
-def edit_log_view(sheet: Sheet, log: list[dict]) -> list[dict]:
+def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[dict]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
-    from datetime import datetime
 
-    from flask_babel import format_datetime
-    from flask_babel import gettext as _
-
-    from scorekeeper.web import describe
-    from scorekeeper.web.variants import VIEWS
-
-    game, p = sheet.game, sheet.protokoll
+    game = scored_game.game
+    view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(scored_game.setup)
 
     def text(inp, number):
-        trump = inp.get("trump") or VIEWS[game.variant].fixed_trump(number, game.options)
-        return describe.hand(game.variant, inp, list(game.players), p.sides, trump)
+        return view.hand_words(inp, hand_context(rules, table, number))
 
     rows = []
     for entry in reversed(log):

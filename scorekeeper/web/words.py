@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-
-from scorekeeper.core.base import NO_TRUMP, SUITS
+from scorekeeper.core.game import NO_TRUMP, SUITS
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import ngettext
 
@@ -48,48 +46,3 @@ def tricks_words(n: int) -> str:
 
 def yes_no(value) -> str:
     return _("yes") if value else _("no")
-
-
-# What a form or the API calls a field, in the reader's words; "hand" needs no name (the message says it).
-FIELD_WORDS = {
-    "hand": "",
-    "hands": _l("Hands"),
-    "passed": _l("Passed out (all passed)"),
-    "bidder": _l("Bidder"),
-    "bid": _l("Bid"),
-    "suffix": _l("Bid"),
-    "trump": _l("Trump"),
-    "partner": _l("Partner"),
-    "tricks": _l("Tricks"),
-    "honours": _l("Honours"),
-    "revoke": _l("Revoke"),
-    "revoke.side": _l("Revoke"),
-    "revoke.penalty": _l("Revoke penalty"),
-    "red": _l("First red / black"),
-    "players": _l("Players"),
-    "player": _l("Players"),
-    "seats": _l("Players"),
-    "dealer": _l("Dealer"),
-    "variant": _l("Variant"),
-    "options": _l("House rules"),
-    "name": _l("Name"),
-    "date": _l("Date"),
-    "fee": _l("Fee"),
-    "currency": _l("Currency"),
-    "settlement": _l("Settling up"),
-    "password": _l("Password"),
-}
-
-
-def field_words(key: str) -> str:
-    """A field's name in words: an input ("tricks" → "Stik"), a house rule ("options.target" → its label), else as
-    the API spells it."""
-    from scorekeeper.web.variants import VIEWS
-
-    if key in FIELD_WORDS:
-        return str(FIELD_WORDS[key])
-    name, _dot, where = key.removeprefix("options.").removeprefix("opt_").partition(".")
-    for view in VIEWS.values():
-        if name in view.OPTION_LABELS:
-            return f"{view.OPTION_LABELS[name]} ({where})" if where else str(view.OPTION_LABELS[name])
-    return key

@@ -325,8 +325,8 @@ def test_a_query_string_neither_makes_nor_changes_a_kept_copy(page, context, liv
     )
     pages = page.evaluate(KEPT_PAGES)
     assert [u for u in pages if "?" in u or "#" in u] == []
-    sheet = pages[f"{base}/g/{game_id}"]
-    assert "hand changed" not in sheet and "hand saved" not in sheet and "&lt;b&gt;" not in sheet
+    scored_game = pages[f"{base}/g/{game_id}"]
+    assert "hand changed" not in scored_game and "hand saved" not in scored_game and "&lt;b&gt;" not in scored_game
 
     context.set_offline(True)
     page.goto(f"{base}/g/{game_id}?changed=2&saved=1")

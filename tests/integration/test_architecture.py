@@ -1,5 +1,6 @@
-"""The package's shape, read from its source: no import cycles, no reaching into another module's private names, and
-the layers import downwards only (core ← storage ← services ← web)."""
+"""The package's shape, read from its source: no import cycles — imports inside functions counted too, so a cycle
+cannot hide behind a lazy import —, no import inside a function but the app factory's, no reaching into another
+module's private names, and the layers import downwards only (core ← storage ← services ← web)."""
 
 import ast
 from pathlib import Path
@@ -42,8 +43,25 @@ def _imports(module: str, nodes) -> set[str]:
     return found - {module}
 
 
-# Module-level imports only: one inside a function runs when it is called, after every module has loaded.
-GRAPH = {name: _imports(name, tree.body) for name, tree in TREES.items()}
+# The one import kept inside a function: `scorekeeper.create_app` loads the factory (and Flask) when called, so that
+# `import scorekeeper.core` loads no Flask.
+FACTORY = ("scorekeeper", "scorekeeper.app")
+# Every import, at module level or in a function: a lazy import is a dependency too, and a cycle through one is real.
+GRAPH = {
+    name: _imports(name, ast.walk(tree)) - ({FACTORY[1]} if name == FACTORY[0] else set())
+    for name, tree in TREES.items()
+}
+
+
+def _lazy_imports(module: str, tree) -> list[str]:
+    """The package's modules a function imports (at module level an import inside `if TYPE_CHECKING:` is no import)."""
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top:
+            for target in sorted(_imports(module, [node])):
+                found.append(f"{module}:{node.lineno} → {target}")
+    return found
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -70,8 +88,36 @@ def test_the_graph_is_read():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
 
 
-def test_no_module_level_import_cycles():
+def test_no_import_cycles_lazy_imports_included():
     assert _cycles(GRAPH) == []
+
+
+def test_no_import_inside_a_function_but_the_factorys():
+    found = [line for name, tree in TREES.items() for line in _lazy_imports(name, tree)]
+    assert found == [f"scorekeeper:{_factory_line()} → scorekeeper.app"]
+
+
+def _factory_line() -> int:
+    tree = TREES["scorekeeper"]
+    return next(n.lineno for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "scorekeeper.app")
+
+
+def test_a_lazy_import_that_closes_a_cycle_is_seen():
+    """i18n ↔ words was such a cycle: words imported i18n at its top, i18n imported words inside a function, and a
+    graph of module-level imports only did not see it."""
+    words = ast.parse("from scorekeeper.web.i18n import gettext\n")
+    i18n = ast.parse("def with_field():\n    from scorekeeper.web.words import field_words\n")
+    every = {
+        "scorekeeper.web.words": _imports("scorekeeper.web.words", ast.walk(words)),
+        "scorekeeper.web.i18n": _imports("scorekeeper.web.i18n", ast.walk(i18n)),
+    }
+    top_only = {
+        "scorekeeper.web.words": _imports("scorekeeper.web.words", words.body),
+        "scorekeeper.web.i18n": _imports("scorekeeper.web.i18n", i18n.body),
+    }
+    assert _cycles(every) == [["scorekeeper.web.i18n", "scorekeeper.web.words", "scorekeeper.web.i18n"]]
+    assert _cycles(top_only) == []
+    assert _lazy_imports("scorekeeper.web.i18n", i18n) == ["scorekeeper.web.i18n:2 → scorekeeper.web.words"]
 
 
 def _private_reaches(module: str, tree) -> list[str]:

@@ -9,42 +9,18 @@ import scorekeeper.storage as dbmod
 from helpers import PLAYERS, dump
 from scorekeeper import create_app
 from scorekeeper.services import games as service
-
-HANDS = {
-    "classic": (
-        {"honours": True, "rubber": True},
-        [
-            {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
-            {"trump": "spades", "tricks": [4, 9]},
-            {"trump": "clubs", "tricks": [7, 6], "revoke": {"side": 1, "penalty": "add"}},
-        ],
-    ),
-    "norwegian": (
-        {"target": 25, "rate": 1},
-        [{"bid": "grand", "bidder": 2, "tricks": [8, 5]}, {"bid": "pass", "tricks": [4, 9]}],
-    ),
-    "danish": (
-        {"rate": 0.05, "lost": "per_trick"},
-        [
-            {"bidder": 2, "bid": 8, "suffix": "sans", "partner": 4, "tricks": 10},
-            {"passed": True},
-            {"bidder": 0, "bid": "sol", "tricks": 1},
-        ],
-    ),
-    "german": ({"count": "all26", "target": 3}, [{"tricks": [14, 12]}, {"tricks": [13, 13]}]),
-    "swedish": ({"deals": 4}, [{"red": 3, "tricks": [5, 8]}, {"red": None, "tricks": [4, 9]}]),
-}
-PLAYERS_5 = ["Anna", "Bo", "Carl", "Dina", "Eva"]
+from variants import EXAMPLES
 
 
 def comparable(game):
     return {k: v for k, v in game.items() if k not in ("id", "created", "links", "version", "edit_key", "edit_page")}
 
 
-@pytest.mark.parametrize("variant", HANDS)
+@pytest.mark.parametrize("variant", EXAMPLES)
 def test_export_then_import_gives_an_identical_game(client, api, variant):
-    options, hands = HANDS[variant]
-    players = PLAYERS_5 if variant == "danish" else PLAYERS[variant]
+    example = EXAMPLES[variant].GAME
+    options, hands = example["options"], example["hands"]
+    players = example.get("players") or PLAYERS[variant]
     game = api.create(variant, players=players, dealer=1, title=f"Ærø {variant}", options=options)
     for hand in hands:
         api.hand(game, hand)

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.core import InputError
 from scorekeeper.services import cache
@@ -27,22 +28,24 @@ class Workers:
 
     def __init__(self, monkeypatch):
         self.monkeypatch = monkeypatch
-        self.kept = [cache.Sheets(), cache.Sheets()]
+        self.kept = [cache.Kept(), cache.Kept()]
 
     def use(self, worker: int) -> None:
-        self.monkeypatch.setattr(cache, "sheets", self.kept[worker])
+        self.monkeypatch.setattr(cache, "games", self.kept[worker])
 
 
 def fresh(db, game_id):
     """The game as a worker that never saw it scores it: every stored hand replayed."""
     game = store.get_game(db, game_id)
     hands = tuple(store.get_hands(db, game_id))
-    return service.Sheet(game, hands, service.play(service.setup_of(game), [h.input for h in hands]))
+    return service.ScoredGame(game, hands, service.play(service.setup_of(game), [h.input for h in hands]))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_a_kept_sheet_equals_replaying_the_stored_hands(app, monkeypatch, variant, data):
@@ -130,14 +133,14 @@ def test_a_write_rolled_back_leaves_no_sheet_behind(app, monkeypatch):
         monkeypatch.undo()
         assert service.load(db, game_id) == fresh(db, game_id)
         service.add_hand(db, game_id, dict(HAND, tricks=6), key)
-        sheet = service.load(db, game_id)
-        assert sheet == fresh(db, game_id)
-        assert [h.input["tricks"] for h in sheet.hands] == [9, 6]
-        assert sheet.game.version == 2
+        scored_game = service.load(db, game_id)
+        assert scored_game == fresh(db, game_id)
+        assert [h.input["tricks"] for h in scored_game.hands] == [9, 6]
+        assert scored_game.game.version == 2
 
 
 def test_the_cache_is_bounded_by_sheets_and_by_hands():
-    kept = cache.Sheets(max_sheets=2, max_hands=10)
+    kept = cache.Kept(max_items=2, max_size=10)
     kept.put("a", "sheet a", 4)
     kept.put("b", "sheet b", 4)
     assert kept.get("a") == "sheet a"  # a is now the most recently used

@@ -208,8 +208,8 @@ def test_the_pages_show_the_season(client, season):
     first = client.get(f"/c/{club_id}/e/{season['evenings'][0]}/result").get_data(as_text=True)
     assert "Bo Jensen" in first and ">Bo<" not in first  # the rename follows into old results
     game_id, _key = season["keys"][0, 0]  # and into the table's own score sheet
-    sheet = client.get(f"/api/games/{game_id}").get_json()
-    assert sheet["players"] == ["Anna", "Bo Jensen", "Carl", "Dina"]
+    scored_game = client.get(f"/api/games/{game_id}").get_json()
+    assert scored_game["players"] == ["Anna", "Bo Jensen", "Carl", "Dina"]
     assert "Bo Jensen" in client.get(f"/g/{game_id}/print").get_data(as_text=True)
     other, _key = season["keys"][0, 1]
     assert client.get(f"/api/games/{other}").get_json()["players"] == ["Eva", "Finn", "Gro", "Hans", "Ida"]
@@ -622,9 +622,11 @@ def test_a_club_made_and_run_through_its_pages(client, db):
         f"/c/{club_id}/e/{evening_id}/tables", data={**seats, "variant": "norwegian", "dealer": "0", "csrf_token": csrf}
     )
     tables = club_service.evening(db, club_id, evening_id).tables
-    assert [t.sheet.game.variant for t in tables] == ["danish", "norwegian"]
-    assert tables[1].sheet.game.options["rate"] is None
-    r = client.post(f"/c/{club_id}/e/{evening_id}/tables/{tables[1].sheet.game.id}/remove", data={"csrf_token": csrf})
+    assert [t.scored_game.game.variant for t in tables] == ["danish", "norwegian"]
+    assert tables[1].scored_game.game.options["rate"] is None
+    r = client.post(
+        f"/c/{club_id}/e/{evening_id}/tables/{tables[1].scored_game.game.id}/remove", data={"csrf_token": csrf}
+    )
     assert r.status_code == 302 and len(club_service.evening(db, club_id, evening_id).tables) == 1
 
 
@@ -739,3 +741,40 @@ def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
         club_service.get_evening(db, club_id, mistake)
     assert everything(db_path) == before
     assert client.get(f"/c/{club_id}/e/{mistake}/edit").status_code == 404
+
+
+# The club pages' routes as they were before web/clubs/views.py was split by job (issue 26): issues 23 and 24 build on
+# these endpoint names and addresses.
+CLUB_ROUTES = {
+    ("add_member", "/c/<club_id>/members"),
+    ("club", "/c/<club_id>"),
+    ("delete_evening", "/c/<club_id>/e/<int:evening_id>/delete"),
+    ("edit_evening", "/c/<club_id>/e/<int:evening_id>/edit"),
+    ("evening", "/c/<club_id>/e/<int:evening_id>"),
+    ("index", "/clubs"),
+    ("ledger", "/c/<club_id>/ledger"),
+    ("ledger_csv", "/c/<club_id>/ledger.csv"),
+    ("login", "/c/<club_id>/login"),
+    ("logout", "/c/<club_id>/logout"),
+    ("member", "/c/<club_id>/members/<int:member_id>"),
+    ("new_club", "/clubs/new"),
+    ("new_evening", "/c/<club_id>/evenings/new"),
+    ("new_table", "/c/<club_id>/e/<int:evening_id>/tables"),
+    ("remove_table", "/c/<club_id>/e/<int:evening_id>/tables/<game_id>/remove"),
+    ("result", "/c/<club_id>/e/<int:evening_id>/result"),
+    ("result_csv", "/c/<club_id>/e/<int:evening_id>/result.csv"),
+    ("settings", "/c/<club_id>/settings"),
+    ("settle", "/c/<club_id>/e/<int:evening_id>/settle"),
+    ("stats", "/c/<club_id>/stats"),
+}
+
+
+def test_the_club_pages_keep_their_endpoints_and_addresses(app):
+    from scorekeeper.web.clubs import access, evenings, season
+
+    routes = {(r.endpoint[6:], r.rule) for r in app.url_map.iter_rules() if r.endpoint.startswith("clubs.")}
+    assert routes == CLUB_ROUTES
+    # Each in the module of its job.
+    assert {"login", "logout", "member", "club", "settings"} <= set(vars(access))
+    assert {"evening", "new_table", "result", "settle"} <= set(vars(evenings))
+    assert {"ledger", "ledger_csv", "stats"} <= set(vars(season))

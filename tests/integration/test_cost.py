@@ -16,15 +16,11 @@ from scorekeeper.services import cache
 from scorekeeper.services import games as service
 from scorekeeper.web import db as web_db
 from scorekeeper.web.db import get_db
+from variants import EXAMPLES
 
-# Options that let a game run long, and the longest game the rules allow (≤ 1,000 hands).
-LONG = {
-    "classic": ({"deals": 500}, 500),
-    "norwegian": ({"target": 100}, 1000),
-    "danish": ({}, 1000),
-    "german": ({"count": "all26", "target": 100}, 1000),
-    "swedish": ({"target": 100}, 190),
-}
+# Options that let a game run long, and the longest game the rules allow (≤ 1,000 hands): each variant's LONG.
+LONG = {name: (e.LONG[0], min(e.LONG[1] or 1000, 1000)) for name, e in EXAMPLES.items()}
+# Danish hands for the tests of one Danish game below.
 DANISH = [
     {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9},
     {"bidder": 1, "bid": "sol", "tricks": 1},
@@ -36,23 +32,8 @@ DANISH = [
 
 
 def long_hands(variant: str, n: int) -> list[dict]:
-    """n hands that keep the game going: Danish has no end; elsewhere most hands score nothing or one point."""
-    if variant == "danish":
-        return [DANISH[i % len(DANISH)] for i in range(n)]
-    if variant == "classic":
-        return [{"trump": "hearts", "tricks": [7, 6] if i % 2 else [5, 8]} for i in range(n)]
-    if variant == "norwegian":
-        return [
-            {"bid": "grand", "bidder": i % 4, "tricks": [7, 6] if i % 2 == 0 else [6, 7]}
-            if i % 10 == 9
-            else {"bid": "pass", "tricks": [6, 7]}
-            for i in range(n)
-        ]
-    if variant == "german":
-        return [
-            {"tricks": [14, 12] if i % 20 == 9 else [12, 14]} if i % 10 == 9 else {"tricks": [13, 13]} for i in range(n)
-        ]
-    return [{"red": None, "tricks": [6, 7] if i % 2 == 0 else [7, 6]} for i in range(n)]
+    """n hands that keep the game going (tests/variants/<name>.py: long_hands)."""
+    return EXAMPLES[variant].long_hands(n)
 
 
 def make_game(app, variant: str, n: int) -> tuple[str, str]:
@@ -108,7 +89,7 @@ def test_a_long_sheet_is_scored_once_per_hand_then_kept(app, client, scorer_call
     client.get(f"/g/{game_id}/k/{key}")
     assert client.get(f"/g/{game_id}").status_code == 200  # with the edit links
     assert scorer_calls(variant) == (0, 0)
-    cache.sheets.clear()  # as a worker that has not seen the game yet
+    cache.games.clear()  # as a worker that has not seen the game yet
     assert client.get(f"/g/{game_id}").status_code == 200
     assert scorer_calls(variant) == (n, n)
 

@@ -6,30 +6,7 @@ import io
 import pytest
 
 from scorekeeper.web.sheets.paper import guard
-
-GAMES = {
-    "classic": (
-        {"honours": True},
-        [
-            {"trump": "hearts", "tricks": [8, 5], "honours": [3, 1]},
-            {"trump": "spades", "tricks": [4, 9], "revoke": {"side": 0, "penalty": "deduct"}},
-            {"trump": "clubs", "tricks": [7, 6]},
-        ],
-    ),
-    "norwegian": ({}, [{"bid": "grand", "bidder": 2, "tricks": [5, 8]}, {"bid": "pass", "tricks": [4, 9]}]),
-    "danish": (
-        {},
-        [
-            {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10},
-            {"bidder": 1, "bid": "sol", "tricks": 1},
-            {"passed": True},
-            {"bidder": 0, "bid": 9, "suffix": "gode", "partner": 0, "tricks": 9},
-            {"bidder": 3, "bid": 10, "suffix": "sans", "partner": 1, "tricks": 8},
-        ],
-    ),
-    "german": ({}, [{"tricks": [9, 4]}, {"tricks": [5, 8]}]),
-    "swedish": ({}, [{"red": 3, "tricks": [5, 8]}, {"red": None, "tricks": [4, 9]}]),
-}
+from variants import EXAMPLES
 
 
 def read_csv(client, game) -> list[dict]:
@@ -43,43 +20,11 @@ def side_names(game):
     return [" & ".join(game["players"][s] for s in side) for side in game["sides"]]
 
 
-def entered(variant, row, game):
-    """The hand's input as the API gives it, rebuilt from a CSV row (names back to seats)."""
-    seat = {name: i for i, name in enumerate(game["players"])}
-    sides = side_names(game)
-
-    def per_side(field):
-        values = [row[f"{field} {s}"] for s in sides]
-        return [int(v) for v in values] if all(values) else None
-
-    if variant == "danish":
-        if row["passed"] == "yes":
-            return {"passed": True}
-        bid = int(row["bid"]) if row["bid"].isdigit() else row["bid"]
-        out = {"bidder": seat[row["bidder"]], "bid": bid, "tricks": int(row["tricks"])}
-        if isinstance(bid, int):
-            out.update(suffix=row["suffix"], trump=row["trump"], partner=seat[row["partner"]])
-        return out
-    out = {"tricks": per_side("tricks")}
-    if variant == "classic":
-        out["trump"] = row["trump"]
-        if per_side("honours"):
-            out["honours"] = per_side("honours")
-        if row["revoke"]:
-            out["revoke"] = {"side": sides.index(row["revoke"]), "penalty": row["revoke penalty"]}
-    if variant == "norwegian":
-        out["bid"] = row["bid"]
-        if row["bidder"]:
-            out["bidder"] = seat[row["bidder"]]
-    if variant == "swedish":
-        out["red"] = seat[row["red"]] if row["red"] else None
-    return out
-
-
-@pytest.mark.parametrize("variant", sorted(GAMES))
+@pytest.mark.parametrize("variant", EXAMPLES)
 def test_the_csv_reads_back_to_the_hands_and_totals(client, api, variant):
-    options, hands = GAMES[variant]
-    game = api.create(variant, options=options)
+    example = EXAMPLES[variant]
+    options, hands = example.GAME["options"], example.GAME["hands"]
+    game = api.create(variant, players=example.GAME.get("players"), options=options)
     for hand in hands:
         api.hand(game, hand)
     game = api.get(game)
@@ -89,7 +34,7 @@ def test_the_csv_reads_back_to_the_hands_and_totals(client, api, variant):
     for row, hand in zip(rows, game["hands"]):
         assert int(row["hand"]) == hand["number"]
         assert row["dealer"] == game["players"][hand["dealer"]]
-        assert entered(variant, row, game) == hand["input"]
+        assert example.from_csv(row, game) == hand["input"]
         assert [int(row[f"points {s}"]) for s in sides] == hand["points"]
         assert [int(row[f"total {s}"]) for s in sides] == hand["totals"]
     assert [int(rows[-1][f"total {s}"]) for s in sides] == game["totals"]

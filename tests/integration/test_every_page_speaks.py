@@ -19,6 +19,7 @@ from scorekeeper.core import VARIANTS
 from scorekeeper.services import clubs as club_service
 from scorekeeper.storage import close, connect
 from scorekeeper.web.variants import VIEWS
+from variants import EXAMPLES
 
 LANGS = ("da", "nb", "sv", "en")
 NOW = datetime(2025, 3, 7, 21, 5, tzinfo=UTC)  # the app's clock (config CLOCK): the pages' dates do not follow the day
@@ -30,7 +31,7 @@ TARIFF_WORK = {
     for variant in ("danish", "norwegian")
     for name, opt in VARIANTS[variant].OPTIONS.items()
     if name not in SHARED
-    for word in (name, *opt.choices)
+    for word in (name, *(opt.choices if opt.kind in ("choice", "preset") else ()))  # an int_map's are its keys
 } | set(VIEWS["danish"].TARIFF_PRESETS)
 # Option keys and choice values as the code spells them: never text on a page.
 CODE_WORDS = {name for module in VARIANTS.values() for name in module.OPTIONS if "_" in name} | {
@@ -44,18 +45,7 @@ def words_re(words) -> re.Pattern:
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(words))) + r")(?![\w-])")
 
 
-HANDS = {
-    "classic": [{"trump": "hearts", "tricks": "8"}, {"trump": "spades", "tricks": "5"}],
-    "norwegian": [{"bid": "grand-2", "tricks": "5"}, {"bid": "pass", "tricks": "4"}],
-    "danish": [
-        {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "10"},
-        {"bidder": "1", "bid": "9-sans", "partner": "self", "tricks": "9"},
-        {"bidder": "1", "bid": "sol", "tricks": "1"},
-        {"passed": "1"},
-    ],
-    "german": [{"tricks": "9"}],
-    "swedish": [{"red": "3", "tricks": "5"}],
-}
+HANDS = {name: example.FORM_HANDS for name, example in EXAMPLES.items()}
 
 
 def text_of(html: str) -> str:

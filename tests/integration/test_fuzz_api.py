@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from helpers import PLAYERS
+from helpers import PLAYERS, examples
 from scorekeeper import create_app
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import VARIANTS, make_setup
+from variants import EXAMPLES, hands
 
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
 HAND_FIELDS = sorted({f for m in VARIANTS.values() for f in m.INPUT_FIELDS})
@@ -33,7 +34,7 @@ class Env:
         self.snapshot, self.version = self.dump(), self.data_version()
 
     def new_game(self, variant):
-        options = {"classic": {"target": 30}, "danish": {}}.get(variant, {"target": 100})
+        options = EXAMPLES[variant].LONG[0]
         r = self.client.post("/api/games", json={"variant": variant, "players": PLAYERS[variant], "options": options})
         assert r.status_code == 201
         self.games[variant], self.hands[variant] = r.json, 0
@@ -158,23 +159,15 @@ hand_body = (
 
 
 def valid_hand(variant):
-    """Hands that are often right, so that writes succeed between the refusals."""
-    pair = st.integers(0, 13).map(lambda a: [a, 13 - a])
-    return {
-        "classic": st.fixed_dictionaries({"trump": st.sampled_from(["hearts", "spades", "none"]), "tricks": pair}),
-        "norwegian": st.fixed_dictionaries({"bid": st.just("grand"), "bidder": st.integers(0, 3), "tricks": pair}),
-        "danish": st.fixed_dictionaries(
-            {
-                "bidder": st.integers(0, 3),
-                "bid": st.integers(7, 9),
-                "trump": st.just("hearts"),
-                "partner": st.integers(0, 3),
-                "tricks": st.integers(0, 13),
-            }
-        ),
-        "german": st.fixed_dictionaries({"tricks": pair}),
-        "swedish": st.fixed_dictionaries({"red": st.none() | st.integers(0, 3), "tricks": pair}),
-    }[variant]
+    """Hands that are right for a game as new_game starts it (the variant's own strategy, tests/variants/<name>.py),
+    so that writes succeed between the refusals."""
+    example = EXAMPLES[variant]
+    setup = make_setup(variant, list(example.PLAYERS), 0, example.LONG[0])
+    return st.integers(0, 20).flatmap(lambda index: hands(setup, index))
+
+
+# Another game to take a wrong edit key from.
+OTHER = dict(zip(VARIANTS, list(VARIANTS)[1:] + list(VARIANTS)[:1]))
 
 
 header_text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF), max_size=40)
@@ -244,7 +237,7 @@ def likely_game(draw, importing):
     return body
 
 
-@settings(FUZZ, max_examples=2800)
+@settings(FUZZ, max_examples=examples(2800))
 @given(data=st.data(), route=st.sampled_from(["/api/games", "/api/games", "/api/games/import"]))
 def test_fuzz_start_and_import_games(env, data, route):
     body = data.draw(likely_game(route.endswith("import")) | game_body)
@@ -252,11 +245,11 @@ def test_fuzz_start_and_import_games(env, data, route):
     assert status in (201, 400)
 
 
-@settings(FUZZ, max_examples=2800)
+@settings(FUZZ, max_examples=examples(2800))
 @given(data=st.data(), variant=variants)
 def test_fuzz_add_hand(env, data, variant):
     game = env.games[variant]
-    other = env.games["german" if variant != "german" else "danish"]
+    other = env.games[OTHER[variant]]
     body = data.draw(valid_hand(variant) | hand_body)
     headers = data.draw(write_headers(game, other))
     r = env.client.post(f"/api/games/{game['id']}/hands", json=body, headers=headers)
@@ -265,11 +258,11 @@ def test_fuzz_add_hand(env, data, variant):
     assert env.check(r) in (201, 400, 403, 404, 409)
 
 
-@settings(FUZZ, max_examples=2400)
+@settings(FUZZ, max_examples=examples(2400))
 @given(data=st.data(), variant=variants, method=st.sampled_from(["put", "put", "delete"]))
 def test_fuzz_replace_and_delete_hand(env, data, variant, method):
     game = env.games[variant]
-    other = env.games["german" if variant != "german" else "danish"]
+    other = env.games[OTHER[variant]]
     if data.draw(st.integers(0, 3)) == 0:  # keep some hands to edit
         r = env.client.post(
             f"/api/games/{game['id']}/hands",
@@ -335,7 +328,7 @@ content_types = st.sampled_from(
 )
 
 
-@settings(FUZZ, max_examples=2000)
+@settings(FUZZ, max_examples=examples(2000))
 @given(
     data=st.data(),
     body=raw_bodies,

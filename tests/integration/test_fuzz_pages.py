@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from helpers import PASSWORD, PLAYERS
+from helpers import PASSWORD, PLAYERS, examples
 from scorekeeper import create_app
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import drives as drive_service
@@ -53,8 +53,8 @@ class Site:
                     "gents": ["E", "F", "G", "H"],
                 },
             )
-            sheet = drive_service.load(db, drive)
-            tokens = [drive_service.table_token(sheet, t) for t in (1, 2)]
+            scored_game = drive_service.load(db, drive)
+            tokens = [drive_service.table_token(scored_game, t) for t in (1, 2)]
         finally:
             close(db)
         self.client.post(f"/c/{club}/login", data={"password": PASSWORD})  # no CSRF here: the fuzz reaches further
@@ -220,7 +220,7 @@ def fuzz_site(site):
     return site
 
 
-@settings(FUZZ, max_examples=1000)
+@settings(FUZZ, max_examples=examples(1000))
 @given(data=st.data())
 def test_fuzz_every_route_is_never_a_500(fuzz_site, data):
     rule, url, sent = data.draw(requests(fuzz_site))

@@ -108,7 +108,7 @@ def test_the_printed_sheet_prints_the_house_matrix_and_the_winners_pool_sum(clie
 def test_the_new_game_page_previews_the_tariff_of_a_preset(client):
     html = client.get("/new/danish").get_data(as_text=True)
     assert 'id="tariff-preview"' in html and 'name="opt_preset"' in html and "tariff.js" in html
-    shown = re.search(r'name="house_shown" value="([^"]*)"', html).group(1)
+    shown = re.search(r'name="shown_house" value="([^"]*)"', html).group(1)
     data = {
         "csrf_token": token(client, "/new/danish"),
         "player0": "Anna",
@@ -117,7 +117,7 @@ def test_the_new_game_page_previews_the_tariff_of_a_preset(client):
         "player3": "Dina",
         "opt_preset": "half_overtricks",
         "opt_house": json.loads(json.dumps(shown)).replace("&#34;", '"').replace("&quot;", '"'),
-        "house_shown": shown.replace("&#34;", '"').replace("&quot;", '"'),
+        "shown_house": shown.replace("&#34;", '"').replace("&quot;", '"'),
         "preview": "1",
     }
     r = client.post("/new/danish", data=data)

@@ -7,6 +7,9 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # builds a wheel from a clean clone and installs it into a new venv
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """

@@ -240,6 +240,7 @@ def long_danish_game() -> dict:
     }
 
 
+@pytest.mark.slow  # two 500-hand PDFs under waitress
 def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
     """One PDF drawn at a time per worker, the other told at once to come back; the pages answered meanwhile as
     quickly as before it (relative to the same pages in the same run: the machine may be loaded), and the drawn PDF

@@ -19,8 +19,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from helpers import PLAYERS, ROOT, call, free_port
 from scorekeeper import create_app
+
+pytestmark = pytest.mark.slow  # replicates under load, kills and restores
 
 SYNC_INTERVAL = 1.0  # seconds, deploy/litestream.yml's example too
 BOUND = 2 * SYNC_INTERVAL  # a hand acknowledged longer ago than this before the kill must be in the replica

@@ -4,6 +4,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # builds and installs the wheel
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """

@@ -9,6 +9,8 @@ import pytest
 
 from scorekeeper.web.sheets import views as sheets
 
+pytestmark = pytest.mark.slow  # starts, times out and kills PDF renderer processes
+
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 SHEET = '<link rel="stylesheet" href="/static/print.css"><p>Æ Ø Å</p>'
 

@@ -2,13 +2,13 @@
 
 import json
 import re
-import subprocess
 import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS, PLAYERS
+from helpers import ARTIFACTS, PLAYERS, pdfinfo, pdftotext, words_off_the_page
 from scorekeeper.core.variants import danish
+from variants import EXAMPLES
 
 NORDIC = ["Ann-Kristin", "Søren", "Åsa", "Bo"]
 # A finished Danish evening of 8 deals: a made bid, a sol, a passed-out deal, a selvmakker, a lost sans, a lost sol …
@@ -46,21 +46,6 @@ def english_money(amount: str, currency: str) -> str:
 # ---------------------------------------------------------------- reading PDFs back
 
 
-def pdftotext(data: bytes, tmp_path, *args) -> str:
-    path = tmp_path / "sheet.pdf"
-    path.write_bytes(data)
-    return subprocess.run(
-        ["pdftotext", "-layout", *args, str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-
-
-def pdfinfo(data: bytes, tmp_path) -> dict:
-    path = tmp_path / "info.pdf"
-    path.write_bytes(data)
-    out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
-    return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
-
-
 def flat(text: str) -> str:
     return " ".join(text.split())
 
@@ -77,23 +62,6 @@ def hand_rows(text: str) -> dict[int, list[int]]:
         if m:
             rows[int(m[1])] = numbers(m[2])
     return rows
-
-
-def words_off_the_page(data: bytes, tmp_path, margin=28) -> list[str]:
-    """Words that come closer than `margin` points (about 10 mm) to a side of the sheet, or past its foot."""
-    path = tmp_path / "bbox.pdf"
-    path.write_bytes(data)
-    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    outside = []
-    for page in re.findall(r"<page (.*?)</page>", html, re.S):
-        width = float(re.search(r'width="([\d.]+)"', page)[1])
-        height = float(re.search(r'height="([\d.]+)"', page)[1])
-        for x0, _y0, x1, y1, word in re.findall(
-            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', page
-        ):
-            if float(x0) < margin or float(x1) > width - margin or float(y1) > height - 10:
-                outside.append(word)
-    return outside
 
 
 def expected_row(hand, zero_sum):
@@ -305,13 +273,7 @@ def test_the_pdf_renderer_loads_only_the_static_files(app):
 # ---------------------------------------------------------------- blank sheets
 
 
-BLANK_COLUMNS = {
-    "classic": ["Trump", "Tricks", "Revoke"],
-    "norwegian": ["Grand by / pass", "Tricks"],
-    "danish": ["Bidder", "Bid", "Trump", "Partner", "Tricks", "Σ"],
-    "german": ["Tricks"],
-    "swedish": ["First red / black", "Tricks"],
-}
+BLANK_COLUMNS = {name: example.BLANK_COLUMNS for name, example in EXAMPLES.items()}
 
 
 @pytest.mark.parametrize("variant", sorted(BLANK_COLUMNS))
@@ -337,7 +299,7 @@ def test_a_blank_sheet_for_each_variant(client, variant, tmp_path):
 
 @pytest.mark.parametrize("variant", sorted(BLANK_COLUMNS))
 def test_a_named_blank_sheet_names_the_dealer_of_each_row(client, variant, tmp_path):
-    players = {"danish": NORDIC, "german": ["Åsa", "Björn"]}.get(variant, ["Åsa", "Björn", "Örjan", "Märta"])
+    players = (NORDIC + ["Örjan", "Märta", "Øystein", "Æsa"])[: len(EXAMPLES[variant].PLAYERS)]
     query = "&".join(f"player={p}" for p in players)
     r = client.get(f"/blank/{variant}.pdf?{query}&dealer=1&title=Fredag på Öland")
     assert r.status_code == 200

@@ -14,6 +14,8 @@ from helpers import PLAYERS, Server, call, dump
 from scorekeeper import create_app
 from scorekeeper.core import make_setup, play
 
+pytestmark = pytest.mark.slow  # gunicorn under concurrent clients and SIGKILL
+
 
 @pytest.fixture
 def server_factory(tmp_path):

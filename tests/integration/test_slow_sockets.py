@@ -17,6 +17,8 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
+
 from helpers import free_port
 
 ATTACKER = "127.0.0.2"  # all of 127/8 is this machine: a second client address without a network
@@ -131,6 +133,7 @@ def test_a_drip_fed_request_is_closed_after_the_total_time(tmp_path):
         assert get(base) == 200
 
 
+@pytest.mark.slow  # a phone that sends slowly, in real time
 def test_an_honest_slow_phone_is_still_answered(tmp_path):
     """A request that arrives in pieces, but whole within the total time, is served: a phone on bad Wi-Fi."""
     with serving(tmp_path, SERVER_REQUEST_TIMEOUT="20", SERVER_CONNECTIONS_PER_ADDRESS="5") as (base, port):

@@ -1,33 +1,62 @@
-"""Every registered variant has its presentation plug-in: a view with the whole VariantView contract, a hand template
-that exists, and docs/adding-a-variant.md names every contract member (so the walk-through stays true)."""
+"""Every registered variant has its presentation plug-in: a view module with what the VariantView contract requires,
+its own members taking the contract's parameters, the defaults (web/variants/defaults.py) for every other member, a
+hand template that exists, and docs/adding-a-variant.md names every contract member (so the walk-through stays
+true)."""
 
 from __future__ import annotations
+
+import inspect
 
 import pytest
 
 from helpers import ROOT
 from scorekeeper.core import VARIANTS
-from scorekeeper.web.variants import VIEWS, contract
+from scorekeeper.web.variants import VIEWS, contract, defaults, option_labels, shared
 
 DOC = (ROOT / "docs" / "adding-a-variant.md").read_text()
 TEMPLATES = ROOT / "templates"
+HOOKS = {**contract.functions(contract.ViewModule), **contract.functions(contract.ViewDefaults)}
 
 
 def test_every_core_variant_has_a_view():
     assert list(VIEWS) == list(VARIANTS)
 
 
+def test_the_contract_requires_little_and_defaults_the_rest():
+    assert set(contract.REQUIRED) == {"NAME", "HandForm", "hand_words", "blank_columns"}
+    for name in contract.OPTIONAL:
+        assert hasattr(defaults, name), f"web/variants/defaults.py has no default for {name}"
+    for name, signature in contract.functions(contract.ViewDefaults).items():
+        wanted = [p for p in signature.parameters if p != "self"]
+        assert list(inspect.signature(getattr(defaults, name)).parameters) == wanted, name
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_the_view_provides_the_whole_contract(name):
+def test_the_view_provides_the_contract(name):
     view = VIEWS[name]
-    assert contract.missing(view) == []
-    assert isinstance(view, contract.VariantView)
+    assert contract.missing(view.module) == []
     assert name == view.NAME
-    assert set(view.OPTION_LABELS) == set(VARIANTS[name].OPTIONS), "a label for each option, and no other"
+    for member in contract.members():
+        assert getattr(view, member) is getattr(view.module, member, getattr(defaults, member, None)), member
+    for hook, signature in HOOKS.items():
+        if hasattr(view.module, hook):
+            wanted = [p for p in signature.parameters if p != "self"]
+            assert list(inspect.signature(getattr(view.module, hook)).parameters) == wanted, f"{name}.{hook}"
+    own = set(view.OPTION_LABELS) | set(shared.OPTION_LABELS)
+    assert set(VARIANTS[name].OPTIONS) <= own, "a label for each option (its own, or a shared one)"
+    assert set(view.OPTION_LABELS) <= set(VARIANTS[name].OPTIONS), "labels only for its options"
+    assert set(option_labels(name)) == set(VARIANTS[name].OPTIONS)
     choices = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "choice" for c in opt.choices}
     assert set(view.CHOICE_LABELS) <= choices, "labels only for values of its choice options"
     presets = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "preset" for c in opt.choices}
     assert set(view.PRESET_LABELS) == set(view.TARIFF_PRESETS) | presets, "a label for each preset, and no other"
+    assert set(view.FIELD_LABELS) <= set(VARIANTS[name].INPUT_FIELDS) | {
+        f"{f}.{part}" for f in VARIANTS[name].INPUT_FIELDS for part in ("side", "penalty", "seat", "tricks")
+    }
+    for static in (view.STYLESHEET, view.SCRIPT):
+        assert static is None or (
+            static.startswith(f"variants/{name}.") and (ROOT / "scorekeeper/static" / static).is_file()
+        )
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

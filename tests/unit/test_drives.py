@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.core.base import InputError
+from helpers import examples
 from scorekeeper.core.drives import (
     OutOfTurn,
     PrizeRule,
@@ -27,6 +27,7 @@ from scorekeeper.core.drives import (
     substitute,
     up,
 )
+from scorekeeper.core.messages import InputError
 
 LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
 GENTS = ["Al", "Ben", "Cy", "Dan", "Ed", "Fred"]
@@ -305,7 +306,7 @@ def drives(draw, format=None):
     return setup, entered
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(drives("progressive"))
 def test_progressive_every_pair_is_a_lady_and_a_gent_and_everybody_sits_once(case):
     setup, entered = case
@@ -319,7 +320,7 @@ def test_progressive_every_pair_is_a_lady_and_a_gent_and_everybody_sits_once(cas
         assert len(r.tables) == setup.tables and [t.table for t in r.tables] == list(range(1, setup.tables + 1))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(drives())
 def test_standings_are_the_sums_of_the_tricks_taken(case):
     setup, entered = case
@@ -351,7 +352,7 @@ def test_standings_are_the_sums_of_the_tricks_taken(case):
                 assert before.by_hand[::-1] >= after.by_hand[::-1]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(drives("couples"))
 def test_ladies_of_a_progressive_drive_move_as_the_pairs_of_a_couples_drive(case):
     """The winning lady moves up as the winning pair does, the losing one stays as the losing pair does."""
@@ -475,7 +476,7 @@ def odd_drives(draw):
     return setup, results
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(odd_drives())
 def test_everybody_plays_every_hand_or_sits_out_by_the_rule(case):
     """Nobody is seated twice in a hand, every seat of the drive is at one table, a table with one empty seat plays
@@ -529,7 +530,7 @@ def seat_every_hand(setup):
     return [fresh_seating(setup, h) for h in range(1, setup.hands + 1)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(full_drives("progressive"))
 def test_fresh_partners_nobody_partners_anyone_twice_until_they_have_partnered_everyone(setup):
     """S ladies and S gents (two of each a table): in the fresh movement every lady partners every gent once in S
@@ -555,7 +556,7 @@ def test_fresh_partners_nobody_partners_anyone_twice_until_they_have_partnered_e
             assert {p[1] for s in seatings[:seats] for t in s for p in t if p[0] == lady} == set(range(seats))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(full_drives("couples"))
 def test_fresh_opponents_every_pair_meets_every_other_once_a_round_robin(setup):
     seats = setup.seats

@@ -4,11 +4,12 @@ what their printed matrix says."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from scorekeeper.core import make_setup, play, play_on
 from scorekeeper.core.variants import danish
-from strategies import house_games, house_hand, houses
+from variants.danish import house_games, house_hand, houses
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def is_pool(setup, inp):

@@ -8,7 +8,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import PLAYERS
+from helpers import PLAYERS, examples
 from scorekeeper.core import InputError, make_setup
 from scorekeeper.core.variants import danish
 from scorekeeper.core.variants import danish_house as model
@@ -84,7 +84,7 @@ def test_the_worst_house_costs_a_bounded_multiple_of_a_plain_one():
     plain = baseline()
     worst = {"ratio": 0.0, "house": None}
 
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(EXAMPLES), deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(house=houses)
     def check(house):
         if worst["ratio"] > RATIO:  # found: do not spend minutes on more (or on shrinking)

@@ -3,8 +3,11 @@
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.core import format_cents, make_setup, play, settle, settlement_points
+from scorekeeper.core.settlement import side_balances
 
 
 def check(settlement, points, rate):
@@ -124,3 +127,38 @@ def test_settlement_points_german():
     s = make_setup("german", ["Anna", "Bo"])
     p = play(s, [{"tricks": [9, 4]}, {"tricks": [5, 8]}, {"tricks": [10, 3]}])
     assert tuple(settlement_points(p)) == (5, -5)
+
+
+@st.composite
+def sides_and_points(draw):
+    """k sides of m seats each (seat s on side s mod k, or in blocks), and points per side."""
+    k, m = draw(st.integers(2, 8)), draw(st.integers(1, 4))
+    n = k * m
+    if draw(st.booleans()):
+        sides = tuple(tuple(range(i, n, k)) for i in range(k))
+    else:
+        sides = tuple(tuple(range(i * m, (i + 1) * m)) for i in range(k))
+    return sides, n, draw(st.lists(st.integers(-10_000, 10_000), min_size=k, max_size=k))
+
+
+@given(sides_and_points())
+def test_side_balances_add_up_to_zero_for_any_number_of_sides(case):
+    sides, n, points = case
+    balances = side_balances(points, sides, n)
+    assert sum(balances) == 0
+    for i, seats in enumerate(sides):
+        # Each player of side i: what side i scored against each other side, summed.
+        against = sum(points[i] - points[j] for j in range(len(sides)) if j != i)
+        assert all(balances[seat] == against for seat in seats)
+
+
+@given(st.integers(-500, 500), st.integers(-500, 500))
+def test_two_sides_of_partners_each_win_the_difference(a, b):
+    assert side_balances([a, b], ((0, 2), (1, 3)), 4) == (a - b, b - a, a - b, b - a)
+
+
+@given(st.lists(st.integers(-500, 500), min_size=2, max_size=8))
+def test_players_alone_win_the_sum_of_their_differences_to_each_other(points):
+    n = len(points)
+    balances = side_balances(points, tuple((s,) for s in range(n)), n)
+    assert balances == tuple(sum(p - q for q in points) for p in points)

@@ -1,18 +1,67 @@
-"""The scoring core type-checks: mypy over scorekeeper/core (the [tool.mypy] settings in pyproject.toml) is clean, so
-that a variant module that drifts from the contract (core/contract.py) fails here and not at a table."""
+"""The scoring core type-checks: mypy over scorekeeper/core (the [tool.mypy] settings in pyproject.toml) is clean, and
+every variant module the registry finds is checked against the contract's required part (core/contract.py:
+VariantModule), so that a variant module that drifts from the contract fails here and not at a table."""
 
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import scorekeeper
+from scorekeeper.core import VARIANTS
+
+pytestmark = pytest.mark.slow  # runs mypy over the core
 
 ROOT = Path(scorekeeper.__file__).resolve().parents[1]
 
 
-def test_mypy_finds_no_errors_in_the_core(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy")], cwd=ROOT, capture_output=True, text=True
+def registry_check() -> str:
+    """A module mypy reads beside the core: each registered variant's module assigned to a VariantModule."""
+    lines = ["from scorekeeper.core.contract import VariantModule"]
+    for name, rules in VARIANTS.items():
+        lines.append(f"import {rules.module.__name__} as {name}")
+        lines.append(f"{name}_checked: VariantModule = {name}")
+    return "\n".join(lines) + "\n"
+
+
+def mypy(tmp_path, *files):
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy"), "scorekeeper/core", *map(str, files)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
+
+
+def test_mypy_finds_no_errors_in_the_core_nor_in_a_registered_variant(tmp_path):
+    check = tmp_path / "registry_check.py"
+    check.write_text(registry_check(), encoding="utf-8")
+    done = mypy(tmp_path, check)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
+
+
+def test_the_registry_check_fails_a_module_short_of_the_contract(tmp_path):
+    """The check above can fail: a module without hand_points is no VariantModule to mypy."""
+    (tmp_path / "short_variant.py").write_text(
+        "from scorekeeper.core.messages import Msg\n"
+        'NAME = "short"\nTITLE = Msg("Short")\nDESCRIPTION = Msg("Short.")\nPLAYER_COUNTS = (3,)\n'
+        'INPUT_FIELDS = ("tricks",)\nOPTIONS: dict = {}\n'
+        "def check_hand(raw, ctx):\n    return dict(raw)\n",
+        encoding="utf-8",
+    )
+    check = tmp_path / "short_check.py"
+    check.write_text(
+        "import short_variant\nfrom scorekeeper.core.contract import VariantModule\n"
+        "checked: VariantModule = short_variant\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy"), str(check)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"MYPYPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 1 and "hand_points" in done.stdout, done.stdout + done.stderr

@@ -1,5 +1,7 @@
-"""A variant is a plug-in: every registered rules module provides the whole contract (core/contract.py), the core
-names no variant outside the registry and the variant's own module, and the core loads no web or storage library."""
+"""A variant is a plug-in: every registered rules module provides what the contract requires (core/contract.py:
+VariantModule), core/defaults.py is a whole implementation of the rest (VariantDefaults), a module's own members
+take the contract's parameters, `VARIANTS[name].member` answers every member, the core names no variant outside the
+registry and the variant's own module, and the core loads no web or storage library."""
 
 import ast
 import inspect
@@ -11,92 +13,140 @@ from pathlib import Path
 import pytest
 
 import scorekeeper.core as core
-from scorekeeper.core import VARIANTS, make_setup, play
-from scorekeeper.core.base import Msg, Option
-from scorekeeper.core.contract import VariantRules
+from scorekeeper.core import VARIANTS, make_setup, play, table_context
+from scorekeeper.core import defaults as default_rules
+from scorekeeper.core.contract import MEMBERS, OPTIONAL, REQUIRED, VariantDefaults, VariantModule, VariantRules, variant
+from scorekeeper.core.messages import Msg
+from scorekeeper.core.options import KINDS, Option
 
 ROOT = Path(core.__file__).resolve().parents[2]
-MEMBERS = [name for name in VariantRules.__dict__ if not name.startswith("_")]
-FUNCTIONS = [name for name in MEMBERS if inspect.isfunction(VariantRules.__dict__[name])]
-DATA = [name for name in MEMBERS if isinstance(VariantRules.__dict__[name], property)]
+PROTOCOL = {**vars(VariantModule), **vars(VariantDefaults)}
+FUNCTIONS = [name for name in MEMBERS if inspect.isfunction(PROTOCOL[name])]
+DATA = [name for name in MEMBERS if isinstance(PROTOCOL[name], property)]
 
 
-def test_the_contract_declares_what_the_core_and_the_shell_rely_on():
-    assert set(DATA) == {"NAME", "TITLE", "DESCRIPTION", "PLAYER_COUNTS", "ZERO_SUM", "INPUT_FIELDS", "OPTIONS"}
-    assert set(FUNCTIONS) == {
+def test_the_contract_requires_little_and_defaults_the_rest():
+    assert set(REQUIRED) == {
+        "NAME",
+        "TITLE",
+        "DESCRIPTION",
+        "PLAYER_COUNTS",
+        "INPUT_FIELDS",
+        "OPTIONS",
+        "check_hand",
+        "hand_points",
+    }
+    assert set(OPTIONAL) == {
+        "ORDER",
+        "ZERO_SUM",
+        "FOR_MONEY",
         "check_options",
         "resolve_options",
         "sides",
-        "check_hand",
-        "hand_points",
-        "leader",
-        "game_end",
+        "deals",
+        "cards",
         "sits_out",
-        "play",
+        "fixed_trump",
+        "leader",
+        "trump",
+        "game_end",
+        "games_to_win",
+        "match_points",
+        "bid_result",
     }
+    assert set(DATA) | set(FUNCTIONS) == set(MEMBERS)
 
 
 @pytest.mark.parametrize("name", MEMBERS)
 def test_every_member_of_the_contract_says_why_it_is_there(name):
-    member = VariantRules.__dict__[name]
+    member = PROTOCOL[name]
     doc = (member.fget if isinstance(member, property) else member).__doc__
     assert doc and doc.strip(), name
+    if name in OPTIONAL:
+        assert "Default" in doc, f"{name}: say the default"
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_every_registered_variant_satisfies_the_contract(variant):
-    rules = VARIANTS[variant]
-    assert isinstance(rules, VariantRules)
-    assert variant == rules.NAME
+@pytest.mark.parametrize("name", OPTIONAL)
+def test_the_defaults_are_a_whole_implementation_of_the_optional_members(name):
+    assert hasattr(default_rules, name)
+    if name in FUNCTIONS:
+        wanted = [p.name for p in inspect.signature(PROTOCOL[name]).parameters.values() if p.name != "self"]
+        assert list(inspect.signature(getattr(default_rules, name)).parameters) == wanted
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("name", FUNCTIONS)
-def test_every_function_takes_the_contract_parameters(variant, name):
-    wanted = [p for p in inspect.signature(VariantRules.__dict__[name]).parameters.values() if p.name != "self"]
-    given = list(inspect.signature(getattr(VARIANTS[variant], name)).parameters.values())
+@pytest.mark.parametrize("variant_name", VARIANTS)
+def test_every_registered_variant_satisfies_the_contract(variant_name):
+    rules = VARIANTS[variant_name]
+    assert isinstance(rules.module, VariantModule)
+    assert isinstance(rules, VariantRules) or all(hasattr(rules, name) for name in MEMBERS)
+    assert variant_name == rules.NAME
+    for name in MEMBERS:
+        assert getattr(rules, name) is getattr(rules.module, name, getattr(default_rules, name, None)), name
+
+
+OWN = [(v, name) for v, rules in VARIANTS.items() for name in FUNCTIONS if hasattr(rules.module, name)]
+
+
+@pytest.mark.parametrize("variant_name, name", OWN, ids=[f"{v}.{n}" for v, n in OWN])
+def test_every_function_a_module_defines_takes_the_contract_parameters(variant_name, name):
+    module = VARIANTS[variant_name].module
+    wanted = [p for p in inspect.signature(PROTOCOL[name]).parameters.values() if p.name != "self"]
+    given = list(inspect.signature(getattr(module, name)).parameters.values())
     assert [p.name for p in given] == [p.name for p in wanted]
-    for p, w in zip(given, wanted):
-        if w.default is not inspect.Parameter.empty:
-            assert p.default == w.default, f"{variant}.{name}({p.name})"
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_every_variant_describes_itself_with_the_data_of_the_contract(variant):
-    rules = VARIANTS[variant]
+@pytest.mark.parametrize("variant_name", VARIANTS)
+def test_every_variant_describes_itself_with_the_data_of_the_contract(variant_name):
+    rules = VARIANTS[variant_name]
     assert isinstance(rules.TITLE, Msg) and isinstance(rules.DESCRIPTION, Msg)
     assert rules.PLAYER_COUNTS and all(isinstance(n, int) and n >= 2 for n in rules.PLAYER_COUNTS)
-    assert isinstance(rules.ZERO_SUM, bool)
+    assert isinstance(rules.ZERO_SUM, bool) and isinstance(rules.FOR_MONEY, bool)
     assert rules.INPUT_FIELDS and all(isinstance(f, str) for f in rules.INPUT_FIELDS)
     assert rules.OPTIONS and all(isinstance(o, Option) for o in rules.OPTIONS.values())
     for name, option in rules.OPTIONS.items():
+        assert option.kind in KINDS, name
         assert option.check(option.default) == option.default, name
         assert option.help, name
         if option.low is not None:
             assert option.low <= option.high
-    defaults = {name: o.default for name, o in rules.OPTIONS.items()}
-    assert rules.check_options(defaults) == {}
     for n in rules.PLAYER_COUNTS:
-        assert sorted(s for side in rules.sides(n) for s in side) == list(range(n))  # each seat in one side
+        setup = make_setup(variant_name, [f"P{i}" for i in range(n)])
+        table = table_context(setup)
+        assert rules.check_options(table) == {}
+        sides = rules.sides(table)
+        assert sorted(s for side in sides for s in side) == list(range(n))  # each seat in one side
+        assert len({len(side) for side in sides}) == 1, "sides of equal size: settlement_points relies on it"
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_play_of_no_hands_is_a_fresh_game(variant):
-    rules = VARIANTS[variant]
-    setup = make_setup(variant, [f"P{i}" for i in range(max(rules.PLAYER_COUNTS))])
-    p = rules.play(setup, [])
-    assert p == play(setup, []) and p.hands == () and not p.finished
-    assert p.totals == (0,) * len(rules.sides(setup.n))
-    assert rules.play(setup, [], start=p) == p
+@pytest.mark.parametrize("variant_name", VARIANTS)
+def test_play_of_no_hands_is_a_fresh_game(variant_name):
+    rules = VARIANTS[variant_name]
+    setup = make_setup(variant_name, [f"P{i}" for i in range(max(rules.PLAYER_COUNTS))])
+    p = play(setup, [])
+    assert p.hands == () and not p.finished
+    assert p.totals == (0,) * len(rules.sides(table_context(setup)))
+    assert core.play_on(p, []) == p
+    assert p.next_cards == rules.cards(1, table_context(setup))
 
 
-def test_a_module_that_lacks_a_member_is_not_a_variant():
+def test_a_module_that_lacks_a_required_member_is_not_a_variant():
     partial = types.ModuleType("partial")
-    for name in MEMBERS:
-        setattr(partial, name, getattr(VARIANTS["german"], name))
-    assert isinstance(partial, VariantRules)
-    del partial.sits_out
-    assert not isinstance(partial, VariantRules)
+    for name in REQUIRED:
+        setattr(partial, name, getattr(VARIANTS["german"].module, name))
+    assert isinstance(partial, VariantModule)
+    rules = variant(partial)
+    assert rules.sides is default_rules.sides and rules.ZERO_SUM is False  # the rest from the defaults
+    del partial.hand_points
+    assert not isinstance(partial, VariantModule)
+
+
+def test_a_member_added_to_a_module_replaces_its_default():
+    partial = types.ModuleType("partial")
+    for name in REQUIRED:
+        setattr(partial, name, getattr(VARIANTS["german"].module, name))
+    partial.cards = lambda number, table: 7
+    rules = variant(partial)
+    assert rules.cards(1, None) == 7 and rules.sits_out is default_rules.sits_out
 
 
 def _string_constants(path: Path) -> set[str]:
@@ -130,3 +180,11 @@ def test_importing_the_core_loads_no_web_or_storage_library():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == []
+
+
+@pytest.mark.parametrize(
+    "counts, words",
+    [((4,), "4"), ((4, 5), "4 or 5"), ((3, 4, 5, 6, 7), "3 to 7"), ((2, 4, 6), "2, 4 or 6"), ((3, 7), "3 or 7")],
+)
+def test_table_sizes_in_words_say_a_range_as_a_range(counts, words):
+    assert core.player_counts(counts) == words

@@ -2,38 +2,19 @@
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.base import (
-    NO_TRUMP,
-    PARTNERSHIP_SIDES,
-    SUITS,
-    HandContext,
-    InputError,
-    Match,
-    Msg,
-    Protokoll,
-    Setup,
-    bool_option,
-    currency_option,
-    int_option,
-    is_int,
-    nobody_sits_out,
-    options_as_checked,
-    rate_option,
-    replay,
-    require_fields,
-    target_or_deals,
-    trick_pair,
-)
+from scorekeeper.core.fields import is_int, require_fields, trick_pair
+from scorekeeper.core.game import NO_TRUMP, SUITS, HandContext, Match, Sides, TableContext, partnerships
+from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.options import bool_option, currency_option, int_option, rate_option
 
 NAME = "classic"
+ORDER = 10
 TITLE = Msg("Classic whist")
 DESCRIPTION = Msg("English whist: fixed partners, trump from the last card, every trick over six scores.")
 PLAYER_COUNTS = (4,)
-ZERO_SUM = False
 INPUT_FIELDS = ("trump", "tricks", "honours", "revoke")
 PENALTIES = ("tricks", "add", "deduct")
 ROTATION = ("hearts", "diamonds", "spades", "clubs")
@@ -57,11 +38,12 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
-    return PARTNERSHIP_SIDES
+def sides(table: TableContext) -> Sides:
+    return partnerships(table.n_players)
 
 
-def check_options(options: Mapping[str, Any]) -> dict[str, str]:
+def check_options(table: TableContext) -> dict[str, str]:
+    options = table.options
     errors: dict[str, str] = {}
     if options["deals"] and options["rubber"]:
         errors["options.rubber"] = Msg("a rubber is played to a target, not for a fixed number of deals")
@@ -72,11 +54,9 @@ def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     return errors
 
 
-resolve_options = options_as_checked
-
-
-def fixed_trump(number: int, options: Mapping[str, Any]) -> str | None:
+def fixed_trump(number: int, table: TableContext) -> str | None:
     """The trump of deal `number` when the rotation fixes it: no-trump deals are inserted into the suit cycle."""
+    options = table.options
     if not options["trump_rotation"]:
         return None
     every = options["no_trump_every"]
@@ -91,7 +71,7 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     opts = ctx.options
     errors: dict[str, str] = {}
     out: dict[str, Any] = {}
-    fixed = fixed_trump(ctx.number, opts)
+    fixed = fixed_trump(ctx.number, ctx)
     trump = data.get("trump")
     if fixed:
         if trump is not None and trump != fixed:
@@ -141,7 +121,7 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
 
 def trump(inp: Mapping[str, Any], ctx: HandContext) -> str | None:
     """The hand's trump: the rotation's when it fixes it (the input then leaves it out), else the one entered."""
-    return fixed_trump(ctx.number, ctx.options) or inp["trump"]
+    return fixed_trump(ctx.number, ctx) or inp["trump"]
 
 
 def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
@@ -193,16 +173,13 @@ def game_value(loser_total: int) -> int:
     return 1
 
 
-def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
-    return (ctx.dealer + 1) % ctx.n_players
+def games_to_win(table: TableContext) -> int:
+    return 2 if table.options["rubber"] else 1
 
 
-game_end = target_or_deals
-sits_out = nobody_sits_out
-
-
-def rubber_points(match: Match | None, options: Mapping[str, Any]) -> tuple[int, ...] | None:
+def match_points(match: Match | None, table: TableContext) -> tuple[int, ...] | None:
     """A finished short-whist rubber in points: each game by the losers' score, and 2 for winning the rubber."""
+    options = table.options
     if match is None or not match.over or options["target"] != 5:
         return None
     points = [0, 0]
@@ -210,25 +187,3 @@ def rubber_points(match: Match | None, options: Mapping[str, Any]) -> tuple[int,
         points[side] += game_value(totals[1 - side])
     points[match.games_won.index(match.to_win)] += 2
     return tuple(points)
-
-
-def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    """Score the deals one by one; `start`, the protokoll of the first deals, goes on from its last deal."""
-    opts = setup.options
-    p = replay(
-        setup,
-        inputs,
-        sides=sides(),
-        check_hand=check_hand,
-        hand_points=hand_points,
-        leader=leader,
-        game_end=game_end,
-        trump=trump,
-        games_to_win=2 if opts["rubber"] else 1,
-        start=start,
-    )
-    return dataclasses.replace(
-        p,
-        rubber_points=rubber_points(p.match, opts),
-        next_trump=None if p.finished else fixed_trump(len(p.hands) + 1, opts),
-    )

@@ -2,40 +2,23 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from scorekeeper.core.base import (
-    NO_TRUMP,
-    SUITS,
-    TRUMPS,
-    HandContext,
-    InputError,
-    Msg,
-    Option,
-    OptionError,
-    Protokoll,
-    Setup,
-    bool_option,
-    choice_option,
-    currency_option,
-    int_option,
-    is_int,
-    rate_option,
-    replay_rules,
-    require_fields,
-    seat,
-    side_winner,
-)
+from scorekeeper.core.fields import is_int, require_fields, seat
+from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
+from scorekeeper.core.messages import InputError, Msg, OptionError
+from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
 from scorekeeper.core.variants import danish_house as model
 from scorekeeper.core.variants.danish_house import EXTRA_SUFFIXES, House
 
 NAME = "danish"
+ORDER = 30
 TITLE = Msg("Danish whist")
 DESCRIPTION = Msg("Es-makker whist: bid 7–13 or a sol, call an ace for a partner; points add up to zero.")
 PLAYER_COUNTS = (4, 5)
 ZERO_SUM = True
+FOR_MONEY = True
 INPUT_FIELDS = ("passed", "iron_hand", "bidder", "bid", "suffix", "trump", "partner", "tricks", "with")
 
 SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
@@ -171,7 +154,7 @@ OPTIONS = {
         list(DEFAULT_TARIFF),
         _check_tariff,
         Msg("Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again."),
-        "tariff",
+        "int_list",
     ),
     "lost": choice_option(
         "flat",
@@ -182,7 +165,8 @@ OPTIONS = {
         dict(DEFAULT_SOLO_VALUES),
         _check_solo_values,
         Msg("What each of the three others pays for a made sol bid (twice that when it is lost)."),
-        "solo_values",
+        "int_map",
+        SOLO_BIDS,
     ),
     "preset": Option(
         None,
@@ -200,7 +184,7 @@ OPTIONS = {
             "A tariff of the table's own as data (RULES.md); what it gives replaces what the preset and the options "
             "above build."
         ),
-        "house",
+        "json",
     ),
     "iron_hand": bool_option(
         False, Msg("Jernhånd: a player with no picture cards, aces or jokers may ask for a new deal (0 for all).")
@@ -217,18 +201,10 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
-    return tuple((i,) for i in range(n))
-
-
 def _check_preset(value):
     if value is not None and (not isinstance(value, str) or value not in PRESETS):
         raise ValueError(Msg("must be one of %(choices)s, or null", choices=", ".join(PRESETS)))
     return value
-
-
-def check_options(options: Mapping[str, Any]) -> dict[str, str]:
-    return {}
 
 
 def build_house(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -246,7 +222,8 @@ def build_house(options: Mapping[str, Any]) -> dict[str, Any]:
     return model.merged(base, model.check_house(options.get("house") or {}))
 
 
-def resolve_options(options: dict[str, Any], given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
+    options = dict(table.options)
     preset = options.get("preset")
     if preset is not None:
         for key, value in (STANDARD_SHORTHANDS | PRESETS[preset][0]).items():
@@ -334,9 +311,8 @@ def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: lis
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
-    n, dealer = ctx.n_players, ctx.dealer
-    sitting_out = dealer if n == 5 else None
-    playing = [s for s in range(n) if s != sitting_out]
+    n, sitting_out = ctx.n_players, ctx.sitting_out
+    playing = list(ctx.playing)
     house = house_of(ctx.options)
     errors: dict = {}
     passed = data.get("passed", False)
@@ -453,7 +429,7 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     points = [0] * n
     if inp.get("passed") or "iron_hand" in inp:
         return tuple(points)
-    playing = [s for s in range(n) if not (n == 5 and s == ctx.dealer)]
+    playing = list(ctx.playing)
     house = house_of(ctx.options)
     bidder = inp["bidder"]
     if is_solo(inp["bid"]):
@@ -472,23 +448,18 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     return tuple(points)
 
 
-def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
-    return (ctx.dealer + 1) % ctx.n_players
+def bid_result(inp: Mapping[str, Any], table: TableContext) -> BidResult | None:
+    if not inp or inp.get("passed") or "iron_hand" in inp:
+        return None
+    made = bid_value(inp, table.options)[1]
+    if is_solo(inp["bid"]):
+        return BidResult(inp["bidder"], made, alone=True)
+    return BidResult(inp["bidder"], made, partner=inp["partner"])
 
 
-def sits_out(ctx: HandContext) -> int | None:
-    return ctx.dealer if ctx.n_players == 5 else None
-
-
-def game_end(totals: tuple[int, ...], number: int, options: Mapping[str, Any]) -> tuple[bool, int | None]:
-    deals = options.get("deals")
-    if deals and number >= deals:
-        return True, side_winner(totals)
-    return False, None
-
-
-def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay_rules(sys.modules[__name__], setup, inputs, start)
+def sits_out(number: int, table: TableContext) -> int | None:
+    """Five at the table: the dealer sits out."""
+    return table.dealer_of(number) if table.n_players == 5 else None
 
 
 def tariff_matrix(options) -> dict:

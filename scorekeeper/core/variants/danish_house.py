@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from scorekeeper.core.base import Msg, OptionError
+from scorekeeper.core.messages import Msg, OptionError
 from scorekeeper.core.numbers import read_number
 
 LEVELS = tuple(str(n) for n in range(7, 14))

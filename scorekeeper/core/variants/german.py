@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.base import (
-    HandContext,
-    InputError,
-    Msg,
-    Protokoll,
-    Setup,
-    choice_option,
-    currency_option,
-    int_option,
-    nobody_sits_out,
-    options_as_checked,
-    rate_option,
-    replay_rules,
-    require_fields,
-    target_or_deals,
-    trick_pair,
-)
+from scorekeeper.core.fields import require_fields, trick_pair
+from scorekeeper.core.game import HandContext
+from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.options import choice_option, currency_option, int_option, rate_option
 
 NAME = "german"
+ORDER = 40
 TITLE = Msg("German whist")
 DESCRIPTION = Msg("Two players; only the last 13 tricks count, every trick over six scores a point.")
 PLAYER_COUNTS = (2,)
-ZERO_SUM = False
 INPUT_FIELDS = ("tricks",)
 OPTIONS = {
     "target": int_option(7, 1, 100, Msg("Points (or, counting all 26 tricks, deals won) that win the game.")),
@@ -42,17 +28,6 @@ OPTIONS = {
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("SEK"),
 }
-
-
-def sides(n: int = 2) -> tuple[tuple[int, ...], ...]:
-    return ((0,), (1,))
-
-
-def check_options(options: Mapping[str, Any]) -> dict[str, str]:
-    return {}
-
-
-resolve_options = options_as_checked
 
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
@@ -70,15 +45,3 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
     if ctx.options["count"] == "all26":
         return (int(a > b), int(b > a))
     return (max(a - 6, 0), max(b - 6, 0))
-
-
-def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
-    return (ctx.dealer + 1) % 2
-
-
-game_end = target_or_deals
-sits_out = nobody_sits_out
-
-
-def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay_rules(sys.modules[__name__], setup, inputs, start)

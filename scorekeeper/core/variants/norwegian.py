@@ -2,35 +2,19 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.base import (
-    PARTNERSHIP_SIDES,
-    HandContext,
-    InputError,
-    Msg,
-    Option,
-    Protokoll,
-    Setup,
-    choice_option,
-    currency_option,
-    int_option,
-    nobody_sits_out,
-    rate_option,
-    replay_rules,
-    require_fields,
-    seat,
-    target_or_deals,
-    trick_pair,
-)
+from scorekeeper.core.fields import require_fields, seat, trick_pair
+from scorekeeper.core.game import HandContext, Sides, TableContext, partnerships
+from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.options import Option, choice_option, currency_option, int_option, rate_option
 
 NAME = "norwegian"
+ORDER = 20
 TITLE = Msg("Norwegian whist")
 DESCRIPTION = Msg("Grand or pass, no trump: grand aims for tricks, pass for as few as possible.")
 PLAYER_COUNTS = (4,)
-ZERO_SUM = False
 INPUT_FIELDS = ("bid", "bidder", "tricks")
 OPTIONS = {
     "target": int_option(13, 1, 100, Msg("Points that win the game (25 for a long game).")),
@@ -59,8 +43,8 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
-    return PARTNERSHIP_SIDES
+def sides(table: TableContext) -> Sides:
+    return partnerships(table.n_players)
 
 
 # Named scales: the options each sets unless they are given.
@@ -77,11 +61,8 @@ def _check_preset(value):
     return value
 
 
-def check_options(options: Mapping[str, Any]) -> dict[str, str]:
-    return {}
-
-
-def resolve_options(options: dict[str, Any], given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
+    options = dict(table.options)
     if options.get("preset"):
         options.update({k: v for k, v in PRESETS[options["preset"]].items() if k not in given})
     return options, {}
@@ -134,11 +115,3 @@ def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
     if inp["bid"] == "grand":
         return (inp["bidder"] - 1) % 4
     return (ctx.dealer + 1) % 4
-
-
-game_end = target_or_deals
-sits_out = nobody_sits_out
-
-
-def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay_rules(sys.modules[__name__], setup, inputs, start)

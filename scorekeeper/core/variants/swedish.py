@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.base import (
-    PARTNERSHIP_SIDES,
-    HandContext,
-    InputError,
-    Msg,
-    Protokoll,
-    Setup,
-    currency_option,
-    int_option,
-    nobody_sits_out,
-    options_as_checked,
-    rate_option,
-    replay_rules,
-    require_fields,
-    seat,
-    target_or_deals,
-    trick_pair,
-)
+from scorekeeper.core.fields import require_fields, seat, trick_pair
+from scorekeeper.core.game import HandContext, Sides, TableContext, partnerships
+from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.options import currency_option, int_option, rate_option
 
 NAME = "swedish"
+ORDER = 50
 TITLE = Msg("Swedish whist")
 DESCRIPTION = Msg("Firemannswhist: a red card shown makes a game for tricks, all black a pass game.")
 PLAYER_COUNTS = (4,)
-ZERO_SUM = False
 INPUT_FIELDS = ("red", "tricks")
 OPTIONS = {
     "target": int_option(13, 1, 100, Msg("Points that win the game.")),
@@ -45,15 +30,8 @@ OPTIONS = {
 }
 
 
-def sides(n: int = 4) -> tuple[tuple[int, ...], ...]:
-    return PARTNERSHIP_SIDES
-
-
-def check_options(options: Mapping[str, Any]) -> dict[str, str]:
-    return {}
-
-
-resolve_options = options_as_checked
+def sides(table: TableContext) -> Sides:
+    return partnerships(table.n_players)
 
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
@@ -92,11 +70,3 @@ def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
     if inp["red"] is not None:
         return (inp["red"] - 1) % 4
     return (ctx.dealer + 1) % 4
-
-
-game_end = target_or_deals
-sits_out = nobody_sits_out
-
-
-def play(setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
-    return replay_rules(sys.modules[__name__], setup, inputs, start)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scorekeeper.core.base import InputError, Msg
 from scorekeeper.core.drives import OutOfTurn, Standing
+from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard
 from scorekeeper.web.api.views import body, edit_key, error
 from scorekeeper.web.db import get_db
-from scorekeeper.web.i18n import language, translate
+from scorekeeper.web.i18n import language
+from scorekeeper.web.messages import translate
 
 bp = Blueprint("drives_api", __name__, url_prefix="/api/drives")
 EDIT_KEY = "the drive's edit key; {what}, bounded by the drive's size"
@@ -62,11 +63,11 @@ def standings_list(standings: tuple[Standing, ...]) -> list[dict]:
     return out
 
 
-def prizes_list(sheet: service.DriveSheet, money: dict | None, organiser: bool) -> list[dict]:
+def prizes_list(scored_drive: service.ScoredDrive, money: dict | None, organiser: bool) -> list[dict]:
     """Each prize with its winners (names), how it stands, the countback reasons in the request's language, the lucky
     number drawn; its cost only for the organiser."""
     out = []
-    for prize, given in zip((money or {}).get("prizes", []), service.awards(sheet, money)):
+    for prize, given in zip((money or {}).get("prizes", []), service.awards(scored_drive, money)):
         row = {
             "kind": prize["kind"],
             "role": prize["role"],
@@ -86,9 +87,9 @@ def prizes_list(sheet: service.DriveSheet, money: dict | None, organiser: bool) 
     return out
 
 
-def drive_dict(sheet: service.DriveSheet, organiser: bool = False, money: dict | None = None) -> dict:
+def drive_dict(scored_drive: service.ScoredDrive, organiser: bool = False, money: dict | None = None) -> dict:
     """The drive as GET /api/drives/<id> answers it (never its edit key; its money only to the organiser)."""
-    drive, setup = sheet.drive, sheet.setup
+    drive, setup = scored_drive.drive, scored_drive.setup
     odd = setup.empty_seats > 0
 
     def table(t) -> dict:
@@ -102,7 +103,7 @@ def drive_dict(sheet: service.DriveSheet, organiser: bool = False, money: dict |
         return row
 
     out = {
-        "id": sheet.id,
+        "id": scored_drive.id,
         **setup.as_dict(),  # title, format, ladies and gents (or pairs), hands, trumps, interval_after, tie_break…
         "tables": setup.tables,
         "current": drive.current,
@@ -110,17 +111,17 @@ def drive_dict(sheet: service.DriveSheet, organiser: bool = False, money: dict |
         "rounds": [{"hand": r.hand, "trump": r.trump, "tables": [table(t) for t in r.tables]} for r in drive.rounds],
         "standings": standings_list(drive.standings),
         "half_time": None if drive.half_time is None else standings_list(drive.half_time),
-        "version": sheet.version,
-        "links": {"json": f"/api/drives/{sheet.id}"},
+        "version": scored_drive.version,
+        "links": {"json": f"/api/drives/{scored_drive.id}"},
     }
-    again = sheet.move_again()
+    again = scored_drive.move_again()
     if again:
         out["move_again"] = [
             {"name": name, "was": {"table": was[0], "seat": was[1]}, "now": {"table": now[0], "seat": now[1]}}
             for name, (was, now) in sorted(again.items(), key=lambda kv: kv[0].casefold())
         ]
     if money:
-        out["prizes"] = prizes_list(sheet, money, organiser)
+        out["prizes"] = prizes_list(scored_drive, money, organiser)
         if organiser:
             players = setup.players
             paid = sum(p["amount"] for p in money["prizes"])
@@ -134,14 +135,14 @@ def drive_dict(sheet: service.DriveSheet, organiser: bool = False, money: dict |
                 "one_prize_each": money["one_prize_each"],
                 "prize_ties": money["prize_ties"],
             }
-    if sheet.final:
-        out["prizes_given"] = sheet.record.prizes_given
+    if scored_drive.final:
+        out["prizes_given"] = scored_drive.record.prizes_given
     return out
 
 
-def _answer(sheet: service.DriveSheet, status: int = 200, **extra):
-    organiser = service.may_edit(sheet, edit_key())
-    out = drive_dict(sheet, organiser, service.money(get_db(), sheet.id))
+def _answer(scored_drive: service.ScoredDrive, status: int = 200, **extra):
+    organiser = service.may_edit(scored_drive, edit_key())
+    out = drive_dict(scored_drive, organiser, service.money(get_db(), scored_drive.id))
     out.update(extra)
     return jsonify(out), status
 
@@ -159,8 +160,8 @@ def create_drive():
         max_hands=config["DRIVE_MAX_HANDS"],
         language=language(),
     )
-    sheet = service.load(get_db(), drive_id)
-    out = drive_dict(sheet, True, service.money(get_db(), drive_id))
+    scored_drive = service.load(get_db(), drive_id)
+    out = drive_dict(scored_drive, True, service.money(get_db(), drive_id))
     out["edit_key"] = key
     out["edit_page"] = service.edit_page(drive_id, key)
     return jsonify(out), 201, {"Location": f"/api/drives/{drive_id}"}
@@ -168,9 +169,9 @@ def create_drive():
 
 @bp.get("/<drive_id>")
 def drive(drive_id):
-    sheet = service.load(get_db(), drive_id)
-    response, status = _answer(sheet)
-    response.headers["ETag"] = f'"{sheet.version}"'
+    scored_drive = service.load(get_db(), drive_id)
+    response, status = _answer(scored_drive)
+    response.headers["ETag"] = f'"{scored_drive.version}"'
     return response, status
 
 
@@ -184,8 +185,8 @@ def delete_drive(drive_id):
 @bp.post("/<drive_id>/hands/<int:hand>/tables/<int:table>")
 @guard.exempt(EDIT_KEY.format(what="replaces a table's result"))
 def enter_result(drive_id, hand, table):
-    sheet = service.enter_result(get_db(), drive_id, hand, table, body(), edit_key())
-    return _answer(sheet, 201)
+    scored_drive = service.enter_result(get_db(), drive_id, hand, table, body(), edit_key())
+    return _answer(scored_drive, 201)
 
 
 @bp.put("/<drive_id>/hands/<int:hand>/tables/<int:table>")
@@ -193,9 +194,9 @@ def enter_result(drive_id, hand, table):
 def correct_result(drive_id, hand, table):
     """The organiser's correction (API.md): the drive after it, plus `moved`, the names whose seat in a later hand
     changed; `"dry_run": true` answers what it would do and stores nothing."""
-    sheet, change = service.correct_result(get_db(), drive_id, hand, table, body(), edit_key())
+    scored_drive, change = service.correct_result(get_db(), drive_id, hand, table, body(), edit_key())
     return _answer(
-        sheet,
+        scored_drive,
         200,
         moved=change.moved_names,
         totals=[{"name": n, "before": a, "after": b} for n, a, b in change.totals],

@@ -10,12 +10,12 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from wtforms.validators import ValidationError
 
 from scorekeeper.core import GameOver, InputError
-from scorekeeper.core.base import Msg, message_of
+from scorekeeper.core.messages import Msg, message_of
 from scorekeeper.services import games as service
 from scorekeeper.web import guard, offline, phone
 from scorekeeper.web.db import get_db
-from scorekeeper.web.i18n import translate_errors
 from scorekeeper.web.inputs import JSONRefused, read_json
+from scorekeeper.web.messages import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -7,19 +7,26 @@ from wtforms import HiddenField, PasswordField, RadioField, SelectField, StringF
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
-from scorekeeper.core import VARIANTS, variant_options
-from scorekeeper.core.base import CURRENCIES
+from scorekeeper.core import VARIANTS, player_counts, variant_options
 from scorekeeper.core.club import SETTLEMENTS
+from scorekeeper.core.options import CURRENCIES
 from scorekeeper.web.games import forms
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.options import option_text
 from scorekeeper.web.variants import VIEWS
 
-SEATS = 5
+# A table of the club has as many seats as the largest table of any variant.
+SEATS = max(n for rules in VARIANTS.values() for n in rules.PLAYER_COUNTS)
 OWN = "own"
 # The options set by the club itself rather than per rule set.
 CLUB_LEVEL = ("currency",)
-TARIFF_FIELDS = ("tariff", "lost", "solo_values", "house")
+
+
+def preset_fields(variant: str) -> set[str]:
+    """The options a tariff preset of the variant sets, and those it builds."""
+    return {k for p in VIEWS[variant].TARIFF_PRESETS.values() for k in p if k != "preset"} | set(
+        forms.built_options(variant)
+    )
 
 
 def preset_choices(variant: str) -> list[SelectChoice]:
@@ -60,7 +67,7 @@ def shown_options(variant: str) -> list[str]:
     return [
         name
         for name in VARIANTS[variant].OPTIONS
-        if name not in CLUB_LEVEL and name != "preset" and (name != "rate" or VARIANTS[variant].ZERO_SUM)
+        if name not in CLUB_LEVEL and name != "preset" and (name != "rate" or VARIANTS[variant].FOR_MONEY)
     ]
 
 
@@ -100,16 +107,19 @@ def rules_from_form(variant: str, form, current: dict | None = None) -> tuple[di
         options.update(
             {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in preset.items()}
         )
-        errors = {k: v for k, v in errors.items() if k[4:] not in TARIFF_FIELDS}
-        options["house"] = None  # the preset builds it
-    elif "house" in options and current and options["house"] == current.get("house"):
-        # The house box shows the house the club's shorthands built: not a house of its own, so typed shorthands count.
-        built, built_errors = variant_options(VARIANTS[variant], {**current, "house": None})
-        if not built_errors and built["house"] == current.get("house"):
-            options["house"] = None
+        errors = {k: v for k, v in errors.items() if k[4:] not in preset_fields(variant)}
+        for name in forms.built_options(variant):
+            options[name] = None  # the preset builds it
+    elif current:
+        for name in forms.built_options(variant):
+            if name in options and options[name] == current.get(name):
+                # The box shows what the club's other options built: not one of its own, so typed shorthands count.
+                built, built_errors = variant_options(VARIANTS[variant], {**current, name: None})
+                if not built_errors and built[name] == current.get(name):
+                    options[name] = None
     for name in CLUB_LEVEL:
         options.pop(name, None)
-    if not VARIANTS[variant].ZERO_SUM:
+    if not VARIANTS[variant].FOR_MONEY:
         options.pop("rate", None)
     return options, errors
 
@@ -170,12 +180,20 @@ for _i in range(SEATS):
     setattr(TableForm, f"seat{_i}", SelectField(choices=[], validate_choice=False, validators=[Optional()]))
 
 
+def player_hint(variant: str) -> str:
+    """What a variant's table needs: its view's words, else its table sizes."""
+    return VIEWS[variant].PLAYER_HINT or _l(
+        "%(counts)s players.", counts=player_counts(VARIANTS[variant].PLAYER_COUNTS)
+    )
+
+
 def table_form(club_variant: str, active_members, formdata=None, seated=()) -> TableForm:
     """The new-table form: the club's rule set or another variant, and a member for each seat; a new form has the
-    first four seats taken by the members not yet `seated` this evening, in the club's order (fewer taps)."""
+    seats of the club variant's smallest table taken by the members not yet `seated` this evening, in the club's
+    order (fewer taps)."""
     form = TableForm(formdata=formdata) if formdata is not None else TableForm()
     if formdata is None:
-        free = [m for m in active_members if m.id not in set(seated)][:4]
+        free = [m for m in active_members if m.id not in set(seated)][: min(VARIANTS[club_variant].PLAYER_COUNTS)]
         for field, m in zip(form.seat_fields(), free):
             field.data = str(m.id)
     form.variant.choices = [
@@ -187,6 +205,7 @@ def table_form(club_variant: str, active_members, formdata=None, seated=()) -> T
     ]
     if not form.variant.data:
         form.variant.data = club_variant
+    form.seat_hints = [(c.label, player_hint(c.value)) for c in form.variant.choices]
     pick = [SelectChoice("", _l("— nobody —"))] + [SelectChoice(str(m.id), m.name) for m in active_members]
     for field in form.seat_fields():
         field.choices = pick

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import VARIANTS, table_for
 from scorekeeper.core import club as club_rules
 from scorekeeper.services.clubs import EveningData
 from scorekeeper.web import describe, words
@@ -37,9 +37,9 @@ def rules_context(club) -> dict:
     view = VIEWS[club.variant]
     return {
         "variant_title": _(VARIANTS[club.variant].TITLE),
-        "rules": describe.house_rules(club.variant, club.options),
+        "rules": describe.house_rules(table_for(club.variant, club.options)),
         "matrix": matrix_context(club.variant, club.options),
-        "rate": club.options.get("rate") if VARIANTS[club.variant].ZERO_SUM else None,
+        "rate": club.options.get("rate") if VARIANTS[club.variant].FOR_MONEY else None,
         "stats": view.CLUB_STATS,
     }
 
@@ -61,15 +61,15 @@ def matrix_context(variant: str, options) -> dict | None:
 
 
 def table_context(table, members) -> dict:
-    sheet = table.sheet
+    scored_game = table.scored_game
     names = [members[m].name for m in table.record.members]
-    p = sheet.protokoll
+    p = scored_game.protokoll
     sides = words.side_names(names, p.sides)
     return {
         "number": table.record.number,
-        "game_id": sheet.game.id,
-        "variant": _(VARIANTS[sheet.game.variant].TITLE),
-        "money": VARIANTS[sheet.game.variant].ZERO_SUM,
+        "game_id": scored_game.game.id,
+        "variant": _(VARIANTS[scored_game.game.variant].TITLE),
+        "money": VARIANTS[scored_game.game.variant].FOR_MONEY,
         "hands": len(p.hands),
         "finished": p.finished,
         "standing": [{"name": n, "total": minus(t)} for n, t in zip(sides, p.totals)],
@@ -94,7 +94,9 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
     currency the evening was played in (`currency` only for an evening that does not know it)."""
     r = data.result
     rows = sorted(r.members, key=lambda m: (-m.net, -m.points, party_name(m.member, members).casefold()))
-    at_standings = {m for t in data.tables if not VARIANTS[t.sheet.game.variant].ZERO_SUM for m in t.record.members}
+    at_standings = {
+        m for t in data.tables if not VARIANTS[t.scored_game.game.variant].FOR_MONEY for m in t.record.members
+    }
     standings = sorted(
         (m for m in r.members if m.member in at_standings),
         key=lambda m: (-m.games_won, -m.standing_points, party_name(m.member, members).casefold()),

@@ -11,10 +11,11 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core.base import InputError
 from scorekeeper.core.drives import DEFAULT_HANDS, DEFAULT_SIT_OUT, DEFAULT_TRUMPS, MAX_PRIZES, SIT_OUT_AVERAGE
+from scorekeeper.core.messages import InputError
 from scorekeeper.services.drives import CURRENCIES, default_currency
 from scorekeeper.web import words
+from scorekeeper.web.drives.present import ordinal
 from scorekeeper.web.games.forms import Form
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
@@ -46,8 +47,6 @@ def trump_choices() -> list[SelectChoice]:
 
 
 def prize_kind_choices() -> list[SelectChoice]:
-    from scorekeeper.web.drives.present import ordinal
-
     out = [SelectChoice(f"place:{n}", _("%(place)s place", place=ordinal(n))) for n in range(1, 11)]
     out.append(SelectChoice("booby", _("Booby prize (the last)")))
     out += [SelectChoice(f"half_time:{n}", _("Half-time, %(place)s", place=ordinal(n))) for n in range(1, 4)]

@@ -12,10 +12,10 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper.core import drives as core
 from scorekeeper.core.drives import Round, Standing
 from scorekeeper.services import drives as service
-from scorekeeper.services.drives import DriveSheet
+from scorekeeper.services.drives import ScoredDrive
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.i18n import translate
+from scorekeeper.web.messages import translate
 
 # A table's seats: the first pair as listed sits North and South (lady North), the second East and West (lady East).
 SEATS = core.SEATS
@@ -51,7 +51,7 @@ PRIZE_LABELS = {
 # Rows of the hall screen's "move now" pages: three columns of 12 in large type fill a 1280×800 projector.
 SCREEN_ROWS = 36
 SCREEN_TOP = 10
-# Score cards on A4: four A6 cards a sheet, cut in four.
+# Score cards on A4: four A6 cards a scored_drive, cut in four.
 CARDS_PER_SHEET = 4
 LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
 
@@ -73,29 +73,31 @@ def _name(name: str | None, dummy: bool) -> str:
     return name if name is not None else (_("dummy") if dummy else _("empty seat"))
 
 
-def _people(sheet: DriveSheet, table_hand) -> list[tuple[str | None, str]]:
+def _people(scored_drive: ScoredDrive, table_hand) -> list[tuple[str | None, str]]:
     """The names at a table in seat order N, S, E, W (a couples pair: first name North or East); None is empty."""
     out: list[tuple[str | None, str]] = []
     for i, pair in enumerate(table_hand.pairs):
-        lady, gent = sheet.setup.names(pair, table_hand.hand)
+        lady, gent = scored_drive.setup.names(pair, table_hand.hand)
         out += [(lady, SEATS[2 * i]), (gent, SEATS[2 * i + 1])]
     return out
 
 
-def positions(sheet: DriveSheet, played: Round) -> dict[str, tuple[int, str]]:
+def positions(scored_drive: ScoredDrive, played: Round) -> dict[str, tuple[int, str]]:
     """Where each player sits in a hand: name → (table, seat)."""
-    return core.positions(sheet.setup, played)
+    return core.positions(scored_drive.setup, played)
 
 
-def table_view(sheet: DriveSheet, table_hand) -> dict:
+def table_view(scored_drive: ScoredDrive, table_hand) -> dict:
     """One table in one hand: the two pairs by name, their seats, the tricks (None until entered) as "8–5", and how
     it plays: "all", "dummy" (one empty seat, played open by its partner) or "out" (sits out)."""
     dummy = table_hand.plays == "dummy"
-    people = _people(sheet, table_hand)
+    people = _people(scored_drive, table_hand)
     return {
         "table": table_hand.table,
         "hand": table_hand.hand,
-        "pairs": [" & ".join(_name(n, dummy) for n in sheet.setup.names(p, table_hand.hand)) for p in table_hand.pairs],
+        "pairs": [
+            " & ".join(_name(n, dummy) for n in scored_drive.setup.names(p, table_hand.hand)) for p in table_hand.pairs
+        ],
         "seats": [{"name": _name(name, dummy), "seat": seat(code), "empty": name is None} for name, code in people],
         "tricks": table_hand.tricks,
         "score": words.score(table_hand.tricks) if table_hand.tricks else None,
@@ -104,7 +106,7 @@ def table_view(sheet: DriveSheet, table_hand) -> dict:
     }
 
 
-def move_again(sheet: DriveSheet) -> list[dict]:
+def move_again(scored_drive: ScoredDrive) -> list[dict]:
     """Who must move again in the hand being played (a correction re-seated them after they were told where to go),
     sorted by name: where they were sent first and where they sit now."""
     return [
@@ -113,21 +115,21 @@ def move_again(sheet: DriveSheet) -> list[dict]:
             "was": {"table": was[0], "seat": seat(was[1])},
             "now": {"table": now[0], "seat": seat(now[1])},
         }
-        for name, (was, now) in sorted(sheet.move_again().items(), key=lambda kv: kv[0].casefold())
+        for name, (was, now) in sorted(scored_drive.move_again().items(), key=lambda kv: kv[0].casefold())
     ]
 
 
-def moves(sheet: DriveSheet, hand: int) -> list[dict]:
+def moves(scored_drive: ScoredDrive, hand: int) -> list[dict]:
     """Who sits where for hand `hand`, from where they sat in the hand before: sorted by name, so that each finds
     themselves; `moves` is false for those who stay at their table, `again` true for those a correction re-seated
     (in the hand being played), `out` true for those who sit out the hand."""
-    drive = sheet.drive
+    drive = scored_drive.drive
     if hand < 1 or hand > len(drive.rounds):
         return []
     played = drive.rounds[hand - 1]
-    now = positions(sheet, played)
-    before = positions(sheet, drive.rounds[hand - 2]) if hand > 1 else {}
-    again = sheet.move_again() if hand == drive.current else {}
+    now = positions(scored_drive, played)
+    before = positions(scored_drive, drive.rounds[hand - 2]) if hand > 1 else {}
+    again = scored_drive.move_again() if hand == drive.current else {}
     out_tables = {t.table for t in played.tables if t.plays == "out"}
     out = []
     for name, (table, code) in now.items():
@@ -146,10 +148,10 @@ def moves(sheet: DriveSheet, hand: int) -> list[dict]:
     return sorted(out, key=lambda m: m["name"].casefold())
 
 
-def leaving(sheet: DriveSheet, table: int) -> list[dict]:
+def leaving(scored_drive: ScoredDrive, table: int) -> list[dict]:
     """Where each of those who played at `table` in the hand before goes for the hand being played: by their seat,
     which moves by the movement; a substitute who takes the seat now is named with the one they replace."""
-    drive, setup = sheet.drive, sheet.setup
+    drive, setup = scored_drive.drive, scored_drive.setup
     if drive.current < 2:
         return []
     before, now = drive.rounds[drive.current - 2], drive.rounds[drive.current - 1]
@@ -226,12 +228,12 @@ def standings_view(
     return out
 
 
-def drive_head(sheet: DriveSheet) -> dict:
+def drive_head(scored_drive: ScoredDrive) -> dict:
     """What every drive page shows at the top: the title, the format, the hand being played and its trump."""
-    drive, setup = sheet.drive, sheet.setup
+    drive, setup = scored_drive.drive, scored_drive.setup
     current = drive.rounds[drive.current - 1]
     return {
-        "id": sheet.id,
+        "id": scored_drive.id,
         "title": setup.title or _("Whist drive"),
         "format": _("couples") if setup.couples else _("progressive"),
         "movement": _("fresh partners")
@@ -245,7 +247,7 @@ def drive_head(sheet: DriveSheet) -> dict:
         "current": drive.current,
         "trump": trump(current.trump),
         "finished": drive.finished,
-        "final": sheet.final,
+        "final": scored_drive.final,
         "interval_after": setup.interval_after,
         "waiting_for": [] if drive.finished else waiting_for(current),
         "provisional": current.started and not current.complete,
@@ -278,10 +280,10 @@ def prize_label(rule: core.PrizeRule) -> str:
     return str(template) % {"place": ordinal(rule.place)} if "%(place)s" in str(template) else str(template)
 
 
-def prizes(sheet: DriveSheet, money: dict | None, organiser: bool = False) -> list[dict]:
+def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = False) -> list[dict]:
     """The prizes in the organiser's order with who won them, or why not yet; what each cost only for the organiser."""
     out = []
-    for prize, given in zip((money or {}).get("prizes", []), service.awards(sheet, money)):
+    for prize, given in zip((money or {}).get("prizes", []), service.awards(scored_drive, money)):
         rule = given.rule
         if given.status == "waiting":
             status = _("given at the interval") if rule.kind == "half_time" else _("given once the drive is over")
@@ -318,12 +320,12 @@ def prizes(sheet: DriveSheet, money: dict | None, organiser: bool = False) -> li
     return out
 
 
-def money_view(sheet: DriveSheet, money: dict | None) -> dict | None:
+def money_view(scored_drive: ScoredDrive, money: dict | None) -> dict | None:
     """Entry fees × players, the cash prizes, and what the drive raised (in cents, for the money filter): for the
     organiser's pages only."""
     if not money:
         return None
-    players = sheet.setup.players
+    players = scored_drive.setup.players
     takings = money["fee"] * players
     paid = sum(p["amount"] for p in money.get("prizes", []))
     return {
@@ -339,7 +341,7 @@ def money_view(sheet: DriveSheet, money: dict | None) -> dict | None:
 # ---------------------------------------------------------------- a correction's effect, before it is saved
 
 
-def correction_view(sheet: DriveSheet, change: core.Change, hand: int, table: int) -> dict:
+def correction_view(scored_drive: ScoredDrive, change: core.Change, hand: int, table: int) -> dict:
     """What a correction does, in words: the result before and after, who moves (from where to where, in which hand),
     whose totals change, and which hands keep the seating they were played in."""
     before_t = change.before.rounds[hand - 1].tables[table - 1]
@@ -348,7 +350,7 @@ def correction_view(sheet: DriveSheet, change: core.Change, hand: int, table: in
     return {
         "hand": hand,
         "table": table,
-        "pairs": table_view(sheet, before_t)["pairs"],
+        "pairs": table_view(scored_drive, before_t)["pairs"],
         "was": words.score(before_t.tricks) if before_t.tricks else None,
         "now": words.score(after_t.tricks) if after_t.tricks else None,
         "moved": [
@@ -371,14 +373,14 @@ def correction_view(sheet: DriveSheet, change: core.Change, hand: int, table: in
 # ---------------------------------------------------------------- the hall's screen
 
 
-def screen_pages(sheet: DriveSheet, money: dict | None) -> list[dict]:
+def screen_pages(scored_drive: ScoredDrive, money: dict | None) -> list[dict]:
     """The hall screen's pages, shown one after another (each for a few seconds, then the page reloads): the
     "move now" list in pages of SCREEN_ROWS names, so that every player finds their table within one cycle; the
     standings (marked provisional while the hand is being played); the prizes at the end."""
-    head = drive_head(sheet)
+    head = drive_head(scored_drive)
     pages: list[dict] = []
     if not head["finished"]:
-        rows = moves(sheet, head["current"])
+        rows = moves(scored_drive, head["current"])
         count = max(1, -(-len(rows) // SCREEN_ROWS))
         for i in range(count):
             pages.append(
@@ -389,23 +391,23 @@ def screen_pages(sheet: DriveSheet, money: dict | None) -> list[dict]:
                     "parts": count,
                 }
             )
-    countback = sheet.setup.tie_break == "countback"
+    countback = scored_drive.setup.tie_break == "countback"
     pages.append(
         {
             "kind": "standings",
-            "groups": standings_view(sheet.drive.standings, top=SCREEN_TOP, countback=countback),
+            "groups": standings_view(scored_drive.drive.standings, top=SCREEN_TOP, countback=countback),
             "provisional": head["provisional"],
             "after": head["current"] - (0 if head["finished"] or head["provisional"] else 1),
         }
     )
-    if sheet.drive.half_time is not None and not head["finished"]:
+    if scored_drive.drive.half_time is not None and not head["finished"]:
         pages.append(
             {
                 "kind": "half_time",
-                "groups": standings_view(sheet.drive.half_time, top=SCREEN_TOP, countback=countback),
+                "groups": standings_view(scored_drive.drive.half_time, top=SCREEN_TOP, countback=countback),
             }
         )
-    listed = prizes(sheet, money)
+    listed = prizes(scored_drive, money)
     if listed:
         pages.append({"kind": "prizes", "prizes": listed})
     return pages
@@ -430,12 +432,12 @@ def unreachable(url: str) -> str | None:
 # ---------------------------------------------------------------- paper
 
 
-def _seats_by_hand(sheet: DriveSheet) -> list[dict[str, tuple[int, str, int | None, int | None, str]]]:
+def _seats_by_hand(scored_drive: ScoredDrive) -> list[dict[str, tuple[int, str, int | None, int | None, str]]]:
     """Per hand seated so far: person key (couples: "pair:<seat>") → (table, seat, own tricks, opponents' tricks,
     how the table played), the tricks None until entered. One pass over the tables, not one per player."""
-    setup = sheet.setup
+    setup = scored_drive.setup
     out = []
-    for played in sheet.drive.rounds:
+    for played in scored_drive.drive.rounds:
         seats: dict[str, tuple[int, str, int | None, int | None, str]] = {}
         for t in played.tables:
             for i, (lady, gent) in enumerate(t.pairs):
@@ -452,12 +454,12 @@ def _seats_by_hand(sheet: DriveSheet) -> list[dict[str, tuple[int, str, int | No
     return out
 
 
-def score_cards(sheet: DriveSheet) -> list[dict]:
+def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per lady and gent (per pair in a couples drive), in the lists' order: name, card number, role, start
     table and seat, and per hand the trump, table, own and opponents' tricks and the running total; half-time and
     final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
     tricks."""
-    setup, drive = sheet.setup, sheet.drive
+    setup, drive = scored_drive.setup, scored_drive.drive
     by_key = {s.key: s for s in drive.standings}
     if setup.couples:
         people = [
@@ -467,7 +469,7 @@ def score_cards(sheet: DriveSheet) -> list[dict]:
     else:
         people = [(p.key, p.name, p.role, p.first, p.number) for p in setup.people]
         people.sort(key=lambda p: p[4])
-    by_hand = _seats_by_hand(sheet)
+    by_hand = _seats_by_hand(scored_drive)
     cards = []
     for key, name, role, first, number in people:
         seated = [seats.get(key) for seats in by_hand]
@@ -507,13 +509,13 @@ def score_cards(sheet: DriveSheet) -> list[dict]:
 
 
 def sheets_of(cards: list[dict], per_sheet: int = CARDS_PER_SHEET) -> list[list[dict]]:
-    """Cards in A4 sheets of `per_sheet` (four A6 score cards, two A5 blank cards): the last sheet may be short."""
+    """Cards in A4 sheets of `per_sheet` (four A6 score cards, two A5 blank cards): the last scored_drive may be short."""
     return [cards[i : i + per_sheet] for i in range(0, len(cards), per_sheet)]
 
 
-def tally_cards(sheet: DriveSheet) -> list[dict]:
+def tally_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per table: per hand the trump, the two pairs seated there and the tricks each took."""
-    setup, drive = sheet.setup, sheet.drive
+    setup, drive = scored_drive.setup, scored_drive.drive
     cards = []
     for table in range(1, setup.tables + 1):
         rows = []
@@ -521,7 +523,7 @@ def tally_cards(sheet: DriveSheet) -> list[dict]:
             row = {"hand": hand, "trump": words.suit(setup.trump(hand)), "pairs": ["", ""], "tricks": ["", ""]}
             if hand <= len(drive.rounds):
                 t = drive.rounds[hand - 1].tables[table - 1]
-                view = table_view(sheet, t)
+                view = table_view(scored_drive, t)
                 row["pairs"] = view["pairs"]
                 if t.tricks is not None:
                     row["tricks"] = list(t.tricks)

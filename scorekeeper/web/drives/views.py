@@ -17,17 +17,18 @@ from flask import Blueprint, Response, abort, current_app, flash, redirect, rend
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from scorekeeper.core.base import InputError
 from scorekeeper.core.drives import DEFAULT_HANDS, DEFAULT_TRUMPS, MAX_PRIZES, TRUMPS, OutOfTurn, SeatingChanged
 from scorekeeper.core.drives import seated_names as core_seated_names
+from scorekeeper.core.messages import InputError
 from scorekeeper.services import cache
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.drives import forms, present
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.i18n import language, translate, with_field
+from scorekeeper.web.i18n import language
 from scorekeeper.web.inputs import link_args, whole_number
+from scorekeeper.web.messages import translate, with_field
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.views import kept_name, kept_pdf, kept_state, pdf_download
 
@@ -38,23 +39,23 @@ NOTICE = "drive"  # the flash category the drive's pages show where the reader i
 ORGANISER_KEY = "the organiser's edit key; {what}, bounded by the drive's size"
 
 
-def _load(drive_id: str) -> service.DriveSheet:
+def _load(drive_id: str) -> service.ScoredDrive:
     try:
         return service.load(get_db(), drive_id)
     except service.NotFound:
         abort(404)
 
 
-def _is_organiser(sheet: service.DriveSheet) -> bool:
-    return service.may_edit(sheet, phone.drive_key(sheet.id))
+def _is_organiser(scored_drive: service.ScoredDrive) -> bool:
+    return service.may_edit(scored_drive, phone.drive_key(scored_drive.id))
 
 
-def _organised(drive_id: str) -> service.DriveSheet:
+def _organised(drive_id: str) -> service.ScoredDrive:
     """The drive, if this phone holds its edit key; otherwise 403."""
-    sheet = _load(drive_id)
-    if not _is_organiser(sheet):
+    scored_drive = _load(drive_id)
+    if not _is_organiser(scored_drive):
         abort(403)
-    return sheet
+    return scored_drive
 
 
 def _key(drive_id: str) -> str | None:
@@ -70,11 +71,11 @@ def _bounds() -> tuple[int, int]:
     return current_app.config["DRIVE_MAX_TABLES"], current_app.config["DRIVE_MAX_HANDS"]
 
 
-def _shown(sheet: service.DriveSheet, table_hand) -> list[str]:
+def _shown(scored_drive: service.ScoredDrive, table_hand) -> list[str]:
     """The four names a table's form sends back (hidden fields `seated`, first pair then second, lady then gent; an
     empty seat as ""): the seating the page showed, so that a result for players who no longer sit there is refused
     (SeatingChanged)."""
-    return [name or "" for pair in core_seated_names(sheet.setup, table_hand) for name in pair]
+    return [name or "" for pair in core_seated_names(scored_drive.setup, table_hand) for name in pair]
 
 
 def _pairs_sent() -> list[list[str | None]] | None:
@@ -113,10 +114,10 @@ def index():
     drives = []
     for drive_id in phone.recent_drives():
         try:
-            sheet = service.load(get_db(), drive_id)
+            scored_drive = service.load(get_db(), drive_id)
         except service.NotFound:
             continue
-        drives.append({"head": present.drive_head(sheet), "organiser": _is_organiser(sheet)})
+        drives.append({"head": present.drive_head(scored_drive), "organiser": _is_organiser(scored_drive)})
     return render_template("drives/index.html", drives=drives)
 
 
@@ -160,10 +161,10 @@ def new_drive():
 # ---------------------------------------------------------------- the organiser's page
 
 
-def _results_of(sheet: service.DriveSheet) -> list[dict]:
+def _results_of(scored_drive: service.ScoredDrive) -> list[dict]:
     """The hands whose tables the organiser's page lists to enter or correct: the one being played, and the one
     before while the one being played has no result (older hands: "Correct an earlier hand")."""
-    drive = sheet.drive
+    drive = scored_drive.drive
     current = drive.rounds[drive.current - 1]
     hands = [current]
     if drive.current > 1 and not current.started:
@@ -172,7 +173,7 @@ def _results_of(sheet: service.DriveSheet) -> list[dict]:
         {
             "hand": r.hand,
             "trump": present.trump(r.trump),
-            "tables": [{**present.table_view(sheet, t), "shown": _shown(sheet, t)} for t in r.tables],
+            "tables": [{**present.table_view(scored_drive, t), "shown": _shown(scored_drive, t)} for t in r.tables],
         }
         for r in hands
     ]
@@ -180,31 +181,31 @@ def _results_of(sheet: service.DriveSheet) -> list[dict]:
 
 @bp.get("/d/<drive_id>")
 def drive(drive_id):
-    sheet = _load(drive_id)
-    organiser = _is_organiser(sheet)
+    scored_drive = _load(drive_id)
+    organiser = _is_organiser(scored_drive)
     phone.remember_drive(drive_id)
-    head = present.drive_head(sheet)
+    head = present.drive_head(scored_drive)
     money = service.money(get_db(), drive_id)
-    countback = sheet.setup.tie_break == "countback"
-    prizes = present.prizes(sheet, money, organiser=organiser)
+    countback = scored_drive.setup.tie_break == "countback"
+    prizes = present.prizes(scored_drive, money, organiser=organiser)
     return _no_store(
         render_template(
             "drives/drive.html",
             head=head,
             organiser=organiser,
-            results=_results_of(sheet) if organiser and not sheet.final else [],
-            played=[r.hand for r in sheet.drive.rounds],
-            tables=range(1, sheet.setup.tables + 1),
+            results=_results_of(scored_drive) if organiser and not scored_drive.final else [],
+            played=[r.hand for r in scored_drive.drive.rounds],
+            tables=range(1, scored_drive.setup.tables + 1),
             tricks_choices=forms.CorrectionForm().tricks.choices,
-            moves=present.moves(sheet, head["current"]) if head["current"] > 1 and not head["finished"] else [],
-            move_again=present.move_again(sheet),
-            standings=present.standings_view(sheet.drive.standings, countback=countback),
-            half_time=present.standings_view(sheet.drive.half_time, countback=countback),
+            moves=present.moves(scored_drive, head["current"]) if head["current"] > 1 and not head["finished"] else [],
+            move_again=present.move_again(scored_drive),
+            standings=present.standings_view(scored_drive.drive.standings, countback=countback),
+            half_time=present.standings_view(scored_drive.drive.half_time, countback=countback),
             prizes=prizes,
             needs_draw=any(p["needs_draw"] for p in prizes),
-            money=present.money_view(sheet, money) if organiser else None,
-            rule=present.sit_out_rule(sheet.setup),
-            deletable=organiser and not sheet.results,
+            money=present.money_view(scored_drive, money) if organiser else None,
+            rule=present.sit_out_rule(scored_drive.setup),
+            deletable=organiser and not scored_drive.results,
             edit_url=external_url("drives.claim", drive_id=drive_id, key=_key(drive_id)) if organiser else None,
         )
     )
@@ -213,8 +214,8 @@ def drive(drive_id):
 @bp.get("/d/<drive_id>/k/<key>")
 def claim(drive_id, key):
     """The drive's edit link: remembers the key on this phone (a second organiser's, too), then shows the drive."""
-    sheet = _load(drive_id)
-    if not service.may_edit(sheet, key):
+    scored_drive = _load(drive_id)
+    if not service.may_edit(scored_drive, key):
         abort(403)
     phone.remember_drive(drive_id, key)
     return redirect(url_for("drives.drive", drive_id=drive_id))
@@ -229,14 +230,14 @@ def _back(drive_id: str, anchor: str = "notice"):
 def correct(drive_id, hand, table):
     """The organiser enters a table's result (for a table without a phone) by the tables' own rules; a result already
     there is corrected through the correction page, which shows its effect first."""
-    sheet = _organised(drive_id)
+    scored_drive = _organised(drive_id)
     tricks = whole_number(request.form.get("tricks"))
     raw: dict = {"tricks": None if tricks is None or tricks > 13 else [tricks, 13 - tricks]}
     shown = _pairs_sent()
     if shown is not None:
         raw["pairs"] = shown
     try:
-        service.enter_result(get_db(), sheet.id, hand, table, raw, _key(drive_id))
+        service.enter_result(get_db(), scored_drive.id, hand, table, raw, _key(drive_id))
     except SeatingChanged:
         flash(_seating_changed(), NOTICE)
     except OutOfTurn as exc:
@@ -259,11 +260,11 @@ def _score(tricks: int | None) -> str:
 def correction(drive_id):
     """Correct any hand played: choose the table's result, see what it does (who moves, whose totals change), then
     save it, re-seating the hand not yet played or keeping its seating."""
-    sheet = _organised(drive_id)
+    scored_drive = _organised(drive_id)
     args = request.form if request.method == "POST" else request.args
     hand, table = whole_number(args.get("hand")), whole_number(args.get("table"))
-    rounds = sheet.drive.rounds
-    if hand is None or not 1 <= hand <= len(rounds) or table is None or not 1 <= table <= sheet.setup.tables:
+    rounds = scored_drive.drive.rounds
+    if hand is None or not 1 <= hand <= len(rounds) or table is None or not 1 <= table <= scored_drive.setup.tables:
         flash(_("Choose a hand that has been seated and one of its tables."), NOTICE)
         return _back(drive_id, "earlier")
     here = rounds[hand - 1].tables[table - 1]
@@ -274,7 +275,7 @@ def correction(drive_id):
     keep = args.get("keep_seating") == "1"
     raw["keep_seating"] = keep
     preview, error, status = None, None, 200
-    if sheet.final:
+    if scored_drive.final:
         error, status = _("The prizes are given: the results are final."), 409
     elif raw["tricks"] is not None:
         try:
@@ -291,13 +292,13 @@ def correction(drive_id):
                 flash(message, NOTICE)
                 return _back(drive_id)
             _before, change = service.correct_result(get_db(), drive_id, hand, table, raw, _key(drive_id), dry_run=True)
-            preview = present.correction_view(sheet, change, hand, table)
+            preview = present.correction_view(scored_drive, change, hand, table)
             kept_change = None
             if change.moved and not keep:
                 _before, kept = service.correct_result(
                     get_db(), drive_id, hand, table, {**raw, "keep_seating": True}, _key(drive_id), dry_run=True
                 )
-                kept_change = present.correction_view(sheet, kept, hand, table)
+                kept_change = present.correction_view(scored_drive, kept, hand, table)
             preview["if_kept"] = kept_change
         except SeatingChanged:
             error, status = _seating_changed(), 409
@@ -305,11 +306,11 @@ def correction(drive_id):
             error, status = _messages(exc), 409 if isinstance(exc, OutOfTurn) else 400
     page = render_template(
         "drives/correct.html",
-        head=present.drive_head(sheet),
+        head=present.drive_head(scored_drive),
         hand=hand,
         table=table,
-        here=present.table_view(sheet, here),
-        shown=_shown(sheet, here),
+        here=present.table_view(scored_drive, here),
+        shown=_shown(scored_drive, here),
         tricks=tricks if tricks is not None and tricks <= 13 else (here.tricks[0] if here.tricks else None),
         tricks_choices=forms.CorrectionForm().tricks.choices,
         preview=preview,
@@ -322,20 +323,22 @@ def correction(drive_id):
 # ---------------------------------------------------------------- people: renames and substitutes
 
 
-def _people_page(sheet: service.DriveSheet, status: int = 200, error: str | None = None, field: str | None = None):
-    setup = sheet.setup
-    seated = [p for p in setup.people if p.last >= sheet.drive.current or p.last == setup.hands]
+def _people_page(
+    scored_drive: service.ScoredDrive, status: int = 200, error: str | None = None, field: str | None = None
+):
+    setup = scored_drive.setup
+    seated = [p for p in setup.people if p.last >= scored_drive.drive.current or p.last == setup.hands]
     return _no_store(
         render_template(
             "drives/people.html",
-            head=present.drive_head(sheet),
+            head=present.drive_head(scored_drive),
             everyone=sorted(setup.people, key=lambda p: p.number),
             seated=sorted(seated, key=lambda p: p.name.casefold()),
             substitutes=[{"hand": h, "out": o, "in": i} for h, o, i in setup.substitutes],
-            current=sheet.drive.current,
+            current=scored_drive.drive.current,
             hands=setup.hands,
             couples=setup.couples,
-            final=sheet.final,
+            final=scored_drive.final,
             error=error,
             field=field,
             values=request.form,
@@ -352,13 +355,13 @@ def people(drive_id):
 @bp.post("/d/<drive_id>/rename")
 @guard.exempt(ORGANISER_KEY.format(what="renames a player in place"))
 def rename(drive_id):
-    sheet = _organised(drive_id)
+    scored_drive = _organised(drive_id)
     old, new = request.form.get("old", ""), request.form.get("new", "")
     try:
         service.rename_player(get_db(), drive_id, {"from": old, "to": new}, _key(drive_id))
     except InputError as exc:
         field = "new" if "to" in exc.errors else "old"
-        return _people_page(sheet, 400, _messages(exc), field)
+        return _people_page(scored_drive, 400, _messages(exc), field)
     flash(_("%(old)s is %(new)s now.", old=old, new=new.strip()), NOTICE)
     return _back(drive_id)
 
@@ -366,17 +369,17 @@ def rename(drive_id):
 @bp.post("/d/<drive_id>/substitutes")
 @guard.exempt(ORGANISER_KEY.format(what="a substitute takes a seat, at most one per seat and hand"))
 def substitute(drive_id):
-    sheet = _organised(drive_id)
+    scored_drive = _organised(drive_id)
     raw = {
         "out": request.form.get("out", ""),
         "in": request.form.get("newcomer", ""),
-        "hand": whole_number(request.form.get("hand")) or request.form.get("hand") or sheet.drive.current,
+        "hand": whole_number(request.form.get("hand")) or request.form.get("hand") or scored_drive.drive.current,
         "lady_as_gent": request.form.get("lady_as_gent") == "y",
     }
     try:
         service.add_substitute(get_db(), drive_id, raw, _key(drive_id))
     except InputError as exc:
-        return _people_page(sheet, 409 if isinstance(exc, OutOfTurn) else 400, _messages(exc), "newcomer")
+        return _people_page(scored_drive, 409 if isinstance(exc, OutOfTurn) else 400, _messages(exc), "newcomer")
     flash(
         _(
             "%(newcomer)s takes %(out)s's seat from hand %(hand)s; the tricks of each hand stay with whoever played it.",
@@ -409,7 +412,7 @@ def delete(drive_id):
 @bp.route("/d/<drive_id>/prizes", methods=["GET", "POST"])
 @guard.exempt(ORGANISER_KEY.format(what="writes the fee and the prizes anew, at most 60"))
 def prizes_page(drive_id):
-    sheet = _organised(drive_id)
+    scored_drive = _organised(drive_id)
     money = service.money(get_db(), drive_id)
     rows = whole_number(request.values.get("rows")) or max(len((money or {}).get("prizes", [])) + 2, forms.PRIZE_ROWS)
     rows = min(rows, MAX_PRIZES)
@@ -431,14 +434,14 @@ def prizes_page(drive_id):
     return _no_store(
         render_template(
             "drives/prizes.html",
-            head=present.drive_head(sheet),
+            head=present.drive_head(scored_drive),
             form=form,
             rows=rows,
             prize_rows=range(rows),
             general=general,
             first=first,
-            final=sheet.final,
-            couples=sheet.setup.couples,
+            final=scored_drive.final,
+            couples=scored_drive.setup.couples,
         ),
         400 if general or first else 200,
     )
@@ -479,10 +482,10 @@ def give(drive_id):
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
 @guard.exempt("the table's token; replaces its own result, bounded by the drive's size")
 def table(drive_id, table, token):
-    sheet = _load(drive_id)
-    if not 1 <= table <= sheet.setup.tables:
+    scored_drive = _load(drive_id)
+    if not 1 <= table <= scored_drive.setup.tables:
         abort(404)
-    if not service.table_token_matches(sheet, table, token):
+    if not service.table_token_matches(scored_drive, table, token):
         abort(403)
     form = forms.TableForm(request.form if request.method == "POST" else None)
     error, status, other = None, 200, None
@@ -499,16 +502,16 @@ def table(drive_id, table, token):
             was = whole_number(form.was.data)
             raw["was"] = None if was is None or was > 13 else [was, 13 - was]
         try:
-            sheet = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
+            scored_drive = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
         except SeatingChanged:
-            # Seated anew after the page showed it: `sheet`, read before this post, shows who plays here now.
+            # Seated anew after the page showed it: `scored_drive`, read before this post, shows who plays here now.
             form.tricks.data = None
             error, status = _seating_changed(), 409
         except service.OtherPhone as exc:
             other = {"stored": _score(exc.stored[0]), "mine": _score(tricks), "tricks": tricks}
             error, status = _messages(exc), 409
         except OutOfTurn as exc:
-            if _already_stored(sheet, hand, table, raw["tricks"]):  # a resend of what is stored: done already
+            if _already_stored(scored_drive, hand, table, raw["tricks"]):  # a resend of what is stored: done already
                 return redirect(here_url + f"?sent={tricks}")
             error, status = _messages(exc), 409
         except InputError as exc:
@@ -517,7 +520,7 @@ def table(drive_id, table, token):
             abort(403)
         else:
             return redirect(here_url + f"?sent={tricks}")
-    drive = sheet.drive
+    drive = scored_drive.drive
     current = drive.rounds[drive.current - 1]
     here = current.tables[table - 1]
     stored = None if here.tricks is None else here.tricks[0]
@@ -532,18 +535,18 @@ def table(drive_id, table, token):
     )
     sent = here.tricks is not None
     before = drive.rounds[drive.current - 2] if drive.current > 1 else None
-    again = sheet.move_again()
-    leaving = present.leaving(sheet, table) if before is not None and not current.started else []
+    again = scored_drive.move_again()
+    leaving = present.leaving(scored_drive, table) if before is not None and not current.started else []
     for person in leaving:
         person["again"] = person["name"] in again
-    here_view = present.table_view(sheet, here)
-    affected = [m for m in present.move_again(sheet) if m["was"]["table"] == table or m["now"]["table"] == table]
+    here_view = present.table_view(scored_drive, here)
+    affected = [m for m in present.move_again(scored_drive) if m["was"]["table"] == table or m["now"]["table"] == table]
     page = render_template(
         "drives/table.html",
-        head=present.drive_head(sheet),
+        head=present.drive_head(scored_drive),
         table=table,
         here=here_view,
-        shown=_shown(sheet, here),
+        shown=_shown(scored_drive, here),
         form=form,
         error=error,
         other=other,
@@ -555,15 +558,17 @@ def table(drive_id, table, token):
         leaving=leaving,
         move_again=affected,
         before_hand=before.hand if before is not None else None,
-        before_score=present.table_view(sheet, before.tables[table - 1])["score"] if before is not None else None,
+        before_score=present.table_view(scored_drive, before.tables[table - 1])["score"]
+        if before is not None
+        else None,
     )
     return _no_store(page, status)
 
 
-def _already_stored(sheet: service.DriveSheet, hand, table: int, tricks) -> bool:
-    if not isinstance(hand, int) or not 1 <= hand <= len(sheet.drive.rounds) or tricks is None:
+def _already_stored(scored_drive: service.ScoredDrive, hand, table: int, tricks) -> bool:
+    if not isinstance(hand, int) or not 1 <= hand <= len(scored_drive.drive.rounds) or tricks is None:
         return False
-    stored = sheet.drive.rounds[hand - 1].tables[table - 1].tricks
+    stored = scored_drive.drive.rounds[hand - 1].tables[table - 1].tricks
     return stored is not None and list(stored) == list(tricks)
 
 
@@ -572,16 +577,16 @@ def _already_stored(sheet: service.DriveSheet, hand, table: int, tricks) -> bool
 
 @bp.get("/d/<drive_id>/screen")
 def screen(drive_id):
-    sheet = _load(drive_id)
-    head = present.drive_head(sheet)
+    scored_drive = _load(drive_id)
+    head = present.drive_head(scored_drive)
     seconds = whole_number(request.args.get("seconds"))
     page = render_template(
         "drives/screen.html",
         head=head,
         refresh=REFRESH,
         seconds=seconds if seconds and 1 <= seconds <= 60 else SCREEN_SECONDS,
-        pages=present.screen_pages(sheet, service.money(get_db(), drive_id)),
-        move_again=present.move_again(sheet),
+        pages=present.screen_pages(scored_drive, service.money(get_db(), drive_id)),
+        move_again=present.move_again(scored_drive),
     )
     return _no_store(page)
 
@@ -594,13 +599,15 @@ def _qr(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff"))
 
 
-def _cards(sheet: service.DriveSheet) -> dict:
+def _cards(scored_drive: service.ScoredDrive) -> dict:
     cards = []
-    for t in range(1, sheet.setup.tables + 1):
-        url = external_url("drives.table", drive_id=sheet.id, table=t, token=service.table_token(sheet, t))
+    for t in range(1, scored_drive.setup.tables + 1):
+        url = external_url(
+            "drives.table", drive_id=scored_drive.id, table=t, token=service.table_token(scored_drive, t)
+        )
         cards.append({"table": t, "url": url, "qr": _qr(url)})
     unreachable = present.unreachable(cards[0]["url"]) if cards else None
-    return {"head": present.drive_head(sheet), "cards": cards, "unreachable": unreachable}
+    return {"head": present.drive_head(scored_drive), "cards": cards, "unreachable": unreachable}
 
 
 # Paper whose size is tables × hands (a card per player or table, a row per hand): refused for a drive stored with more
@@ -608,31 +615,31 @@ def _cards(sheet: service.DriveSheet) -> dict:
 BOUNDED = ("scorecards", "tally")
 # The print pages kept in this worker per drive version and language: the score cards of 30 tables of 30 hands are
 # about 0.4 MB of HTML and 0.2 s of the worker's CPU; at most 32 MB or 64 pages, the least recently used go first.
-PAGES = cache.Sheets(max_sheets=64, max_hands=32 * 1024 * 1024)  # "hands" counts bytes here
+PAGES = cache.Kept(max_items=64, max_size=32 * 1024 * 1024)  # sized in bytes
 # Score and tally cards go to the renderer as documents of this many cards, drawn one by one and joined into one PDF:
 # the renderer holds one part's layout at a time (120 score cards: 570 MB as one document, 150 MB in parts of 20).
-# A multiple of four: score cards are printed four to an A4 sheet.
+# A multiple of four: score cards are printed four to an A4 scored_drive.
 CARDS_PER_PART = 20
 
 
-def _context(kind: str, sheet: service.DriveSheet, organiser: bool = False) -> dict:
+def _context(kind: str, scored_drive: service.ScoredDrive, organiser: bool = False) -> dict:
     """The print page's context: built only when the page or the PDF is drawn, not when it is kept."""
     if kind == "cards":
-        return _cards(sheet)
-    ctx: dict = {"head": present.drive_head(sheet)}
+        return _cards(scored_drive)
+    ctx: dict = {"head": present.drive_head(scored_drive)}
     if kind == "scorecards":
-        ctx["cards"] = present.score_cards(sheet)
+        ctx["cards"] = present.score_cards(scored_drive)
     elif kind == "tally":
-        ctx["cards"] = present.tally_cards(sheet)
+        ctx["cards"] = present.tally_cards(scored_drive)
     else:
-        money = service.money(get_db(), sheet.id)
-        countback = sheet.setup.tie_break == "countback"
+        money = service.money(get_db(), scored_drive.id)
+        countback = scored_drive.setup.tie_break == "countback"
         ctx.update(
-            standings=present.standings_view(sheet.drive.standings, countback=countback),
-            half_time=present.standings_view(sheet.drive.half_time, countback=countback),
-            prizes=present.prizes(sheet, money, organiser=organiser),
-            money=present.money_view(sheet, money) if organiser else None,
-            rule=present.sit_out_rule(sheet.setup),
+            standings=present.standings_view(scored_drive.drive.standings, countback=countback),
+            half_time=present.standings_view(scored_drive.drive.half_time, countback=countback),
+            prizes=present.prizes(scored_drive, money, organiser=organiser),
+            money=present.money_view(scored_drive, money) if organiser else None,
+            rule=present.sit_out_rule(scored_drive.setup),
         )
     return ctx
 
@@ -723,10 +730,10 @@ def _print_route(kind: str, organiser: bool = False):
             return response
         html = PAGES.get(key)
         if html is None:
-            sheet = _load(drive_id)
-            ctx = _context(kind, sheet, own)
+            scored_drive = _load(drive_id)
+            ctx = _context(kind, scored_drive, own)
             html = render_template(f"print/drive_{kind}.html", pdf=False, pdf_url=pdf_url, drive_id=drive_id, **ctx)
-            if sheet.version == record.version:  # not a result entered in between
+            if scored_drive.version == record.version:  # not a result entered in between
                 PAGES.put(key, html, len(html))
         response = Response(html, headers=headers, mimetype="text/html")
         if not own:

@@ -12,6 +12,7 @@ from wtforms.fields import SelectChoice
 from wtforms.validators import Optional
 
 from scorekeeper.core import VARIANTS
+from scorekeeper.web.i18n import wtforms_translations
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.options import option_text as option_text_of
 from scorekeeper.web.options import options_from_text
@@ -32,8 +33,6 @@ class Form(FlaskForm):
 
     class Meta:
         def get_translations(self, form):
-            from scorekeeper.web.i18n import wtforms_translations
-
             return wtforms_translations()
 
 
@@ -57,9 +56,28 @@ class HandForm(Form):
         name = self.ERROR_FIELDS.get(key, key)
         return name if name in self and name not in ("number", "version", "token", "csrf_token") else None
 
-    def submitted(self, formdata) -> dict:
+    def to_input(self, ctx) -> dict:
+        """The scorer's input dict from the taps, for hand `ctx` (a variant's form says it)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def data_from(inp: dict, ctx) -> dict:
+        """A stored hand's input back into the form's fields, for editing it (a variant's form says it)."""
+        raise NotImplementedError
+
+    def submitted(self, formdata, ctx) -> dict:
         """The scorer's input from a posted form; a variant with a button that is a hand of its own overrides it."""
-        return self.to_input()
+        return self.to_input(ctx)
+
+    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
+        """Whether saving `raw` over the stored hand `before` asks the table first (a one-tap hand of its own, such as
+        a passed-out deal, over a played hand): the page then asks before it saves."""
+        return False
+
+    @staticmethod
+    def played(inp: dict) -> bool:
+        """A stored hand that was played (not a one-tap hand of its own), so replacing it by one asks first."""
+        return True
 
 
 def pair(first, total):
@@ -78,6 +96,12 @@ def pair(first, total):
 class NewGameForm(Form):
     title = StringField(validators=[Optional()])
     dealer = RadioField(choices=[], validate_choice=False, default="0")
+
+
+def built_options(variant: str) -> list[str]:
+    """Options of kind `json`: a structure the variant's resolve_options builds from the others unless one is given
+    (a Danish house tariff), so a form that shows what was built sends it back only when it was changed."""
+    return [name for name, opt in VARIANTS[variant].OPTIONS.items() if opt.kind == "json"]
 
 
 def player_field_names(variant: str) -> list[str]:
@@ -128,15 +152,17 @@ def option_text(opt, field) -> str:
     return field.raw_data[0] if field.raw_data else option_text_of(opt, opt.default)
 
 
-def chosen_options(variant: str, form, house_shown: str | None = None) -> tuple[dict, dict]:
+def chosen_options(variant: str, form, shown: dict | None = None) -> tuple[dict, dict]:
     """The options of the new-game form as the table chose them: those left at their default are not sent, so that
-    a preset sets them; a house box still holding what the last preview showed is no choice of its own."""
+    a preset sets them; a box of a built option (kind `json`) still holding what the last preview showed (`shown`,
+    by option name) is no choice of its own."""
     module = VARIANTS[variant]
     options, errors = options_from_form(variant, form)
-    if "house" in module.OPTIONS and house_shown is not None:
-        raw = form["opt_house"].raw_data
-        if raw and " ".join(raw[0].split()) == " ".join(house_shown.split()):
-            options["house"] = None
+    for name, text in (shown or {}).items():
+        if name in module.OPTIONS and module.OPTIONS[name].kind == "json" and text is not None:
+            raw = form[f"opt_{name}"].raw_data
+            if raw and " ".join(raw[0].split()) == " ".join(text.split()):
+                options[name] = None
     return {k: v for k, v in options.items() if v != module.OPTIONS[k].default}, errors
 
 

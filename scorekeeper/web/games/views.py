@@ -11,19 +11,28 @@ import segno
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core import VARIANTS, GameOver, InputError, variant_options
-from scorekeeper.core.base import HandContext
+from scorekeeper.core import (
+    VARIANTS,
+    GameOver,
+    HandContext,
+    InputError,
+    hand_context,
+    player_counts,
+    table_context,
+    variant_options,
+)
 from scorekeeper.services import games as service
-from scorekeeper.web import describe, guard, phone, words
+from scorekeeper.web import guard, phone, words
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
+from scorekeeper.web.i18n import LANGUAGES, one_catalogue
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.i18n import one_catalogue, translate
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
+from scorekeeper.web.messages import translate
 from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
 from scorekeeper.web.proxy import external_url, is_secure
 from scorekeeper.web.sheets.paper import sheet_head, tariff_view
-from scorekeeper.web.variants import VIEWS
+from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("games", __name__)
 
@@ -37,10 +46,10 @@ def _load(game_id):
 
 def _editable(game_id):
     """The sheet, if this phone holds the game's edit key; otherwise 403."""
-    sheet = _load(game_id)
-    if not service.key_matches(sheet.game, phone.game_key(game_id)):
+    scored_game = _load(game_id)
+    if not service.key_matches(scored_game.game, phone.game_key(game_id)):
         abort(403)
-    return sheet
+    return scored_game
 
 
 # ---------------------------------------------------------------- home and new game
@@ -52,10 +61,10 @@ def home():
     games, keys = [], phone.game_keys()
     for gid in phone.recent_games():
         try:
-            sheet = service.load(db, gid)
+            scored_game = service.load(db, gid)
         except service.NotFound:
             continue
-        ctx = protokoll_context(sheet)
+        ctx = protokoll_context(scored_game)
         games.append({"ctx": ctx, "editable": gid in keys})
     return render_template("home.html", games=games, variants=VARIANTS)
 
@@ -77,7 +86,7 @@ def new_game(variant):
     preview = None
     if request.method == "POST" and form.validate_on_submit():
         players = [form[f].data.strip() for f in player_fields if (form[f].data or "").strip()]
-        options, errors = forms.chosen_options(variant, form, request.form.get("house_shown"))
+        options, errors = forms.chosen_options(variant, form, _shown(variant))
         if not errors and request.form.get("preview"):
             preview, errors = _tariff_preview(variant, options)
         elif not errors:
@@ -104,28 +113,38 @@ def new_game(variant):
     option_values = {name: forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()}
     if preview is None and not errors:
         preview = _tariff_preview(variant, {})[0]
-    if preview and preview.get("house_text"):
-        option_values["house"] = preview["house_text"]
+    if preview:
+        option_values.update(preview["built"])
+    view = VIEWS[variant]
     return render_template(
         "games/new.html",
         preview=preview,
-        presets=VIEWS[variant].PRESET_LABELS,
+        has_preview=view.tariff_matrix is not None,
+        presets=view.PRESET_LABELS,
         form=form,
         module=module,
         variant=variant,
         option_values=option_values,
-        labels=VIEWS[variant].OPTION_LABELS,
-        choice_labels=VIEWS[variant].CHOICE_LABELS,
+        labels=option_labels(variant),
+        choice_labels=view.CHOICE_LABELS,
         player_fields=player_fields,
+        required_players=min(module.PLAYER_COUNTS),
+        player_hint=view.PLAYER_HINT or _("%(counts)s players.", counts=translate(player_counts(module.PLAYER_COUNTS))),
         errors=errors,
     ), 400 if errors else 200
 
 
+def _shown(variant: str) -> dict:
+    """What the built options' boxes showed when the form was drawn (the hidden shown_<option> fields)."""
+    return {name: request.form.get(f"shown_{name}") for name in forms.built_options(variant)}
+
+
 def _tariff_preview(variant: str, options: dict) -> tuple[dict | None, dict]:
-    """The bid × tricks matrix and sol table of the options chosen, as the sheet prints them, and the resolved house
-    as text for the house box (None for a variant without one); errors keyed by form field."""
+    """The bid × tricks matrix of the options chosen, as the sheet prints them, and what the built options (kind
+    `json`: the Danish house) came to, as text for their boxes (None for a variant without a tariff); errors keyed
+    by form field."""
     module = VARIANTS[variant]
-    if "house" not in module.OPTIONS:
+    if VIEWS[variant].tariff_matrix is None:
         return None, {}
     resolved, errors = variant_options(module, options)
     if errors:
@@ -134,8 +153,12 @@ def _tariff_preview(variant: str, options: dict) -> tuple[dict | None, dict]:
             option, _sep, path = name[8:].partition(".")
             out[f"opt_{option}"] = f"{path}: {translate(message)}" if path else translate(message)
         return None, out
-    house_text = json.dumps(resolved["house"], ensure_ascii=False, indent=1)
-    return {"tariff": tariff_view(variant, resolved), "house_text": house_text}, {}
+    built = {
+        name: json.dumps(resolved[name], ensure_ascii=False, indent=1)
+        for name in forms.built_options(variant)
+        if resolved.get(name) is not None
+    }
+    return {"tariff": tariff_view(variant, resolved), "built": built}, {}
 
 
 @bp.post("/new/<variant>/tariff")
@@ -145,7 +168,7 @@ def tariff_fragment(variant):
     if variant not in VARIANTS:
         abort(404)
     form = forms.new_game_form(variant, request.form)
-    options, errors = forms.chosen_options(variant, form, request.form.get("house_shown"))
+    options, errors = forms.chosen_options(variant, form, _shown(variant))
     preview, more = _tariff_preview(variant, options) if not errors else (None, {})
     errors.update(more)
     return render_template("games/_tariff_preview.html", preview=preview, tariff_errors=errors), 400 if errors else 200
@@ -156,18 +179,18 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
-    sheet = _load(game_id)
-    editable = service.key_matches(sheet.game, phone.game_key(game_id))
+    scored_game = _load(game_id)
+    editable = service.key_matches(scored_game.game, phone.game_key(game_id))
     changed = whole_number(request.args.get("changed"))
-    ctx = protokoll_context(sheet, changed, saved=whole_number(request.args.get("saved")))
+    ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
     phone.remember_game(game_id)
     return render_template(
         "games/protokoll.html",
         **ctx,
-        head=sheet_head(sheet),
-        chart=chart_view(sheet),
+        head=sheet_head(scored_game),
+        chart=chart_view(scored_game),
         editable=editable,
-        changes=edit_log_view(sheet, service.edit_log(get_db(), game_id, changes_only=True)),
+        changes=edit_log_view(scored_game, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
     )
 
@@ -176,10 +199,10 @@ def protokoll(game_id):
 def edit_link(game_id):
     """The edit link on a page of its own, never kept: the protokoll is kept on the phone for a lost network, and
     whatever is kept there stays for the next person who picks the phone up, after the session that held the key."""
-    sheet = _editable(game_id)
+    scored_game = _editable(game_id)
     page = render_template(
         "games/edit_link.html",
-        game=sheet.game,
+        game=scored_game.game,
         edit_url=external_url("games.claim", game_id=game_id, key=phone.game_key(game_id)),
     )
     return page, {"Cache-Control": "no-store"}
@@ -188,8 +211,8 @@ def edit_link(game_id):
 @bp.get("/g/<game_id>/k/<key>")
 def claim(game_id, key):
     """The edit link: remembers the key on this phone, then shows the sheet."""
-    sheet = _load(game_id)
-    if not service.key_matches(sheet.game, key):
+    scored_game = _load(game_id)
+    if not service.key_matches(scored_game.game, key):
         abort(403)
     phone.remember_game(game_id, key)
     return redirect(url_for("games.protokoll", game_id=game_id))
@@ -200,8 +223,8 @@ def claim(game_id, key):
 def play_again(game_id):
     """A new game with this one's players, variant, house rules, title and language, dealt first by the next dealer;
     this phone holds its edit key. Only for a phone that may edit this game."""
-    sheet = _editable(game_id)
-    game = sheet.game
+    scored_game = _editable(game_id)
+    game = scored_game.game
     earlier = phone.played_again(game_id, game.version)
     if earlier is not None and phone.game_key(earlier):
         return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
@@ -210,7 +233,7 @@ def play_again(game_id):
         {
             "variant": game.variant,
             "players": list(game.players),
-            "dealer": sheet.protokoll.next_dealer,
+            "dealer": scored_game.protokoll.next_dealer,
             "title": game.title,
             "options": dict(game.options),
             "language": game.language,
@@ -237,30 +260,30 @@ def qr(game_id):
 # ---------------------------------------------------------------- hand entry
 
 
-def _hand_context(sheet, number: int) -> HandContext:
-    setup = sheet.setup
-    totals = sheet.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(sheet.protokoll.sides)
-    return HandContext(number, (setup.dealer + number - 1) % setup.n, setup.n, setup.options, totals)
+def _hand_context(scored_game, number: int) -> HandContext:
+    totals = scored_game.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(scored_game.protokoll.sides)
+    return hand_context(VARIANTS[scored_game.game.variant], table_context(scored_game.setup), number, totals)
 
 
-def _choices(sheet, form, ctx: HandContext) -> dict:
+def _choices(scored_game, form, ctx: HandContext) -> dict:
     """Buttons for the form: names for seats, the other side filled in on trick buttons, the variant's own."""
     with one_catalogue():  # some thirty words to translate
-        return _buttons(sheet, form, ctx)
+        return _buttons(scored_game, form, ctx)
 
 
-def _buttons(sheet, form, ctx: HandContext) -> dict:
-    players = list(sheet.game.players)
-    side_names = words.side_names(players, sheet.protokoll.sides)
+def _buttons(scored_game, form, ctx: HandContext) -> dict:
+    players = list(scored_game.game.players)
+    side_names = words.side_names(players, scored_game.protokoll.sides)
     extra: dict = {
         "side_names": side_names,
         "dealer": players[ctx.dealer],
         "leader": players[(ctx.dealer + 1) % ctx.n_players],
         "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")},
     }
-    total = form.total
-    form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
-    extra.update(VIEWS[sheet.game.variant].buttons(form, ctx, players, side_names))
+    if "tricks" in form:  # two sides' tricks on one button: "8–5"
+        total = form.total
+        form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
+    extra.update(VIEWS[scored_game.game.variant].buttons(form, ctx, side_names))
     extra["shown"] -= extra.pop("hidden", set())
     return extra
 
@@ -280,26 +303,28 @@ def _apply_errors(form, errors: dict, shown) -> list[str]:
 
 def _hand_view(game_id: str, number: int | None = None):
     """Enter a new hand (number None) or edit hand `number`: one form per variant, the scorer decides what is valid."""
-    sheet = _editable(game_id)
+    scored_game = _editable(game_id)
     editing = number is not None
     if editing:
-        _number_or_404(sheet, number)
+        _number_or_404(scored_game, number)
     else:
-        number = len(sheet.hands) + 1
-    view = VIEWS[sheet.game.variant]
+        number = len(scored_game.hands) + 1
+    view = VIEWS[scored_game.game.variant]
     form_class = view.HandForm
+    ctx = _hand_context(scored_game, number)
     if request.method == "GET":
-        if not editing and sheet.protokoll.finished:
+        if not editing and scored_game.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
             return redirect(url_for("games.protokoll", game_id=game_id))
-        form = form_class(data=form_class.data_from(sheet.hands[number - 1].input)) if editing else form_class()
+        form = (
+            form_class(data=form_class.data_from(scored_game.hands[number - 1].input, ctx)) if editing else form_class()
+        )
         form.number.data = str(number)
-        form.version.data = str(sheet.game.version)
+        form.version.data = str(scored_game.game.version)
         form.token.data = secrets.token_urlsafe(16)
     else:
         form = form_class()
-    ctx = _hand_context(sheet, number)
-    form.total = view.tricks_total(ctx.options)
+    form.total = view.tricks_total(ctx)
     confirm_passed = False
     general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
     max_hands = current_app.config.get("MAX_HANDS")
@@ -309,10 +334,10 @@ def _hand_view(game_id: str, number: int | None = None):
         if not form.validate_on_submit():
             general, status = [_("The form expired; please try again.")], 400
         else:
-            raw = form.submitted(request.form)
+            raw = form.submitted(request.form, ctx)
             token = f"form:{form.token.data}" if form.token.data else None
             try:
-                if editing and _replaces_played_hand(raw, sheet.hands[number - 1].input, request.form):
+                if editing and form.asks_first(raw, scored_game.hands[number - 1].input, request.form):
                     raise _AskFirst
                 if editing:
                     service.replace_hand(
@@ -360,7 +385,7 @@ def _hand_view(game_id: str, number: int | None = None):
                 return redirect(
                     url_for("games.protokoll", game_id=game_id, saved=scored.number, _anchor=f"hand-{scored.number}")
                 )
-    extra = _choices(sheet, form, ctx)  # the buttons' labels: only for a page that shows the form
+    extra = _choices(scored_game, form, ctx)  # the buttons' labels: only for a page that shows the form
     general += _apply_errors(form, errors, extra["shown"])
     if not general:  # the page opens at #first-error (the form's action says so): the first field with an error
         for field in form:
@@ -370,34 +395,33 @@ def _hand_view(game_id: str, number: int | None = None):
     page = render_template(
         view.HAND_TEMPLATE,
         form=form,
-        game=sheet.game,
+        game=scored_game.game,
         number=number,
-        editing=sheet.protokoll.hands[number - 1] if editing else None,
-        played=editing and not sheet.hands[number - 1].input.get("passed"),
+        editing=scored_game.protokoll.hands[number - 1] if editing else None,
+        played=editing and form.played(scored_game.hands[number - 1].input),
         confirm_passed=confirm_passed,
-        played_text=_hand_text(sheet, number) if confirm_passed else None,
+        played_text=_hand_text(scored_game, number) if confirm_passed else None,
         general=general,
+        variant_stylesheet=view.STYLESHEET,
+        variant_script=view.SCRIPT,
         **extra,
     )
     # Never kept by the browser: Back after a save fetches a fresh form (the next hand, a new token), not the taps.
     return page, status, {"Cache-Control": "no-store"}
 
 
-def _hand_text(sheet, number: int) -> str:
-    hand = sheet.protokoll.hands[number - 1]
-    return describe.hand(sheet.game.variant, hand.input, list(sheet.game.players), sheet.protokoll.sides, hand.trump)
+def _hand_text(scored_game, number: int) -> str:
+    return VIEWS[scored_game.game.variant].hand_words(
+        scored_game.protokoll.hands[number - 1].input, _hand_context(scored_game, number)
+    )
 
 
 class _AskFirst(Exception):
-    """A one-tap hand of its own ("Passed out") would replace a played hand: the page asks first."""
+    """A one-tap hand of its own (a passed-out deal) would replace a played hand: the page asks first."""
 
 
-def _replaces_played_hand(raw: dict, before: dict, formdata) -> bool:
-    return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
-
-
-def _number_or_404(sheet, number: int) -> int:
-    if not 1 <= number <= len(sheet.hands):
+def _number_or_404(scored_game, number: int) -> int:
+    if not 1 <= number <= len(scored_game.hands):
         abort(404)
     return number
 
@@ -418,10 +442,10 @@ def edit_hand(game_id, number):
 @guard.exempt(guard.EDIT_KEY)
 def delete_hand(game_id, number):
     """Asks first; the form carries the version it saw and a one-time token, so a double tap deletes one hand."""
-    sheet = _editable(game_id)
-    _number_or_404(sheet, number)
+    scored_game = _editable(game_id)
+    _number_or_404(scored_game, number)
     form = forms.HandForm()
-    row = protokoll_context(sheet)["rows"][number - 1]
+    row = protokoll_context(scored_game)["rows"][number - 1]
     errors = []
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -440,22 +464,20 @@ def delete_hand(game_id, number):
             flash(_("Someone else changed the sheet meanwhile — here it is; check it and delete again."))
             return redirect(url_for("games.protokoll", game_id=game_id))
         except InputError as exc:
-            errors = list(exc.errors.values())
+            errors = [translate(message) for message in exc.errors.values()]
         else:
             flash(_("Hand %(n)d was deleted; the hands after it moved up.", n=number))
             return redirect(url_for("games.protokoll", game_id=game_id))
     else:
-        form.version.data = str(sheet.game.version)
+        form.version.data = str(scored_game.game.version)
         form.token.data = secrets.token_urlsafe(16)
     return render_template(
-        "games/delete.html", form=form, row=row, game=sheet.game, errors=errors
+        "games/delete.html", form=form, row=row, game=scored_game.game, errors=errors
     ), 400 if errors else 200
 
 
 @bp.get("/lang/<code>")
 def set_language(code):
-    from scorekeeper.web.i18n import LANGUAGES
-
     response = redirect(safe_next(request.args.get("next"), url_for("games.home")))
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax", secure=is_secure())

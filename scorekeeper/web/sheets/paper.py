@@ -11,11 +11,11 @@ from datetime import datetime
 from flask_babel import format_date
 from flask_babel import gettext as _
 
-from scorekeeper.core import VARIANTS, InputError, check_name, variant_options
-from scorekeeper.core.base import HandContext
-from scorekeeper.services.games import Sheet
+from scorekeeper.core import VARIANTS, InputError, check_name, player_counts, table_context, table_for, variant_options
+from scorekeeper.services.games import ScoredGame
 from scorekeeper.web import describe, words
 from scorekeeper.web.inputs import whole_number
+from scorekeeper.web.messages import translate
 from scorekeeper.web.options import options_from_text
 from scorekeeper.web.present import chart_view, minus, protokoll_context
 from scorekeeper.web.variants import VIEWS
@@ -27,25 +27,26 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # ---------------------------------------------------------------- the head of a sheet
 
 
-def _players_line(variant: str, players, sides) -> str:
+def _players_line(table, sides) -> str:
     """The seats in order, or one side against the other: as the variant's view says."""
-    if VIEWS[variant].PLAYERS_BY_SEAT:
+    players = table.players
+    if VIEWS[table.variant].players_by_seat(table):
         return ", ".join(players)
     names = words.side_names(players, sides)
-    return _("%(a)s against %(b)s", a=names[0], b=names[1])
+    return _("%(a)s against %(b)s", a=", ".join(names[:-1]), b=names[-1])
 
 
-def sheet_head(sheet: Sheet) -> dict:
+def sheet_head(scored_game: ScoredGame) -> dict:
     """Variant, title, date, players and house rules: what the top of a printed protokoll says."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     return {
         "variant_title": _(VARIANTS[game.variant].TITLE),
         "title": game.title,
         "date": format_date(datetime.fromisoformat(game.created), "long"),
-        "players": _players_line(game.variant, players, p.sides),
+        "players": _players_line(table_context(scored_game.setup), p.sides),
         "first_dealer": players[game.dealer],
-        "rules": describe.house_rules(game.variant, sheet.setup.options),
+        "rules": describe.house_rules(table_context(scored_game.setup)),
     }
 
 
@@ -70,12 +71,13 @@ def tariff_view(variant: str, options) -> dict | None:
     }
 
 
-def sheet_context(sheet: Sheet) -> dict:
+def sheet_context(scored_game: ScoredGame) -> dict:
     """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one."""
-    ctx = protokoll_context(sheet)
-    ctx["head"] = sheet_head(sheet)
-    ctx["tariff"] = tariff_view(sheet.game.variant, sheet.setup.options)
-    ctx["chart"] = chart_view(sheet)
+    ctx = protokoll_context(scored_game)
+    ctx["head"] = sheet_head(scored_game)
+    ctx["tariff_table"] = tariff_view(scored_game.game.variant, scored_game.setup.options)
+    ctx["chart"] = chart_view(scored_game)
+    ctx["variant_stylesheet"] = VIEWS[scored_game.game.variant].STYLESHEET
     ctx["final"] = (
         _("Total")
         if not ctx["games_won"]
@@ -87,9 +89,9 @@ def sheet_context(sheet: Sheet) -> dict:
 # ---------------------------------------------------------------- blank sheets
 
 
-def entry_columns(variant: str, options) -> list[dict]:
+def entry_columns(table) -> list[dict]:
     """What a player writes down for each hand, by variant: the fields the entry form asks for."""
-    return [{"key": key, "label": label} for key, label in VIEWS[variant].blank_columns(options)]
+    return [{"key": key, "label": label} for key, label in VIEWS[table.variant].blank_columns(table)]
 
 
 def _clean_name(value: str, what: str) -> str | None:
@@ -109,31 +111,31 @@ def blank_request(variant: str, args: Mapping) -> dict:
     errors: dict = {}
     raw_players = args.getlist("player") if hasattr(args, "getlist") else list(args.get("player", []))
     seats = min(module.PLAYER_COUNTS)
+    takes = _(
+        "%(title)s takes %(counts)s players",
+        title=_(module.TITLE),
+        counts=translate(player_counts(module.PLAYER_COUNTS)),
+    )
     wanted = args.get("seats", "")
     if wanted:
         if whole_number(wanted) not in module.PLAYER_COUNTS:
-            errors["seats"] = _(
-                "%(title)s takes %(counts)s players",
-                title=_(module.TITLE),
-                counts=" / ".join(map(str, module.PLAYER_COUNTS)),
-            )
+            errors["seats"] = takes
         else:
             seats = whole_number(wanted)
     if len(raw_players) > max(module.PLAYER_COUNTS):
-        errors["player"] = _(
-            "%(title)s takes %(counts)s players",
-            title=_(module.TITLE),
-            counts=" / ".join(map(str, module.PLAYER_COUNTS)),
-        )
+        errors["player"] = takes
     players: list[str | None] = []
     for raw in raw_players[: max(module.PLAYER_COUNTS)]:
         try:
             players.append(_clean_name(raw, "player"))
         except InputError as exc:
             errors.update(exc.errors)
-    if len(players) == 5 and players[4] is None:
+    # Seats past the smallest table left empty are no seats (a form offers as many fields as the largest table).
+    while len(players) > max(seats, min(module.PLAYER_COUNTS)) and players[-1] is None:
         players.pop()
     seats = max(seats, len(players))
+    if seats not in module.PLAYER_COUNTS:
+        errors["player"] = takes
     players += [None] * (seats - len(players))
     named = [p.casefold() for p in players if p]
     if len(set(named)) != len(named):
@@ -173,7 +175,7 @@ def blank_request(variant: str, args: Mapping) -> dict:
     typed, typed_errors = options_from_text(module, {name: args[name] for name in module.OPTIONS if name in args})
     given.update({name: value for name, value in typed.items() if name not in typed_errors})
     errors.update({f"options.{name}": message for name, message in typed_errors.items()})
-    options, option_errors = variant_options(module, given)
+    options, option_errors = variant_options(module, given, seats if seats in module.PLAYER_COUNTS else None)
     errors.update(option_errors)
     if errors:
         raise InputError(errors)
@@ -191,49 +193,52 @@ def blank_context(
     """
     module, view = VARIANTS[variant], VIEWS[variant]
     n = len(players)
-    sides = module.sides(n)
-    columns = entry_columns(variant, options)
+    table = table_for(variant, options, n, tuple(players), dealer)
+    sides = module.sides(table)
+    columns = entry_columns(table)
     if rows is None:
         rows = view.BLANK_ROWS - (1 if carried else 0)  # the carried-forward row takes one row's place
-        if options.get("deals"):
-            rows = max(1, min(rows, options["deals"] - first + 1))  # no more rows than deals left
+        deals = module.deals(table)
+        if deals:
+            rows = max(1, min(rows, deals - first + 1))  # no more rows than deals left
     known = all(players)
     head = {
         "variant_title": _(module.TITLE),
         "title": title,
         "date": date,
-        "players": _players_line(variant, players, sides) if known else None,
+        "players": _players_line(table, sides) if known else None,
         "first_dealer": players[dealer] if dealer is not None and players[dealer] else None,
-        "rules": describe.house_rules(variant, options),
+        "rules": describe.house_rules(table),
     }
     lines = []
     for number in range(first, first + rows):
-        seat = (dealer + number - 1) % n if dealer is not None else None
-        fixed = view.fixed_trump(number, options)
-        out = module.sits_out(HandContext(number, seat, n, options, ())) if seat is not None else None
+        seat = table.dealer_of(number)
+        printed = view.blank_cells(number, table)
+        out = module.sits_out(number, table)
         lines.append(
             {
                 "number": number,
                 "dealer": (players[seat] or "") if seat is not None else "",
-                "entries": [words.suit(fixed) if c["key"] == "trump" and fixed else "" for c in columns],
+                "entries": [printed.get(c["key"], "") for c in columns],
                 "out": [out is not None and out in side for side in sides],
             }
         )
     return {
         "variant": variant,
+        "variant_stylesheet": view.STYLESHEET,
         "head": head,
         "columns": columns,
         "sides": [[players[s] for s in side] for side in sides],
         "rows": lines,
         "carried": [minus(t) for t in carried] if carried else None,
         "zero_sum": module.ZERO_SUM,
-        "tariff": tariff_view(variant, options),
+        "tariff_table": tariff_view(variant, options),
     }
 
 
-def blank_from_game(sheet: Sheet) -> dict:
+def blank_from_game(scored_game: ScoredGame) -> dict:
     """A blank sheet for a game's table: its players and house rules; it goes on where the game stands."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     if p.finished or not p.hands:
         return blank_context(
             game.variant,
@@ -263,13 +268,13 @@ def guard(value):
     return value
 
 
-def csv_rows(sheet: Sheet) -> list[list]:
+def csv_rows(scored_game: ScoredGame) -> list[list]:
     """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded."""
-    game, p = sheet.game, sheet.protokoll
+    game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     names = words.side_names(players, p.sides)
     rubber = p.games_won is not None
-    columns = VIEWS[game.variant].csv_columns(game.options, players, names)
+    columns = VIEWS[game.variant].csv_columns(table_context(scored_game.setup), names)
     header = (
         ["hand"]
         + (["game"] if rubber else [])

@@ -39,12 +39,12 @@ from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
-from scorekeeper.web.i18n import with_field
 from scorekeeper.web.inputs import link_args
+from scorekeeper.web.messages import with_field
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import paper
 from scorekeeper.web.sheets import pdf as pdf_child
-from scorekeeper.web.variants import TARIFF_PRESETS, VIEWS
+from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("sheets", __name__)
 # The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
@@ -291,10 +291,10 @@ def kept_state(printed: list) -> str:
     ).hexdigest()[:16]
 
 
-def _kept_name(sheet: service.Sheet, kind: str) -> tuple[str, str]:
+def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
     """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
     the game is printed (players may be renamed by their club without a new version), the language and the build."""
-    game = sheet.game
+    game = scored_game.game
     state = kept_state([game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created])
     return kept_name(game.id, game.version, state, kind)
 
@@ -338,11 +338,13 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
         total -= size
 
 
-def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, context) -> Response:
+def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, template: str, context) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
-    if max_hands is not None and len(sheet.hands) > max_hands:  # a game stored before the limit: print page or CSV
+    if (
+        max_hands is not None and len(scored_game.hands) > max_hands
+    ):  # a game stored before the limit: print page or CSV
         abort(
             Response(
                 render_template(
@@ -351,14 +353,14 @@ def _kept_pdf(sheet: service.Sheet, kind: str, filename: str, template: str, con
                     title=_("Too long to print as a PDF"),
                     message=_(
                         "This game has %(n)d hands; a PDF is made for at most %(max)d. Print the print page or download the CSV.",
-                        n=len(sheet.hands),
+                        n=len(scored_game.hands),
                         max=max_hands,
                     ),
                 ),
                 413,
             )
         )
-    name, etag = _kept_name(sheet, kind)
+    name, etag = _kept_name(scored_game, kind)
     return kept_pdf(name, etag, filename, template, context)
 
 
@@ -398,53 +400,55 @@ def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive:
 
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
-    sheet = _load(game_id)
-    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(sheet))
+    scored_game = _load(game_id)
+    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(scored_game))
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def pdf(game_id):
-    sheet = _load(game_id)
-    return _kept_pdf(sheet, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(sheet))
+    scored_game = _load(game_id)
+    return _kept_pdf(
+        scored_game, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(scored_game)
+    )
 
 
 @bp.get("/g/<game_id>/hands.csv")
 def hands_csv(game_id):
-    sheet = _load(game_id)
+    scored_game = _load(game_id)
     out = io.StringIO()
     out.write("\ufeff")  # a byte-order mark, so that spreadsheets read æ, ø, å as UTF-8
-    csv.writer(out, lineterminator="\r\n").writerows(paper.csv_rows(sheet))
+    csv.writer(out, lineterminator="\r\n").writerows(paper.csv_rows(scored_game))
     return _download(out.getvalue(), "text/csv", f"protokoll-{game_id}.csv")
 
 
 @bp.get("/g/<game_id>/game.json")
 def game_json(game_id):
-    sheet = _load(game_id)
-    body = json.dumps(game_dict(sheet), ensure_ascii=False, indent=2)
+    scored_game = _load(game_id)
+    body = json.dumps(game_dict(scored_game), ensure_ascii=False, indent=2)
     return _download(body, "application/json", f"protokoll-{game_id}.json")
 
 
 @bp.get("/g/<game_id>/blank")
 def game_blank(game_id):
-    sheet = _load(game_id)
+    scored_game = _load(game_id)
     return render_template(
         "print/blank.html",
         pdf=False,
         game_id=game_id,
         pdf_url=url_for("sheets.game_blank_pdf", game_id=game_id),
-        **paper.blank_from_game(sheet),
+        **paper.blank_from_game(scored_game),
     )
 
 
 @bp.get("/g/<game_id>/blank.pdf")
 def game_blank_pdf(game_id):
-    sheet = _load(game_id)
+    scored_game = _load(game_id)
     return _kept_pdf(
-        sheet,
+        scored_game,
         "blank",
         f"blank-{game_id}.pdf",
         "print/blank.html",
-        lambda: dict(game_id=game_id, **paper.blank_from_game(sheet)),
+        lambda: dict(game_id=game_id, **paper.blank_from_game(scored_game)),
     )
 
 
@@ -488,11 +492,17 @@ def blank_index():
         names = args.get("player", [])
         args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
         return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
+    counts = [n for rules in VARIANTS.values() for n in rules.PLAYER_COUNTS]
     return render_template(
         "print/blank_index.html",
         variants=VARIANTS,
-        presets=TARIFF_PRESETS,
-        preset_labels=VIEWS["danish"].PRESET_LABELS,
+        presets=[
+            (VARIANTS[name].TITLE, [(p, view.PRESET_LABELS.get(p, p)) for p in view.TARIFF_PRESETS])
+            for name, view in VIEWS.items()
+            if view.TARIFF_PRESETS
+        ],
+        seats=max(counts),
+        required=min(counts),
     )
 
 

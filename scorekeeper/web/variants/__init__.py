@@ -1,4 +1,5 @@
-"""The variants' presentation plug-ins: `VIEWS[name]` is the module `web/variants/<name>.py` for each core variant.
+"""The variants' presentation plug-ins: `VIEWS[name]` is the view of `web/variants/<name>.py` for each core variant,
+with the contract's defaults (web/variants/defaults.py) for what it leaves out.
 
 Built from the core registry, so a core variant without a view (or a view short of the contract) stops the import.
 """
@@ -8,26 +9,43 @@ from __future__ import annotations
 import importlib
 
 from scorekeeper.core import VARIANTS
-from scorekeeper.web.variants.contract import VariantView, missing
+from scorekeeper.web.variants import shared
+from scorekeeper.web.variants.contract import View, missing
 
 
-def _load(name: str):
+def load(name: str) -> View:
+    """The view of variant `name`, checked against the contract."""
     try:
-        view = importlib.import_module(f"{__name__}.{name}")
+        module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:
         if exc.name != f"{__name__}.{name}":
             raise
         raise ImportError(
             f"variant {name!r} has rules in scorekeeper/core but no scorekeeper/web/variants/{name}.py"
         ) from None
-    lacking = missing(view)
+    lacking = missing(module)
     if lacking:
         raise ImportError(f"scorekeeper/web/variants/{name}.py lacks {', '.join(lacking)} of the VariantView contract")
-    return view
+    return View(module)
 
 
-VIEWS: dict[str, VariantView] = {name: _load(name) for name in VARIANTS}
-# A new club plays the first variant played for money (zero-sum), unless it asks for another.
-CLUB_VARIANT = next(name for name, rules in VARIANTS.items() if rules.ZERO_SUM)
-# Every named tariff preset, for the blank-sheet form that offers them.
-TARIFF_PRESETS = {name: preset for view in VIEWS.values() for name, preset in view.TARIFF_PRESETS.items()}
+VIEWS: dict[str, View] = {name: load(name) for name in VARIANTS}
+
+
+def club_variant() -> str:
+    """A new club plays the first variant a club may play for money, unless it asks for another."""
+    return next(name for name, rules in VARIANTS.items() if rules.FOR_MONEY)
+
+
+def tariff_presets() -> dict:
+    """Every named tariff preset, for the blank-sheet form that offers them: name → (variant, the options)."""
+    return {name: (variant, preset) for variant, view in VIEWS.items() for name, preset in view.TARIFF_PRESETS.items()}
+
+
+def option_labels(variant: str) -> dict:
+    """A label for each of the variant's options: its own, else the shared one, else the option's name."""
+    own = VIEWS[variant].OPTION_LABELS
+    return {name: own.get(name) or shared.OPTION_LABELS.get(name) or name for name in VARIANTS[variant].OPTIONS}
+
+
+CLUB_VARIANT = club_variant()

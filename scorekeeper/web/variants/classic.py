@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core.base import SUITS
+from scorekeeper.core.game import SUITS
 from scorekeeper.core.variants import classic as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
@@ -15,7 +15,6 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
-HAND_TEMPLATE = "games/hand_classic.html"
 OPTION_LABELS = shared.labels(
     "target",
     "deals",
@@ -27,13 +26,13 @@ OPTION_LABELS = shared.labels(
     trump_rotation=_l("Trump rotation (tournament)"),
     no_trump_every=_l("No trump every n-th deal"),
 )
-CHOICE_LABELS: dict = {}
-BLANK_ROWS = 27
-PLAYERS_BY_SEAT = False
-TARIFF_PRESETS: dict = {}
-PRESET_LABELS: dict = {}
-CLUB_STATS = False
-tariff_matrix = None
+FIELD_LABELS = {
+    "honours": _l("Honours"),
+    "revoke": _l("Revoke"),
+    "revoke.side": _l("Revoke"),
+    "revoke.penalty": _l("Revoke penalty"),
+}
+PLAYER_HINT = _l("Four players; partners sit opposite (1st and 3rd, 2nd and 4th).")
 
 
 class HandForm(BaseHandForm):
@@ -44,7 +43,7 @@ class HandForm(BaseHandForm):
     revoke_penalty = radio(default="tricks")
     ERROR_FIELDS = {"revoke.side": "revoke_side", "revoke.penalty": "revoke_penalty", "revoke": "revoke_side"}
 
-    def to_input(self) -> dict:
+    def to_input(self, ctx) -> dict:
         out: dict = {"tricks": pair(self.tricks.data, 13)}
         if self.trump.data:
             out["trump"] = self.trump.data
@@ -58,7 +57,7 @@ class HandForm(BaseHandForm):
         return out
 
     @staticmethod
-    def data_from(inp: dict) -> dict:
+    def data_from(inp: dict, ctx) -> dict:
         data = {"trump": inp.get("trump"), "tricks": inp["tricks"][0]}
         if inp.get("honours"):
             data["honours"] = inp["honours"][0]
@@ -68,16 +67,8 @@ class HandForm(BaseHandForm):
         return data
 
 
-def tricks_total(options) -> int:
-    return 13
-
-
-def fixed_trump(number: int, options) -> str | None:
-    return rules.fixed_trump(number, options)
-
-
-def buttons(form, ctx, players, side_names) -> dict:
-    fixed = rules.fixed_trump(ctx.number, ctx.options)
+def buttons(form, ctx, side_names) -> dict:
+    fixed = rules.fixed_trump(ctx.number, ctx)
     honours = ctx.options["honours"] and fixed != words.NO_TRUMP
     form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
     form.honours.choices = [SelectChoice(str(x), words.score((x, 4 - x))) for x in range(5)]
@@ -99,7 +90,8 @@ def buttons(form, ctx, players, side_names) -> dict:
     }
 
 
-def hand_words(inp, players, sides, trump) -> str:
+def hand_words(inp, ctx) -> str:
+    trump = rules.fixed_trump(ctx.number, ctx) or inp.get("trump")
     text = f"{words.suit(trump)} {words.score(inp['tricks'])}"
     if inp.get("honours"):
         text += ", " + _("honours %(a)d–%(b)d", a=inp["honours"][0], b=inp["honours"][1])
@@ -109,14 +101,14 @@ def hand_words(inp, players, sides, trump) -> str:
         ]
         text += ", " + _(
             "revoke by %(side)s (%(penalty)s)",
-            side=words.side_names(players, sides)[inp["revoke"]["side"]],
+            side=words.side_names(ctx.players, rules.sides(ctx))[inp["revoke"]["side"]],
             penalty=penalty,
         )
     return text
 
 
-def house_rules(options) -> list[tuple[str, str]]:
-    o = options
+def house_rules(table) -> list[tuple[str, str]]:
+    o = table.options
     rules_ = [
         (_("Honours"), words.yes_no(o["honours"] and not o.get("deals"))),
         (_("Rubber"), _("best of three games") if o["rubber"] else _("no")),
@@ -133,17 +125,24 @@ def _honours_counted(options) -> bool:
     return bool(options["honours"] and not options["deals"])
 
 
-def blank_columns(options) -> list[tuple[str, str]]:
+def blank_columns(table) -> list[tuple[str, str]]:
     columns = [("trump", _("Trump")), ("tricks", _("Tricks"))]
-    if _honours_counted(options):
+    if _honours_counted(table.options):
         columns.append(("honours", _("Honours")))
     columns.append(("revoke", _("Revoke")))
     return columns
 
 
-def csv_columns(options, players, side_names) -> list:
-    columns = [shared.field("trump", players)] + shared.per_side("tricks", side_names)
-    if _honours_counted(options):
+def answer_fields(protokoll) -> dict:
+    """A rubber to 5 (short whist) is also scored in rubber points: null until the rubber is over."""
+    if protokoll.games_won is None or protokoll.setup.options.get("target") != 5:
+        return {}
+    return {"rubber_points": list(protokoll.rubber_points) if protokoll.rubber_points else None}
+
+
+def csv_columns(table, side_names) -> list:
+    columns = [shared.field("trump", table.players)] + shared.per_side("tricks", side_names)
+    if _honours_counted(table.options):
         columns += shared.per_side("honours", side_names)
     columns += [
         ("revoke", lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),

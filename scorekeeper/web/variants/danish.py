@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core.base import TRUMPS
+from scorekeeper.core.game import TRUMPS
 from scorekeeper.core.variants import danish as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
@@ -15,7 +15,6 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
-HAND_TEMPLATE = "games/hand_danish.html"
 OPTION_LABELS = shared.labels(
     "deals",
     "rate",
@@ -28,8 +27,11 @@ OPTION_LABELS = shared.labels(
     iron_hand=_l("Jernhånd (a new deal for a hand without pictures, aces or jokers)"),
 )
 CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick")}
+FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "suffix": _l("Bid")}
+PLAYER_HINT = _l("Four players, or five: the dealer then sits out.")
 BLANK_ROWS = 19  # leaves room for the tariff table
-PLAYERS_BY_SEAT = True
+STYLESHEET = "variants/danish.css"
+SCRIPT = "variants/danish.js"
 TARIFF_PRESETS = rules.TARIFF_PRESETS
 PRESET_LABELS = {
     "standard": _l("Standard tariff"),
@@ -60,13 +62,13 @@ class HandForm(BaseHandForm):
     tricks = radio()
     ERROR_FIELDS = {"suffix": "bid", "passed": "bid"}
 
-    def submitted(self, formdata) -> dict:
+    def submitted(self, formdata, ctx) -> dict:
         """The "passed out" and "jernhånd" buttons are hands of their own; gå med players come as with_<seat>."""
         if formdata.get("passed"):
             return {"passed": True}
         if formdata.get("iron_hand"):
             return {"iron_hand": number_or_raw(self.bidder.data, negative=True)}
-        inp = self.to_input()
+        inp = self.to_input(ctx)
         joined = [
             {"seat": number_or_raw(key[5:], negative=True), "tricks": number_or_raw(value, negative=True)}
             for key, value in formdata.items()
@@ -76,7 +78,7 @@ class HandForm(BaseHandForm):
             inp["with"] = joined
         return inp
 
-    def to_input(self) -> dict:
+    def to_input(self, ctx) -> dict:
         bid = self.bid.data or ""
         number, _sep, suffix = bid.partition("-")
         out: dict = {
@@ -93,8 +95,16 @@ class HandForm(BaseHandForm):
         out["partner"] = out["bidder"] if partner == "self" else number_or_raw(partner, negative=True)
         return out
 
+    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
+        """A passed-out deal would replace a played hand: the page asks first."""
+        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
+
     @staticmethod
-    def data_from(inp: dict) -> dict:
+    def played(inp: dict) -> bool:
+        return not inp.get("passed")
+
+    @staticmethod
+    def data_from(inp: dict, ctx) -> dict:
         if inp.get("passed"):
             return {}
         if "iron_hand" in inp:
@@ -141,14 +151,6 @@ def bid_name(bid, suffix=None) -> str:
     return f"{bid} {suffix_name(suffix or 'plain')}".strip()
 
 
-def tricks_total(options) -> int:
-    return 13
-
-
-def fixed_trump(number: int, options) -> str | None:
-    return None
-
-
 def bid_rows(options=None) -> list[list]:
     """The core's ladder (of the game's house) as rows of buttons: a row per number of tricks, its sol bid (or a gap)
     after the plain bid."""
@@ -168,9 +170,8 @@ def bid_rows(options=None) -> list[list]:
     return rows
 
 
-def buttons(form, ctx, players, side_names) -> dict:
-    out = rules.sits_out(ctx)
-    playing = [i for i in range(ctx.n_players) if i != out]
+def buttons(form, ctx, side_names) -> dict:
+    players, out, playing = ctx.players, ctx.sitting_out, ctx.playing
     form.tricks.choices = [SelectChoice(str(x), str(x)) for x in range(14)]
     form.bidder.choices = [SelectChoice(str(i), players[i]) for i in playing]
     form.partner.choices = [SelectChoice(str(i), players[i]) for i in playing] + [
@@ -192,7 +193,8 @@ def buttons(form, ctx, players, side_names) -> dict:
     }
 
 
-def hand_words(inp, players, sides, trump) -> str:
+def hand_words(inp, ctx) -> str:
+    players = ctx.players
     if inp.get("passed"):
         return _("Passed out")
     if "iron_hand" in inp:
@@ -221,8 +223,8 @@ def hand_words(inp, players, sides, trump) -> str:
     )
 
 
-def house_rules(options) -> list[tuple[str, str]]:
-    o = options
+def house_rules(table) -> list[tuple[str, str]]:
+    o = table.options
     lines = []
     if o.get("preset"):
         lines.append((_("Tariff preset"), str(PRESET_LABELS.get(o["preset"], o["preset"]))))
@@ -288,7 +290,7 @@ def tariff_matrix(options) -> dict:
     }
 
 
-def blank_columns(options) -> list[tuple[str, str]]:
+def blank_columns(table) -> list[tuple[str, str]]:
     return [
         ("bidder", _("Bidder")),
         ("bid", _("Bid")),
@@ -298,8 +300,13 @@ def blank_columns(options) -> list[tuple[str, str]]:
     ]
 
 
-def csv_columns(options, players, side_names) -> list:
+def csv_columns(table, side_names) -> list:
     """The entered fields; `iron_hand` and `with` only where the table's rules allow them, so that a game without
     those club rules keeps the columns its spreadsheets were made for."""
+    options = table.options
     allowed = {"iron_hand": bool(options.get("iron_hand")), "with": bool((options.get("house") or {}).get("gaa_med"))}
-    return [shared.field(name, players) for name in rules.INPUT_FIELDS if allowed.get(name, True)]
+    return [
+        shared.field(name, table.players, seat=name in ("bidder", "partner"))
+        for name in rules.INPUT_FIELDS
+        if allowed.get(name, True)
+    ]

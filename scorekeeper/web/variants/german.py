@@ -12,59 +12,53 @@ from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
-HAND_TEMPLATE = "games/hand_german.html"
 OPTION_LABELS = shared.labels("target", "rate", "currency", count=_l("Tricks that count"))
 CHOICE_LABELS = {"phase2": _l("the last 13 tricks"), "all26": _l("all 26 tricks")}
+PLAYER_HINT = _l("Two players.")
 BLANK_ROWS = 28
-PLAYERS_BY_SEAT = False
-TARIFF_PRESETS: dict = {}
-PRESET_LABELS: dict = {}
-CLUB_STATS = False
-tariff_matrix = None
 
 
 class HandForm(BaseHandForm):
     tricks = radio()
-    total = 13
 
-    def to_input(self) -> dict:
+    def to_input(self, ctx) -> dict:
         return {"tricks": pair(self.tricks.data, self.total)}
 
     @staticmethod
-    def data_from(inp: dict) -> dict:
+    def data_from(inp: dict, ctx) -> dict:
         return {"tricks": inp["tricks"][0]}
 
 
-def tricks_total(options) -> int:
-    return 26 if options["count"] == "all26" else 13
+def tricks_total(ctx) -> int:
+    return 26 if ctx.options["count"] == "all26" else 13
 
 
-def fixed_trump(number: int, options) -> str | None:
-    return None
-
-
-def buttons(form, ctx, players, side_names) -> dict:
-    return {}
-
-
-def hand_words(inp, players, sides, trump) -> str:
+def hand_words(inp, ctx) -> str:
     return words.score(inp["tricks"])
 
 
-def house_rules(options) -> list[tuple[str, str]]:
+def players_by_seat(table) -> bool:
+    return False  # "Anna against Bo"
+
+
+def target_label(table) -> str:
+    return _("Target (deals won)") if table.options.get("count") == "all26" else _("Target")
+
+
+def house_rules(table) -> list[tuple[str, str]]:
     return [
         (
             _("Counting"),
             _("tricks over six of the last 13")
-            if options["count"] == "phase2"
+            if table.options["count"] == "phase2"
             else _("all 26 tricks: the deal goes to the player with more"),
         )
     ]
 
 
-def blank_columns(options) -> list[tuple[str, str]]:
+def blank_columns(table) -> list[tuple[str, str]]:
     return [("tricks", _("Tricks"))]
 
 
-def csv_columns(options, players, side_names) -> list:
+def csv_columns(table, side_names) -> list:
     return shared.per_side("tricks", side_names)

@@ -14,7 +14,6 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
-HAND_TEMPLATE = "games/hand_norwegian.html"
 OPTION_LABELS = shared.labels(
     "target",
     "rate",
@@ -30,16 +29,12 @@ CHOICE_LABELS = {
     "under_seven": _l("7 − tricks for a side under seven"),
     "majority_loses": _l("the side with seven or more loses a point per trick over six"),
 }
-BLANK_ROWS = 27
-PLAYERS_BY_SEAT = False
-TARIFF_PRESETS: dict = {}
+PLAYER_HINT = _l("Four players; partners sit opposite (1st and 3rd, 2nd and 4th).")
 PRESET_LABELS = {
     "standard": _l("Standard: one point a trick, to 13"),
     "minnesota": _l("Minnesota rules"),
     "parlett": _l("Parlett's scale, to 50"),
 }
-CLUB_STATS = False
-tariff_matrix = None
 
 
 class HandForm(BaseHandForm):
@@ -47,7 +42,7 @@ class HandForm(BaseHandForm):
     tricks = radio()
     ERROR_FIELDS = {"bidder": "bid"}
 
-    def to_input(self) -> dict:
+    def to_input(self, ctx) -> dict:
         bid = self.bid.data or ""
         out: dict = {"tricks": pair(self.tricks.data, 13)}
         if bid.startswith("grand-"):
@@ -57,34 +52,27 @@ class HandForm(BaseHandForm):
         return out
 
     @staticmethod
-    def data_from(inp: dict) -> dict:
+    def data_from(inp: dict, ctx) -> dict:
         bid = f"grand-{inp['bidder']}" if inp["bid"] == "grand" else "pass"
         return {"bid": bid, "tricks": inp["tricks"][0]}
 
 
-def tricks_total(options) -> int:
-    return 13
-
-
-def fixed_trump(number: int, options) -> str | None:
-    return None
-
-
-def buttons(form, ctx, players, side_names) -> dict:
-    form.bid.choices = [SelectChoice(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(players)] + [
+def buttons(form, ctx, side_names) -> dict:
+    form.bid.choices = [SelectChoice(f"grand-{i}", _("Grand: %(name)s", name=p)) for i, p in enumerate(ctx.players)] + [
         SelectChoice("pass", _("Pass (all passed)"))
     ]
     return {}
 
 
-def hand_words(inp, players, sides, trump) -> str:
+def hand_words(inp, ctx) -> str:
     score = words.score(inp["tricks"])
     if inp["bid"] == "grand":
-        return _("Grand %(bidder)s, %(score)s", bidder=players[inp["bidder"]], score=score)
+        return _("Grand %(bidder)s, %(score)s", bidder=ctx.players[inp["bidder"]], score=score)
     return _("Pass, %(score)s", score=score)
 
 
-def house_rules(options) -> list[tuple[str, str]]:
+def house_rules(table) -> list[tuple[str, str]]:
+    options = table.options
     grand, pass_value = options.get("grand_value", 1), options.get("pass_value", 1)
     lines = []
     if grand != 1:
@@ -103,9 +91,11 @@ def house_rules(options) -> list[tuple[str, str]]:
     return lines
 
 
-def blank_columns(options) -> list[tuple[str, str]]:
+def blank_columns(table) -> list[tuple[str, str]]:
     return [("bid", _("Grand by / pass")), ("tricks", _("Tricks"))]
 
 
-def csv_columns(options, players, side_names) -> list:
-    return [shared.field("bid", players), shared.field("bidder", players)] + shared.per_side("tricks", side_names)
+def csv_columns(table, side_names) -> list:
+    return [shared.field("bid", table.players), shared.field("bidder", table.players, seat=True)] + shared.per_side(
+        "tricks", side_names
+    )

@@ -11,8 +11,6 @@ OPTION_LABELS = {
     "rate": _l("Money per point"),
     "currency": _l("Currency"),
 }
-# Input fields that hold a seat: the CSV writes the player's name.
-SEAT_FIELDS = ("bidder", "partner", "red")
 
 
 def labels(*names: str, **own) -> dict:
@@ -20,12 +18,12 @@ def labels(*names: str, **own) -> dict:
     return {**{name: OPTION_LABELS[name] for name in names}, **own}
 
 
-def field(name: str, players):
-    """A CSV column for one entered field: seats as names, True as "yes", nothing as an empty cell."""
+def field(name: str, players, seat: bool = False):
+    """A CSV column for one entered field: a `seat` as the player's name, True as "yes", nothing as an empty cell."""
 
     def get(inp):
         value = inp.get(name)
-        if name in SEAT_FIELDS and value is not None:
+        if seat and value is not None:
             return players[value]
         if value is True:
             return "yes"

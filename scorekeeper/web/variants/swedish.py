@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core.variants import swedish as rules
@@ -13,22 +14,16 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
-HAND_TEMPLATE = "games/hand_swedish.html"
 OPTION_LABELS = shared.labels("target", "deals", "rate", "currency")
-CHOICE_LABELS: dict = {}
-BLANK_ROWS = 27
-PLAYERS_BY_SEAT = False
-TARIFF_PRESETS: dict = {}
-PRESET_LABELS: dict = {}
-CLUB_STATS = False
-tariff_matrix = None
+FIELD_LABELS = {"red": _l("First red / black")}
+PLAYER_HINT = _l("Four players; partners sit opposite (1st and 3rd, 2nd and 4th).")
 
 
 class HandForm(BaseHandForm):
     red = radio()
     tricks = radio()
 
-    def to_input(self) -> dict:
+    def to_input(self, ctx) -> dict:
         red = self.red.data
         out: dict = {"tricks": pair(self.tricks.data, 13)}
         if red == "black":
@@ -38,39 +33,27 @@ class HandForm(BaseHandForm):
         return out
 
     @staticmethod
-    def data_from(inp: dict) -> dict:
+    def data_from(inp: dict, ctx) -> dict:
         return {"red": "black" if inp["red"] is None else inp["red"], "tricks": inp["tricks"][0]}
 
 
-def tricks_total(options) -> int:
-    return 13
-
-
-def fixed_trump(number: int, options) -> str | None:
-    return None
-
-
-def buttons(form, ctx, players, side_names) -> dict:
-    form.red.choices = [SelectChoice(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(players)] + [
+def buttons(form, ctx, side_names) -> dict:
+    form.red.choices = [SelectChoice(str(i), _("Red: %(name)s", name=p)) for i, p in enumerate(ctx.players)] + [
         SelectChoice("black", _("All black"))
     ]
     return {}
 
 
-def hand_words(inp, players, sides, trump) -> str:
+def hand_words(inp, ctx) -> str:
     score = words.score(inp["tricks"])
     if inp["red"] is None:
         return _("All black, %(score)s", score=score)
-    return _("Red %(player)s, %(score)s", player=players[inp["red"]], score=score)
+    return _("Red %(player)s, %(score)s", player=ctx.players[inp["red"]], score=score)
 
 
-def house_rules(options) -> list[tuple[str, str]]:
-    return []
-
-
-def blank_columns(options) -> list[tuple[str, str]]:
+def blank_columns(table) -> list[tuple[str, str]]:
     return [("red", _("First red / black")), ("tricks", _("Tricks"))]
 
 
-def csv_columns(options, players, side_names) -> list:
-    return [shared.field("red", players)] + shared.per_side("tricks", side_names)
+def csv_columns(table, side_names) -> list:
+    return [shared.field("red", table.players, seat=True)] + shared.per_side("tricks", side_names)

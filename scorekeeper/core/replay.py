@@ -1,0 +1,133 @@
+"""The replay: a game's hands scored one by one in their place, with the variant's hooks; the totals are their sum.
+
+Also the two contexts the hooks are asked in, built here so that the pages (a hand form, a blank sheet) ask the same
+hooks in the same context as the scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from scorekeeper.core.contract import VariantRules
+from scorekeeper.core.game import HandContext, Match, Protokoll, ScoredHand, Setup, TableContext, add
+from scorekeeper.core.messages import GameOver, InputError, Msg
+
+
+def table_context(setup: Setup) -> TableContext:
+    """A started game's table."""
+    return TableContext(
+        variant=setup.variant,
+        n_players=setup.n,
+        options=setup.options,
+        players=tuple(setup.players),
+        first_dealer=setup.dealer,
+    )
+
+
+def hand_context(rules: VariantRules, table: TableContext, number: int, totals: tuple[int, ...] = ()) -> HandContext:
+    """Hand `number` at this table, after `totals`: its dealer, and the cards and the seat out the variant says.
+    The table's first dealer must be known."""
+    dealer = table.dealer_of(number)
+    if dealer is None:
+        raise ValueError("a hand's context needs the table's first dealer")
+    return HandContext(
+        variant=table.variant,
+        n_players=table.n_players,
+        options=table.options,
+        players=table.players,
+        first_dealer=table.first_dealer,
+        number=number,
+        dealer=dealer,
+        totals=totals,
+        cards=rules.cards(number, table),
+        sitting_out=rules.sits_out(number, table),
+    )
+
+
+def scored_context(table: TableContext, hand: ScoredHand, totals: tuple[int, ...]) -> HandContext:
+    """The context a scored hand was scored in (`totals` before it), from what the hand keeps: no hook asked again."""
+    return HandContext(
+        variant=table.variant,
+        n_players=table.n_players,
+        options=table.options,
+        players=table.players,
+        first_dealer=table.first_dealer,
+        number=hand.number,
+        dealer=hand.dealer,
+        totals=totals,
+        cards=hand.cards,
+        sitting_out=hand.sitting_out,
+    )
+
+
+def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Protokoll | None = None) -> Protokoll:
+    """Score the hands one by one, checking each in its place; the totals are their sum.
+
+    When a side must win more than one game (`games_to_win`) the game is a match (a rubber): a game won is counted,
+    the next starts at 0–0, and the match ends when a side has won that many. `start`, the protokoll of the game's
+    first hands, goes on from its last hand: the same as replaying them all.
+    """
+    table = table_context(setup)
+    sides = rules.sides(table)
+    zeros = (0,) * len(sides)
+    match: Match | None
+    if start is None:
+        totals = zeros
+        hands: list[ScoredHand] = []
+        finished, winner = False, None
+        games_to_win = rules.games_to_win(table)
+        match = Match(games_to_win, zeros) if games_to_win > 1 else None
+    else:
+        totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
+        match = start.match
+    for i, raw in enumerate(inputs, len(hands)):
+        number = i + 1
+        if finished:
+            raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
+        ctx = hand_context(rules, table, number, totals)
+        try:
+            inp = rules.check_hand(raw, ctx)
+        except InputError as exc:
+            exc.number = number
+            raise
+        points = rules.hand_points(inp, ctx)
+        totals = add(totals, points)
+        hand = ScoredHand(
+            number,
+            ctx.dealer,
+            inp,
+            points,
+            totals,
+            rules.leader(inp, ctx),
+            ctx.sitting_out,
+            match.game if match else None,
+            rules.trump(inp, ctx),
+            ctx.cards,
+        )
+        hands.append(hand)
+        finished, winner = rules.game_end(hand, ctx)
+        if match is not None and finished and winner is not None:
+            match = match.won(winner, totals)
+            if not match.over:
+                finished, winner, totals = False, None, zeros
+    next_number = len(hands) + 1
+    next_dealer = (setup.dealer + len(hands)) % setup.n
+    deals = rules.deals(table)
+    return Protokoll(
+        setup=setup,
+        sides=sides,
+        hands=tuple(hands),
+        totals=totals,
+        next_dealer=next_dealer,
+        next_leader=(next_dealer + 1) % setup.n,
+        finished=finished,
+        winner=winner,
+        games_won=match.games_won if match else None,
+        rubber_points=rules.match_points(match, table),
+        deals_left=(deals - len(hands)) if deals else None,
+        game=match.game if match else None,
+        next_trump=None if finished else rules.fixed_trump(next_number, table),
+        match=match,
+        next_cards=None if finished else rules.cards(next_number, table),
+    )

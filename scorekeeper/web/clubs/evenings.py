@@ -1,0 +1,220 @@
+"""A club's card evenings: new and changed evenings, their tables, the result, settling up, the result as CSV."""
+
+from __future__ import annotations
+
+import time
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from scorekeeper.core import InputError, format_cents
+from scorekeeper.services import clubs as club_service
+from scorekeeper.web import guard, phone
+from scorekeeper.web.clubs import common
+from scorekeeper.web.clubs import forms as club_forms
+from scorekeeper.web.clubs import present as club_present
+from scorekeeper.web.clubs.common import bp
+from scorekeeper.web.db import get_db
+from scorekeeper.web.inputs import number_or_raw
+from scorekeeper.web.messages import translate
+from scorekeeper.web.proxy import external_url
+
+
+@bp.route("/c/<club_id>/evenings/new", methods=["GET", "POST"])
+@guard.writes("evening")
+def new_evening(club_id):
+    return _evening_form(club_id)
+
+
+@bp.route("/c/<club_id>/e/<int:evening_id>/edit", methods=["GET", "POST"])
+@guard.exempt("the admin corrects an evening (or deletes an empty one): changes a row, makes none")
+def edit_evening(club_id, evening_id):
+    """Correct the date, the fee or the way of settling up; an evening without tables can be deleted here too."""
+    return _evening_form(club_id, evening_id)
+
+
+def _evening_form(club_id, evening_id: int | None = None):
+    """A new evening (evening_id None), or the one to correct."""
+    club, refused = common.admin_or_refuse(club_id)
+    if refused:
+        return refused
+    db = get_db()
+    record = None
+    if evening_id is not None:
+        try:
+            record = club_service.get_evening(db, club_id, evening_id)
+        except club_service.ClubNotFound:
+            abort(404)
+    form = club_forms.EveningForm()
+    general: list[str] = []
+    if request.method == "GET":
+        form.date.data = record.date if record else time.strftime("%Y-%m-%d")
+        if record:
+            form.fee.data = format_cents(record.fee_cents) if record.fee_cents else ""
+            form.settlement.data = record.settlement
+    elif form.validate_on_submit():
+        fields = (form.date.data, form.fee.data, form.settlement.data or "pairwise")
+        try:
+            if record:
+                club_service.change_evening(db, club_id, evening_id, *fields)
+            else:
+                evening_id = club_service.create_evening(db, club_id, *fields)
+        except InputError as exc:
+            general = common.form_errors(form, exc.errors)
+        else:
+            if record:
+                flash(_("The evening was changed."))
+            return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
+    elif not form.errors:
+        general = [_("The form expired; please try again.")]
+    editing = (
+        {"editing": record, "deletable": not club_service.table_count(db, record.id), "button": club_forms.ButtonForm()}
+        if record
+        else {}
+    )
+    return common.page(
+        "evening_new.html",
+        400 if request.method == "POST" else 200,
+        club=club,
+        form=form,
+        general=general,
+        rate=record.rate if record else club_service.club_rate(club),
+        **editing,
+    )
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/delete")
+@guard.exempt("the admin deletes an evening without tables")
+def delete_evening(club_id, evening_id):
+    if not common.button_post(club_id, lambda db: club_service.delete_evening(db, club_id, evening_id)):
+        return redirect(url_for("clubs.edit_evening", club_id=club_id, evening_id=evening_id))
+    flash(_("The evening was deleted."))
+    return redirect(url_for("clubs.club", club_id=club_id))
+
+
+def _evening(club_id, evening_id, settlement=None):
+    try:
+        return club_service.evening(get_db(), club_id, evening_id, settlement)
+    except club_service.ClubNotFound:
+        abort(404)
+
+
+def _evening_page(club, evening_id, form=None, general=(), status=200):
+    db = get_db()
+    data = _evening(club.id, evening_id)
+    members = club_service.members(db, club.id)
+    admin = common.is_admin(club)
+    ctx = club_present.evening_context(data, members, club.currency)
+    for table in ctx["tables"]:
+        key = phone.game_key(table["game_id"]) if admin else None
+        table["edit_url"] = external_url("games.claim", game_id=table["game_id"], key=key) if key else None
+        table["removable"] = admin and table["hands"] == 0
+    if form is None and admin:
+        seated = {m for t in data.tables for m in t.record.members}
+        form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired], seated=seated)
+    return render_template(
+        "clubs/evening.html",
+        club=club,
+        evening=ctx,
+        admin=admin,
+        form=form,
+        general=list(general),
+        button=club_forms.ButtonForm(),
+        seats=form.seat_fields() if form else [],
+    ), status
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>")
+def evening(club_id, evening_id):
+    return _evening_page(common.club_or_404(club_id), evening_id)
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/tables")
+@guard.writes("new-game")
+def new_table(club_id, evening_id):
+    club, refused = common.admin_or_refuse(club_id)
+    if refused:
+        return refused
+    _evening(club_id, evening_id)
+    members = club_service.members(get_db(), club_id)
+    form = club_forms.table_form(club.variant, [m for m in members.values() if not m.retired], request.form)
+    if not form.validate_on_submit():
+        return _evening_page(club, evening_id, form, [_("The form expired; please try again.")], 400)
+    try:
+        game_id, key, number = club_service.add_table(
+            get_db(),
+            club_id,
+            evening_id,
+            form.member_ids(),
+            number_or_raw(form.dealer.data, negative=True) or 0,
+            form.variant.data or None,
+        )
+    except InputError as exc:
+        return _evening_page(club, evening_id, form, common.form_errors(form, exc.errors, {"players": "seat0"}), 400)
+    phone.remember_game(game_id, key)
+    flash(_("Table %(n)d is ready. Hand its edit link to the table's scorer.", n=number))
+    return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id, _anchor=f"table-{number}"))
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/tables/<game_id>/remove")
+@guard.exempt("the admin removes a table without hands")
+def remove_table(club_id, evening_id, game_id):
+    common.button_post(club_id, lambda db: club_service.remove_table(db, club_id, evening_id, game_id))
+    return redirect(url_for("clubs.evening", club_id=club_id, evening_id=evening_id))
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/result")
+def result(club_id, evening_id):
+    club = common.club_or_404(club_id)
+    settlement = request.args.get("settlement")
+    data = _evening(club_id, evening_id, settlement)
+    ctx = club_present.evening_context(data, club_service.members(get_db(), club_id), club.currency)
+    admin = common.is_admin(club)
+    form = club_forms.SettleForm(data={"settlement": ctx["settlement"]}) if admin else None
+    ways = []
+    if admin and not ctx["settled"]:
+        for choice in form.settlement.choices:  # each way with its payments, to choose between them on the page
+            way = ctx if choice.value == ctx["settlement"] else None
+            if way is None:
+                way = club_present.evening_context(
+                    _evening(club_id, evening_id, choice.value), club_service.members(get_db(), club_id), club.currency
+                )
+            ways.append({"value": choice.value, "label": choice.label, "payments": way["payments"]})
+    return render_template("clubs/result.html", club=club, evening=ctx, admin=admin, form=form, ways=ways)
+
+
+@bp.post("/c/<club_id>/e/<int:evening_id>/settle")
+@guard.exempt("the admin marks an evening settled: changes a row")
+def settle(club_id, evening_id):
+    club, refused = common.admin_or_refuse(club_id)
+    if refused:
+        return refused
+    _evening(club_id, evening_id)
+    form = club_forms.SettleForm()
+    if not form.validate_on_submit():
+        abort(400)
+    action = form.action.data or request.form.get("action")
+    try:
+        club_service.set_settled(get_db(), club_id, evening_id, form.settlement.data, action == "settle")
+    except InputError as exc:
+        for message in exc.errors.values():
+            flash(translate(message))
+    else:
+        flash(_("The evening is marked settled.") if action == "settle" else _("The evening is not settled."))
+    return redirect(url_for("clubs.result", club_id=club_id, evening_id=evening_id))
+
+
+@bp.get("/c/<club_id>/e/<int:evening_id>/result.csv")
+def result_csv(club_id, evening_id):
+    common.club_or_404(club_id)
+    data = _evening(club_id, evening_id, request.args.get("settlement"))
+    return common.csv_response(
+        club_present.evening_csv(data, club_service.members(get_db(), club_id)), f"evening-{data.record.date}.csv"
+    )
