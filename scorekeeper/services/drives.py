@@ -177,6 +177,8 @@ def normal_money(money: dict | None, setup: DriveSetup) -> dict | None:
         return None
     prizes = []
     for prize in money.get("prizes", []):
+        if setup.couples and prize.get("kind") in ("top_lady", "top_gent") and "role" not in prize:
+            prize = {**prize, "kind": "top_pair"}  # the old page gave a couples drive's "top lady" to the top pair
         try:
             rule = core.check_prize(setup, prize)
         except InputError:

@@ -643,3 +643,38 @@ def test_the_organisers_new_pages_speak(client, lang):
             "Lucky number",
         ):
             assert english not in html, (path, english)
+
+
+def test_prizes_stored_before_they_were_a_list_are_read_as_rules(client, db_path):
+    """A drive started with the old money (one top lady, top gent, half-time, booby: migration m108) keeps them."""
+    from scorekeeper.storage import connect, store, writing
+
+    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=4, interval_after=2)
+    couples = new_drive(client, format="couples", pairs=PAIRS[:4], hands=1)
+    old = {
+        "currency": "DKK",
+        "fee": 2000,
+        "prizes": [
+            {"kind": "top_lady", "name": "Vin", "amount": 5000},
+            {"kind": "top_gent", "name": "Øl", "amount": 0},
+            {"kind": "half_time", "name": "Blomster", "amount": 0},
+            {"kind": "booby", "name": "Træske", "amount": 0},
+        ],
+    }
+    db = connect(db_path)
+    with writing(db):
+        store.put_drive_money(db, drive["id"], old)
+        store.put_drive_money(db, couples["id"], old)
+    play(client, drive)
+    shown = get(client, drive)["prizes"]
+    assert [(p["kind"], p["role"]) for p in shown] == [
+        ("place", "lady"),
+        ("place", "gent"),
+        ("half_time", "any"),
+        ("booby", "any"),
+    ]
+    assert shown[0]["winners"] == ["Dot"] and all(p["status"] == "won" for p in shown)
+    assert [(p["kind"], p["role"]) for p in get(client, couples)["prizes"]][:2] == [
+        ("place", "pair"),
+        ("place", "pair"),
+    ]
