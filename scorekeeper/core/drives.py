@@ -14,6 +14,7 @@ whoever played it.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -109,6 +110,8 @@ class DriveSetup:
     ladies_as_gents: tuple[str, ...] = ()
     substitutes: tuple[tuple[int, str, str], ...] = ()  # (from hand, out, in) as entered
     people: tuple[Person, ...] = field(default=(), compare=False)
+    # (role, seat) → the people who hold the seat, by the hand they take it from: how holder finds one quickly
+    seat_index: Mapping[tuple[str, int], tuple[Person, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tables(self) -> int:
@@ -138,13 +141,8 @@ class DriveSetup:
     def holder(self, role: str, seat: int, hand: int = 1) -> Person | None:
         """Who holds seat `seat` of `role` in hand `hand`: the last to take it by then, or None for an empty seat."""
         found = None
-        for person in self.people:
-            if (
-                person.role == role
-                and person.seat == seat
-                and person.first <= hand
-                and (found is None or person.first > found.first)
-            ):
+        for person in self.seat_index.get((role, seat), ()):
+            if person.first <= hand:
                 found = person
         return found
 
@@ -281,9 +279,12 @@ def _names(value: Any, field: str, what: Callable[[int], Msg], errors: dict[str,
     names: list[str] = []
     for i, raw in enumerate(value):
         try:
-            names.append(check_name(raw, what(i + 1)))
-        except ValueError as exc:
-            errors.setdefault(field, message_of(exc))
+            names.append(check_name(raw, ""))
+        except ValueError:
+            try:
+                check_name(raw, what(i + 1))  # again, to say which name in words (a drive is read back often)
+            except ValueError as exc:
+                errors.setdefault(field, message_of(exc))
     return names
 
 
@@ -433,8 +434,8 @@ def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | 
         errors["format"] = Msg("must be one of %(choices)s", choices=", ".join(FORMATS))
     people_field = "pairs" if couples else "ladies"
     if people_field not in errors and "gents" not in errors:
-        folded = [n.casefold() for n in ladies + gents]
-        twice = sorted({n for n in ladies + gents if folded.count(n.casefold()) > 1})
+        counted = Counter(n.casefold() for n in ladies + gents)
+        twice = sorted({n for n in ladies + gents if counted[n.casefold()] > 1})
         if twice:
             errors[people_field] = Msg("two players have the same name: %(names)s", names=", ".join(twice))
     hands = data.get("hands", DEFAULT_HANDS)
@@ -491,6 +492,9 @@ def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | 
         people = [replace(p, lady_as_gent=p.role == "gent" and p.name.casefold() in marked) for p in people]
     if errors:
         raise InputError(errors)
+    index: dict[tuple[str, int], list[Person]] = {}
+    for person in sorted(people, key=lambda p: p.first):
+        index.setdefault((person.role, person.seat), []).append(person)
     return DriveSetup(
         str(format),
         tuple(ladies),
@@ -505,6 +509,7 @@ def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | 
         tuple(as_gents),
         tuple(substitutes),
         tuple(people),
+        {k: tuple(v) for k, v in index.items()},
     )
 
 

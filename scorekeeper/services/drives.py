@@ -187,14 +187,19 @@ def normal_money(money: dict | None, setup: DriveSetup) -> dict | None:
     return {"one_prize_each": False, "prize_ties": "share", **money, "prizes": prizes}
 
 
-def money(db, drive_id: str) -> dict | None:
-    """The drive's currency, entry fee and prizes as stored (read as rules), or None for a drive without them."""
+def money(db, drive_id: str, setup: DriveSetup | None = None) -> dict | None:
+    """The drive's currency, entry fee and prizes as stored (read as rules), or None for a drive without them.
+    `setup`: the drive's, when the caller has it (else it is read)."""
     with reading(db):
         raw = store.drive_money(db, drive_id)
-        record = store.get_drive(db, drive_id)
-    if record is None:
-        return None
-    return normal_money(raw, stored_setup(record))
+        if not raw:
+            return None
+        if setup is None:
+            record = store.get_drive(db, drive_id)
+            if record is None:
+                return None
+            setup = stored_setup(record)
+    return normal_money(raw, setup)
 
 
 def rules_of(money: dict | None) -> list[core.PrizeRule]:

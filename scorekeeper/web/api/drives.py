@@ -142,7 +142,7 @@ def drive_dict(scored_drive: service.ScoredDrive, organiser: bool = False, money
 
 def _answer(scored_drive: service.ScoredDrive, status: int = 200, **extra):
     organiser = service.may_edit(scored_drive, edit_key())
-    out = drive_dict(scored_drive, organiser, service.money(get_db(), scored_drive.id))
+    out = drive_dict(scored_drive, organiser, service.money(get_db(), scored_drive.id, scored_drive.setup))
     out.update(extra)
     return jsonify(out), status
 
@@ -161,7 +161,7 @@ def create_drive():
         language=language(),
     )
     scored_drive = service.load(get_db(), drive_id)
-    out = drive_dict(scored_drive, True, service.money(get_db(), drive_id))
+    out = drive_dict(scored_drive, True, service.money(get_db(), drive_id, scored_drive.setup))
     out["edit_key"] = key
     out["edit_page"] = service.edit_page(drive_id, key)
     return jsonify(out), 201, {"Location": f"/api/drives/{drive_id}"}

@@ -185,7 +185,7 @@ def drive(drive_id):
     organiser = _is_organiser(scored_drive)
     phone.remember_drive(drive_id)
     head = present.drive_head(scored_drive)
-    money = service.money(get_db(), drive_id)
+    money = service.money(get_db(), drive_id, scored_drive.setup)
     countback = scored_drive.setup.tie_break == "countback"
     prizes = present.prizes(scored_drive, money, organiser=organiser)
     return _no_store(
@@ -413,7 +413,7 @@ def delete(drive_id):
 @guard.exempt(ORGANISER_KEY.format(what="writes the fee and the prizes anew, at most 60"))
 def prizes_page(drive_id):
     scored_drive = _organised(drive_id)
-    money = service.money(get_db(), drive_id)
+    money = service.money(get_db(), drive_id, scored_drive.setup)
     rows = whole_number(request.values.get("rows")) or max(len((money or {}).get("prizes", [])) + 2, forms.PRIZE_ROWS)
     rows = min(rows, MAX_PRIZES)
     form = forms.prizes_form(rows, request.form if request.method == "POST" else None, money)
@@ -585,7 +585,7 @@ def screen(drive_id):
         head=head,
         refresh=REFRESH,
         seconds=seconds if seconds and 1 <= seconds <= 60 else SCREEN_SECONDS,
-        pages=present.screen_pages(scored_drive, service.money(get_db(), drive_id)),
+        pages=present.screen_pages(scored_drive, service.money(get_db(), drive_id, scored_drive.setup)),
         move_again=present.move_again(scored_drive),
     )
     return _no_store(page)
@@ -632,7 +632,7 @@ def _context(kind: str, scored_drive: service.ScoredDrive, organiser: bool = Fal
     elif kind == "tally":
         ctx["cards"] = present.tally_cards(scored_drive)
     else:
-        money = service.money(get_db(), scored_drive.id)
+        money = service.money(get_db(), scored_drive.id, scored_drive.setup)
         countback = scored_drive.setup.tie_break == "countback"
         ctx.update(
             standings=present.standings_view(scored_drive.drive.standings, countback=countback),
