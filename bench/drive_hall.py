@@ -46,7 +46,9 @@ def measure(tree: Path) -> dict:
         for table in range(1, 9):
             first = (hand * 5 + table * 3) % 14
             r = client.post(
-                f"/api/drives/{drive['id']}/hands/{hand}/tables/{table}", json={"tricks": [first, 13 - first]}, headers=headers
+                f"/api/drives/{drive['id']}/hands/{hand}/tables/{table}",
+                json={"tricks": [first, 13 - first]},
+                headers=headers,
             )
             assert r.status_code == 201, r.json
     out: dict = {"tree": str(tree)}

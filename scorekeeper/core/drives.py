@@ -1059,7 +1059,7 @@ def check_prize(setup: DriveSetup, data: Any) -> PrizeRule:
     kind = data.get("kind")
     role = data.get("role")
     place = data.get("place", 1)
-    if kind in LEGACY_PRIZES and (role is None or kind in ("top_lady", "top_gent")):
+    if isinstance(kind, str) and kind in LEGACY_PRIZES and (role is None or kind in ("top_lady", "top_gent")):
         kind, role, place = LEGACY_PRIZES[kind][0], LEGACY_PRIZES[kind][1], data.get("place", 1)
     errors: dict[str, str] = {}
     if kind not in PRIZE_KINDS:

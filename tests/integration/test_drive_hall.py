@@ -678,3 +678,24 @@ def test_prizes_stored_before_they_were_a_list_are_read_as_rules(client, db_path
         ("place", "pair"),
         ("place", "pair"),
     ]
+
+
+@pytest.mark.parametrize(
+    "prize",
+    [
+        {"kind": ["place"]},
+        {"kind": {"a": 1}},
+        {"kind": "place", "role": ["lady"]},
+        {"kind": "place", "place": 1e9},
+        {"kind": "place", "place": True},
+        {"kind": "lucky", "name": 7},
+        "wine",
+        None,
+    ],
+)
+def test_a_strange_prize_is_a_400_naming_it_not_a_500(client, db_path, prize):
+    before = dump(db_path)
+    r = client.post("/api/drives", json={"format": "couples", "pairs": PAIRS[:4], "prizes": [prize]})
+    assert r.status_code in (201, 400), r.json
+    if r.status_code == 400:
+        assert any(k.startswith("prizes") for k in r.json["errors"]) and dump(db_path) == before
