@@ -400,6 +400,16 @@ def _substitutes(
         if entry.get("lady_as_gent") is True and old.role == "gent" and not couples:
             as_gents.append(newcomer)
         out_list.append((hand, leaver, newcomer))
+    # Each holds the seat until the next one takes it, whatever order the substitutes were entered in.
+    by_seat: dict[tuple[str, int], list[Person]] = {}
+    for person in people:
+        by_seat.setdefault((person.role, person.seat), []).append(person)
+    for holders in by_seat.values():
+        holders.sort(key=lambda p: p.first)
+        for a, b in zip(holders, holders[1:]):
+            if a.first == b.first:
+                errors["substitutes"] = Msg("%(name)s holds no seat in hand %(n)d", name=a.name, n=b.first)
+            people[people.index(a)] = replace(a, last=b.first - 1)
     return out_list
 
 

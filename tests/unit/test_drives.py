@@ -830,3 +830,17 @@ def test_the_interval_message_speaks_of_hands_not_null():
         make_drive({"format": "couples", "pairs": PAIRS[:4], "hands": 12, "interval_after": 12})
     message = exc.value.errors["interval_after"]
     assert "null" not in message and "from 1 to 11" in message and "6" in message
+
+
+def test_substitutes_entered_out_of_order_each_hold_the_seat_until_the_next():
+    """Zoe took Bea's seat from hand 13, then the organiser records that Yan had already taken it from hand 5: Bea
+    1–4, Yan 5–12, Zoe 13–24, and nobody is credited a hand twice."""
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "hands": 24})
+    setup = substitute(setup, "Bea", "Zoe", 13)
+    setup = substitute(setup, "Bea", "Yan", 5)
+    spans = {p.name: (p.first, p.last) for p in setup.people if p.role == "lady" and p.seat == 1}
+    assert spans == {"Bea": (1, 4), "Yan": (5, 12), "Zoe": (13, 24)}
+    drive = play(setup, {(h, t): [7, 6] for h in range(1, 25) for t in (1, 2)})
+    seat = {s.names[0]: s.played for s in drive.standings if s.names[0] in spans}
+    assert seat == {"Bea": 4, "Yan": 8, "Zoe": 12}
+    assert make_drive(setup.as_dict()) == setup

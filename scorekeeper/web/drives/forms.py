@@ -107,7 +107,7 @@ class NewDriveForm(MoneyFields):
     )
     movement = RadioField(
         choices=[
-            SelectChoice("winners", _l("Winners move (the classic drive)")),
+            SelectChoice("winners", _l("Winners move (the traditional drive)")),
             SelectChoice("fresh", _l("Fresh partners every hand (a fixed table, whatever the results)")),
         ],
         default="winners",
