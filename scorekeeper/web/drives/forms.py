@@ -12,6 +12,7 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringFi
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core.drives import DEFAULT_HANDS, DEFAULT_SIT_OUT, DEFAULT_TRUMPS, MAX_PRIZES, SIT_OUT_AVERAGE
+from scorekeeper.core.game import NO_TRUMP
 from scorekeeper.core.messages import InputError
 from scorekeeper.services.drives import CURRENCIES, default_currency
 from scorekeeper.web import words
@@ -41,8 +42,8 @@ SUGGESTED = [
 
 def trump_choices() -> list[SelectChoice]:
     return [SelectChoice(UNUSED, "—")] + [
-        SelectChoice(t, f"{words.suit(t)} {words.suit_words(t) if t == 'none' else ''}".strip())
-        for t in ("hearts", "clubs", "diamonds", "spades", "none")
+        SelectChoice(t, f"{words.suit(t)} {words.suit_words(t) if t == NO_TRUMP else ''}".strip())
+        for t in ("hearts", "clubs", "diamonds", "spades", NO_TRUMP)
     ]
 
 
