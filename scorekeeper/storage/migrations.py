@@ -230,6 +230,29 @@ def m108_drive_money(db):
 
 
 @migrations()
+def m120_drive_kept_seatings(db):
+    """The seating a drive's hand was played in, kept when a later correction of an earlier hand would have moved
+    people who had sat down and played already (issue 25): per hand, the two partnerships of every table (JSON)."""
+    db.execute("""
+        CREATE TABLE drive_seatings (
+            drive_id TEXT NOT NULL REFERENCES drives(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            seating TEXT NOT NULL,
+            PRIMARY KEY (drive_id, hand)
+        )""")
+
+
+@migrations()
+def m121_drive_prizes_and_moves(db):
+    """What the organiser's evening adds to a drive: the seating of the hand being played as it was shown before a
+    correction re-seated it (`reseat`, JSON: whom the pages tell "move again"), the app's draws for the prizes (cuts
+    and lucky numbers, JSON), and when the prizes were given (after that no result changes)."""
+    db.execute("ALTER TABLE drives ADD COLUMN reseat TEXT")
+    db.execute("ALTER TABLE drives ADD COLUMN draws TEXT")
+    db.execute("ALTER TABLE drives ADD COLUMN prizes_given TEXT")
+
+
+@migrations()
 def m130_club_evening_defaults(db):
     """The club's card holds the evening's defaults (issue 23): the fee per member for the kitty and the way of
     settling up (pairwise or through the kitty), as JSON {"fee_cents", "settlement"}; every new evening starts from

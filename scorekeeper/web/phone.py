@@ -104,3 +104,9 @@ def remember_drive(drive_id: str, key: str | None = None) -> None:
     if key:
         keys[drive_id] = key
     session["drive_keys"] = {d: k for d, k in keys.items() if d in session["drive_recent"]}
+
+
+def forget_drive(drive_id: str) -> None:
+    """A deleted drive leaves this phone's list and its key."""
+    session["drive_recent"] = [d for d in session.get("drive_recent", []) if d != drive_id]
+    session["drive_keys"] = {d: k for d, k in session.get("drive_keys", {}).items() if d != drive_id}

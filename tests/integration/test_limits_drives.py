@@ -251,23 +251,25 @@ def test_the_real_renderer_draws_drive_paper_once(client, tmp_path, monkeypatch)
 
 def test_score_cards_are_drawn_in_parts_and_joined_into_one_pdf(client, monkeypatch):
     """The renderer gets the cards as documents of CARDS_PER_PART cards, draws them one by one (holding one part's
-    layout at a time) and joins them: one PDF, every card in order, one page each."""
+    layout at a time) and joins them: one PDF, every card in order, four to a page (issue 25: A6 cards on A4)."""
     import io
 
     from pypdf import PdfReader
 
     from scorekeeper.web.drives import views as drive_views
 
-    monkeypatch.setattr(drive_views, "CARDS_PER_PART", 3)
+    monkeypatch.setattr(drive_views, "CARDS_PER_PART", 4)
     real = sheets.render_drive_pdf
     jobs = []
     monkeypatch.setattr(sheets, "render_drive_pdf", lambda html: jobs.append(html) or real(html))
-    drive = new_drive(client, tables=2, hands=2)  # 8 score cards: parts of 3, 3 and 2
+    drive = new_drive(client, tables=3, hands=2)  # 12 score cards: parts of 4, 4 and 4, a page each
     r = client.get(f"/d/{drive['id']}/scorecards.pdf")
-    assert r.status_code == 200 and len(jobs) == 1 and [h.count('class="score-card"') for h in jobs[0]] == [3, 3, 2]
+    assert r.status_code == 200 and len(jobs) == 1 and [h.count('class="score-card"') for h in jobs[0]] == [4, 4, 4]
     pages = [page.extract_text() for page in PdfReader(io.BytesIO(r.data)).pages]
-    names = [f"Lady {i}" for i in range(4)] + [f"Gent {i}" for i in range(4)]
-    assert len(pages) == 8 and all(name in page for name, page in zip(names, pages)), pages
+    names = [f"Lady {i}" for i in range(6)] + [f"Gent {i}" for i in range(6)]
+    assert len(pages) == 3, pages
+    for n, name in enumerate(names):
+        assert name in pages[n // 4], (name, pages)
     assert not any(re.search(r"\b\d / \d\b", page) for page in pages)  # no page numbers restarting in each part
     tally = client.get(f"/d/{drive['id']}/tally.pdf")  # 2 tables: one part
     assert tally.status_code == 200 and isinstance(jobs[1], str)

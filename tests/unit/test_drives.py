@@ -6,7 +6,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from scorekeeper.core.drives import OutOfTurn, SeatingChanged, accept, down, make_drive, play, seated_names, up
+from scorekeeper.core.drives import (
+    OutOfTurn,
+    PrizeRule,
+    SeatingChanged,
+    Standing,
+    accept,
+    award,
+    check_prize,
+    correct,
+    countback_reason,
+    down,
+    first_seating,
+    fresh_seating,
+    gent_step,
+    make_drive,
+    play,
+    rename,
+    seated_names,
+    substitute,
+    up,
+)
 from scorekeeper.core.messages import InputError
 
 LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
@@ -157,9 +177,9 @@ def test_the_drive_seats_the_next_hand_only_when_every_table_is_in():
 @pytest.mark.parametrize(
     "data,field",
     [
-        ({"format": "progressive", "ladies": LADIES, "gents": GENTS[:4]}, "gents"),
+        # 6 ladies and 2 gents: 3 tables with 4 empty seats, more than one a table
+        ({"format": "progressive", "ladies": LADIES, "gents": GENTS[:2]}, "gents"),
         ({"format": "progressive", "ladies": LADIES[:2], "gents": GENTS[:2]}, "ladies"),
-        ({"format": "progressive", "ladies": LADIES[:5], "gents": GENTS[:5]}, "ladies"),
         ({"format": "progressive", "ladies": ["Ann", "Bea", "Cat", "ann"], "gents": GENTS[:4]}, "ladies"),
         (
             {"format": "progressive", "ladies": ["Ann", "Bea", "Cat", "Dot"], "gents": ["Al", "Ann", "Cy", "Dan"]},
@@ -168,7 +188,6 @@ def test_the_drive_seats_the_next_hand_only_when_every_table_is_in():
         ({"format": "progressive", "ladies": ["Ann", "", "Cat", "Dot"], "gents": GENTS[:4]}, "ladies"),
         ({"format": "progressive", "ladies": ["Ann", "<b>", "Cat", "Dot"], "gents": GENTS[:4]}, "ladies"),
         ({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "pairs": PAIRS}, "pairs"),
-        ({"format": "couples", "pairs": PAIRS[:3]}, "pairs"),
         ({"format": "couples", "pairs": PAIRS[:2]}, "pairs"),
         ({"format": "couples", "pairs": [["Ann"], ["Bea", "Ben"], ["Cat", "Cy"], ["Dot", "Dan"]]}, "pairs"),
         ({"format": "couples", "pairs": PAIRS[:4], "ladies": LADIES}, "ladies"),
@@ -351,3 +370,477 @@ def test_ladies_of_a_progressive_drive_move_as_the_pairs_of_a_couples_drive(case
     assert (couples.current, couples.finished) == (progressive.current, progressive.finished)
     rounds_complete = len(entered) // setup.tables
     assert couples.finished == (rounds_complete == setup.hands)
+
+
+# ------------------------------------------------------------------ issue 25: numbers that do not fill whole tables
+
+
+def names_of(setup, drive):
+    return [[[setup.names(p, r.hand) for p in t.pairs] for t in r.tables] for r in drive.rounds]
+
+
+def test_odd_numbers_seat_empty_seats_at_the_end_and_a_table_of_three_plays_with_a_dummy():
+    """7 ladies and 7 gents: 4 tables, the last with an empty lady's and an empty gent's seat (one partnership, so
+    the table does not play and its two sit out); 8 ladies and 7 gents: the last table plays with a dummy."""
+    setup = make_drive(
+        {
+            "format": "progressive",
+            "ladies": [f"L{i}" for i in range(7)],
+            "gents": [f"G{i}" for i in range(7)],
+            "hands": 3,
+        }
+    )
+    assert (setup.tables, setup.empty_seats) == (4, 2)
+    drive = play(setup, {})
+    assert [t.plays for t in drive.rounds[0].tables] == ["all", "all", "all", "out"]
+    assert names_of(setup, drive)[0][3] == [("L6", "G6"), (None, None)]
+    # three tables to play; the table sitting out takes no result and is done without one
+    drive = play(setup, {(1, 1): [7, 6], (1, 2): [7, 6], (1, 3): [7, 6]})
+    assert drive.current == 2
+    l6 = next(s for s in drive.standings if s.names == ("L6",))
+    assert (l6.total, l6.sat_out) == (7, 1)  # a hand sat out scores 7 tricks by default
+    with pytest.raises(OutOfTurn) as exc:
+        accept(play(setup, {}), 1, 4, [7, 6])
+    assert list(exc.value.errors) == ["table"]
+
+    dummy = make_drive(
+        {"format": "progressive", "ladies": [f"L{i}" for i in range(8)], "gents": [f"G{i}" for i in range(7)]}
+    )
+    first = play(dummy, {})
+    assert [t.plays for t in first.rounds[0].tables] == ["all", "all", "all", "dummy"]
+    assert names_of(dummy, first)[0][3] == [("L6", "G6"), ("L7", None)]
+    after = play(dummy, {(1, t): [5, 8] for t in range(1, 5)})
+    l7 = next(s for s in after.standings if s.names == ("L7",))
+    assert (l7.total, l7.sat_out) == (8, 0)  # she played her own hand and the dummy's, and took 8
+
+
+def test_the_sit_out_rule_average_gives_each_their_own_average():
+    """5 pairs: 3 tables, the last with an empty pair, so its pair sits out; under "average" a hand sat out scores
+    the pair's own average over the hands it played, rounded half up."""
+    setup = make_drive({"format": "couples", "pairs": PAIRS[:5], "hands": 4, "sit_out": "average"})
+    assert setup.tables == 3 and setup.empty_seats == 2
+    drive = play(setup, {})
+    assert names_of(setup, drive)[0][2] == [("Eve", "Ed"), (None, None)]
+    results = {}
+    for hand in range(1, 5):
+        drive = play(setup, results)
+        for t in drive.rounds[hand - 1].tables:
+            if t.plays != "out":
+                results[hand, t.table] = [9, 4] if hand % 2 else [6, 7]
+    drive = play(setup, results)
+    assert drive.finished
+    sitting = [s for s in drive.standings if s.sat_out]
+    assert sitting
+    for s in sitting:
+        out_hands = [
+            r.hand - 1
+            for r in drive.rounds
+            for t in r.tables
+            if t.plays == "out" and s.names[0] in [setup.names(p, r.hand)[0] for p in t.pairs]
+        ]
+        own = [t for i, t in enumerate(s.by_hand) if i not in out_hands]
+        assert all(s.by_hand[i] == int(sum(own) / len(own) + 0.5) for i in out_hands)
+        fixed = play(make_drive({**setup.as_dict(), "sit_out": 5}), results)
+        mine = next(f for f in fixed.standings if f.key == s.key)
+        assert [mine.by_hand[i] for i in out_hands] == [5] * len(out_hands)
+        assert mine.total == s.total - sum(s.by_hand[i] - 5 for i in out_hands)
+
+
+@st.composite
+def odd_drives(draw):
+    format = draw(st.sampled_from(["progressive", "couples"]))
+    hands = draw(st.integers(1, 10))
+    if format == "couples":
+        n = draw(st.integers(3, 13))
+        people = {"pairs": [[f"A{i}", f"B{i}"] for i in range(n)]}
+    else:
+        ladies = draw(st.integers(3, 14))
+        tables = (ladies + 1) // 2
+        gents = draw(st.integers(max(2, 4 * tables - ladies - tables), 2 * tables))
+        people = {"ladies": [f"L{i}" for i in range(ladies)], "gents": [f"G{i}" for i in range(gents)]}
+    movement = draw(st.sampled_from(["winners", "fresh"]))
+    setup = make_drive({"format": format, **people, "hands": hands, "movement": movement})
+    results = {}
+    firsts = draw(st.lists(st.integers(0, 13), min_size=hands * setup.tables, max_size=hands * setup.tables))
+    stop = draw(st.integers(0, hands * setup.tables))
+    for hand in range(1, hands + 1):
+        drive = play(setup, results)
+        if len(drive.rounds) < hand:
+            break
+        for t in drive.rounds[hand - 1].tables:
+            if len(results) >= stop:
+                break
+            if t.plays != "out":
+                a = firsts[len(results)]
+                results[hand, t.table] = [a, 13 - a]
+    return setup, results
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(odd_drives())
+def test_everybody_plays_every_hand_or_sits_out_by_the_rule(case):
+    """Nobody is seated twice in a hand, every seat of the drive is at one table, a table with one empty seat plays
+    with a dummy and one with more sits out, and a sit-out scores the rule's tricks."""
+    setup, results = case
+    drive = play(setup, results)
+    for r in drive.rounds:
+        ladies = sorted(p[0] for t in r.tables for p in t.pairs)
+        gents = sorted(p[1] for t in r.tables for p in t.pairs)
+        assert ladies == list(range(setup.seats)) and gents == list(range(setup.seats))
+        named = [n for t in r.tables for p in t.pairs for n in setup.names(p, r.hand) if n is not None]
+        assert len(named) == len(set(named)) == setup.players
+        for t in r.tables:
+            empty = sum(setup.empty("lady", p[0]) + setup.empty("gent", p[1]) for p in t.pairs)
+            assert t.plays == ("all" if empty == 0 else "dummy" if empty == 1 else "out")
+            if t.plays == "out":
+                assert t.tricks is None
+    for s in drive.standings:
+        assert s.played == len(drive.rounds) and s.place is not None
+    # the tricks of the tables that played, and 7 for every player (pair) who sat out a hand
+    played = sum(
+        sum(
+            tricks
+            for p, tricks in zip(t.pairs, t.tricks)
+            for role, seat in (("lady", p[0]), ("gent", p[1]))
+            if not setup.empty(role, seat) and (not setup.couples or role == "lady")
+        )
+        for r in drive.rounds
+        for t in r.tables
+        if t.tricks is not None
+    )
+    assert sum(s.total for s in drive.standings) == played + 7 * sum(s.sat_out for s in drive.standings)
+
+
+# ------------------------------------------------------------------ issue 25: the fresh-partners movement
+
+
+@st.composite
+def full_drives(draw, format):
+    tables = draw(st.integers(2, 15))
+    hands = draw(st.integers(1, 40))
+    people = (
+        {"ladies": [f"L{i}" for i in range(2 * tables)], "gents": [f"G{i}" for i in range(2 * tables)]}
+        if format == "progressive"
+        else {"pairs": [[f"A{i}", f"B{i}"] for i in range(2 * tables - draw(st.integers(0, 1)))]}
+    )
+    return make_drive({"format": format, **people, "hands": min(hands, 100), "movement": "fresh"})
+
+
+def seat_every_hand(setup):
+    return [fresh_seating(setup, h) for h in range(1, setup.hands + 1)]
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(full_drives("progressive"))
+def test_fresh_partners_nobody_partners_anyone_twice_until_they_have_partnered_everyone(setup):
+    """S ladies and S gents (two of each a table): in the fresh movement every lady partners every gent once in S
+    hands, so a partnership comes again only after S hands: at most ceil(H / S) times in H hands, the least there can
+    be. Hand 1 is the listed seating, and nobody is seated twice."""
+    seats = setup.seats
+    seatings = seat_every_hand(setup)
+    assert seatings[0] == first_seating(setup)
+    count: dict[tuple[int, int], int] = {}
+    for seating in seatings:
+        ladies = sorted(p[0] for t in seating for p in t)
+        gents = sorted(p[1] for t in seating for p in t)
+        assert ladies == list(range(seats)) == gents
+        for t in seating:
+            for p in t:
+                count[p] = count.get(p, 0) + 1
+    assert max(count.values()) == -(-setup.hands // seats)
+    if setup.hands <= seats:
+        assert max(count.values()) == 1
+    # every lady's partners over S hands are all S gents
+    if setup.hands >= seats:
+        for lady in range(seats):
+            assert {p[1] for s in seatings[:seats] for t in s for p in t if p[0] == lady} == set(range(seats))
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(full_drives("couples"))
+def test_fresh_opponents_every_pair_meets_every_other_once_a_round_robin(setup):
+    seats = setup.seats
+    seatings = seat_every_hand(setup)
+    assert seatings[0] == first_seating(setup)
+    met: dict[frozenset, int] = {}
+    for seating in seatings:
+        assert sorted(p[0] for t in seating for p in t) == list(range(seats))
+        for a, b in seating:
+            met[frozenset((a[0], b[0]))] = met.get(frozenset((a[0], b[0])), 0) + 1
+    assert max(met.values()) <= -(-setup.hands // (seats - 1))
+
+
+def test_the_fresh_movement_repeats_none_in_twelve_hands_of_thirty_two_where_the_classic_one_did():
+    """Issue 25, finding 10: 26 of 166 partnerships repeated in 12 hands of 8 tables with the winners' movement."""
+    people = {"ladies": [f"L{i}" for i in range(16)], "gents": [f"G{i}" for i in range(16)], "hands": 12}
+    fresh = make_drive({"format": "progressive", **people, "movement": "fresh"})
+    pairs = [p for s in seat_every_hand(fresh) for t in s for p in t]
+    assert len(pairs) == len(set(pairs)) == 12 * 16
+    assert gent_step(16) == 1 and gent_step(12) == 3 and gent_step(30) == 9
+
+
+# ------------------------------------------------------------------ issue 25: substitutes, renames, ladies as gents
+
+
+def test_a_substitute_takes_the_seat_and_the_scores_stay_with_each():
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "hands": 4})
+    rows = [[8, 5], [6, 7], [9, 4], [7, 6]]
+    results = {}
+    for hand in range(1, 3):
+        for t in (1, 2):
+            results[hand, t] = rows[hand - 1]
+    subbed = substitute(setup, "Bea", "Zoe", 3)
+    assert subbed.substitutes == ((3, "Bea", "Zoe"),)
+    before = play(setup, results)
+    now = play(subbed, results)
+    # the same seats: the seating is the same, the names from hand 3 on are Zoe's where Bea's were
+    assert [r.seating for r in before.rounds] == [r.seating for r in now.rounds]
+    for hand in range(3, 5):
+        for t in (1, 2):
+            results[hand, t] = rows[hand - 1]
+    drive = play(subbed, results)
+    assert drive.finished
+    bea = next(s for s in drive.standings if s.names == ("Bea",))
+    zoe = next(s for s in drive.standings if s.names == ("Zoe",))
+    plain = play(setup, results)
+    bea_all = next(s for s in plain.standings if s.names == ("Bea",))
+    assert bea.by_hand[:2] == bea_all.by_hand[:2] and bea.by_hand[2:] == (0, 0)
+    assert zoe.by_hand[2:] == bea_all.by_hand[2:] and zoe.by_hand[:2] == (0, 0)
+    assert (bea.place, zoe.place, bea.played, zoe.played) == (None, None, 2, 2)
+    ladies = [s for s in drive.standings if s.role == "lady"]
+    assert [s.place is not None for s in ladies] == [True, True, True, False, False]  # placed, then the two halves
+    assert {s.names[0] for s in ladies[3:]} == {"Bea", "Zoe"}
+    names = names_of(subbed, drive)
+    assert any("Zoe" in (n for p in t for n in p) for t in names[2]) and not any(
+        "Bea" in (n for p in t for n in p) for t in names[2]
+    )
+    with pytest.raises(InputError) as exc:
+        substitute(subbed, "Bea", "Yan", 4)  # Bea holds no seat after hand 2
+    assert "substitutes" in exc.value.errors
+    with pytest.raises(InputError):
+        substitute(subbed, "Cat", "Ann", 4)  # Ann is in the drive already
+    assert make_drive(subbed.as_dict()) == subbed
+
+
+def test_a_couples_pair_keeps_its_total_when_one_of_the_two_is_replaced():
+    setup = make_drive({"format": "couples", "pairs": PAIRS[:4], "hands": 2})
+    subbed = substitute(setup, "Al", "Zed", 2)
+    drive = play(subbed, {(1, 1): [8, 5], (1, 2): [8, 5], (2, 1): [7, 6], (2, 2): [7, 6]})
+    pair = next(s for s in drive.standings if s.names == ("Ann", "Zed"))
+    assert pair.formerly == ("Al",) and pair.place is not None and pair.played == 2
+
+
+def test_rename_puts_a_misspelt_name_right_everywhere():
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "ladies_as_gents": ["Dan"]})
+    renamed = rename(setup, "dan", "Dana")
+    assert renamed.gents[3] == "Dana" and renamed.ladies_as_gents == ("Dana",)
+    assert renamed.holder("gent", 3).lady_as_gent
+    for old, new, field in (("Nobody", "X", "from"), ("Ann", "Bea", "to"), ("Ann", "<i>", "to"), ("Ann", "", "to")):
+        with pytest.raises(InputError) as exc:
+            rename(setup, old, new)
+        assert list(exc.value.errors) == [field]
+    assert rename(setup, "Ann", "ANN").ladies[0] == "ANN"  # a change of case is a rename too
+
+
+def test_a_lady_playing_as_gent_is_seated_and_scored_with_the_gents():
+    setup = make_drive(
+        {
+            "format": "progressive",
+            "ladies": LADIES[:4],
+            "gents": ["Al", "Ben", "Cy", "Dora"],
+            "ladies_as_gents": ["Dora"],
+        }
+    )
+    drive = play(setup, {(1, 1): [8, 5], (1, 2): [3, 10]})
+    dora = next(s for s in drive.standings if s.names == ("Dora",))
+    assert dora.role == "gent" and dora.lady_as_gent and dora.total == 10
+    with pytest.raises(InputError) as exc:
+        make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "ladies_as_gents": ["Eve"]})
+    assert "ladies_as_gents" in exc.value.errors
+    with pytest.raises(InputError) as exc:
+        make_drive({"format": "couples", "pairs": PAIRS[:4], "ladies_as_gents": ["Ann"]})
+    assert "ladies_as_gents" in exc.value.errors
+
+
+# ------------------------------------------------------------------ issue 25: the organiser's corrections
+
+
+def test_a_late_correction_keeps_the_seating_of_the_hands_played_since():
+    """Issue 25, finding 3: a result of hand 1 corrected after hands 2 and 3 were played: the totals change and
+    hands 2 and 3 keep the seating they were played in (the players sat there), even though the winner turned."""
+    setup = make_drive({"format": "progressive", "ladies": LADIES, "gents": GENTS, "hands": 4})
+    results = {(h + 1, t + 1): [a, 13 - a] for h, row in enumerate(TRICKS[:3]) for t, a in enumerate(row)}
+    before = play(setup, results)
+    assert before.current == 4 and not before.rounds[3].started
+    change = correct(setup, results, {}, 1, 1, [5, 8])
+    assert set(change.keep) == {2, 3}  # played since; hand 4 follows from hand 3, which is kept and unchanged
+    assert [r.seating for r in change.after.rounds] == [r.seating for r in before.rounds]
+    assert change.moved == ()
+    # Ann and Al took 8 in hand 1 (now 5), Bea and Ben 5 (now 8)
+    was = {s.names[0]: s.total for s in before.standings}
+    assert {n: (a, b) for n, a, b in change.totals} == {
+        "Ann": (was["Ann"], was["Ann"] - 3),
+        "Al": (was["Al"], was["Al"] - 3),
+        "Bea": (was["Bea"], was["Bea"] + 3),
+        "Ben": (was["Ben"], was["Ben"] + 3),
+    }
+    # the table's own POST rules still refuse hand 1 now
+    with pytest.raises(OutOfTurn):
+        accept(before, 1, 1, [5, 8])
+    # replayed with what it keeps, it is the drive the change shows
+    assert play(setup, change.results, change.keep) == change.after
+
+
+def test_a_correction_before_the_next_hand_starts_reseats_it_and_says_who_moves_unless_kept():
+    """Issue 25, finding 2: the winner of table 1 in hand 1 turned round after hand 2 was seated, no result yet:
+    hand 2 is seated anew and the four who sit elsewhere are named; "keep the seating" keeps hand 2 as it was."""
+    setup = make_drive({"format": "progressive", "ladies": LADIES, "gents": GENTS, "hands": 4})
+    results = {(1, t + 1): [a, 13 - a] for t, a in enumerate(TRICKS[0])}
+    before = play(setup, results)
+    change = correct(setup, results, {}, 1, 1, [5, 8])
+    assert change.keep == {}
+    moved = change.moved_names
+    assert moved and set(moved) <= set(LADIES + GENTS)
+    was = {m[0]: m[2] for m in change.moved}
+    now = {m[0]: m[3] for m in change.moved}
+    assert all(was[n] != now[n] for n in moved)
+    assert change.after.rounds[1].seating != before.rounds[1].seating
+    kept = correct(setup, results, {}, 1, 1, [5, 8], keep_seating=True)
+    assert kept.moved == () and kept.keep == {2: before.rounds[1].seating}
+    assert kept.after.rounds[1].seating == before.rounds[1].seating
+    same = correct(setup, results, {}, 1, 1, [9, 4])  # the same winners: nobody moves
+    assert same.moved == () and same.after.rounds[1].seating == before.rounds[1].seating
+    with pytest.raises(OutOfTurn):
+        correct(setup, results, {}, 3, 1, [7, 6])  # not seated yet
+    with pytest.raises(SeatingChanged):
+        correct(setup, results, {}, 1, 1, [7, 6], pairs=[["Bea", "Ben"], ["Ann", "Al"]])
+
+
+# ------------------------------------------------------------------ issue 25: prizes
+
+
+def standing(names, total, by_hand, role="pair", key=None):
+    return Standing(tuple(names), role, total, 1, tuple(by_hand), key or names[0], len(by_hand))
+
+
+def test_countback_says_why_in_words():
+    assert (
+        countback_reason(standing(["A"], 19, [4, 5, 10]), standing(["B"], 19, [5, 5, 9])) == "10 v 9 in the last hand"
+    )
+    assert countback_reason(standing(["A"], 19, [4, 7, 8]), standing(["B"], 19, [5, 6, 8])) == "7 v 6 in hand 2"
+    assert countback_reason(standing(["A"], 19, [4, 7, 8]), standing(["B"], 19, [4, 7, 8])) is None
+
+
+def finished_couples(tricks, **setup):
+    """A couples drive of 3 tables and 2 hands played to the end with these first-pair tricks (per hand, per table)."""
+    s = make_drive({"format": "couples", "pairs": PAIRS, "hands": len(tricks), **setup})
+    return play(s, {(h + 1, t + 1): [a, 13 - a] for h, row in enumerate(tricks) for t, a in enumerate(row)})
+
+
+def test_the_booby_prize_uses_countback_as_the_top_prize_does():
+    """Issue 25, finding 1: two pairs tied on the lowest total, countback puts one last: the booby is that one's."""
+    setup = make_drive({"format": "couples", "pairs": PAIRS[:4], "hands": 2, "tie_break": "countback"})
+    # Hand 1: p1 7 v p2 6, p3 8 v p4 5. Hand 2 seats (p2, p3) and (p4, p1): 5–8 and 6–7.
+    # p1 7 + 7 = 14, p2 6 + 5 = 11, p3 8 + 8 = 16, p4 5 + 6 = 11: p4 ahead of p2 on the last hand, 6 v 5.
+    drive = play(setup, {(1, 1): [7, 6], (1, 2): [8, 5], (2, 1): [5, 8], (2, 2): [6, 7]})
+    assert [(s.names[0], s.total, s.place) for s in drive.standings] == [
+        ("Cat", 16, 1),
+        ("Ann", 14, 2),
+        ("Dot", 11, 3),
+        ("Bea", 11, 4),
+    ]
+    (booby,) = award(drive, [PrizeRule("booby", "pair")])
+    assert booby.status == "won" and booby.names == ("Bea & Ben",) and not booby.shared
+    assert booby.reasons == ("Dot & Dan ahead of Bea & Ben on countback: 6 v 5 in the last hand",)
+    equal = make_drive({"format": "couples", "pairs": PAIRS[:4], "hands": 2, "tie_break": "share"})
+    (shared,) = award(
+        play(equal, {(1, 1): [7, 6], (1, 2): [8, 5], (2, 1): [5, 8], (2, 2): [6, 7]}), [PrizeRule("booby", "pair")]
+    )
+    assert shared.shared and set(shared.names) == {"Bea & Ben", "Dot & Dan"}
+
+
+def test_prizes_by_place_share_cut_and_one_each():
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "hands": 1})
+    # hand 1: table 1 7–6, table 2 7–6: Ann, Al, Cat, Cy 7; Bea, Ben, Dot, Dan 6
+    drive = play(setup, {(1, 1): [7, 6], (1, 2): [7, 6]})
+    rules = [PrizeRule("place", "lady", 1), PrizeRule("place", "lady", 2), PrizeRule("booby", "gent")]
+    first, second, booby = award(drive, rules)
+    assert first.shared and set(first.names) == {"Ann", "Cat"} and set(second.names) == {"Ann", "Cat"}
+    assert set(booby.names) == {"Ben", "Dan"} and booby.shared
+    cut = award(drive, rules, ties="cut")
+    assert [a.status for a in cut] == ["draw", "draw", "draw"]
+    assert set(cut[0].candidates) == {"lady:0", "lady:2"}
+    draws = [
+        {"kind": "cut", "among": ["lady:0", "lady:2"], "order": ["lady:2", "lady:0"]},
+        {"kind": "cut", "among": ["gent:1", "gent:3"], "order": ["gent:1", "gent:3"]},
+    ]
+    first, second, booby = award(drive, rules, ties="cut", draws=draws)
+    assert (first.names, second.names, booby.names) == (("Cat",), ("Ann",), ("Dan",))
+    assert first.drawn and not first.shared
+    # one prize each: Cat, the 1st lady, is passed over for the 1st of all; Ann, Al and Cy cut for it
+    rules = [PrizeRule("place", "lady", 1), PrizeRule("place", "any", 1)]
+    lady, anyone = award(drive, rules, ties="cut", one_each=True, draws=draws)
+    assert lady.names == ("Cat",) and anyone.status == "draw"
+    assert set(anyone.candidates) == {"lady:0", "gent:0", "gent:2"}
+    draws.append({"kind": "cut", "among": ["gent:0", "lady:0", "gent:2"], "order": ["gent:0", "lady:0", "gent:2"]})
+    lady, anyone = award(drive, rules, ties="cut", one_each=True, draws=draws)
+    assert anyone.names == ("Al",)
+    # without one prize each, Cat is in the cut for the 1st of all too: the recorded cut no longer fits
+    assert award(drive, rules, ties="cut", draws=draws)[1].status == "draw"
+
+
+def test_a_lucky_number_is_drawn_among_those_who_played_and_without_a_prize():
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "hands": 1})
+    drive = play(setup, {(1, 1): [8, 5], (1, 2): [8, 5]})
+    rules = [PrizeRule("place", "any", 1), PrizeRule("lucky", "any")]
+    top, lucky = award(drive, rules, one_each=True, ties="cut")
+    assert lucky.status in ("draw", "waiting")
+    draws = [{"kind": "cut", "among": list(top.candidates), "order": list(top.candidates)}]
+    top, lucky = award(drive, rules, one_each=True, ties="cut", draws=draws)
+    assert top.status == "won" and lucky.status == "draw" and top.winners[0] not in lucky.candidates
+    pick = lucky.candidates[0]
+    top, lucky = award(
+        drive, rules, one_each=True, ties="cut", draws=draws + [{"kind": "lucky", "prize": 1, "key": pick}]
+    )
+    assert lucky.status == "won" and lucky.winners == (pick,) and lucky.number == setup.person(pick).number
+
+
+def test_prizes_are_checked_against_the_drive():
+    couples = make_drive({"format": "couples", "pairs": PAIRS[:4]})
+    progressive = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "interval_after": 12})
+    for setup, data, field in (
+        (couples, {"kind": "place", "role": "lady"}, "role"),  # finding 7: a couples drive has no top lady
+        (couples, {"kind": "top_lady"}, "role"),
+        (progressive, {"kind": "place", "role": "pair"}, "role"),
+        (progressive, {"kind": "place", "place": 0}, "place"),
+        (couples, {"kind": "half_time"}, "kind"),  # no interval
+        (progressive, {"kind": "raffle"}, "kind"),
+    ):
+        with pytest.raises(InputError) as exc:
+            check_prize(setup, data)
+        assert field in exc.value.errors, (data, exc.value.errors)
+    assert check_prize(progressive, {"kind": "top_gent"}) == PrizeRule("place", "gent", 1)
+    assert check_prize(couples, {"kind": "booby"}) == PrizeRule("booby", "pair", 1)
+    assert check_prize(progressive, {"kind": "half_time", "place": 2}) == PrizeRule("half_time", "any", 2)
+
+
+def test_the_interval_message_speaks_of_hands_not_null():
+    """Issue 25, finding 9: 12 hands and the default interval of 12 said "must be null or …"."""
+    with pytest.raises(InputError) as exc:
+        make_drive({"format": "couples", "pairs": PAIRS[:4], "hands": 12, "interval_after": 12})
+    message = exc.value.errors["interval_after"]
+    assert "null" not in message and "from 1 to 11" in message and "6" in message
+
+
+def test_substitutes_entered_out_of_order_each_hold_the_seat_until_the_next():
+    """Zoe took Bea's seat from hand 13, then the organiser records that Yan had already taken it from hand 5: Bea
+    1–4, Yan 5–12, Zoe 13–24, and nobody is credited a hand twice."""
+    setup = make_drive({"format": "progressive", "ladies": LADIES[:4], "gents": GENTS[:4], "hands": 24})
+    setup = substitute(setup, "Bea", "Zoe", 13)
+    setup = substitute(setup, "Bea", "Yan", 5)
+    spans = {p.name: (p.first, p.last) for p in setup.people if p.role == "lady" and p.seat == 1}
+    assert spans == {"Bea": (1, 4), "Yan": (5, 12), "Zoe": (13, 24)}
+    drive = play(setup, {(h, t): [7, 6] for h in range(1, 25) for t in (1, 2)})
+    seat = {s.names[0]: s.played for s in drive.standings if s.names[0] in spans}
+    assert seat == {"Bea": 4, "Yan": 8, "Zoe": 12}
+    assert make_drive(setup.as_dict()) == setup
