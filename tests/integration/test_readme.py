@@ -51,6 +51,10 @@ EXAMPLES = [
     ("german", {}, '{"tricks": [9, 4]}', [3, 0]),
     ("swedish", {}, '{"red": 3, "tricks": [5, 8]}', [0, 2]),
     ("swedish", {}, '{"red": null, "tricks": [4, 9]}', [3, 0]),
+    ("solo", {}, '{"bid": "solo", "bidder": 1, "tricks": 6}', [-1, 3, -1, -1]),
+    ("solo", {}, '{"bid": "prop", "bidder": 0, "partner": 2, "tricks": 7}', [-1, 1, -1, 1]),
+    ("bid", {}, '{"bidder": 0, "bid": 4, "direction": "uptown", "tricks": [10, 3]}', [4, 0]),
+    ("bid", {}, '{"bidder": 1, "bid": 5, "direction": "no_trump", "tricks": [7, 6]}', [2, -10]),
 ]
 
 

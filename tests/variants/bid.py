@@ -16,10 +16,10 @@ GAME = {
 }
 FORM_HANDS = [
     {"bidder": "0", "bid": "4", "direction": "uptown", "tricks": "10"},
-    {"bidder": "1", "bid": "5", "direction": "no_trump", "tricks": "7"},
+    {"bidder": "1", "bid": "3", "direction": "no_trump", "tricks": "9"},
     {"passed": "1"},
 ]
-BLANK_COLUMNS = ["Bidder", "Bid", "Up / down / NT", "Books"]
+BLANK_COLUMNS = ["Bidder", "Bid", "Direction", "Books"]
 LONG = ({"target": 100}, None)
 OPTION_SETS = [
     {},

@@ -157,7 +157,7 @@ def blank_columns(table) -> list[tuple[str, str]]:
     return [
         ("bidder", _("Bidder")),
         ("bid", _("Bid")),
-        ("direction", _("Up / down / NT")),
+        ("direction", _("Direction")),
         ("tricks", _("Books")),
     ]
 
