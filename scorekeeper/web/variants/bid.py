@@ -108,6 +108,7 @@ def buttons(form, ctx, side_names) -> dict:
     first = 1 if options.get("kitty", True) else 0
     form.tricks.choices = [SelectChoice(str(t), str(t)) for t in range(first, rules.BOOKS + 1)]
     return {
+        "leader": _("the bidder"),  # whoever wins the auction leads; not known before the deal is bid
         "name_cols": 4 if max(len(w) for p in players for w in p.replace("-", " ").split()) <= 11 else 2,
         "bid_cols": rules.TOP - low + 1,
         "kitty": bool(options.get("kitty", True)),
