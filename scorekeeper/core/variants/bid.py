@@ -12,7 +12,7 @@ from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.core.options import bool_option, choice_option, currency_option, int_option, rate_option
 
 NAME = "bid"
-ORDER = 70
+ORDER = 75
 TITLE = Msg("Bid whist")
 DESCRIPTION = Msg("Partners bid books over six, uptown, downtown or no trump; the kitty is the first book.")
 PLAYER_COUNTS = (4,)
