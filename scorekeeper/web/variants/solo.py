@@ -25,7 +25,6 @@ OPTION_LABELS = shared.labels(
 FIELD_LABELS = {"passed": _l("Passed out (all passed)")}
 PLAYER_HINT = _l("Four players, each scoring alone; alliances change every hand.")
 STYLESHEET = "variants/solo.css"
-CLUB_STATS = True
 
 
 class HandForm(BaseHandForm):
