@@ -63,6 +63,10 @@ EXAMPLES = [
         '{"tricks": [5, 4], "honours": {"jack": 0, "ten": 1, "ace": 0, "king": 1, "queen": 1}}',
         [17, 15],
     ),
+    ("solo", {}, '{"bid": "solo", "bidder": 1, "tricks": 6}', [-1, 3, -1, -1]),
+    ("solo", {}, '{"bid": "prop", "bidder": 0, "partner": 2, "tricks": 7}', [-1, 1, -1, 1]),
+    ("bid", {}, '{"bidder": 0, "bid": 4, "direction": "uptown", "tricks": [10, 3]}', [4, 0]),
+    ("bid", {}, '{"bidder": 1, "bid": 5, "direction": "no_trump", "tricks": [7, 6]}', [2, -10]),
 ]
 
 

@@ -4,6 +4,7 @@ take the contract's parameters, `VARIANTS[name].member` answers every member, th
 registry and the variant's own module, and the core loads no web or storage library."""
 
 import ast
+import importlib.util
 import inspect
 import subprocess
 import sys
@@ -149,12 +150,31 @@ def test_a_member_added_to_a_module_replaces_its_default():
     assert rules.cards(1, None) == 7 and rules.sits_out is default_rules.sits_out
 
 
-def _string_constants(path: Path) -> set[str]:
-    return {
+def _guard():
+    spec = importlib.util.spec_from_file_location("variant_guard", ROOT / "tests" / "unit" / "test_variant_guard.py")
+    guard = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guard)
+    return guard
+
+
+GUARD = _guard()
+
+
+def _variant_names(path: Path) -> set[str]:
+    """The variants a module spells: a name anywhere in a string; a name that is also a card-table word (a bid, a
+    solo) only where it names the variant (the guard's rule: compared with a variant, a key of the registries)."""
+    source = path.read_text(encoding="utf-8")
+    constants = {
         node.value
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
+    words = {
+        name
+        for name in GUARD.WORD_NAMES
+        if any(f"names the variant {name!r}" in leak for leak in GUARD.python_source_leaks(source, path.name))
+    }
+    return (set(GUARD.DISTINCT_NAMES) & constants) | words
 
 
 @pytest.mark.parametrize(
@@ -165,7 +185,7 @@ def _string_constants(path: Path) -> set[str]:
 def test_only_a_variants_own_module_spells_its_name(path):
     """What a variant is (settled per player, played for money at a club …) is data of its module, not an
     `if variant == "danish"` somewhere else."""
-    named = set(VARIANTS) & _string_constants(path)
+    named = _variant_names(path)
     assert named <= {path.stem}, f"{path.relative_to(ROOT)} names {sorted(named)}"
 
 
@@ -188,3 +208,9 @@ def test_importing_the_core_loads_no_web_or_storage_library():
 )
 def test_table_sizes_in_words_say_a_range_as_a_range(counts, words):
     assert core.player_counts(counts) == words
+
+
+def test_a_name_that_is_a_card_word_counts_where_it_names_the_variant(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text('x = inp["bid"]\nif setup.variant == "solo":\n    y = "danish"\n', encoding="utf-8")
+    assert _variant_names(probe) == {"solo", "danish"} & set(VARIANTS)

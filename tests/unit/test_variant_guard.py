@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.core import VARIANTS
+from scorekeeper.core.club import SETTLEMENTS
+from scorekeeper.core.game import TRUMPS
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "scorekeeper"
@@ -52,15 +54,44 @@ def _alone(values_by_variant: dict[str, set[str]]) -> dict[str, str]:
     return {v: name for name, values in values_by_variant.items() for v in values if counts[v] == 1}
 
 
+# Words the shared code owns with a meaning of its own, whatever a variant also calls so: the trumps (no trump is
+# "none"), a club's ways of settling up (its "kitty"), the outcomes of a hand the view contract names.
+SHARED_WORDS = set(TRUMPS) | set(SETTLEMENTS) | {"made", "lost"}
 # What only one variant has: its option names, its input fields, the values of its choice options.
-ONLY = _alone({name: set(rules.OPTIONS) | set(rules.INPUT_FIELDS) for name, rules in VARIANTS.items()})
-ONLY_VALUES = _alone(
-    {
-        name: {c for opt in rules.OPTIONS.values() if opt.kind == "choice" for c in opt.choices if isinstance(c, str)}
-        for name, rules in VARIANTS.items()
-    }
+ONLY = {
+    k: v
+    for k, v in _alone({name: set(rules.OPTIONS) | set(rules.INPUT_FIELDS) for name, rules in VARIANTS.items()}).items()
+    if k not in SHARED_WORDS
+}
+ONLY_VALUES = {
+    k: v
+    for k, v in _alone(
+        {
+            name: {
+                c for opt in rules.OPTIONS.values() if opt.kind == "choice" for c in opt.choices if isinstance(c, str)
+            }
+            for name, rules in VARIANTS.items()
+        }
+    ).items()
+    if k not in SHARED_WORDS
+}
+# Variant names that are also words every whist table uses (a bid, a solo): shared code says "bid" of Danish and
+# Norwegian hands and "solo" of a sol bid, so these names count only where they name the variant (WORD_CONTEXT, and
+# in Python a comparison with a variant or a key of the registries); the others count anywhere.
+WORD_NAMES = sorted(name for name in VARIANTS if name in ("bid", "solo"))
+DISTINCT_NAMES = sorted(name for name in VARIANTS if name not in WORD_NAMES)
+NAMES = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(DISTINCT_NAMES) + r")(?![A-Za-z0-9])", re.I)
+WORDS_ALT = "|".join(WORD_NAMES) or "(?!)"
+WORD_CONTEXT = re.compile(r"(?<![A-Za-z0-9])(?:variants?[-_/.]|hand_)(" + WORDS_ALT + r")(?![A-Za-z0-9])", re.I)
+WORD_COMPARED = re.compile(
+    r"variant\w*\s*(?:==|!=|\bin\b)\s*[\"']("
+    + WORDS_ALT
+    + r")[\"']|[\"']("
+    + WORDS_ALT
+    + r")[\"']\s*(?:==|!=)\s*[\w.]*variant",
+    re.I,
 )
-NAMES = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(sorted(VARIANTS)) + r")(?![A-Za-z0-9])", re.I)
+REGISTRIES = ("VARIANTS", "VIEWS", "EXAMPLES", "RULES")
 SIZE_WORDS = ("PLAYER_COUNTS", "n_players", "seats", "players", "sides")
 
 
@@ -80,6 +111,15 @@ def _mentions_size(node) -> bool:
         if isinstance(sub, ast.Name) and sub.id in SIZE_WORDS:
             return True
         if isinstance(sub, ast.Attribute) and sub.attr in SIZE_WORDS:
+            return True
+    return False
+
+
+def _mentions(node, word: str, names: tuple[str, ...] = ()) -> bool:
+    """An expression that names `word` (any case) in an identifier, or one of `names`: game.variant, VIEWS."""
+    for sub in ast.walk(node):
+        ident = sub.id if isinstance(sub, ast.Name) else sub.attr if isinstance(sub, ast.Attribute) else None
+        if ident is not None and (word in ident.lower() or ident in names):
             return True
     return False
 
@@ -107,10 +147,17 @@ def python_source_leaks(source: str, label: str) -> list[str]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in ONLY:
             found.append(f"{where(node)} reads {node.value!r} ({ONLY[node.value]}'s)")
 
+    def word_named(node, other) -> None:
+        """A variant name that is also a card-table word, where it names the variant: compared with a variant, or a
+        key of the registries (VARIANTS["bid"])."""
+        if isinstance(node, ast.Constant) and node.value in WORD_NAMES and _mentions(other, "variant", REGISTRIES):
+            found.append(f"{where(node)} names the variant {node.value!r}")
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            if NAMES.search(node.value):
-                found.append(f"{where(node)} names {NAMES.search(node.value).group(0)!r}")
+            named = NAMES.search(node.value) or WORD_CONTEXT.search(node.value)
+            if named:
+                found.append(f"{where(node)} names {named.group(0)!r}")
         elif isinstance(node, (ast.Name, ast.arg)):
             ident = node.id if isinstance(node, ast.Name) else node.arg
             if NAMES.search(ident.replace("_", " ")):
@@ -125,12 +172,17 @@ def python_source_leaks(source: str, label: str) -> list[str]:
                     found.append(f"{where(node)} imports {m}")
         elif isinstance(node, ast.Subscript):
             keyed(node.slice)
+            word_named(node.slice, node.value)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
             if node.func.attr in ("get", "pop", "setdefault"):
                 keyed(node.args[0])
+                word_named(node.args[0], node.func.value)
         elif isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for op, left, right in zip(node.ops, operands, operands[1:]):
+                if isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+                    word_named(left, right)
+                    word_named(right, left)
                 if isinstance(op, (ast.In, ast.NotIn)):
                     keyed(left)
                 if isinstance(op, (ast.Eq, ast.NotEq)):
@@ -161,8 +213,9 @@ def text_source_leaks(text: str, rel: str) -> list[str]:
     """Templates, scripts and stylesheets: a variant's name anywhere (comments too), a key only one variant has
     used as a key or compared, a table size compared with a number."""
     found = []
-    for m in NAMES.finditer(text):
-        found.append(f"{rel}:{text.count(chr(10), 0, m.start()) + 1} names {m.group(0)!r}")
+    for pattern in (NAMES, WORD_CONTEXT, WORD_COMPARED):
+        for m in pattern.finditer(text):
+            found.append(f"{rel}:{text.count(chr(10), 0, m.start()) + 1} names {m.group(0)!r}")
     for m in QUOTED.finditer(text):
         key = m.group(2) or m.group(3)
         if key in ONLY or key in ONLY_VALUES:
@@ -212,7 +265,7 @@ def test_the_guard_looks_everywhere_it_should():
     "source, leak",
     [
         ('if "house" in module.OPTIONS: pass', "house"),
-        ('x = raw.get("passed")', "passed"),
+        ('x = raw.get("iron_hand")', "iron_hand"),
         ('x = o.get("count") != "all26"', "all26"),
         ("x = len(players) == 5", "table size"),
         ("x = module.PLAYER_COUNTS == (4, 5)", "table size"),
@@ -235,3 +288,44 @@ def test_the_guard_catches_each_leak_the_issue_found(source, leak):
 )
 def test_the_guard_catches_leaks_in_templates_and_static_files(text, leak):
     assert any(leak in line for line in text_source_leaks(text, "probe.html"))
+
+
+@pytest.mark.parametrize(
+    "source, leak",
+    [
+        ('if game.variant == "solo": pass', "solo"),
+        ('x = "bid" == scored_game.game.variant', "bid"),
+        ('x = VIEWS["bid"].HandForm', "bid"),
+        ('x = VARIANTS.get("solo")', "solo"),
+        ('x = "variant-bid"', "bid"),
+        ("from scorekeeper.web.variants import solo", "solo"),
+    ],
+)
+def test_a_variant_named_like_a_card_word_is_caught_where_it_names_the_variant(source, leak):
+    assert any(leak in line for line in python_source_leaks(source, "probe.py"))
+
+
+@pytest.mark.parametrize(
+    "source",
+    ['x = inp.get("bid")', 'x = inp["bid"] == 7', 'label = _("Bid")', 'css = "ladder solo"', "def bid_result(): pass"],
+)
+def test_a_card_word_that_names_no_variant_is_no_leak(source):
+    assert python_source_leaks(source, "probe.py") == []
+
+
+@pytest.mark.parametrize(
+    "text, leak",
+    [
+        ('<body class="variant-solo">', "solo"),
+        ('{% if game.variant == "bid" %}', "bid"),
+        ('{% include "games/hand_solo.html" %}', "solo"),
+        ("url_for('static', filename='variants/bid.css')", "bid"),
+    ],
+)
+def test_a_card_word_naming_the_variant_in_a_template_is_caught(text, leak):
+    assert any(leak in line for line in text_source_leaks(text, "probe.html"))
+
+
+@pytest.mark.parametrize("text", ['<th>{{ _("Bid") }}</th>', ".ladder label.solo { }", "{% if hand.bid == 7 %}"])
+def test_a_card_word_in_a_template_is_no_leak(text):
+    assert text_source_leaks(text, "probe.html") == []

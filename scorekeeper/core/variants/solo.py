@@ -1,0 +1,179 @@
+"""Solo whist: four players alone, alliances change every hand; seven contracts from prop and cop to abundance
+declared, each worth so many units; points add up to zero (RULES.md "solo")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.core.fields import is_int, require_fields, seat
+from scorekeeper.core.game import BidResult, HandContext, TableContext
+from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.options import Option, currency_option, int_option, rate_option
+
+NAME = "solo"
+ORDER = 60
+TITLE = Msg("Solo whist")
+DESCRIPTION = Msg("Four players alone: prop and cop, solo, misère, abundance; every hand adds up to zero.")
+PLAYER_COUNTS = (4,)
+ZERO_SUM = True
+FOR_MONEY = True
+# The bid part (bid, bidder, partner) is entered apart from the tricks, so a deal in progress can hold it first.
+BID_FIELDS = ("bid", "bidder", "partner")
+INPUT_FIELDS = ("passed", *BID_FIELDS, "tricks")
+
+# The contracts, lowest to highest: the ladder the form lists.
+BIDS = ("prop", "solo", "misere", "abundance", "royal_abundance", "misere_ouverte", "abundance_declared")
+# The tricks the declaring side must take; a misère is made only with none.
+NEEDS = {
+    "prop": 8,
+    "solo": 5,
+    "misere": 0,
+    "abundance": 9,
+    "royal_abundance": 9,
+    "misere_ouverte": 0,
+    "abundance_declared": 13,
+}
+MISERES = ("misere", "misere_ouverte")
+# Over- and undertricks count only in these.
+WITH_OVERTRICKS = ("prop", "solo", "abundance", "royal_abundance")
+DEFAULT_VALUES = {
+    "prop": 1,
+    "solo": 1,
+    "misere": 2,
+    "abundance": 3,
+    "royal_abundance": 3,
+    "misere_ouverte": 4,
+    "abundance_declared": 6,
+}
+VALUE_MAX = 1000
+
+
+def _check_values(value: Any) -> dict[str, int]:
+    """A mapping of some of the seven bids to units; the bids left out keep their defaults."""
+    if not isinstance(value, Mapping):
+        raise ValueError(Msg("must be an object with the values of %(bids)s", bids=", ".join(BIDS)))
+    unknown = [str(k) for k in value if k not in BIDS]
+    if unknown:
+        raise ValueError(
+            Msg("unknown contract %(bid)s (known: %(known)s)", bid=", ".join(unknown), known=", ".join(BIDS))
+        )
+    merged = dict(DEFAULT_VALUES)
+    for key, v in value.items():
+        if not is_int(v) or not 1 <= v <= VALUE_MAX:
+            raise ValueError(Msg("%(bid)s must be a whole number from 1 to %(high)d", bid=key, high=VALUE_MAX))
+        merged[key] = v
+    return merged
+
+
+OPTIONS = {
+    "values": Option(
+        dict(DEFAULT_VALUES),
+        _check_values,
+        Msg(
+            "The units each contract is worth (prop 1, solo 1, misère 2, abundance 3, royal abundance 3, "
+            "misère ouverte 4, abundance declared 6)."
+        ),
+        "int_map",
+        BIDS,
+    ),
+    "overtricks": int_option(
+        0, 0, 100, Msg("Units per trick over the contract when made, or short of it when lost (prop, solo, abundance).")
+    ),
+    "deals": int_option(
+        None,
+        1,
+        200,
+        Msg("End the game after this many deals, or none (each deal is settled on its own)."),
+        allow_none=True,
+    ),
+    "rate": rate_option(None, Msg("Money per unit for the settlement, or none.")),
+    "currency": currency_option("SEK"),
+}
+
+
+def made(inp: Mapping[str, Any]) -> bool:
+    bid, tricks = inp["bid"], inp["tricks"]
+    return tricks == 0 if bid in MISERES else tricks >= NEEDS[bid]
+
+
+def payment(inp: Mapping[str, Any], options: Mapping[str, Any]) -> int:
+    """P: the contract's units, and the over- or undertricks where they count."""
+    bid, tricks = inp["bid"], inp["tricks"]
+    units = options.get("values") or DEFAULT_VALUES
+    value = units.get(bid, DEFAULT_VALUES[bid])
+    if bid in WITH_OVERTRICKS:
+        value += options.get("overtricks", 0) * abs(tricks - NEEDS[bid])
+    return value
+
+
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    data = require_fields(raw, INPUT_FIELDS)
+    passed = data.get("passed", False)
+    if not isinstance(passed, bool):
+        raise InputError({"passed": Msg("must be true or false")})
+    if passed:
+        extra = [k for k in data if k != "passed"]
+        if extra:
+            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
+        return {"passed": True}
+    errors: dict[str, str] = {}
+    bid = data.get("bid")
+    if bid is None:
+        errors["bid"] = Msg("is missing: one of %(bids)s", bids=", ".join(BIDS))
+    elif bid not in BIDS:
+        errors["bid"] = Msg("must be one of %(bids)s", bids=", ".join(BIDS))
+        bid = None
+    bidder = seat(data.get("bidder"), ctx.n_players, "bidder", errors)
+    out: dict[str, Any] = {"bid": bid, "bidder": bidder}
+    partner = data.get("partner")
+    if bid == "prop":
+        if partner is None:
+            errors["partner"] = Msg("is missing: who accepted the proposal (cop)")
+        else:
+            partner = seat(partner, ctx.n_players, "partner", errors)
+            if partner is not None and partner == bidder:
+                errors["partner"] = Msg("the bidder cannot accept its own proposal: choose another player")
+        out["partner"] = partner
+    elif bid is not None and partner is not None:
+        errors["partner"] = Msg("only a prop has a partner: leave it out")
+    tricks = data.get("tricks")
+    if tricks is None:
+        errors["tricks"] = (
+            Msg("is missing: the tricks bidder and partner took together")
+            if bid == "prop"
+            else Msg("is missing: the tricks the bidder took")
+        )
+    elif not is_int(tricks) or not 0 <= tricks <= 13:
+        errors["tricks"] = Msg("must be a whole number from 0 to 13")
+    if errors:
+        raise InputError(errors)
+    out["tricks"] = tricks
+    return out
+
+
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
+    n = ctx.n_players
+    if inp.get("passed"):
+        return (0,) * n
+    pay = payment(inp, ctx.options) * (1 if made(inp) else -1)
+    bidder = inp["bidder"]
+    if inp["bid"] == "prop":
+        team = {bidder, inp["partner"]}
+        return tuple(pay if s in team else -pay for s in range(n))
+    return tuple(pay * (n - 1) if s == bidder else -pay for s in range(n))
+
+
+def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
+    """The dealer's left; the bidder leads an abundance declared."""
+    if inp.get("bid") == "abundance_declared":
+        return inp["bidder"]
+    return (ctx.dealer + 1) % ctx.n_players
+
+
+def bid_result(inp: Mapping[str, Any], table: TableContext) -> BidResult | None:
+    if not inp or inp.get("passed"):
+        return None
+    if inp["bid"] == "prop":
+        return BidResult(inp["bidder"], made(inp), partner=inp["partner"])
+    return BidResult(inp["bidder"], made(inp), alone=True)
