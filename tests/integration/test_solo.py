@@ -291,7 +291,9 @@ def test_a_club_chooses_solo_whist_for_money_and_settles_its_tables(client, db):
     )
     assert r.status_code == 302
     page = client.get(r.location).get_data(as_text=True)
-    game_id = re.search(r'id="edit-link-1">http://[^<]+/g/([^/]+)/k/', page).group(1)
+    game_id = re.search(r'id="open-table-1" href="/g/([^"/]+)"', page).group(1)
+    code = club_service.evening(db, club_id, evening_id).tables[0].record.code
+    assert client.get(f"/c/{club_id}/k/{code}").status_code == 302  # the table's code, as its scorer is handed it
     post_hand(client, game_id, {"bid": "solo", "bidder": "1", "tricks": "7"})  # Bo +36, the others −12
     post_hand(client, game_id, {"bid": "prop", "bidder": "0", "partner": "2", "tricks": "8"})  # ±5
     result = text(client.get(f"/c/{club_id}/e/{evening_id}/result"))
