@@ -51,6 +51,7 @@ EXAMPLES = [
     ("german", {}, '{"tricks": [9, 4]}', [3, 0]),
     ("swedish", {}, '{"red": 3, "tricks": [5, 8]}', [0, 2]),
     ("swedish", {}, '{"red": null, "tricks": [4, 9]}', [3, 0]),
+    ("plump", {}, '{"bids": [3, 2, 0, 4], "tricks": [3, 1, 0, 6]}', [13, 0, 5, 0]),
 ]
 
 

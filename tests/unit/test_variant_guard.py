@@ -49,8 +49,16 @@ def _alone(values_by_variant: dict[str, set[str]]) -> dict[str, str]:
     return {v: name for name, values in values_by_variant.items() for v in values if counts[v] == 1}
 
 
+# Words the shared code owns with a meaning of its own, whatever a variant also calls a field so: a deal's `cards`
+# (the contract's own: core cards(), HandContext.cards; a drive's score cards) and `bids` (a club's count of its
+# members' bids, a tariff's rows of bids).
+SHARED_WORDS = {"cards", "bids"}
 # What only one variant has: its option names, its input fields, the values of its choice options.
-ONLY = _alone({name: set(rules.OPTIONS) | set(rules.INPUT_FIELDS) for name, rules in VARIANTS.items()})
+ONLY = {
+    k: v
+    for k, v in _alone({name: set(rules.OPTIONS) | set(rules.INPUT_FIELDS) for name, rules in VARIANTS.items()}).items()
+    if k not in SHARED_WORDS
+}
 ONLY_VALUES = _alone(
     {
         name: {c for opt in rules.OPTIONS.values() if opt.kind == "choice" for c in opt.choices if isinstance(c, str)}

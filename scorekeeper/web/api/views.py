@@ -17,6 +17,7 @@ from scorekeeper.web.db import get_db
 from scorekeeper.web.inputs import JSONRefused, read_json
 from scorekeeper.web.messages import translate_errors
 from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
+from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -182,7 +183,12 @@ def add_hand(game_id):
         idempotency_key=idempotency_key(),
         max_hands=current_app.config.get("MAX_HANDS"),
     )
-    return jsonify(hand_dict(scored)), 201
+    return jsonify(_hand_answer(game_id, scored)), 201
+
+
+def _hand_answer(game_id: str, scored) -> dict:
+    """A hand as the game's answer lists it, with its variant's own fields (the deal's cards)."""
+    return hand_dict(scored, VIEWS[service.load(get_db(), game_id).game.variant])
 
 
 def _number(number: str) -> int:
@@ -203,7 +209,7 @@ def replace_hand(game_id, number):
         expected_version=_whole_header("If-Match"),
         idempotency_key=idempotency_key(),
     )
-    return jsonify(hand_dict(scored))
+    return jsonify(_hand_answer(game_id, scored))
 
 
 @bp.delete("/games/<game_id>/hands/<number>")

@@ -84,6 +84,10 @@ class ViewDefaults(Protocol):
         """The variant's own house rules as (label, value) for a sheet's head (target, deals, stake are shared).
         Default: none."""
 
+    def blank_side_columns(self, table) -> list[tuple[str, str]]:
+        """(key, label) of what each side writes down per hand in its own columns on a blank sheet, before its points
+        and total (a player's bid). Default: none."""
+
     def blank_cells(self, number: int, table) -> Mapping[str, str]:
         """What a blank sheet prints ahead in deal `number`'s entry columns, by column key (the deal's cards, a trump
         the rules fix). Default: a fixed trump (core fixed_trump) in a column keyed "trump"."""

@@ -56,6 +56,10 @@ def house_rules(table) -> list[tuple[str, str]]:
     return []
 
 
+def blank_side_columns(table) -> list[tuple[str, str]]:
+    return []
+
+
 def blank_cells(number, table) -> Mapping[str, str]:
     fixed = VARIANTS[table.variant].fixed_trump(number, table)
     return {"trump": words.suit(fixed)} if fixed else {}
