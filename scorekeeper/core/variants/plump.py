@@ -31,13 +31,10 @@ OPTIONS = {
         1,
         DECK,
         MOST_DEALS,
-        Msg(
-            "The cards per deal: down_up (max_cards down to 1 and up again), up_down, down, up, or the sizes themselves "
-            "(10, 9, 8, …)."
-        ),
+        Msg("The cards per deal: down to one and up again, up and down, only down, only up, or the sizes themselves."),
     ),
     "max_cards": int_option(
-        None, 1, DECK, Msg("The most cards dealt to each player (default 10, or 52 ÷ players when smaller)."), True
+        None, 1, DECK, Msg("The most cards dealt to each player: 10, or 52 ÷ players when that is fewer."), True
     ),
     "hook": bool_option(True, Msg("The dealer bids last and may not make the bids add up to the cards dealt.")),
     "bonus": int_option(10, 0, 100, Msg("Points for an exact bid, on top of the bid.")),
@@ -45,7 +42,7 @@ OPTIONS = {
     "miss": choice_option(
         "zero",
         ("zero", "tricks", "minus_difference"),
-        Msg("A missed bid scores: zero; tricks (a point per trick taken); minus_difference (minus the difference)."),
+        Msg("What a missed bid scores: nothing, a point per trick taken, or minus the difference."),
     ),
     "lead": choice_option(
         "left_of_dealer",

@@ -28,6 +28,10 @@ OPTION_LABELS = {
     "lead": _l("Who leads"),
 }
 CHOICE_LABELS = {
+    "down_up": _l("from the most down to 1 and up again"),
+    "up_down": _l("from 1 up to the most and down again"),
+    "down": _l("from the most down to 1"),
+    "up": _l("from 1 up to the most"),
     "zero": _l("nothing"),
     "tricks": _l("a point per trick taken"),
     "minus_difference": _l("minus the difference"),
