@@ -175,3 +175,22 @@ def test_the_protokoll_print_csv_and_blank_sheet(client):
     blank = client.get(f"/g/{game['id']}/blank").get_data(as_text=True)
     assert blank.count('<td class="entry">2</td>') == 1  # the third deal, 2 cards, printed ahead
     assert blank.count('<th class="side-entry">bid</th>') == 4
+
+
+NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_the_blank_sheet_prints_each_deals_cards_and_a_bid_column_per_player_within_a4(client, tmp_path, n):
+    from helpers import pdfinfo, pdftotext, words_off_the_page
+
+    query = "&".join(f"player={p}" for p in NAMES[:n])
+    sheet = client.get(f"/blank/plump?{query}&dealer=0").get_data(as_text=True)
+    sizes = re.findall(r'<td class="entry">(\d+)</td>', sheet)
+    top = min(10, 52 // n)
+    assert sizes == [str(k) for k in [*range(top, 0, -1), *range(2, top + 1)]]  # every deal, its cards printed ahead
+    assert sheet.count('<th class="side-entry">bid</th>') == n
+    pdf = client.get(f"/blank/plump.pdf?{query}&dealer=0")
+    assert pdf.status_code == 200
+    assert int(pdfinfo(pdf.data, tmp_path)["Pages"]) == 1 and not words_off_the_page(pdf.data, tmp_path)
+    assert "Cards" in pdftotext(pdf.data, tmp_path)
