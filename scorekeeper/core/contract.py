@@ -130,6 +130,17 @@ class VariantDefaults(Protocol):
         """A hand's bid and how it went (bidder, made, alone, partner), so a club can keep statistics of its members'
         bids. Default None: the variant has no bids to count."""
 
+    @property
+    def BID_FIELDS(self) -> tuple[str, ...]:
+        """The input fields of its bidding, which a table may enter before the deal is played (a deal in progress:
+        every phone's protokoll shows them while it is played, and the tricks complete the hand later). Default ():
+        a hand is entered once it is played."""
+
+    def check_bids(self, raw: Any, ctx: HandContext) -> dict[str, Any]:
+        """A deal's bids (only BID_FIELDS) checked in its place before it is played and normalised into what is kept;
+        raises InputError naming the field. `leader` is asked with them too, so the table knows who leads. Default:
+        refused (a variant with BID_FIELDS says how its bids are checked)."""
+
 
 class VariantRules(VariantModule, VariantDefaults, Protocol):
     """The whole contract, as `VARIANTS[name]` answers it: a module's own members and the defaults of the others."""

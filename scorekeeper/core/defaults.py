@@ -11,11 +11,13 @@ from typing import Any
 
 from scorekeeper.core.fields import side_winner
 from scorekeeper.core.game import BidResult, HandContext, Match, ScoredHand, Sides, TableContext, one_seat_a_side
+from scorekeeper.core.messages import InputError, Msg
 
 ORDER = 100
 ZERO_SUM = False
 FOR_MONEY = False
 CARDS = 13
+BID_FIELDS: tuple[str, ...] = ()
 
 
 def check_options(table: TableContext) -> dict[str, str]:
@@ -77,3 +79,7 @@ def match_points(match: Match | None, table: TableContext) -> tuple[int, ...] | 
 
 def bid_result(inp: Mapping[str, Any], table: TableContext) -> BidResult | None:
     return None
+
+
+def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    raise InputError({"input": Msg("this game's bids are not entered before the deal is played")})

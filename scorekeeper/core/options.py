@@ -3,7 +3,8 @@ that build a game's full set of options from what a table chose.
 
 An option's `kind` says how the shell writes it as text and reads it back (web/options.py), so it names a shape,
 never a variant: int, int_or_none, bool, choice, rate, preset (a named set of other options), int_list (whole
-numbers in order), int_map (a whole number per key of `choices`), json (a structure written as JSON).
+numbers in order), int_map (a whole number per key of `choices`), json (a structure written as JSON), choice_or_list
+(one of `choices`, or whole numbers in order).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from scorekeeper.core.messages import Msg, OptionError, message_of
 from scorekeeper.core.numbers import read_number
 
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
-KINDS = ("int", "int_or_none", "bool", "choice", "rate", "preset", "int_list", "int_map", "json")
+KINDS = ("int", "int_or_none", "bool", "choice", "rate", "preset", "int_list", "int_map", "json", "choice_or_list")
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,29 @@ def choice_option(default, choices, help):
         return value
 
     return Option(default, check, help, "choice", tuple(choices))
+
+
+def choice_or_list_option(default, choices, low, high, most, help):
+    """One of `choices` (a name for a list the variant builds), or the list itself: 1 to `most` whole numbers, each
+    from `low` to `high`."""
+
+    def check(value):
+        if isinstance(value, str) and value in choices:
+            return value
+        said = Msg(
+            "must be one of %(choices)s, or a list of 1 to %(most)d whole numbers from %(low)d to %(high)d",
+            choices=", ".join(choices),
+            most=most,
+            low=low,
+            high=high,
+        )
+        if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= most:
+            raise ValueError(said)
+        if not all(is_int(v) and low <= v <= high for v in value):
+            raise ValueError(said)
+        return list(value)
+
+    return Option(default, check, help, "choice_or_list", tuple(choices), low, high)
 
 
 def rate_option(default, help):

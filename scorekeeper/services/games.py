@@ -12,17 +12,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.core import (
+    VARIANTS,
     GameOver,
+    HandContext,
     InputError,
     Protokoll,
     ScoredHand,
     Setup,
     check_name,
+    hand_context,
     is_int,
     make_setup,
     play,
     play_on,
     stored_options,
+    table_context,
 )
 from scorekeeper.core.messages import Msg, field_messages, message_of
 from scorekeeper.services import cache
@@ -162,7 +166,7 @@ def _caught_up(db, kept: ScoredGame, game: store.GameRecord) -> ScoredGame | Non
     if (
         kept.mark is None
         or not kept.game.version < game.version
-        or replace(kept.game, version=game.version, updated=game.updated) != game
+        or replace(kept.game.hands_part(), version=game.version, updated=game.updated) != game.hands_part()
     ):
         return None
     since = store.edits_since(db, game.id, kept.mark)
@@ -189,6 +193,10 @@ def _scored_game(db, game: store.GameRecord) -> ScoredGame:
     kept = cache.games.get(key) if key is not None else None
     if kept is not None and kept.game == game:
         return kept
+    if kept is not None and kept.game.hands_part() == game.hands_part():  # only the deal in progress changed
+        scored_game = replace(kept, game=game)
+        _remember(db, scored_game)
+        return scored_game
     inside = db.conn.in_transaction  # a write transaction, which read `game`
     with reading(db):
         now = game if inside else store.get_game(db, game.id)
@@ -327,6 +335,8 @@ def add_hand(
         scored = protokoll.hands[-1]
         record = store.insert_hand(db, game_id, dict(scored.input))
         mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
+        if game.deal is not None:  # the deal in progress was played: its tricks (or a whole hand) completed it
+            store.close_open_deal(db, game_id)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "added", request, record.id)
         after = ScoredGame(store.get_game(db, game_id), scored_game.hands + (record,), protokoll, mark)
@@ -363,6 +373,7 @@ def replace_hand(
         inputs = [h.input for h in scored_game.hands]
         inputs[number - 1] = raw
         protokoll = _replay(scored_game, inputs, number)
+        _deal_still_fits(scored_game, protokoll, number)
         scored = protokoll.hands[number - 1]
         after = None
         if dict(scored.input) != record.input:
@@ -393,6 +404,7 @@ def delete_hand(
         inputs = [h.input for h in scored_game.hands]
         del inputs[number - 1]
         protokoll = _replay(scored_game, inputs, number, deleted=True)
+        _deal_still_fits(scored_game, protokoll, number)
         store.delete_hand(db, game_id, record.id)
         mark = store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
         if idempotency_key is not None:
@@ -401,6 +413,150 @@ def delete_hand(
             store.get_game(db, game_id), scored_game.hands[: number - 1] + scored_game.hands[number:], protokoll, mark
         )
     _remember(db, after)
+
+
+# ---------------------------------------------------------------- a deal in progress
+
+
+@dataclass(frozen=True, slots=True)
+class OpenDeal:
+    """The deal in progress, the one after the last hand: its bids as entered (checked in its place), its number,
+    dealer, leader (the bids may say who leads) and cards, and the version of its bids. Named as a scored hand's
+    fields are, so a view's hand_fields reads it too."""
+
+    number: int
+    dealer: int
+    input: dict[str, Any]
+    leader: int
+    cards: int
+    sitting_out: int | None
+    version: int
+    context: HandContext
+
+
+def next_context(scored_game: ScoredGame) -> HandContext:
+    """The context of the next deal, after the game's last hand."""
+    p = scored_game.protokoll
+    return hand_context(
+        VARIANTS[scored_game.game.variant], table_context(scored_game.setup), len(p.hands) + 1, p.totals
+    )
+
+
+def open_deal(scored_game: ScoredGame) -> OpenDeal | None:
+    """The deal in progress, if the table entered its bids."""
+    deal = scored_game.game.deal
+    if deal is None:
+        return None
+    ctx = next_context(scored_game)
+    rules = VARIANTS[scored_game.game.variant]
+    return OpenDeal(
+        ctx.number,
+        ctx.dealer,
+        dict(deal),
+        rules.leader(deal, ctx),
+        ctx.cards,
+        ctx.sitting_out,
+        scored_game.game.deal_version,
+        ctx,
+    )
+
+
+def _deal_still_fits(scored_game: ScoredGame, protokoll: Protokoll, changed: int) -> None:
+    """A change to the hands keeps the deal in progress as the deal after the last hand: its bids must still fit it
+    (a deal of another size, another dealer), and the game must go on."""
+    deal = scored_game.game.deal
+    if deal is None:
+        return
+    n = len(scored_game.hands) + 1
+    if protokoll.finished:
+        raise InputError(
+            {"hand": Msg("this change ends the game, but hand %(n)d is being played: clear its bids first", n=n)},
+            changed,
+        )
+    rules = VARIANTS[scored_game.game.variant]
+    ctx = hand_context(rules, table_context(scored_game.setup), len(protokoll.hands) + 1, protokoll.totals)
+    try:
+        rules.check_bids(deal, ctx)
+    except InputError as exc:
+        raise InputError(
+            {
+                "hand": Msg(
+                    "this change does not fit the bids of hand %(n)d, which is being played: %(details)s",
+                    n=n,
+                    details=field_messages(exc.errors),
+                )
+            },
+            changed,
+        ) from None
+
+
+def put_bids(
+    db,
+    game_id: str,
+    raw: Any,
+    key: Any,
+    expected_number: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    max_hands: int | None = None,
+) -> ScoredGame:
+    """Enter or change the bids of the deal in progress (the next hand), checked in its place by the variant, kept as
+    entered until its tricks complete the hand. `expected_number` is the hand the writer enters bids for,
+    `expected_version` the version of the bids it saw (0: none); a key sent again answers the game as it is now."""
+    _check_expected(expected_number, "number")
+    _check_expected(expected_version, "version")
+    idempotency_key, request = _keyed(idempotency_key, "bids", None, raw)
+    with writing(db):
+        scored_game = load(db, game_id)
+        authorise(scored_game, key)
+        game = scored_game.game
+        if _done_before(db, game_id, idempotency_key, "bids", request) is None:
+            number = len(scored_game.hands) + 1
+            if expected_number is not None and expected_number != number:
+                raise Stale(number - 1, game.deal_version)
+            if expected_version is not None and expected_version != game.deal_version:
+                raise Stale(number - 1, game.deal_version, "bids")
+            if max_hands is not None and number > max_hands:
+                raise HandLimit({"hands": hand_limit_message(max_hands)}, number)
+            if scored_game.protokoll.finished:
+                raise GameOver(
+                    {"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number
+                )
+            try:
+                bids = VARIANTS[game.variant].check_bids(raw, next_context(scored_game))
+            except InputError as exc:
+                exc.number = number
+                raise
+            if bids != game.deal:
+                store.put_open_deal(db, game_id, bids)
+            if idempotency_key is not None:
+                store.put_idempotency(db, game_id, idempotency_key, "bids", request, None)
+        after = replace(scored_game, game=store.get_game(db, game_id))
+    _remember(db, after)
+    return after
+
+
+def clear_bids(
+    db, game_id: str, key: Any, expected_version: int | None = None, idempotency_key: str | None = None
+) -> ScoredGame:
+    """No deal in progress: its bids cleared (NotFound when there were none). The same key again clears nothing more."""
+    _check_expected(expected_version, "version")
+    idempotency_key, request = _keyed(idempotency_key, "bids cleared", None, None)
+    with writing(db):
+        scored_game = load(db, game_id)
+        authorise(scored_game, key)
+        game = scored_game.game
+        if _done_before(db, game_id, idempotency_key, "bids cleared", request) is None:
+            if expected_version is not None and expected_version != game.deal_version:
+                raise Stale(len(scored_game.hands), game.deal_version, "bids")
+            if game.deal is None:
+                raise NotFound("bids")
+            store.close_open_deal(db, game_id)
+            if idempotency_key is not None:
+                store.put_idempotency(db, game_id, idempotency_key, "bids cleared", request, None)
+        after = replace(scored_game, game=store.get_game(db, game_id))
+    _remember(db, after)
+    return after
 
 
 def edit_log(db, game_id: str, *, changes_only: bool = False) -> list[dict]:

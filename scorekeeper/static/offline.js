@@ -7,6 +7,9 @@
 //   second hand and a hand someone else entered is caught. It goes with the phone's session and the page's CSRF
 //   token, never a key kept on the phone: a phone whose cookies were cleared sends nothing for its next user;
 // - a hand the server would not take stays kept, with "enter it as the next hand" or "drop it";
+// - the bids of a deal entered before it is played (the bids page: data-kind="bids") are kept and sent the same way
+//   (PUT /api/games/<id>/bids), before the hand whose tricks complete them; the hand form kept for that deal opens
+//   with the kept bids filled in;
 // - the saved or edited row in view below the sticky standing.
 // The words come from the page (templates/_offline.html), in the page's language.
 (function () {
@@ -42,7 +45,8 @@
 
   // ------------------------------------------------------------ drafts
 
-  function draftKey(game, number) { return "sk:draft:" + game + ":" + number; }
+  function draftKey(game, number, kind) { return "sk:draft:" + game + ":" + number + (kind === "bids" ? ":bids" : ""); }
+  function isBids(item) { return item.kind === "bids"; }
 
   function readDraft(key) {
     try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
@@ -83,11 +87,16 @@
     return any;
   }
 
-  function clearDrafts(game, upTo) {
+  // The drafts of hands the sheet has, and of bids it has (those of the deal in progress too: `bidsUpTo`).
+  function clearDrafts(game, upTo, bidsUpTo) {
     var prefix = "sk:draft:" + game + ":";
     for (var i = localStorage.length - 1; i >= 0; i--) {
       var key = localStorage.key(i);
-      if (key && key.indexOf(prefix) === 0 && Number(key.slice(prefix.length)) <= upTo) localStorage.removeItem(key);
+      if (!key || key.indexOf(prefix) !== 0) continue;
+      var rest = key.slice(prefix.length);
+      var bids = /:bids$/.test(rest);
+      var n = parseInt(rest, 10);
+      if (n <= (bids ? bidsUpTo : upTo)) localStorage.removeItem(key);
     }
   }
 
@@ -102,6 +111,7 @@
     var tokenField = form.querySelector('input[name="token"]');
     var number = Number(form.dataset.number);
     var editing = !!form.dataset.editing;
+    var kind = form.dataset.kind === "bids" ? "bids" : "hand";
 
     window.addEventListener("pageshow", function (event) {
       if (event.persisted) location.reload(); // never a form brought back as it was left: it may have been saved
@@ -116,6 +126,15 @@
       });
     });
 
+    // A button of its own address (clear the bids) is no entry to keep: offline it says nothing was saved.
+    form.addEventListener("submit", function (event) {
+      var submitter = event.submitter;
+      if (!submitter || !submitter.hasAttribute("formaction") || navigator.onLine !== false) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      note(words.edit_offline, form);
+    });
+
     if (editing) {
       form.addEventListener("submit", function (event) {
         if (navigator.onLine !== false) return;
@@ -128,7 +147,7 @@
     var ready = queue.all(game).then(function (items) {
       // Hands kept offline come before this one: this page (perhaps a kept copy) gets the next number and token.
       var last = 0;
-      items.forEach(function (i) { if (i.status === "waiting") last = Math.max(last, i.number); });
+      items.forEach(function (i) { if (i.status === "waiting" && !isBids(i)) last = Math.max(last, i.number); });
       if (last >= number) {
         number = last + 1;
         numberField.value = String(number);
@@ -138,24 +157,29 @@
         var who = document.querySelector(".hand-head .who");
         if (who) who.hidden = true;
       }
-      var carried = readDraft("sk:draft:" + game + ":next");
-      localStorage.removeItem("sk:draft:" + game + ":next");
-      var draft = carried || readDraft(draftKey(game, number));
+      var nextKey = "sk:draft:" + game + ":next" + (kind === "bids" ? ":bids" : "");
+      var carried = readDraft(nextKey);
+      localStorage.removeItem(nextKey);
+      var draft = carried || readDraft(draftKey(game, number, kind));
       if (draft && restore(form, draft.fields)) {
         save();
         note(words.restored, form);
+      } else if (kind === "hand") {
+        // Bids of this deal kept on this phone, not yet sent: the form opens with them, as it would from the sheet.
+        var bids = items.filter(function (i) { return isBids(i) && i.number === number; }).pop();
+        if (bids) restore(form, bids.fields);
       }
     }).catch(function () {});
 
     function save() {
       var fields = fieldsOf(form);
       if (Object.keys(fields).length) {
-        localStorage.setItem(draftKey(game, number), JSON.stringify({ fields: fields, at: Date.now() }));
+        localStorage.setItem(draftKey(game, number, kind), JSON.stringify({ fields: fields, at: Date.now() }));
       }
     }
     form.addEventListener("change", save);
     form.querySelectorAll(".actions a.button:not(.danger)").forEach(function (cancel) {
-      cancel.addEventListener("click", function () { localStorage.removeItem(draftKey(game, number)); });
+      cancel.addEventListener("click", function () { localStorage.removeItem(draftKey(game, number, kind)); });
     });
 
     form.addEventListener("submit", function (event) {
@@ -170,13 +194,13 @@
       var started = Date.now();
       ready.then(function () {
         return queue.add({
-          game: game, number: number, token: tokenField.value, fields: fieldsOf(form, submitter),
+          game: game, kind: kind, number: number, token: tokenField.value, fields: fieldsOf(form, submitter),
           labels: labelsOf(form, submitter), at: Date.now(), status: "waiting"
         });
       }).then(function () {
-        localStorage.removeItem(draftKey(game, number));
+        localStorage.removeItem(draftKey(game, number, kind));
         sessionStorage.setItem("sk:kept", JSON.stringify({
-          game: game, number: number, labels: labelsOf(form, submitter), started: started
+          game: game, kind: kind, number: number, labels: labelsOf(form, submitter), started: started
         }));
         location.replace(form.dataset.protokoll);
       });
@@ -196,12 +220,15 @@
 
   function protokoll(sheet) {
     var game = sheet.dataset.game;
-    clearDrafts(game, Number(sheet.dataset.hands));
+    var hands = Number(sheet.dataset.hands);
+    clearDrafts(game, hands, sheet.dataset.open ? hands + 1 : hands);
     keepInView();
     showKept(sheet, game);
     if (navigator.onLine !== false && sheet.dataset.form && "caches" in window) {
-      // This protokoll and its new-hand form, fresh, for when the network goes (kept as queue.js keeps a page).
+      // This protokoll and its new-hand form (and bids form), fresh, for when the network goes (kept as queue.js
+      // keeps a page).
       var urls = [sheet.dataset.form];
+      if (sheet.dataset.bidsForm) urls.push(sheet.dataset.bidsForm);
       if (!navigator.serviceWorker || !navigator.serviceWorker.controller) urls.push(location.pathname);
       pages.match("/").then(function (home) {
         if (!home) urls.push("/"); // the service worker keeps it fresh on each visit
@@ -224,29 +251,32 @@
     var number = Number(params.get("kept"));
     if (!number) return null;
     var why = params.get("why");
-    note(say(why === "full" ? "server_full" : why === "server" ? "server_down" : "kept", number));
+    if (params.get("what") === "bids") note(say("bids_kept", number));
+    else note(say(why === "full" ? "server_full" : why === "server" ? "server_down" : "kept", number));
     history.replaceState(null, "", location.pathname + location.hash);
     return sending;
   }
 
   function pendingRow(sheet, item) {
-    var found = document.getElementById("pending-" + item.number);
+    var id = (isBids(item) ? "pending-bids-" : "pending-") + item.number;
+    var found = document.getElementById(id);
     if (found) return found;
-    var body = el("tbody", "hand pending");
-    body.id = "pending-" + item.number;
+    var body = el("tbody", "hand pending" + (isBids(item) ? " bids" : ""));
+    body.id = id;
     var desc = el("tr", "desc");
     desc.append(el("td", "num", String(item.number)));
-    var text = el("td", "", item.labels ? item.labels + " " : "");
+    var text = el("td", "", (isBids(item) ? say("bids", item.number) + ": " : "") + (item.labels ? item.labels + " " : ""));
     text.colSpan = sheet.querySelectorAll("thead th").length - 1;
     text.append(el("span", "mark waiting", words.waiting));
     desc.append(text);
     body.append(desc);
     var before = Array.prototype.filter.call(sheet.querySelectorAll("tbody.pending"), function (b) {
-      return Number(b.id.slice(8)) > item.number;
+      var n = Number(b.id.replace(/^pending-(bids-)?/, ""));
+      return n > item.number || (n === item.number && isBids(item) && !/^pending-bids-/.test(b.id));
     })[0];
     sheet.insertBefore(body, before || null);
     var enter = document.getElementById("enter-hand");
-    if (enter && !before) enter.textContent = say("enter", item.number + 1);
+    if (enter && !before && !isBids(item)) enter.textContent = say("enter", item.number + 1);
     return body;
   }
 
@@ -257,7 +287,7 @@
     if (kept && kept.game === game) {
       sessionStorage.removeItem("sk:kept");
       var row = pendingRow(sheet, kept);
-      note(say("kept", kept.number));
+      note(say(isBids(kept) ? "bids_kept" : "kept", kept.number));
       row.scrollIntoView({ block: "nearest" });
       document.documentElement.dataset.keptShownMs = String(Date.now() - kept.started);
     }
@@ -279,16 +309,19 @@
     box.setAttribute("role", "alert");
     box.id = "kept-" + item.id;
     var message = ["conflict", "held", "forbidden"].indexOf(item.reason) < 0 ? "refused" : item.reason;
+    if (isBids(item)) box.append(el("p", "kept-kind", say("bids", item.number)));
     box.append(el("p", "", say(message, item.number)));
     if (item.message && message === "refused") box.append(el("p", "error", item.message));
     box.append(el("p", "kept-labels", item.labels || JSON.stringify(item.fields)));
-    if (sheet.dataset.form) {
+    var target = isBids(item) ? sheet.dataset.bidsForm : sheet.dataset.form;
+    if (target) {
       var next = el("a", "button primary again", words.next);
-      next.href = sheet.dataset.form;
+      next.href = target;
       next.addEventListener("click", function (event) {
         event.preventDefault();
-        localStorage.setItem("sk:draft:" + item.game + ":next", JSON.stringify({ fields: item.fields, at: Date.now() }));
-        queue.remove(item.id).then(function () { location.href = sheet.dataset.form; });
+        var key = "sk:draft:" + item.game + ":next" + (isBids(item) ? ":bids" : "");
+        localStorage.setItem(key, JSON.stringify({ fields: item.fields, at: Date.now() }));
+        queue.remove(item.id).then(function () { location.href = target; });
       });
       box.append(next);
     }
@@ -333,8 +366,9 @@
 
   // With the phone's session (the key is there, nowhere else on the phone) and this page's CSRF token.
   function send(item) {
-    return fetch("/api/games/" + encodeURIComponent(item.game) + "/hands", {
-      method: "POST",
+    var bids = isBids(item);
+    return fetch("/api/games/" + encodeURIComponent(item.game) + (bids ? "/bids" : "/hands"), {
+      method: bids ? "PUT" : "POST",
       credentials: "same-origin",
       headers: {
         "Content-Type": "application/json",
@@ -370,7 +404,7 @@
             return queue.put(item).then(function () { return true; });
           }
           return send(item).then(function (answer) {
-            if (answer.status === 201) {
+            if (answer.status === 201 || (isBids(item) && answer.status === 200)) {
               sent++;
               return queue.remove(item.id).then(function () { return true; });
             }

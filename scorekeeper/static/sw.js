@@ -1,13 +1,14 @@
 // The service worker (served as /sw.js, scope /): the app's own files from its cache, the pages a phone opened
-// network-first with the last copy as the fallback, and a hand the server could not take (no network, or a 5xx:
-// storage full, busy, an error) kept for offline.js to send. What it keeps is in queue.js: never a secret.
+// network-first with the last copy as the fallback, and a hand (or a deal's bids) the server could not take (no
+// network, or a 5xx: storage full, busy, an error) kept for offline.js to send. What it keeps is in queue.js: never a secret.
 "use strict";
 var VERSION = "__VERSION__";
 var PRECACHE = "__PRECACHE__";
 var STATIC = "static-" + VERSION;
 // The pages kept as visited: home, a protokoll, its new-hand form.
-var KEPT = /^\/(?:g\/[^/]+(?:\/hands\/new)?)?$/;
-var ENTRY = /^\/g\/([^/]+)\/hands\/new$/;
+var KEPT = /^\/(?:g\/[^/]+(?:\/hands\/new|\/bids)?)?$/;
+// The hand entry form, and the bids of a deal entered before it is played (kept and sent the same way).
+var ENTRY = /^\/g\/([^/]+)\/(hands\/new|bids)$/;
 var HIDDEN = ["csrf_token", "number", "version", "token"];
 
 importScripts("/static/queue.js?v=" + VERSION);
@@ -77,17 +78,19 @@ function postOrKeep(request, url) {
 }
 
 function keepHand(copy, url, why) {
-  var game = ENTRY.exec(url.pathname)[1];
+  var found = ENTRY.exec(url.pathname);
+  var game = found[1];
+  var kind = found[2] === "bids" ? "bids" : "hand";
   var number = 0;
   return copy.formData().then(function (data) {
     var fields = {};
     data.forEach(function (value, name) { if (HIDDEN.indexOf(name) < 0) fields[name] = String(value); });
     number = Number(data.get("number"));
     return self.skQueue.add({
-      game: game, number: number, token: String(data.get("token") || ""), fields: fields,
+      game: game, kind: kind, number: number, token: String(data.get("token") || ""), fields: fields,
       labels: "", at: Date.now(), status: "waiting"
     });
   }).then(function () {
-    return Response.redirect("/g/" + game + "?kept=" + number + "&why=" + why, 303);
+    return Response.redirect("/g/" + game + "?kept=" + number + "&why=" + why + (kind === "bids" ? "&what=bids" : ""), 303);
   });
 }

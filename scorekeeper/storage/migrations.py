@@ -291,3 +291,21 @@ def m141_table_titles_from_data(db):
         head, sep, tail = title.rpartition(" · ")
         if sep and tail == day and head.split()[-1:] == [str(number)]:
             db.execute("UPDATE games SET title = NULL WHERE id = ?", [game_id])
+
+
+# ---------------------------------------------------------------- a deal in progress (m150 onwards)
+
+
+@migrations()
+def m150_open_deals(db):
+    """A deal in progress: the bids a table entered before the deal is played, as entered, until the tricks complete
+    the hand (one per game, for the deal after its last hand; `input` NULL when none is open). Its own `version`
+    counts every change, so a bid entry is checked against what its writer saw without touching the game's version,
+    which counts the hands."""
+    db.execute("""
+        CREATE TABLE open_deals (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            input TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            updated TEXT NOT NULL
+        )""")

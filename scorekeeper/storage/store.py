@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -20,6 +20,13 @@ class GameRecord:
     updated: str
     version: int
     language: str | None = None
+    # The deal in progress (open_deals): the bids entered before it is played, or None; its own version.
+    deal: dict[str, Any] | None = None
+    deal_version: int = 0
+
+    def hands_part(self) -> GameRecord:
+        """The record without its deal in progress: what the scored hands depend on."""
+        return replace(self, deal=None, deal_version=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +75,20 @@ def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_ha
 
 # The reads a hand entry makes go through db.execute: db.query wraps each one in a savepoint of its own, which doubles
 # the statements of the busiest request.
-GAME_COLUMNS = "id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language"
+GAME_COLUMNS = (
+    "g.id, g.variant, g.title, g.players, g.dealer, g.options, g.edit_key_hash, g.created, g.updated, g.version,"
+    " g.language, d.input, coalesce(d.version, 0)"
+)
 
 
 def get_game(db, game_id: str) -> GameRecord | None:
-    row = db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    """A game's row and its deal in progress, in one read."""
+    row = db.execute(
+        f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN open_deals d ON d.game_id = g.id WHERE g.id = ?", [game_id]
+    ).fetchone()
     if row is None:
         return None
-    id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language = row
+    id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language, deal, dv = row
     return GameRecord(
         id,
         variant,
@@ -88,6 +101,8 @@ def get_game(db, game_id: str) -> GameRecord | None:
         updated,
         version,
         language,
+        None if deal is None else json.loads(deal),
+        dv,
     )
 
 
@@ -125,6 +140,30 @@ def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:
 
 def delete_hand(db, game_id: str, hand_id: int) -> None:
     db.execute("DELETE FROM hands WHERE id = ? AND game_id = ?", [hand_id, game_id])
+
+
+# The deal in progress: one row per game once bids were entered, its input NULL while no deal is open.
+
+
+def put_open_deal(db, game_id: str, input: dict) -> None:
+    """Keep the bids of the deal in progress as entered (a new deal, or a change to the open one)."""
+    db.execute(
+        "INSERT INTO open_deals (game_id, input, version, updated) VALUES (?, ?, 1, ?) ON CONFLICT (game_id) DO"
+        " UPDATE SET input = excluded.input, version = version + 1, updated = excluded.updated",
+        [game_id, _dump(input), now(db)],
+    )
+
+
+def close_open_deal(db, game_id: str) -> bool:
+    """No deal in progress any more (its tricks completed the hand, or its bids were cleared); whether one was."""
+    return (
+        db.execute(
+            "UPDATE open_deals SET input = NULL, version = version + 1, updated = ? WHERE game_id = ?"
+            " AND input IS NOT NULL",
+            [now(db), game_id],
+        ).rowcount
+        > 0
+    )
 
 
 def list_games(db, ids: list[str]) -> list[GameRecord]:

@@ -120,6 +120,10 @@ def words() -> dict[str, str]:
             "No network: nothing was saved. Your taps are kept here; save again when the network is back."
         ),
         "restored": _("The taps you had entered are back."),
+        "bids": _("Bids of hand %(n)d"),
+        "bids_kept": _(
+            "No network: the bids of hand %(n)d are kept on this phone and are sent when the network is back."
+        ),
     }
 
 
@@ -142,3 +146,16 @@ def posted_hand(scored_game, fields: dict) -> dict:
 def init_app(app) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals["offline_words"] = words
+
+
+def posted_bids(scored_game, fields: dict) -> dict:
+    """The bids of the next deal from the bids page's fields as a phone kept them: read by the variant's own hand form
+    (the bids page is the hand page without the tricks), exactly as the page's POST would be."""
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
+        raise InputError({"form": Msg("must map field names to text")})
+    view, rules = VIEWS[scored_game.game.variant], VARIANTS[scored_game.game.variant]
+    p = scored_game.protokoll
+    ctx = hand_context(rules, table_context(scored_game.setup), len(p.hands) + 1, p.totals)
+    form = view.HandForm(formdata=MultiDict(fields))
+    form.total = view.tricks_total(ctx)
+    return form.bids_input(ctx, rules.BID_FIELDS)

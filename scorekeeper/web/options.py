@@ -53,6 +53,13 @@ def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any],
                 errors[name] = _l("Enter %(n)d numbers, separated by commas.", n=len(opt.choices))
             else:
                 options[name] = dict(zip(opt.choices, values))
+        elif opt.kind == "choice_or_list":
+            if raw in opt.choices or not any(c.isdigit() for c in raw):
+                options[name] = raw
+            else:
+                options[name] = [
+                    number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",") if v.strip()
+                ]
         elif opt.kind == "preset":
             options[name] = None if raw.lower() in NONE else raw
         elif opt.kind == "json":
@@ -80,7 +87,7 @@ def option_text(opt, value) -> str:
     """A house rule's value as its text box shows it: 10, 20, 40 … for a tariff; empty for none."""
     if value is None:
         return ""
-    if opt.kind == "int_list":
+    if opt.kind == "int_list" or (opt.kind == "choice_or_list" and isinstance(value, list)):
         return ", ".join(map(str, value))
     if opt.kind == "json":
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

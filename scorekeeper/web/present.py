@@ -17,7 +17,7 @@ from scorekeeper.core import (
     settlement_points,
     table_context,
 )
-from scorekeeper.services.games import ScoredGame
+from scorekeeper.services.games import ScoredGame, open_deal
 from scorekeeper.web import chart, words
 from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
 from scorekeeper.web.messages import translate
@@ -55,6 +55,24 @@ def hand_dict(hand, view=None) -> dict:
         out["trump"] = hand.trump
     if view is not None:
         out.update(view.hand_fields(hand))
+    return out
+
+
+def open_deal_dict(scored_game: ScoredGame) -> dict | None:
+    """The deal in progress as the API answers it (its variant's own fields too: the deal's cards), or None."""
+    deal = open_deal(scored_game)
+    if deal is None:
+        return None
+    out = {
+        "number": deal.number,
+        "dealer": deal.dealer,
+        "leader": deal.leader,
+        "input": dict(deal.input),
+        "version": deal.version,
+    }
+    if deal.sitting_out is not None:
+        out["sitting_out"] = deal.sitting_out
+    out.update(VIEWS[scored_game.game.variant].hand_fields(deal))
     return out
 
 
@@ -98,6 +116,8 @@ def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
     if p.next_trump:
         out["next_trump"] = p.next_trump
     out.update(view.answer_fields(p))
+    if game.deal is not None:
+        out["open_deal"] = open_deal_dict(scored_game)
     return out
 
 
@@ -183,6 +203,20 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
     winner = None
     if p.finished:
         winner = names[p.winner] if p.winner is not None else None
+    deal = open_deal(scored_game)
+    open_view = None
+    if deal is not None:
+        with one_catalogue():
+            cells = view.bids_cells(deal.input, deal.context) or [None] * len(p.sides)
+            open_view = {
+                "number": deal.number,
+                "dealer": players[deal.dealer],
+                "leader": players[deal.leader],
+                "cards": cards(deal.cards),
+                "text": view.bids_words(deal.input, deal.context),
+                "cells": [{"words": w, "out": deal.sitting_out in side} for w, side in zip(cells, p.sides)],
+                "version": deal.version,
+            }
     return {
         "game": game,
         "variant_title": translate(VARIANTS[scored_game.game.variant].TITLE),
@@ -192,7 +226,9 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
         "rows": rows,
         "zero_sum": zero_sum,
         "next_dealer": players[p.next_dealer],
-        "next_leader": players[p.next_leader],
+        "next_leader": players[deal.leader if deal is not None else p.next_leader],
+        "open_deal": open_view,
+        "bids_first": bool(VARIANTS[scored_game.game.variant].BID_FIELDS),
         "next_number": len(p.hands) + 1,
         "finished": p.finished,
         "winner": winner,

@@ -223,3 +223,33 @@ def test_a_served_app_keeps_its_own_objects_out_of_full_collections(tmp_path):
         assert gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+
+
+def test_bids_entered_first_score_no_hand_and_the_sheet_stays_kept(app, client, scorer_calls):
+    """The deal in progress has its own version: entering, changing or clearing its bids replays nothing (the kept
+    sheet goes on with the new bids), and the hand its tricks complete is scored once, as any hand."""
+    n = LONG["plump"][1] - 1
+    game_id, key = make_game(app, "plump", n)
+    assert client.get(f"/g/{game_id}").status_code == 200
+    scorer_calls("plump")
+    headers = {"X-Edit-Key": key}
+    for bids in ([1, 1, 1, 1], [2, 1, 1, 0]):
+        assert client.put(f"/api/games/{game_id}/bids", json={"bids": bids}, headers=headers).status_code in (200, 201)
+    assert "bid 2" in client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert client.get(f"/api/games/{game_id}").json["open_deal"]["input"] == {"bids": [2, 1, 1, 0]}
+    assert scorer_calls("plump") == (0, 0)
+    r = client.post(f"/api/games/{game_id}/hands", json={"bids": [2, 1, 1, 0], "tricks": [2, 1, 1, 1]}, headers=headers)
+    assert r.status_code == 201 and r.json["number"] == n + 1
+    assert scorer_calls("plump") == (1, 1)
+    assert client.get(f"/g/{game_id}").status_code == 200
+    assert scorer_calls("plump") == (0, 0)
+    # Bids entered through another worker: this one's kept sheet goes on, with them, without a replay.
+    conn = sqlite3.connect(app.config["DATABASE"])
+    with conn:
+        conn.execute(
+            "UPDATE open_deals SET input = ?, version = version + 1 WHERE game_id = ?",
+            ['{"bids": [1, 0, 0, 0]}', game_id],
+        )
+    conn.close()
+    assert client.get(f"/api/games/{game_id}").json["open_deal"]["input"] == {"bids": [1, 0, 0, 0]}
+    assert scorer_calls("plump") == (0, 0)

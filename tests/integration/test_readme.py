@@ -67,6 +67,7 @@ EXAMPLES = [
     ("solo", {}, '{"bid": "prop", "bidder": 0, "partner": 2, "tricks": 7}', [-1, 1, -1, 1]),
     ("bid", {}, '{"bidder": 0, "bid": 4, "direction": "uptown", "tricks": [10, 3]}', [4, 0]),
     ("bid", {}, '{"bidder": 1, "bid": 5, "direction": "no_trump", "tricks": [7, 6]}', [2, -10]),
+    ("plump", {}, '{"bids": [3, 2, 0, 4], "tricks": [3, 1, 0, 6]}', [13, 0, 5, 0]),
 ]
 
 

@@ -46,7 +46,9 @@ def test_the_view_provides_the_contract(name):
     assert set(VARIANTS[name].OPTIONS) <= own, "a label for each option (its own, or a shared one)"
     assert set(view.OPTION_LABELS) <= set(VARIANTS[name].OPTIONS), "labels only for its options"
     assert set(option_labels(name)) == set(VARIANTS[name].OPTIONS)
-    choices = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "choice" for c in opt.choices}
+    choices = {
+        c for opt in VARIANTS[name].OPTIONS.values() if opt.kind in ("choice", "choice_or_list") for c in opt.choices
+    }
     assert set(view.CHOICE_LABELS) <= choices, "labels only for values of its choice options"
     presets = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "preset" for c in opt.choices}
     assert set(view.PRESET_LABELS) == set(view.TARIFF_PRESETS) | presets, "a label for each preset, and no other"

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from scorekeeper.core import GameOver, InputError, make_setup, play, play_on, settle
+from scorekeeper.core import VARIANTS as REGISTRY
+from scorekeeper.core import GameOver, InputError, make_setup, play, play_on, settle, table_context
 from strategies import CONTEXT_FREE, VARIANTS, games, one_hand
 
 SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -187,7 +188,10 @@ def test_deleting_a_hand_equals_replaying_without_it(variant, data):
         new = play(setup, shorter)
         assert new.finished
     except InputError as exc:
-        # only a five-player Danish game can make a later hand invalid: its bidder or partner now deals
+        rules, table = REGISTRY[variant], table_context(setup)
+        if rules.cards(exc.number, table) != old.hands[exc.number].cards:
+            return  # a deal whose size follows its place: the hand moved up into a deal of another size (plump)
+        # else only a five-player Danish game can make a later hand invalid: its bidder or partner now deals
         assert variant == "danish" and setup.n == 5, exc.errors
         assert set(exc.errors) <= {"bidder", "partner"}
         bad = shorter[exc.number - 1]

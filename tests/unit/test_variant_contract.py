@@ -54,6 +54,8 @@ def test_the_contract_requires_little_and_defaults_the_rest():
         "games_to_win",
         "match_points",
         "bid_result",
+        "BID_FIELDS",
+        "check_bids",
     }
     assert set(DATA) | set(FUNCTIONS) == set(MEMBERS)
 
@@ -214,3 +216,17 @@ def test_a_name_that_is_a_card_word_counts_where_it_names_the_variant(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text('x = inp["bid"]\nif setup.variant == "solo":\n    y = "danish"\n', encoding="utf-8")
     assert _variant_names(probe) == {"solo", "danish"} & set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant_name", VARIANTS)
+def test_a_variant_whose_bids_come_first_checks_them_itself(variant_name):
+    """Bids entered before the deal is played (a deal in progress) are fields of its hands, checked by its own
+    check_bids: the default refuses them."""
+    rules = VARIANTS[variant_name]
+    assert set(rules.BID_FIELDS) <= set(rules.INPUT_FIELDS)
+    if rules.BID_FIELDS:
+        assert "check_bids" in rules.own
+    else:
+        setup = make_setup(variant_name, [f"P{i}" for i in range(min(rules.PLAYER_COUNTS))])
+        with pytest.raises(core.InputError):
+            rules.check_bids({}, core.hand_context(rules, table_context(setup), 1))

@@ -55,8 +55,10 @@ def _alone(values_by_variant: dict[str, set[str]]) -> dict[str, str]:
 
 
 # Words the shared code owns with a meaning of its own, whatever a variant also calls so: the trumps (no trump is
-# "none"), a club's ways of settling up (its "kitty"), the outcomes of a hand the view contract names.
-SHARED_WORDS = set(TRUMPS) | set(SETTLEMENTS) | {"made", "lost"}
+# "none"), a club's ways of settling up (its "kitty"), the outcomes of a hand the view contract names, a deal's
+# `cards` (the contract's own: core cards(), HandContext.cards; a drive's score cards) and `bids` (a club's count
+# of its members' bids, a tariff's rows of bids).
+SHARED_WORDS = set(TRUMPS) | set(SETTLEMENTS) | {"made", "lost", "cards", "bids"}
 # What only one variant has: its option names, its input fields, the values of its choice options.
 ONLY = {
     k: v

@@ -16,7 +16,8 @@ from scorekeeper.web import guard, offline, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.inputs import JSONRefused, read_json
 from scorekeeper.web.messages import translate_errors
-from scorekeeper.web.present import game_dict, hand_dict, settlement_dict
+from scorekeeper.web.present import game_dict, hand_dict, open_deal_dict, settlement_dict
+from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -34,10 +35,8 @@ def _input_error(exc):
 @bp.errorhandler(service.NotFound)
 def _not_found(exc):
     what = str(exc) or "game"
-    return error(
-        404,
-        {what: Msg("no such game") if what == "game" else Msg("no such hand") if what == "hand" else Msg("not found")},
-    )
+    said = {"game": Msg("no such game"), "hand": Msg("no such hand"), "bids": Msg("no deal is in progress")}
+    return error(404, {what: said.get(what, Msg("not found"))})
 
 
 @bp.errorhandler(service.Forbidden)
@@ -53,6 +52,14 @@ def _stale(exc):
             version=exc.version,
         )
         errors = {"If-Match": message}
+    elif exc.field == "bids":
+        errors = {
+            "If-Match": Msg(
+                "the bids of hand %(n)d changed since you loaded them (they are at version %(version)d); reload the game",
+                n=exc.latest + 1,
+                version=exc.version,
+            )
+        }
     else:
         errors = {"number": Msg("someone else just entered hand %(n)d; reload the game", n=exc.latest)}
     return jsonify({"errors": translate_errors(errors), "latest": exc.latest, "version": exc.version}), 409
@@ -182,7 +189,12 @@ def add_hand(game_id):
         idempotency_key=idempotency_key(),
         max_hands=current_app.config.get("MAX_HANDS"),
     )
-    return jsonify(hand_dict(scored)), 201
+    return jsonify(_hand_answer(game_id, scored)), 201
+
+
+def _hand_answer(game_id: str, scored) -> dict:
+    """A hand as the game's answer lists it, with its variant's own fields (the deal's cards)."""
+    return hand_dict(scored, VIEWS[service.load(get_db(), game_id).game.variant])
 
 
 def _number(number: str) -> int:
@@ -203,7 +215,7 @@ def replace_hand(game_id, number):
         expected_version=_whole_header("If-Match"),
         idempotency_key=idempotency_key(),
     )
-    return jsonify(hand_dict(scored))
+    return jsonify(_hand_answer(game_id, scored))
 
 
 @bp.delete("/games/<game_id>/hands/<number>")
@@ -218,6 +230,56 @@ def delete_hand(game_id, number):
         idempotency_key=idempotency_key(),
     )
     return jsonify(game_dict(service.load(get_db(), game_id)))
+
+
+def _bids_body(game_id: str) -> dict:
+    """The bids to enter: the bid fields, or {"form": {…}}, the bids page's fields as a phone kept them."""
+    data = body()
+    if list(data) == ["form"] and isinstance(data["form"], dict):
+        return offline.posted_bids(service.load(get_db(), game_id), data["form"])
+    return data
+
+
+@bp.get("/games/<game_id>/bids")
+def open_deal(game_id):
+    """The deal in progress: its bids, dealer, leader and the version of its bids (also its ETag)."""
+    scored_game = service.load(get_db(), game_id)
+    out = open_deal_dict(scored_game)
+    if out is None:
+        raise service.NotFound("bids")
+    return jsonify(out), {"ETag": f'"{out["version"]}"'}
+
+
+@bp.put("/games/<game_id>/bids")
+@guard.exempt(guard.EDIT_KEY)
+def put_bids(game_id):
+    """Enter or change the bids of the next deal before it is played; the tricks complete the hand later (POST
+    /hands with the whole hand). X-Hand-Number names the deal, If-Match the version of the bids the writer saw."""
+    existed = service.load(get_db(), game_id).game.deal is not None
+    scored_game = service.put_bids(
+        get_db(),
+        game_id,
+        _bids_body(game_id),
+        game_key(game_id),
+        expected_number=_whole_header("X-Hand-Number"),
+        expected_version=_whole_header("If-Match"),
+        idempotency_key=idempotency_key(),
+        max_hands=current_app.config.get("MAX_HANDS"),
+    )
+    return jsonify(game_dict(scored_game)), 200 if existed else 201
+
+
+@bp.delete("/games/<game_id>/bids")
+@guard.exempt(guard.EDIT_KEY)
+def clear_bids(game_id):
+    scored_game = service.clear_bids(
+        get_db(),
+        game_id,
+        game_key(game_id),
+        expected_version=_whole_header("If-Match"),
+        idempotency_key=idempotency_key(),
+    )
+    return jsonify(game_dict(scored_game))
 
 
 @bp.get("/games/<game_id>/settlement")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.fields import SelectChoice
+from wtforms.utils import unset_value
 from wtforms.validators import Optional
 
 from scorekeeper.core import VARIANTS
@@ -69,6 +70,12 @@ class HandForm(Form):
         """The scorer's input from a posted form; a variant with a button that is a hand of its own overrides it."""
         return self.to_input(ctx)
 
+    def bids_input(self, ctx, fields: tuple[str, ...]) -> dict:
+        """The bids of a deal from the bids page (the hand page without the rest): the input's bid `fields` (the
+        variant's BID_FIELDS) that were given."""
+        inp = self.to_input(ctx)
+        return {name: inp[name] for name in fields if inp.get(name) is not None}
+
     def asks_first(self, raw: dict, before: dict, formdata) -> bool:
         """Whether saving `raw` over the stored hand `before` asks the table first (a one-tap hand of its own, such as
         a passed-out deal, over a played hand): the page then asks before it saves."""
@@ -122,11 +129,24 @@ def new_game_form(variant: str, formdata=None) -> NewGameForm:
     return Form(formdata=formdata) if formdata is not None else Form()
 
 
+class ChoiceOrListField(StringField):
+    """A house rule that is one of its choices (a select) or a list of numbers typed beside them (a text box named
+    `<name>_list`): the list, when typed, is what the field holds."""
+
+    def process(self, formdata, data=unset_value, extra_filters=None):
+        super().process(formdata, data, extra_filters)
+        typed = formdata.getlist(f"{self.name}_list") if formdata is not None else []
+        if typed and typed[0].strip():
+            self.raw_data, self.data = [typed[0]], typed[0]
+
+
 def option_field(name, opt) -> Field:
     if opt.kind == "preset":
         return SelectField(choices=[SelectChoice("", "–")] + [SelectChoice(c, c) for c in opt.choices], default="")
     if opt.kind == "bool":
         return BooleanField(default=opt.default)
+    if opt.kind == "choice_or_list":
+        return ChoiceOrListField(default=option_text_of(opt, opt.default))
     if opt.kind == "choice":
         return SelectField(
             choices=[SelectChoice(c, c) for c in opt.choices], default=opt.default, validate_choice=False

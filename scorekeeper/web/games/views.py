@@ -360,10 +360,12 @@ def _choices(scored_game, form, ctx: HandContext) -> dict:
 def _buttons(scored_game, form, ctx: HandContext) -> dict:
     players = list(scored_game.game.players)
     side_names = words.side_names(players, scored_game.protokoll.sides)
+    deal = service.open_deal(scored_game)
+    leader = deal.leader if deal is not None and deal.number == ctx.number else (ctx.dealer + 1) % ctx.n_players
     extra: dict = {
         "side_names": side_names,
         "dealer": players[ctx.dealer],
-        "leader": players[(ctx.dealer + 1) % ctx.n_players],
+        "leader": players[leader],
         "shown": {f.name for f in form if f.name not in ("csrf_token", "number", "version", "token")},
     }
     if "tricks" in form:  # two sides' tricks on one button: "8–5"
@@ -402,9 +404,13 @@ def _hand_view(game_id: str, number: int | None = None):
         if not editing and scored_game.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
             return redirect(url_for("games.protokoll", game_id=game_id))
-        form = (
-            form_class(data=form_class.data_from(scored_game.hands[number - 1].input, ctx)) if editing else form_class()
-        )
+        deal = None if editing else service.open_deal(scored_game)
+        if editing:
+            form = form_class(data=form_class.data_from(scored_game.hands[number - 1].input, ctx))
+        elif deal is not None:  # the deal in progress: the form opens with its bids filled in
+            form = form_class(data=form_class.data_from(deal.input, ctx))
+        else:
+            form = form_class()
         form.number.data = str(number)
         form.version.data = str(scored_game.game.version)
         form.token.data = secrets.token_urlsafe(16)
@@ -510,6 +516,102 @@ def _number_or_404(scored_game, number: int) -> int:
     if not 1 <= number <= len(scored_game.hands):
         abort(404)
     return number
+
+
+@bp.route("/g/<game_id>/bids", methods=["GET", "POST"])
+@guard.exempt(guard.EDIT_KEY)
+def bids(game_id):
+    """The bids of the next deal, entered before it is played: the hand page without the rest (the variant's own
+    template, told it is `bidding`); every phone's protokoll shows them until the tricks complete the hand."""
+    scored_game = _editable(game_id)
+    rules, view = VARIANTS[scored_game.game.variant], VIEWS[scored_game.game.variant]
+    if not rules.BID_FIELDS:
+        abort(404)
+    number = len(scored_game.hands) + 1
+    ctx = _hand_context(scored_game, number)
+    deal = service.open_deal(scored_game)
+    form_class = view.HandForm
+    if request.method == "GET":
+        if scored_game.protokoll.finished:
+            flash(_("The game is over. Edit a hand to reopen it."))
+            return redirect(url_for("games.protokoll", game_id=game_id))
+        form = form_class(data=form_class.data_from(deal.input, ctx)) if deal is not None else form_class()
+        form.number.data = str(number)
+        form.version.data = str(scored_game.game.deal_version)
+        form.token.data = secrets.token_urlsafe(16)
+    else:
+        form = form_class()
+    form.total = view.tricks_total(ctx)
+    general, errors, status = [], {}, 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            general, status = [_("The form expired; please try again.")], 400
+        else:
+            try:
+                service.put_bids(
+                    get_db(),
+                    game_id,
+                    form.bids_input(ctx, rules.BID_FIELDS),
+                    phone.game_key(game_id),
+                    expected_number=number_or_raw(form.number.data, negative=True),
+                    expected_version=number_or_raw(form.version.data, negative=True),
+                    idempotency_key=f"form:{form.token.data}" if form.token.data else None,
+                    max_hands=current_app.config.get("MAX_HANDS"),
+                )
+            except service.Stale:
+                flash(_("Someone else changed the sheet meanwhile — here it is; check it and enter the bids again."))
+                return redirect(url_for("games.protokoll", game_id=game_id))
+            except GameOver as exc:
+                errors, status = exc.errors, 409
+            except InputError as exc:
+                errors, status = exc.errors, 400
+            else:
+                flash(_("The bids of hand %(n)d are in: every phone's sheet shows them.", n=number))
+                return redirect(url_for("games.protokoll", game_id=game_id, _anchor="open-deal"))
+    extra = _choices(scored_game, form, ctx)
+    general += _apply_errors(form, errors, extra["shown"])
+    page = render_template(
+        view.HAND_TEMPLATE,
+        form=form,
+        game=scored_game.game,
+        number=number,
+        editing=None,
+        bidding=True,
+        open_deal=deal,
+        played=False,
+        confirm_passed=False,
+        played_text=None,
+        general=general,
+        variant_stylesheet=view.STYLESHEET,
+        variant_script=view.SCRIPT,
+        **extra,
+    )
+    return page, status, {"Cache-Control": "no-store"}
+
+
+@bp.post("/g/<game_id>/bids/clear")
+@guard.exempt(guard.EDIT_KEY)
+def clear_bids(game_id):
+    """The bids of the deal in progress taken back (a misdeal, a new deal): the sheet has no deal in progress."""
+    _editable(game_id)
+    form = forms.HandForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        service.clear_bids(
+            get_db(),
+            game_id,
+            phone.game_key(game_id),
+            expected_version=number_or_raw(form.version.data, negative=True),
+            idempotency_key=f"form:{form.token.data}:clear" if form.token.data else None,
+        )
+    except service.Stale:
+        flash(_("Someone else changed the sheet meanwhile — here it is; check it and enter the bids again."))
+    except service.NotFound:
+        pass  # cleared already (by another phone, or the tricks came in)
+    else:
+        flash(_("The bids were cleared."))
+    return redirect(url_for("games.protokoll", game_id=game_id))
 
 
 @bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])

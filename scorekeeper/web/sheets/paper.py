@@ -231,6 +231,7 @@ def blank_context(
         "variant_stylesheet": view.STYLESHEET,
         "head": head,
         "columns": columns,
+        "side_columns": [{"key": key, "label": label} for key, label in view.blank_side_columns(table)],
         "sides": [[players[s] for s in side] for side in sides],
         "rows": lines,
         "carried": [minus(t) for t in carried] if carried else None,

@@ -79,6 +79,14 @@ class ViewDefaults(Protocol):
         """What each side entered in its own protokoll cell (a player's bid and tricks: "3/3"), one text per side,
         shown on the protokoll and the printed sheet beside the points. Default None: the hand's words say all."""
 
+    def bids_words(self, bids: Mapping, ctx) -> str:
+        """The deal in progress in a few words (its bids, entered before it is played), for every phone's protokoll.
+        Default: each bid field and its value."""
+
+    def bids_cells(self, bids: Mapping, ctx) -> list[str] | None:
+        """What each side bid in the deal in progress, in its own protokoll cell ("bid 3"), one text per side.
+        Default None: the words say all."""
+
     def outcome(self, inp: Mapping, points, ctx) -> str | None:
         """ "made" or "lost" for the bidder's side, so the protokoll can mark it. Default: by the side of the input's
         `bidder` seat, if it has one; None otherwise."""
@@ -92,6 +100,10 @@ class ViewDefaults(Protocol):
     def house_rules(self, table) -> list[tuple[str, str]]:
         """The variant's own house rules as (label, value) for a sheet's head (target, deals, stake are shared).
         Default: none."""
+
+    def blank_side_columns(self, table) -> list[tuple[str, str]]:
+        """(key, label) of what each side writes down per hand in its own columns on a blank sheet, before its points
+        and total (a player's bid). Default: none."""
 
     def blank_cells(self, number: int, table) -> Mapping[str, str]:
         """What a blank sheet prints ahead in deal `number`'s entry columns, by column key (the deal's cards, a trump

@@ -35,6 +35,18 @@ def cell_words(inp, ctx) -> list[str] | None:
     return None
 
 
+def bids_words(bids, ctx) -> str:
+    return " · ".join(f"{name} {_value(value)}" for name, value in bids.items())
+
+
+def _value(value) -> str:
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def bids_cells(bids, ctx) -> list[str] | None:
+    return None
+
+
 def outcome(inp, points, ctx) -> str | None:
     bidder = inp.get("bidder")
     if not isinstance(bidder, int) or isinstance(bidder, bool):
@@ -54,6 +66,10 @@ def target_label(table) -> str:
 
 
 def house_rules(table) -> list[tuple[str, str]]:
+    return []
+
+
+def blank_side_columns(table) -> list[tuple[str, str]]:
     return []
 
 
