@@ -17,8 +17,9 @@ TITLE = Msg("Bid whist")
 DESCRIPTION = Msg("Partners bid books over six, uptown, downtown or no trump; the kitty is the first book.")
 PLAYER_COUNTS = (4,)
 # The bid part (bidder, bid, direction) is entered apart from the books, so a deal in progress can hold it first.
-BID_FIELDS = ("bidder", "bid", "direction")
-INPUT_FIELDS = ("passed", *BID_FIELDS, "tricks")
+# The auction's outcome, asked before the tricks (not BID_FIELDS: its bids are not entered before the play).
+CONTRACT_FIELDS = ("bidder", "bid", "direction")
+INPUT_FIELDS = ("passed", *CONTRACT_FIELDS, "tricks")
 DIRECTIONS = ("uptown", "downtown", "no_trump")
 BOOK = 6  # the first six books the declaring side takes count nothing
 TOP = 7  # the highest bid: all 13 books

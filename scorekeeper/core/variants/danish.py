@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, TypeGuard
 
 from scorekeeper.core.fields import is_int, require_fields, seat
@@ -254,9 +255,9 @@ def shorthands_of(house: Mapping[str, Any]) -> dict[str, Any]:
         if all(model.kept(levels[n]["over"]) == values[i] for i, n in enumerate(model.LEVELS)):
             out["tariff"] = [int(v) for v in values if v is not None]
         pairs = [(model.kept(levels[n]["lost"]), model.kept(levels[n]["short"])) for n in model.LEVELS]
-        if all(pair == (2 * v, 0) for pair, v in zip(pairs, values) if v is not None):
+        if all(pair == (2 * v, Fraction(0)) for pair, v in zip(pairs, values) if v is not None):
             out["lost"] = "flat"
-        elif all(pair == (0, 2 * v) for pair, v in zip(pairs, values) if v is not None):
+        elif all(pair == (Fraction(0), 2 * v) for pair, v in zip(pairs, values) if v is not None):
             out["lost"] = "per_trick"
     sol = house.get("sol") or {}
     if set(sol) == set(SOLO_BIDS):

@@ -19,8 +19,9 @@ PLAYER_COUNTS = (4,)
 ZERO_SUM = True
 FOR_MONEY = True
 # The bid part (bid, bidder, partner) is entered apart from the tricks, so a deal in progress can hold it first.
-BID_FIELDS = ("bid", "bidder", "partner")
-INPUT_FIELDS = ("passed", *BID_FIELDS, "tricks")
+# The auction's outcome, asked before the tricks (not BID_FIELDS: its bids are not entered before the play).
+CONTRACT_FIELDS = ("bid", "bidder", "partner")
+INPUT_FIELDS = ("passed", *CONTRACT_FIELDS, "tricks")
 
 # The contracts, lowest to highest: the ladder the form lists.
 BIDS = ("prop", "solo", "misere", "abundance", "royal_abundance", "misere_ouverte", "abundance_declared")

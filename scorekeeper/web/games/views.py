@@ -116,7 +116,8 @@ def _new_game_page(variant: str, preview: bool = False):
             forms.show_options(variant, form, editors.more(found))
             ok = editors.apply(variant, options, found)
         if not errors and ok:
-            resolved, found_errors = variant_options(module, options)
+            table = len(players) if len(players) in module.PLAYER_COUNTS else None  # the table as typed
+            resolved, found_errors = variant_options(module, options, table)
             for name, message in editors.take_errors(variant, found, found_errors).items():
                 errors.update(forms.option_error(form, name, translate(message)))
             if found_errors:
