@@ -1,12 +1,15 @@
-"""The renderer process that draws PDFs (`python -m scorekeeper.web.sheets.pdf`): started once per worker by
-views.Renderer, it imports WeasyPrint and warms its fonts once, then draws one job after another, each read from stdin
-and answered on stdout. No Flask here: the worker keeps neither WeasyPrint's time (it holds the GIL) nor its memory.
+"""The renderer process that draws PDFs (`python -m scorekeeper.web.sheets.pdf [--warm reportlab|weasyprint]`):
+started once per worker by views.Renderer, it imports its drawing library and registers the fonts once, then draws one
+job after another, each read from stdin and answered on stdout. No Flask here: the worker keeps neither the drawing's
+time (it holds the GIL) nor its memory.
 
-A job is a length-prefixed JSON object {html, static_folder, prefix, base_url}, or with `parts` (a list of HTML
-documents) instead of `html`: each part is drawn as a document of its own and the PDFs are joined into one, so that
-the renderer holds one part's layout at a time (a hall's 120 score cards took 570 MB as one document, 150 MB as six
-parts, for the same CPU time). The answer is a header (`K` and the PDF, or `E` and the error's last line; then the
-process's resident memory in bytes, so that the worker can restart a renderer that has grown) and the body.
+A job is a length-prefixed JSON object. With `doc` (web/sheets/document.py: blocks of finished text) it is drawn by
+ReportLab (draw.py). With `html` and {static_folder, prefix, base_url} it is a print page drawn by WeasyPrint (the
+paper not yet moved to ReportLab), or with `parts` (a list of HTML documents) instead of `html`: each part is drawn as
+a document of its own and the PDFs are joined into one, so that the renderer holds one part's layout at a time (a
+hall's 120 score cards took 570 MB as one document, 150 MB as six parts, for the same CPU time); `docs` is the same for
+ReportLab documents. The answer is a header (`K` and the PDF, or `E` and the error's last line; then the process's
+resident memory in bytes, so that the worker can restart a renderer that has grown) and the body.
 """
 
 from __future__ import annotations
@@ -66,7 +69,15 @@ def join(pdfs: list[bytes]) -> bytes:
 
 
 def draw_job(job: dict) -> bytes:
-    """A job's PDF: its `html`, or its `parts` drawn one at a time and joined."""
+    """A job's PDF: its `doc` (ReportLab), its `docs` drawn one at a time and joined; its `html` (WeasyPrint), or its
+    `parts` drawn one at a time and joined."""
+    if "doc" in job or "docs" in job:
+        from scorekeeper.web.sheets import draw as reportlab_draw
+
+        if "doc" in job:
+            return reportlab_draw.draw(job["doc"])
+        pdfs = [reportlab_draw.draw(doc) for doc in job["docs"]]
+        return pdfs[0] if len(pdfs) == 1 else join(pdfs)
     where = job["static_folder"], job["prefix"], job["base_url"]
     if "parts" not in job:
         return draw(job["html"], *where)
@@ -88,13 +99,24 @@ def read_exactly(stream, n: int) -> bytes | None:
     return data if len(data) == n else None
 
 
-def serve(stdin=None, stdout=None) -> None:
+def warm(library: str) -> None:
+    """Imports and fonts ready before the first sheet: ReportLab's fonts registered, or WeasyPrint's Pango warmed."""
+    if library == "weasyprint":
+        logging.getLogger("weasyprint").setLevel(logging.ERROR)
+        from weasyprint import HTML
+
+        HTML(string=WARM_HTML).write_pdf()
+    else:
+        from scorekeeper.web.sheets import draw as reportlab_draw
+
+        reportlab_draw.warm()
+
+
+def serve(stdin=None, stdout=None, library: str = "reportlab") -> None:
     """Draw jobs until stdin closes; an error in one job is that job's answer, and the next job is drawn as usual."""
     stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    from weasyprint import HTML
-
-    HTML(string=WARM_HTML).write_pdf()  # imports, fonts and Pango ready before the first sheet
+    warm(library)
     while (head := read_exactly(stdin, JOB.size)) is not None:
         body = read_exactly(stdin, JOB.unpack(head)[0])
         if body is None:
@@ -109,4 +131,4 @@ def serve(stdin=None, stdout=None) -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    serve(library=sys.argv[sys.argv.index("--warm") + 1] if "--warm" in sys.argv else "reportlab")

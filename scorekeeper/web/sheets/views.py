@@ -42,7 +42,7 @@ from scorekeeper.web.db import get_db
 from scorekeeper.web.inputs import link_args
 from scorekeeper.web.messages import with_field
 from scorekeeper.web.present import game_dict
-from scorekeeper.web.sheets import paper
+from scorekeeper.web.sheets import document, paper
 from scorekeeper.web.sheets import pdf as pdf_child
 from scorekeeper.web.variants import VIEWS
 
@@ -97,9 +97,10 @@ class Renderer:
     MAX_RSS = 200 * 1024 * 1024  # bytes resident after a job; more, and the next PDF gets a fresh renderer
     COMMAND = (sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf")
 
-    def __init__(self):
+    def __init__(self, warm: str = "reportlab"):
         self.proc: subprocess.Popen | None = None
         self.pid = 0  # the worker that started it: a forked worker starts its own
+        self.warm = warm  # what the process readies before its first job: "reportlab" or "weasyprint"
 
     def start(self) -> subprocess.Popen:
         if self.proc is None or self.proc.poll() is not None or self.pid != os.getpid():
@@ -108,7 +109,7 @@ class Renderer:
             root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
             self.proc = subprocess.Popen(
-                self.COMMAND,
+                (*self.COMMAND, "--warm", self.warm),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 bufsize=0,
@@ -181,14 +182,18 @@ def _receive(fd: int, n: int, deadline: float) -> bytes:
     return b"".join(chunks)
 
 
-renderer = Renderer()  # the games' sheets and blank sheets
-drive_renderer = Renderer()  # a drive's paper: started on the first one, so a worker that prints none has one process
+renderer = Renderer()  # the games' sheets and blank sheets, drawn by ReportLab
+# A drive's paper (still WeasyPrint's): started on the first one, so a worker that prints none has one process.
+drive_renderer = Renderer(warm="weasyprint")
 atexit.register(renderer.stop)
 atexit.register(drive_renderer.stop)
 
 
-def _job(html: str | list[str]) -> dict:
-    """A renderer's job: one HTML document, or a list of them drawn one by one and joined (pdf.draw_job)."""
+def _job(html: str | list[str] | dict) -> dict:
+    """A renderer's job: a document of document.py (a dict, drawn by ReportLab); one HTML document, or a list of them
+    drawn one by one and joined (pdf.draw_job)."""
+    if isinstance(html, dict):
+        return {"doc": html}
     return {
         ("parts" if isinstance(html, list) else "html"): html,
         "static_folder": current_app.static_folder,
@@ -197,9 +202,9 @@ def _job(html: str | list[str]) -> dict:
     }
 
 
-def render_pdf(html: str) -> bytes:
-    """The print HTML as an A4 PDF, drawn by this worker's renderer process (see Renderer): WeasyPrint's layout is
-    Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
+def render_pdf(html: str | dict) -> bytes:
+    """A document (document.py) or a print page's HTML as an A4 PDF, drawn by this worker's renderer process (see
+    Renderer): the layout is Python that holds the GIL and takes memory by the hand; the worker keeps neither."""
     return renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
 
 
@@ -238,12 +243,13 @@ def _one_at_a_time(drive: bool = False):
         lock.release()
 
 
-def _draw(html: str | list[str], drive: bool) -> bytes:
+def _draw(html: str | list[str] | dict, drive: bool) -> bytes:
     return render_drive_pdf(html) if drive else render_pdf(html)
 
 
-def _pdf(template: str, filename: str, drive: bool = False, **ctx) -> Response:
-    html = render_template(template, pdf=True, **ctx)
+def _pdf(template: str, filename: str, drive: bool = False, document=None, **ctx) -> Response:
+    """A PDF drawn now: the document `document(ctx)` makes (ReportLab), else the print page's HTML (WeasyPrint)."""
+    html = document(ctx) if document is not None else render_template(template, pdf=True, **ctx)
     with _one_at_a_time(drive):
         return _download(_draw(html, drive), "application/pdf", filename)
 
@@ -338,7 +344,9 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
         total -= size
 
 
-def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, template: str, context) -> Response:
+def _kept_pdf(
+    scored_game: service.ScoredGame, kind: str, filename: str, template: str, context, document=None
+) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
@@ -361,13 +369,17 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, templat
             )
         )
     name, etag = _kept_name(scored_game, kind)
-    return kept_pdf(name, etag, filename, template, context)
+    return kept_pdf(name, etag, filename, template, context, document=document)
 
 
-def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive: bool = False) -> Response:
+def kept_pdf(
+    name: str, etag: str, filename: str, template: str, context, drive: bool = False, document=None
+) -> Response:
     """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
     (If-None-Match) is current. `context` makes the template's context, only when it is drawn (drive paper: or a
-    list of contexts, one document each, joined into one PDF); `drive`: by the renderer of drive paper."""
+    list of contexts, one document each, joined into one PDF); `drive`: by the renderer of drive paper. With
+    `document` (document.py: a context to the renderer's document) it is drawn by ReportLab, else the template's HTML
+    by WeasyPrint."""
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
@@ -378,8 +390,10 @@ def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive:
     drawn = None
     if not path.is_file():
         made = context()
-        if isinstance(made, list):
-            html: str | list[str] = [render_template(template, pdf=True, **part) for part in made]
+        if document is not None:
+            html: str | list[str] | dict = document(made)
+        elif isinstance(made, list):
+            html = [render_template(template, pdf=True, **part) for part in made]
         else:
             html = render_template(template, pdf=True, **made)
         with _one_at_a_time(drive):
@@ -408,7 +422,12 @@ def print_sheet(game_id):
 def pdf(game_id):
     scored_game = _load(game_id)
     return _kept_pdf(
-        scored_game, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(scored_game)
+        scored_game,
+        "sheet",
+        f"protokoll-{game_id}.pdf",
+        "print/sheet.html",
+        lambda: paper.sheet_context(scored_game),
+        document=document.sheet_document,
     )
 
 
