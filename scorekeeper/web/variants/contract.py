@@ -74,6 +74,10 @@ class ViewDefaults(Protocol):
         """ "made" or "lost" for the bidder's side, so the protokoll can mark it. Default: by the side of the input's
         `bidder` seat, if it has one; None otherwise."""
 
+    def outcome_lines(self, protokoll, side_names: list[str]) -> list[str]:
+        """Lines of its own under the outcome on the protokoll and the sheet (what a rubber's points are made of).
+        Default: none."""
+
     def players_by_seat(self, table) -> bool:
         """A sheet's head names the seats in order, not side against side. Default: when each player scores alone."""
 

@@ -44,6 +44,10 @@ def outcome(inp, points, ctx) -> str | None:
     return "made" if points[side] > 0 else "lost"
 
 
+def outcome_lines(protokoll, side_names) -> list[str]:
+    return []
+
+
 def players_by_seat(table) -> bool:
     return scores_alone(table)
 
