@@ -74,7 +74,7 @@ def tariff_blocks(tariff: dict | None) -> list[dict]:
         "columns": [{"width": 40}, {"width": 55, "align": "right"}, {"width": 55, "align": "right"}],
         "stretch": False,
         "header": [sol_head],
-        "rows": [[s["name"], s["made"], s["lost"]] for s in tariff["sol"]],
+        "rows": [list(s.values()) for s in tariff["sol"]],  # name, made, lost: as paper.tariff_view orders them
         "grid": True,
         "head_shade": True,
         "size": 7.5,
