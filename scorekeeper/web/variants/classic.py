@@ -78,17 +78,28 @@ def buttons(form, ctx, side_names) -> dict:
         SelectChoice(str(i), n) for i, n in enumerate(side_names)
     ]
     n = ctx.options["revoke_penalty"]
-    form.revoke_penalty.choices = [
-        SelectChoice("tricks", _("move %(n)d tricks", n=n)),
-        SelectChoice("add", _("+%(n)d points to us", n=n)),
-        SelectChoice("deduct", _("−%(n)d points to them", n=n)),
-    ]
+    # Both sides share the phone: the penalty says whose points move, by name once the revoking side is tapped.
+    named = {
+        str(guilty): {
+            "tricks": _("move %(n)d tricks", n=n),
+            "add": _("+%(n)d points to %(side)s", n=n, side=side_names[1 - guilty]),
+            "deduct": _("−%(n)d points to %(side)s", n=n, side=side_names[guilty]),
+        }
+        for guilty in (0, 1)
+    }
+    labels = named.get(str(form.revoke_side.data)) or {
+        "tricks": _("move %(n)d tricks", n=n),
+        "add": _("+%(n)d points to the side that did not revoke", n=n),
+        "deduct": _("−%(n)d points to the side that revoked", n=n),
+    }
+    form.revoke_penalty.choices = [SelectChoice(key, labels[key]) for key in ("tricks", "add", "deduct")]
     hidden = ({"honours"} if not honours else set()) | ({"trump"} if fixed else set())
     return {
         "fixed_trump": fixed,
         "fixed_trump_label": words.suit_words(fixed) if fixed else None,
         "honours": honours,
         "hidden": hidden,
+        "revoke_follows": {"field": "revoke_side", "texts": named},
     }
 
 

@@ -30,6 +30,10 @@ def buttons(form, ctx, side_names) -> dict:
     return {}
 
 
+def leads_by(form, ctx):
+    return None
+
+
 def cell_words(inp, ctx) -> list[str] | None:
     return None
 
