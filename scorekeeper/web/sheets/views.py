@@ -34,17 +34,20 @@ import flask_babel
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
 from scorekeeper.web.db import get_db
+from scorekeeper.web.games import forms as game_forms
 from scorekeeper.web.inputs import link_args
-from scorekeeper.web.messages import with_field
+from scorekeeper.web.messages import translate, with_field
+from scorekeeper.web.options import option_text
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import document, paper
 from scorekeeper.web.sheets import pdf as pdf_child
-from scorekeeper.web.variants import VIEWS
+from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("sheets", __name__)
 # The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
@@ -498,10 +501,74 @@ def _blank(variant: str):
     )
 
 
+def _blank_form_page(variant: str, form, errors: dict | None = None, status: int = 200):
+    """A variant's blank-sheet form: its largest table's name fields and its own house rules, with the new-game
+    page's fields (templates/games/_house_rules.html), filled in with what was sent."""
+    module, view = VARIANTS[variant], VIEWS[variant]
+    page = render_template(
+        "print/blank_form.html",
+        variant=variant,
+        module=module,
+        form=form,
+        player_fields=game_forms.player_field_names(variant),
+        required_players=min(module.PLAYER_COUNTS),
+        option_values={name: game_forms.option_text(opt, form[f"opt_{name}"]) for name, opt in module.OPTIONS.items()},
+        labels=option_labels(variant),
+        choice_labels=view.CHOICE_LABELS,
+        presets=view.PRESET_LABELS,
+        tariff_presets=[(name, view.PRESET_LABELS.get(name, name)) for name in view.TARIFF_PRESETS],
+        has_preview=False,
+        errors=errors or {},
+    )
+    return Response(page, status)
+
+
+@bp.get("/blank/<variant>/form")
+def blank_form(variant):
+    if variant not in VARIANTS:
+        abort(404)
+    return _blank_form_page(variant, game_forms.new_game_form(variant, request.args))
+
+
+def _from_form(variant: str):
+    """The per-variant form's fields as the blank sheet's query (names by seat, options by name, only those not at
+    their default), or the form again with what was wrong next to what was typed (400)."""
+    module = VARIANTS[variant]
+    form = game_forms.new_game_form(variant, request.args)
+    names = [(request.args.get(f) or "").strip() for f in game_forms.player_field_names(variant)]
+    while names and not names[-1]:
+        names.pop()
+    options, errors = game_forms.chosen_options(
+        variant, form, {o: request.args.get(f"shown_{o}") for o in module.OPTIONS}
+    )
+    query: dict[str, list[str]] = {"player": names}
+    for key in ("title", "preset"):
+        if request.args.get(key):
+            query[key] = [request.args[key]]
+    if request.args.get("dealer") and any(names):
+        query["dealer"] = [request.args["dealer"]]
+    for name, value in options.items():
+        opt = module.OPTIONS[name]
+        query[name] = [("1" if value else "0") if opt.kind == "bool" else option_text(opt, value)]
+    if not errors:
+        try:
+            paper.blank_request(variant, MultiDict([(k, v) for k, vs in query.items() for v in vs]))
+        except InputError as exc:
+            for field, message in exc.errors.items():
+                key = "opt_" + field.removeprefix("options.") if field.startswith("options.") else field
+                errors[{"player": "players", "seats": "players"}.get(key, key)] = with_field(field, translate(message))
+    if errors:
+        return _blank_form_page(variant, form, errors, 400)
+    return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in query.items() if v}))
+
+
 @bp.get("/blank/")
 def blank_index():
-    """The blank sheets, and a form that makes one with names: it sends the table to that sheet's page."""
+    """The blank sheets, each with a form of its own that makes one with names and house rules; a form sends the table
+    to that sheet's page (an older link with `player` and `preset` too)."""
     variant = request.args.get("variant")
+    if variant in VARIANTS and request.args.get("sent"):
+        return _from_form(variant)
     if variant in VARIANTS:
         args = {
             k: [v for v in vs if v]
