@@ -89,3 +89,27 @@ def test_hostile_names_and_titles_are_printed_as_letters(client, api, db_path, t
     assert_same_text(
         client, named(api.get(game) | {"title": '<img src="/etc/passwd"/> & <font size="80">'}), tmp_path, "hostile"
     )
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("named_players", [False, True])
+def test_a_blank_sheets_pdf_says_what_its_page_says(client, variant, named_players, tmp_path):
+    players = EXAMPLES[variant].PLAYERS
+    query = "&".join(f"player={p}" for p in players) + "&dealer=1&title=Fredag" if named_players else ""
+    page = client.get(f"/blank/{variant}?{query}")
+    pdf = client.get(f"/blank/{variant}.pdf?{query}")
+    assert page.status_code == 200 and pdf.status_code == 200
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"text-blank-{variant}-{named_players}.pdf").write_bytes(pdf.data)
+    title = "Fredag" if named_players else VARIANTS[variant].TITLE.template
+    assert pdf_words(pdf.data, tmp_path, title) == page_words(page.get_data(as_text=True))
+
+
+def test_a_games_blank_sheet_says_what_its_page_says(client, api, tmp_path):
+    game = api.create("swedish", players=["Åsa", "Björn", "Örjan", "Märta"], options={"deals": 8})
+    api.hand(game, {"red": 3, "tricks": [5, 8]})
+    page = client.get(f"/g/{game['id']}/blank")
+    pdf = client.get(f"/g/{game['id']}/blank.pdf")
+    words = page_words(page.get_data(as_text=True))
+    assert "carried" in words
+    assert pdf_words(pdf.data, tmp_path, VARIANTS["swedish"].TITLE.template) == words

@@ -232,3 +232,84 @@ def sheet_document(ctx: dict) -> dict:
         blocks += [{"kind": "space", "mm": 3}, *after]
     blocks += tariff_blocks(ctx["tariff_table"])
     return {"title": title, "lang": html_lang(), "footer": {"left": title, "pages": True}, "blocks": blocks}
+
+
+# ---------------------------------------------------------------- a blank sheet
+
+PAGE_MM = 186  # A4's width inside the margins
+ROW_MM = 7.4  # a row high enough to write in
+
+
+def _entry_mm(label: str) -> float:
+    """What an entry column needs: its label's widest word at 7 pt bold (about 1.6 mm a letter), 10 mm at least."""
+    return max(10.0, 1.6 * max((len(w) for w in label.split()), default=0) + 2)
+
+
+def blank_widths(n_entries_mm: list[float], sides: int, zero_sum: bool) -> tuple[float, list[float], float, float]:
+    """The blank sheet's columns on A4, as print.css would lay them: the dealer 22 mm and each score column 18 mm
+    when they fit, else they share what the number, the entries and Σ leave (the dealer 15 mm at least); what is left
+    over widens the entries. Answers (dealer, entries, score column, Σ) in mm."""
+    total = 10.0 if zero_sum and sides < 5 else 8.0 if zero_sum else 0.0
+    rest = PAGE_MM - 7 - total - sum(n_entries_mm)
+    dealer, score = 22.0, 18.0
+    if dealer + 2 * sides * score > rest:
+        dealer = max(15.0, rest * dealer / (dealer + 2 * sides * score))
+        score = (rest - dealer) / (2 * sides)
+    spare = rest - dealer - 2 * sides * score
+    entries = [w + spare / len(n_entries_mm) for w in n_entries_mm] if n_entries_mm else []
+    if not n_entries_mm:
+        dealer += spare
+    return dealer, entries, score, total
+
+
+def blank_document(ctx: dict) -> dict:
+    """A blank sheet (paper.blank_context) as the renderer's document: print/blank.html's head, two header rows (the
+    columns, then points and total per side), a row per deal to write in (the dealer's columns shaded where the dealer
+    sits out), the carried-forward totals of a sheet that goes on, and the tariff."""
+    columns_in, sides, zero_sum = ctx["columns"], ctx["sides"], ctx["zero_sum"]
+    dealer_mm, entries_mm, score_mm, sum_mm = blank_widths(
+        [_entry_mm(c["label"]) for c in columns_in], len(sides), zero_sum
+    )
+    small = len(sides) >= 6
+    columns = [{"width": 7, "align": "right", "color": "#444444"}, {"width": dealer_mm, "size": 8}]
+    columns += [{"width": w, "align": "center", "rule": True} for w in entries_mm]
+    for _side in sides:
+        columns += [{"width": score_mm, "rule": True}, {"width": score_mm, "rule": True}]
+    if zero_sum:
+        columns.append({"width": sum_mm, "rule": True})
+    first = ["#", _("Dealer"), *[c["label"] for c in columns_in]]
+    first += [{"names": list(side), "span": 2} for side in sides]
+    if zero_sum:
+        first.append("Σ = 0")
+    second = ["", "", *["" for _c in columns_in]]
+    for _side in sides:
+        second += [{"text": _("points"), "bold": False}, {"text": _("total"), "bold": False}]
+    if zero_sum:
+        second.append("")
+    rows = []
+    if ctx["carried"]:
+        carried = ["", {"text": _("Carried forward"), "span": len(columns_in) + 1, "bold": True}]
+        for total in ctx["carried"]:
+            carried += ["", {"text": total, "bold": True, "align": "right"}]
+        rows.append(carried + ([""] if zero_sum else []))
+    for row in ctx["rows"]:
+        cells = [str(row["number"]), row["dealer"], *row["entries"]]
+        for out in row["out"]:
+            cells += [{"text": "", "shade": "#e3e3e3"} if out else "", {"text": "", "shade": "#e3e3e3"} if out else ""]
+        rows.append(cells + ([""] if zero_sum else []))
+    table = {
+        "kind": "table",
+        "columns": columns,
+        "header": [first, second],
+        "header_spans": list(range(2 + len(columns_in))) + ([len(columns) - 1] if zero_sum else []),
+        "rows": rows,
+        "row_height": ROW_MM,
+        "head_size": 6.5 if small else 7,
+        "size": 9,
+        "valign": "MIDDLE",
+        "pad": 0.3 if small else 0.4,
+    }
+    head = ctx["head"]
+    title = head.get("title") or head["variant_title"]
+    blocks = [head_block(head), table, *tariff_blocks(ctx["tariff_table"])]
+    return {"title": title, "lang": html_lang(), "footer": {"left": title, "pages": True}, "blocks": blocks}

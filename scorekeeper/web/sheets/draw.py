@@ -440,8 +440,8 @@ class Builder:
                 commands.append(("LINEBELOW", (0, len(header) - 1), (-1, len(header) - 1), 1, "#000000"))
         if rows and block.get("row_rules", True) and not grid:
             commands.append(("LINEBELOW", (0, body_from), (-1, body_to), 0.4, GREY["rule"]))
-        if block.get("row_height"):
-            pass
+        for c in block.get("header_spans", []):  # a heading over both header rows
+            commands.append(("SPAN", (c, 0), (c, len(header) - 1)))
         if footer:
             first = len(header) + len(rows)
             commands += [
@@ -493,6 +493,8 @@ class Builder:
             return self._write_line(width * cell.get("write", 1) if cell.get("write") is not True else width * 0.6)
         if part == "head":
             size = block.get("head_size", 8)
+            if "names" in cell:
+                return self.names(cell["names"], width, size)
             return self.fitted(value, width, size, bold=cell.get("bold", True), align=cell.get("align") or "center")
         size = column.get("size", block.get("size", 9)) if part == "body" else block.get("foot_size", 10)
         small = cell.get("small")
@@ -513,6 +515,17 @@ class Builder:
         if small:
             return f"{small}\n{value}" if value else small
         return value
+
+    def names(self, names: list, width: float, size: float):
+        """A side's heading: its names joined by "&", an unknown name a line to write on (no letters in the text)."""
+        from reportlab.platypus import Paragraph
+
+        known = " & ".join(n for n in names if n)
+        if known:
+            size, _lines = broken(known, BOLD, size, width)
+        blank = "<u>" + "\u00a0" * max(4, int(width / len(names) / (size * 0.35))) + "</u>"
+        markup = " &amp; ".join(text(n) if n else blank for n in names)
+        return Paragraph(markup, self.styles.get(size=size, bold=True, align="center", lead=1.15))
 
     def _write_line(self, width: float):
         from reportlab.graphics.shapes import Drawing, Line

@@ -471,6 +471,7 @@ def game_blank_pdf(game_id):
         f"blank-{game_id}.pdf",
         "print/blank.html",
         lambda: dict(game_id=game_id, **paper.blank_from_game(scored_game)),
+        document=document.blank_document,
     )
 
 
@@ -601,4 +602,4 @@ def blank(variant):
 
 @bp.get("/blank/<variant>.pdf")
 def blank_pdf(variant):
-    return _pdf("print/blank.html", f"blank-{variant}.pdf", **_blank(variant))
+    return _pdf("print/blank.html", f"blank-{variant}.pdf", document=document.blank_document, **_blank(variant))
