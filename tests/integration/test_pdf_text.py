@@ -113,3 +113,68 @@ def test_a_games_blank_sheet_says_what_its_page_says(client, api, tmp_path):
     words = page_words(page.get_data(as_text=True))
     assert "carried" in words
     assert pdf_words(pdf.data, tmp_path, VARIANTS["swedish"].TITLE.template) == words
+
+
+# ---------------------------------------------------------------- a whist drive's paper
+
+
+def played_drive(client, tables=2, hands=4, entered=3, couples=False):
+    body = {
+        "title": "Sognegården & Co",
+        "hands": hands,
+        "interval_after": hands // 2,
+        "format": "couples" if couples else "progressive",
+        "ladies": [f"Lady Skovbo-Kristoffersen-Høegh {i}" for i in range(2 * tables)],
+        "gents": [f"Gent Ærø {i}" for i in range(2 * tables)],
+    }
+    r = client.post("/api/drives", json=body)
+    assert r.status_code == 201, r.json
+    drive = r.json
+    for hand in range(1, entered + 1):
+        for table in range(1, tables + 1):
+            r = client.post(
+                f"/api/drives/{drive['id']}/hands/{hand}/tables/{table}",
+                json={"tricks": [(hand + table) % 14, 13 - (hand + table) % 14]},
+                headers={"X-Edit-Key": drive["edit_key"]},
+            )
+            assert r.status_code == 201, r.json
+    return drive
+
+
+def page_by_page(data: bytes, tmp_path) -> list[str]:
+    """A drive's cards carry no footer: their words page after page."""
+    import subprocess
+
+    from helpers import pdfinfo
+
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(data)
+    words = []
+    for n in range(1, int(pdfinfo(data, tmp_path)["Pages"]) + 1):
+        out = subprocess.run(
+            ["pdftotext", "-raw", "-f", str(n), "-l", str(n), str(path), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        words += paper_words(out)
+    return words
+
+
+@pytest.mark.parametrize("kind", ["scorecards", "tally"])
+@pytest.mark.parametrize("entered", [0, 3, 4])
+def test_a_drives_cards_say_what_their_print_page_says(client, kind, entered, tmp_path):
+    drive = played_drive(client, entered=entered)
+    page = client.get(f"/d/{drive['id']}/{kind}")
+    pdf = client.get(f"/d/{drive['id']}/{kind}.pdf")
+    assert page.status_code == 200 and pdf.status_code == 200
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"text-drive-{kind}-{entered}.pdf").write_bytes(pdf.data)
+    assert page_by_page(pdf.data, tmp_path) == page_words(page.get_data(as_text=True))
+
+
+def test_blank_drive_cards_say_what_their_page_says(client, tmp_path):
+    page = client.get("/drives/blank?hands=12")
+    pdf = client.get("/drives/blank.pdf?hands=12")
+    assert page.status_code == 200 and pdf.status_code == 200
+    assert page_by_page(pdf.data, tmp_path) == page_words(page.get_data(as_text=True))

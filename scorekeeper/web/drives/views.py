@@ -23,6 +23,7 @@ from scorekeeper.services import cache
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
+from scorekeeper.web.drives import document as paper_documents
 from scorekeeper.web.drives import forms, present
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import link_args, whole_number
@@ -439,13 +440,17 @@ def _print_route(kind: str, organiser: bool = False):
     def pdf(drive_id):
         record = _paper_record(kind, drive_id, organiser)
         name, etag = kept_name(f"drive-{kind}-{drive_id}", record.version, _state(record, kind), kind)
+        drawn = paper_documents.DOCUMENTS.get(kind)  # ReportLab draws these from the whole context, in one document
         return kept_pdf(
             name,
             etag,
             f"drive-{drive_id}-{kind}.pdf",
             f"print/drive_{kind}.html",
-            lambda: _pdf_parts(kind, drive_id),
+            (lambda: {"drive_id": drive_id, **_context(kind, _load(drive_id))})
+            if drawn
+            else lambda: _pdf_parts(kind, drive_id),
             drive=True,
+            document=drawn,
         )
 
     bp.add_url_rule(f"/d/<drive_id>/{kind}", f"{kind}_page", page)
@@ -475,4 +480,10 @@ def blank():
 
 @bp.get("/drives/blank.pdf")
 def blank_pdf():
-    return pdf_download("print/drive_blank.html", "drive-card.pdf", drive=True, **_blank_context())
+    return pdf_download(
+        "print/drive_blank.html",
+        "drive-card.pdf",
+        drive=True,
+        document=paper_documents.blank_cards_document,
+        **_blank_context(),
+    )

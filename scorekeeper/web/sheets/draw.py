@@ -208,6 +208,25 @@ class Builder:
         )
         return out
 
+    def block_fields(self, block: dict) -> list:
+        """Labelled values on a line ("Half-time: 45 · Final: 90"), a value None a line to write on."""
+        from reportlab.platypus import Paragraph
+
+        parts = []
+        for label, value in block["items"]:
+            shown = "<u>" + "\u00a0" * 18 + "</u>" if value is None else f"<b>{text(value)}</b>"
+            parts.append(f"{text(label)}{':' if block.get('colon', True) else ''} {shown}")
+        return [Paragraph(text(block.get("sep", " · ")).join(parts), self.styles.get(size=block.get("size", 9)))]
+
+    def block_title(self, block: dict) -> list:
+        """A card's own heading (a player's name, a table), larger than a sheet's."""
+        return [self.para(block["text"], size=block.get("size", 18), bold=True, lead=1.2)]
+
+    def block_page_break(self, block: dict) -> list:
+        from reportlab.platypus import PageBreak
+
+        return [PageBreak()]
+
     def block_h2(self, block: dict) -> list:
         from reportlab.platypus import Paragraph
 
@@ -442,6 +461,8 @@ class Builder:
                 commands.append(("LINEBELOW", (0, len(header) - 1), (-1, len(header) - 1), 1, "#000000"))
         if rows and block.get("row_rules", True) and not grid:
             commands.append(("LINEBELOW", (0, body_from), (-1, body_to), 0.4, GREY["rule"]))
+        for r in block.get("rule_after_rows", []):  # a heavy rule under a body row (a drive's interval)
+            commands.append(("LINEBELOW", (0, len(header) + r), (-1, len(header) + r), 2.5, "#000000"))
         for c in block.get("header_spans", []):  # a heading over both header rows
             commands.append(("SPAN", (c, 0), (c, len(header) - 1)))
         if footer:

@@ -257,10 +257,11 @@ def _pdf(template: str, filename: str, drive: bool = False, document=None, **ctx
         return _download(_draw(html, drive), "application/pdf", filename)
 
 
-def pdf_download(template: str, filename: str, drive: bool = False, **ctx) -> Response:
+def pdf_download(template: str, filename: str, drive: bool = False, document=None, **ctx) -> Response:
     """A print page as a PDF download, through this worker's renderer one at a time: for other features' paper
-    (a drive's, with `drive`, through the renderer of drive paper)."""
-    return _pdf(template, filename, drive=drive, **ctx)
+    (a drive's, with `drive`, through the renderer of drive paper); with `document` (the context to the renderer's
+    document) drawn by ReportLab, else the page's HTML by WeasyPrint."""
+    return _pdf(template, filename, drive=drive, document=document, **ctx)
 
 
 # ---------------------------------------------------------------- a game's PDF, kept
