@@ -118,7 +118,7 @@ def test_a_games_blank_sheet_says_what_its_page_says(client, api, tmp_path):
 # ---------------------------------------------------------------- a whist drive's paper
 
 
-def played_drive(client, tables=2, hands=4, entered=3, couples=False):
+def played_drive(client, tables=2, hands=4, entered=3, couples=False, money=None):
     body = {
         "title": "Sognegården & Co",
         "hands": hands,
@@ -127,9 +127,17 @@ def played_drive(client, tables=2, hands=4, entered=3, couples=False):
         "ladies": [f"Lady Skovbo-Kristoffersen-Høegh {i}" for i in range(2 * tables)],
         "gents": [f"Gent Ærø {i}" for i in range(2 * tables)],
     }
-    r = client.post("/api/drives", json=body)
-    assert r.status_code == 201, r.json
-    drive = r.json
+    if money is None:
+        r = client.post("/api/drives", json=body)
+        assert r.status_code == 201, r.json
+        drive = r.json
+    else:  # the organiser's form keeps the money; here straight through the service
+        from scorekeeper.services import drives as drive_service
+        from scorekeeper.web.db import get_db
+
+        with client.application.test_request_context("/"):
+            drive_id, key = drive_service.create_drive(get_db(), body, money)
+            drive = {"id": drive_id, "edit_key": key, "edit_page": drive_service.edit_page(drive_id, key)}
     for hand in range(1, entered + 1):
         for table in range(1, tables + 1):
             r = client.post(
@@ -178,3 +186,31 @@ def test_blank_drive_cards_say_what_their_page_says(client, tmp_path):
     pdf = client.get("/drives/blank.pdf?hands=12")
     assert page.status_code == 200 and pdf.status_code == 200
     assert page_by_page(pdf.data, tmp_path) == page_words(page.get_data(as_text=True))
+
+
+MONEY = {
+    "currency": "DKK",
+    "fee": "25",
+    "prizes": [
+        {"kind": "top_lady", "name": "Flaske rødvin", "amount": "0"},
+        {"kind": "top_gent", "name": "Gavekort", "amount": "100"},
+        {"kind": "half_time", "name": "Kaffe & kage", "amount": "0"},
+        {"kind": "booby", "name": "Trøstepræmie", "amount": "10,50"},
+    ],
+}
+
+
+@pytest.mark.parametrize("entered", [0, 2, 4])
+def test_a_drives_standings_and_table_cards_say_what_their_pages_say(client, entered, tmp_path):
+    drive = played_drive(client, entered=entered, money=MONEY)
+    client.get(drive["edit_page"])  # the organiser's phone: the table cards are theirs
+    for kind in ("standings", "cards"):
+        page = client.get(f"/d/{drive['id']}/{kind}")
+        pdf = client.get(f"/d/{drive['id']}/{kind}.pdf")
+        assert page.status_code == 200 and pdf.status_code == 200, kind
+        (ARTIFACTS / f"text-drive-{kind}-{entered}.pdf").write_bytes(pdf.data)
+        words = page_words(page.get_data(as_text=True))
+        if kind == "standings":
+            assert pdf_words(pdf.data, tmp_path, "Sognegården & Co") == words
+        else:
+            assert page_by_page(pdf.data, tmp_path) == words

@@ -117,3 +117,122 @@ def blank_cards_document(ctx: dict) -> dict:
 
 
 DOCUMENTS = {"scorecards": scorecards_document, "tally": tally_document}
+
+
+def table_cards_document(ctx: dict) -> dict:
+    """print/drive_cards.html: a card per table with the drive's title, the table's number, the QR code of its page
+    (drawn from segno's matrix: the same code as the page's SVG), what to do with it, and the address."""
+    import segno
+
+    head = ctx["head"]
+    cards = []
+    for card in ctx["cards"]:
+        matrix = ["".join("1" if cell else "0" for cell in row) for row in segno.make(card["url"], error="m").matrix]
+        cards.append(
+            [
+                {"kind": "space", "mm": 20},
+                {"kind": "p", "text": head["title"], "size": 16, "align": "center"},
+                {"kind": "title", "text": _("Table %(n)d", n=card["table"]), "size": 64, "align": "center"},
+                {"kind": "qr", "matrix": matrix, "mm": 90},
+                {"kind": "space", "mm": 6},
+                {
+                    "kind": "p",
+                    "text": _(
+                        "Scan with a phone at this table to enter the tricks after each hand and see where to go next."
+                    ),
+                    "size": 13,
+                    "align": "center",
+                },
+                {"kind": "p", "text": card["url"], "size": 8, "align": "center", "color": "#555555", "anywhere": True},
+            ]
+        )
+    return _cards(head["title"], _pages(cards))
+
+
+def standings_document(ctx: dict) -> dict:
+    """print/drive_standings.html: the title and how far the drive is, the prizes and who won them, the money, the
+    standings by role and at half-time."""
+    from scorekeeper.web.i18n import money as money_text
+
+    head = ctx["head"]
+    if head["finished"]:
+        state = _("Final standings after %(n)d hands", n=head["hands"])
+    else:
+        state = _("Standings so far: hand %(n)d of %(hands)d", n=head["current"], hands=head["hands"])
+    blocks: list[dict] = [{"kind": "title", "text": head["title"], "size": 15}, {"kind": "p", "text": state}]
+    money = ctx["money"]
+    currency = money["currency"] if money else None
+    if ctx["prizes"]:
+        rows = [
+            [p["label"], p["name"], money_text(p["amount"], currency) if p["amount"] else "", ", ".join(p["winners"])]
+            for p in ctx["prizes"]
+        ]
+        blocks += [
+            {"kind": "h2", "text": _("Prizes")},
+            {
+                "kind": "table",
+                "columns": [
+                    {"width": 40, "bold": True},
+                    {"width": 50},
+                    {"width": 28, "align": "right"},
+                    {"wrap": True},
+                ],
+                "rows": rows,
+                "pad": 2,
+            },
+        ]
+    if money:
+        fee = money_text(money["fee"], currency)
+        blocks += [
+            {"kind": "h2", "text": _("Money")},
+            {
+                "kind": "table",
+                "columns": [{"width": 90}, {"width": 40, "align": "right"}],
+                "stretch": False,
+                "rows": [
+                    [
+                        _("Entry fees: %(count)d players × %(fee)s", count=money["players"], fee=fee),
+                        money_text(money["takings"], currency),
+                    ],
+                    [_("Prizes"), money_text(money["prizes"], currency)],
+                    [
+                        {"text": _("The drive raised"), "bold": True},
+                        {"text": money_text(money["raised"], currency), "bold": True},
+                    ],
+                ],
+                "pad": 2,
+            },
+        ]
+    for key, label in (("standings", _("Standings")), ("half_time", _("Half-time standings"))):
+        if key == "half_time" and not ctx["half_time"]:
+            continue
+        blocks.append({"kind": "h2", "text": label})
+        for group in ctx[key]:
+            blocks += [
+                {"kind": "p", "text": group["label"], "bold": True},
+                {
+                    "kind": "table",
+                    "columns": [{"width": 12, "align": "right"}, {"width": 80}, {"width": 20, "align": "right"}],
+                    "stretch": False,
+                    "header": [
+                        [
+                            {"text": "#", "align": "right"},
+                            {"text": _("Name"), "align": "left"},
+                            {"text": _("Tricks"), "align": "right"},
+                        ]
+                    ],
+                    "rows": [[str(r["place"]), r["names"], str(r["total"])] for r in group["rows"]],
+                    "pad": 2,
+                },
+                {"kind": "space", "mm": 3},
+            ]
+    return {
+        "title": head["title"],
+        "lang": html_lang(),
+        "footer": {"left": head["title"], "pages": True},
+        "blocks": blocks,
+    }
+
+
+DOCUMENTS["cards"] = table_cards_document
+DOCUMENTS["standings"] = standings_document

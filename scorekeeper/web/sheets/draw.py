@@ -220,7 +220,9 @@ class Builder:
 
     def block_title(self, block: dict) -> list:
         """A card's own heading (a player's name, a table), larger than a sheet's."""
-        return [self.para(block["text"], size=block.get("size", 18), bold=True, lead=1.2)]
+        return [
+            self.para(block["text"], size=block.get("size", 18), bold=True, lead=1.2, align=block.get("align", "left"))
+        ]
 
     def block_page_break(self, block: dict) -> list:
         from reportlab.platypus import PageBreak
@@ -237,12 +239,54 @@ class Builder:
         return [Paragraph(markup, style)]
 
     def block_p(self, block: dict) -> list:
-        from reportlab.platypus import Spacer
+        from reportlab.platypus import Paragraph, Spacer
 
-        return [
-            self.para(block["text"], bold=block.get("bold", False), size=block.get("size", 9)),
-            Spacer(0, 0.8 * MM),
-        ]
+        style = {
+            "bold": block.get("bold", False),
+            "size": block.get("size", 9),
+            "align": block.get("align", "left"),
+            "color": block.get("color"),
+        }
+        if block.get("anywhere"):  # an address: may break anywhere (it has no words)
+            size, lines = broken(block["text"], FONT, style["size"], self.width)
+            lines = [line for chunk in lines for line in _cut(chunk, FONT, size, self.width)]
+            return [
+                Paragraph("<br/>".join(text(line) for line in lines), self.styles.get(**style)),
+                Spacer(0, 0.8 * MM),
+            ]
+        return [self.para(block["text"], **style), Spacer(0, 0.8 * MM)]
+
+    def block_qr(self, block: dict) -> list:
+        """A QR code from its matrix (rows of "0"/"1"), centred, `mm` wide, with the quiet zone around it."""
+        from reportlab.graphics.shapes import Drawing, Rect
+
+        rows = block["matrix"]
+        n = len(rows) + 8  # four modules of quiet zone each side
+        size = block.get("mm", 60) * MM
+        cell = size / n
+        drawing = Drawing(size, size)
+        drawing.hAlign = "CENTER"
+        for y, row in enumerate(rows):
+            x = 0
+            while x < len(row):
+                if row[x] == "1":
+                    start = x
+                    while x < len(row) and row[x] == "1":
+                        x += 1
+                    drawing.add(
+                        Rect(
+                            (start + 4) * cell,
+                            size - (y + 5) * cell,
+                            (x - start) * cell,
+                            cell,
+                            fillColor=self.styles.color("#000000"),
+                            strokeColor=None,
+                            strokeWidth=0,
+                        )
+                    )
+                else:
+                    x += 1
+        return [drawing]
 
     def block_list(self, block: dict) -> list:
         from reportlab.platypus import ListFlowable, ListItem
@@ -621,6 +665,19 @@ def broken(value: str, face: str, size: float, width: float, smallest: float = 4
             used += gap + w
     lines.append(line)
     return size, lines
+
+
+def _cut(value: str, face: str, size: float, width: float) -> list[str]:
+    """A line with no place to break (an address) cut where it reaches `width`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    out, line = [], ""
+    for ch in value:
+        if line and stringWidth(line + ch, face, size) > width:
+            out.append(line)
+            line = ""
+        line += ch
+    return out + [line]
 
 
 def _hyphen_parts(word: str) -> list[str]:
