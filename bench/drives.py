@@ -107,7 +107,9 @@ def paper(sizes: list[tuple[int, int]], folder: Path) -> list[dict]:
             _, kept, _ = timed(client, f"/d/{drive_id}/{kind}")
             assert status == 200
             with app.test_request_context("/"):
-                sheets.render_drive_pdf("<p>warm</p>")  # the renderer started and warm: its start is not the sheet's
+                sheets.render_drive_pdf(
+                    {"title": "warm", "blocks": []}
+                )  # started and warm: its start is not the cards'
             pid = sheets.drive_renderer.proc.pid
             before = cpu_seconds(pid)
             status, drawn, pdf_bytes = timed(client, f"/d/{drive_id}/{kind}.pdf")

@@ -672,37 +672,46 @@ def pdf_cost(out: Path) -> dict:
     pages = int(re.search(r"Pages:\s+(\d+)", info)[1]) if "Pages:" in info else None
     (out / "big.pdf").unlink()
 
-    # The old path in the same run: WeasyPrint drawing the print pages' own HTML, in a renderer process of its own.
-    weasy = sheets.Renderer(warm="weasyprint")
-    weasy.MAX_RSS = 1 << 40  # kept after the big sheet, so that its CPU time and peak are read from it
+    # The old path in the same run: WeasyPrint drawing the print pages' own HTML, in a process of its own.
+    origin = "https://sheet.invalid"
     with app.test_request_context("/g/x/sheet.pdf"):
-        htmls = {
-            game_id: render_template(
-                "print/sheet.html", pdf=True, **paper.sheet_context(service.load(get_db(), game_id))
-            )
-            for game_id in (*evenings[1:], big)
-        }
+        jobs = [
+            {
+                "name": name,
+                "html": render_template(
+                    "print/sheet.html", pdf=True, **paper.sheet_context(service.load(get_db(), game_id))
+                ),
+            }
+            for name, game_id in [*((f"evening{k}", g) for k, g in enumerate(evenings[1:])), ("big", big)]
+        ]
         wanted = paper.blank_request("danish", {"seats": "5"})
-        blank_html = render_template(
-            "print/blank.html", pdf=True, **paper.blank_context("danish", wanted["players"], wanted["options"])
+        jobs.append(
+            {
+                "name": "blank",
+                "html": render_template(
+                    "print/blank.html", pdf=True, **paper.blank_context("danish", wanted["players"], wanted["options"])
+                ),
+            }
         )
-        weasy.draw(sheets._job(blank_html), 600)  # started and warm
-        wpid = weasy.proc.pid
-        weasy_evening, weasy_evening_cpu = [], []
-        for game_id in evenings[1:]:
-            before, started = cpu_seconds(wpid), time.perf_counter()
-            weasy.draw(sheets._job(htmls[game_id]), 600)
-            weasy_evening.append(time.perf_counter() - started)
-            weasy_evening_cpu.append(cpu_seconds(wpid) - before)
-        started = time.perf_counter()
-        weasy.draw(sheets._job(blank_html), 600)
-        weasy_blank = time.perf_counter() - started
-        before, started = cpu_seconds(wpid), time.perf_counter()
-        weasy.draw(sheets._job(htmls[big]), 900)
-        weasy_big = time.perf_counter() - started
-        weasy_big_cpu = cpu_seconds(wpid) - before
-        weasy_peak = peak_mib(wpid)
-    weasy.stop()
+        spec = {
+            "jobs": jobs,
+            "static_folder": app.static_folder,
+            "prefix": origin + app.static_url_path + "/",
+            "base_url": origin + "/",
+        }
+    (out / "weasy-jobs.json").write_text(json.dumps(spec))
+    baseline = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "weasy.py"), str(out / "weasy-jobs.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (out / "weasy-jobs.json").unlink()
+    weasy = json.loads(baseline.stdout.strip().splitlines()[-1])
+    weasy_evening = [weasy[f"evening{k}"]["s"] for k in range(len(evenings) - 1)]
+    weasy_evening_cpu = [weasy[f"evening{k}"]["cpu_s"] for k in range(len(evenings) - 1)]
+    weasy_big, weasy_big_cpu = weasy["big"]["s"], weasy["big"]["cpu_s"]
+    weasy_blank, weasy_peak = weasy["blank"]["s"], weasy["peak_mib"]
     result = {
         "hands": n,
         "evening_hands": EVENING_HANDS,

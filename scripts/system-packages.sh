@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages, in two sets. Installs only what is missing.
-#   run:  what the app needs to serve: Pango, HarfBuzz, fontconfig and fonts for the PDFs (WeasyPrint).
-#   test: run + Chromium for the browser tests, poppler-utils to read PDFs back, wrk for the benchmark, nginx and
+#   run:  what the app needs to serve: the DejaVu fonts its PDFs are drawn with (ReportLab; æ ø å, suits, −).
+#   test: run + Chromium for the browser tests, poppler-utils to read PDFs back, zbar-tools to decode a printed QR
+#         code, wrk for the benchmark and Pango/HarfBuzz for its WeasyPrint baseline (bench/weasy.py), nginx and
 #         openssl for the reverse-proxy test (tests/integration/test_proxy.py).
 set -euo pipefail
-run=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig fonts-dejavu-core)
-test=("${run[@]}" chromium poppler-utils wrk nginx openssl)
+run=(fonts-dejavu-core)
+test=("${run[@]}" chromium poppler-utils zbar-tools wrk libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig nginx openssl)
 case "${1:-}" in
   run) wanted=("${run[@]}") ;;
   test) wanted=("${test[@]}") ;;

@@ -203,7 +203,7 @@ def test_a_pdf_that_takes_too_long_is_503_and_the_lock_is_free(client, api, monk
 
 def test_the_child_process_draws_the_pdf(app):
     with app.test_request_context("/"):
-        assert sheets.render_pdf('<link rel="stylesheet" href="/static/print.css"><p>Æ</p>').startswith(b"%PDF")
+        assert sheets.render_pdf({"title": "Æ", "blocks": [{"kind": "p", "text": "Æ"}]}).startswith(b"%PDF")
 
 
 # ---------------------------------------------------------------- the largest game under waitress

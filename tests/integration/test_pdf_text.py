@@ -214,3 +214,23 @@ def test_a_drives_standings_and_table_cards_say_what_their_pages_say(client, ent
             assert pdf_words(pdf.data, tmp_path, "Sognegården & Co") == words
         else:
             assert page_by_page(pdf.data, tmp_path) == words
+
+
+def test_a_table_cards_qr_code_opens_its_tables_page(client, tmp_path):
+    import shutil
+    import subprocess
+
+    if not shutil.which("zbarimg"):
+        pytest.skip("zbarimg (Debian zbar-tools) is not installed")
+    drive = played_drive(client, entered=0)
+    client.get(drive["edit_page"])
+    pdf = client.get(f"/d/{drive['id']}/cards.pdf")
+    (tmp_path / "cards.pdf").write_bytes(pdf.data)
+    subprocess.run(
+        ["pdftoppm", "-r", "100", "-png", "-f", "2", "-l", "2", str(tmp_path / "cards.pdf"), str(tmp_path / "card")],
+        check=True,
+    )
+    image = next(tmp_path.glob("card*.png"))
+    decoded = subprocess.run(["zbarimg", "-q", "--raw", str(image)], capture_output=True, text=True).stdout.strip()
+    assert decoded.startswith("http://localhost/d/") and "/t/2/" in decoded, decoded
+    assert client.get(decoded.removeprefix("http://localhost")).status_code == 200

@@ -336,9 +336,6 @@ BOUNDED = ("scorecards", "tally")
 # The print pages kept in this worker per drive version and language: the score cards of 30 tables of 30 hands are
 # about 0.4 MB of HTML and 0.2 s of the worker's CPU; at most 32 MB or 64 pages, the least recently used go first.
 PAGES = cache.Kept(max_items=64, max_size=32 * 1024 * 1024)  # sized in bytes
-# Score and tally cards go to the renderer as documents of this many cards, drawn one by one and joined into one PDF:
-# the renderer holds one part's layout at a time (120 score cards: 570 MB as one document, 150 MB in parts of 20).
-CARDS_PER_PART = 20
 
 
 def _context(kind: str, scored_drive: service.ScoredDrive) -> dict:
@@ -404,15 +401,6 @@ def _state(record, kind: str) -> str:
     return kept_state([record.setup, record.title, record.created, service.money(get_db(), record.id), address])
 
 
-def _pdf_parts(kind: str, drive_id: str) -> dict | list[dict]:
-    """The PDF's context; the score and tally cards' as parts of CARDS_PER_PART cards each (drawn one by one)."""
-    ctx = {"drive_id": drive_id, **_context(kind, _load(drive_id))}
-    if kind not in BOUNDED or len(ctx["cards"]) <= CARDS_PER_PART:
-        return ctx
-    cards = ctx["cards"]
-    return [{**ctx, "cards": cards[i : i + CARDS_PER_PART]} for i in range(0, len(cards), CARDS_PER_PART)]
-
-
 def _print_route(kind: str, organiser: bool = False):
     def page(drive_id):
         record = _paper_record(kind, drive_id, organiser)
@@ -440,17 +428,13 @@ def _print_route(kind: str, organiser: bool = False):
     def pdf(drive_id):
         record = _paper_record(kind, drive_id, organiser)
         name, etag = kept_name(f"drive-{kind}-{drive_id}", record.version, _state(record, kind), kind)
-        drawn = paper_documents.DOCUMENTS.get(kind)  # ReportLab draws these from the whole context, in one document
         return kept_pdf(
             name,
             etag,
             f"drive-{drive_id}-{kind}.pdf",
-            f"print/drive_{kind}.html",
-            (lambda: {"drive_id": drive_id, **_context(kind, _load(drive_id))})
-            if drawn
-            else lambda: _pdf_parts(kind, drive_id),
+            paper_documents.DOCUMENTS[kind],
+            lambda: {"drive_id": drive_id, **_context(kind, _load(drive_id))},
             drive=True,
-            document=drawn,
         )
 
     bp.add_url_rule(f"/d/<drive_id>/{kind}", f"{kind}_page", page)
@@ -480,10 +464,4 @@ def blank():
 
 @bp.get("/drives/blank.pdf")
 def blank_pdf():
-    return pdf_download(
-        "print/drive_blank.html",
-        "drive-card.pdf",
-        drive=True,
-        document=paper_documents.blank_cards_document,
-        **_blank_context(),
-    )
+    return pdf_download(paper_documents.blank_cards_document, "drive-card.pdf", drive=True, **_blank_context())

@@ -1,6 +1,7 @@
 """Score sheets to take away: the print page and its PDF, blank sheets for pen and paper, the hands as CSV and JSON.
 
-Thin: paper.py builds the contexts; the PDF is the print page's own HTML rendered by WeasyPrint.
+Thin: paper.py builds the contexts; document.py turns a print page's context into the renderer's document (blocks of
+finished text), which ReportLab draws in the renderer process (draw.py).
 
 A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn by a renderer process the worker
 starts once and keeps (the worker's threads go on serving pages, and a renderer that has grown is replaced), one at a
@@ -50,8 +51,6 @@ from scorekeeper.web.sheets import pdf as pdf_child
 from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("sheets", __name__)
-# The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
-PDF_ORIGIN = "https://sheet.invalid"
 
 
 @bp.url_value_preprocessor
@@ -93,17 +92,16 @@ class Busy(Exception):
 
 class Renderer:
     """This worker's renderer process (`python -m scorekeeper.web.sheets.pdf`): started on the first PDF with
-    WeasyPrint imported and its fonts warmed (about 0.8 s, paid once, not per PDF), then fed one job at a time over a
-    pipe. It is killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS (WeasyPrint
-    keeps what a long sheet took); the replacement starts at once, so it is warm for the next PDF."""
+    ReportLab imported and the fonts registered (paid once, not per PDF), then fed one job at a time over a pipe. It is
+    killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS; the replacement starts at
+    once, so it is warm for the next PDF."""
 
     MAX_RSS = 200 * 1024 * 1024  # bytes resident after a job; more, and the next PDF gets a fresh renderer
     COMMAND = (sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf")
 
-    def __init__(self, warm: str = "reportlab"):
+    def __init__(self):
         self.proc: subprocess.Popen | None = None
         self.pid = 0  # the worker that started it: a forked worker starts its own
-        self.warm = warm  # what the process readies before its first job: "reportlab" or "weasyprint"
 
     def start(self) -> subprocess.Popen:
         if self.proc is None or self.proc.poll() is not None or self.pid != os.getpid():
@@ -112,7 +110,7 @@ class Renderer:
             root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
             self.proc = subprocess.Popen(
-                (*self.COMMAND, "--warm", self.warm),
+                self.COMMAND,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 bufsize=0,
@@ -185,36 +183,21 @@ def _receive(fd: int, n: int, deadline: float) -> bytes:
     return b"".join(chunks)
 
 
-renderer = Renderer()  # the games' sheets and blank sheets, drawn by ReportLab
-# A drive's paper (still WeasyPrint's): started on the first one, so a worker that prints none has one process.
-drive_renderer = Renderer(warm="weasyprint")
+renderer = Renderer()  # the games' sheets and blank sheets
+drive_renderer = Renderer()  # a drive's paper: started on the first one, so a worker that prints none has one process
 atexit.register(renderer.stop)
 atexit.register(drive_renderer.stop)
 
 
-def _job(html: str | list[str] | dict) -> dict:
-    """A renderer's job: a document of document.py (a dict, drawn by ReportLab); one HTML document, or a list of them
-    drawn one by one and joined (pdf.draw_job)."""
-    if isinstance(html, dict):
-        return {"doc": html}
-    return {
-        ("parts" if isinstance(html, list) else "html"): html,
-        "static_folder": current_app.static_folder,
-        "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
-        "base_url": PDF_ORIGIN + request.script_root + "/",
-    }
+def render_pdf(doc: dict) -> bytes:
+    """A document (document.py) as an A4 PDF, drawn by this worker's renderer process (see Renderer): the layout is
+    Python that holds the GIL and takes memory by the row; the worker keeps neither."""
+    return renderer.draw({"doc": doc}, current_app.config["PDF_TIMEOUT"])
 
 
-def render_pdf(html: str | dict) -> bytes:
-    """A document (document.py) or a print page's HTML as an A4 PDF, drawn by this worker's renderer process (see
-    Renderer): the layout is Python that holds the GIL and takes memory by the hand; the worker keeps neither."""
-    return renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
-
-
-def render_drive_pdf(html: str | list[str]) -> bytes:
-    """As render_pdf, by the renderer process of drive paper (under _drawing_drives); a list of HTML documents is
-    drawn one by one and joined into one PDF (the renderer holds one part's layout at a time)."""
-    return drive_renderer.draw(_job(html), current_app.config["DRIVE_PDF_TIMEOUT"])
+def render_drive_pdf(doc: dict) -> bytes:
+    """As render_pdf, by the renderer process of drive paper (under _drawing_drives)."""
+    return drive_renderer.draw({"doc": doc}, current_app.config["DRIVE_PDF_TIMEOUT"])
 
 
 def _busy() -> Response:
@@ -246,22 +229,17 @@ def _one_at_a_time(drive: bool = False):
         lock.release()
 
 
-def _draw(html: str | list[str] | dict, drive: bool) -> bytes:
-    return render_drive_pdf(html) if drive else render_pdf(html)
+def _draw(doc: dict, drive: bool) -> bytes:
+    return render_drive_pdf(doc) if drive else render_pdf(doc)
 
 
-def _pdf(template: str, filename: str, drive: bool = False, document=None, **ctx) -> Response:
-    """A PDF drawn now: the document `document(ctx)` makes (ReportLab), else the print page's HTML (WeasyPrint)."""
-    html = document(ctx) if document is not None else render_template(template, pdf=True, **ctx)
+def pdf_download(document, filename: str, drive: bool = False, **ctx) -> Response:
+    """A print page's context `ctx` as a PDF download: `document(ctx)` is the renderer's document (the page's own
+    words, see document.py), drawn through this worker's renderer one at a time (with `drive`, the renderer of drive
+    paper). For other features' paper too."""
+    doc = document(ctx)
     with _one_at_a_time(drive):
-        return _download(_draw(html, drive), "application/pdf", filename)
-
-
-def pdf_download(template: str, filename: str, drive: bool = False, document=None, **ctx) -> Response:
-    """A print page as a PDF download, through this worker's renderer one at a time: for other features' paper
-    (a drive's, with `drive`, through the renderer of drive paper); with `document` (the context to the renderer's
-    document) drawn by ReportLab, else the page's HTML by WeasyPrint."""
-    return _pdf(template, filename, drive=drive, document=document, **ctx)
+        return _download(_draw(doc, drive), "application/pdf", filename)
 
 
 # ---------------------------------------------------------------- a game's PDF, kept
@@ -348,9 +326,7 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
         total -= size
 
 
-def _kept_pdf(
-    scored_game: service.ScoredGame, kind: str, filename: str, template: str, context, document=None
-) -> Response:
+def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, document, context) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
@@ -373,17 +349,13 @@ def _kept_pdf(
             )
         )
     name, etag = _kept_name(scored_game, kind)
-    return kept_pdf(name, etag, filename, template, context, document=document)
+    return kept_pdf(name, etag, filename, document, context)
 
 
-def kept_pdf(
-    name: str, etag: str, filename: str, template: str, context, drive: bool = False, document=None
-) -> Response:
+def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool = False) -> Response:
     """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
-    (If-None-Match) is current. `context` makes the template's context, only when it is drawn (drive paper: or a
-    list of contexts, one document each, joined into one PDF); `drive`: by the renderer of drive paper. With
-    `document` (document.py: a context to the renderer's document) it is drawn by ReportLab, else the template's HTML
-    by WeasyPrint."""
+    (If-None-Match) is current. `context` makes the print page's context and `document` the renderer's document from
+    it, only when it is drawn; `drive`: by the renderer of drive paper."""
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
@@ -393,16 +365,10 @@ def kept_pdf(
     path = folder / name
     drawn = None
     if not path.is_file():
-        made = context()
-        if document is not None:
-            html: str | list[str] | dict = document(made)
-        elif isinstance(made, list):
-            html = [render_template(template, pdf=True, **part) for part in made]
-        else:
-            html = render_template(template, pdf=True, **made)
+        doc = document(context())
         with _one_at_a_time(drive):
             if not path.is_file():  # unless another request of this worker drew it meanwhile
-                drawn = _draw(html, drive)
+                drawn = _draw(doc, drive)
                 try:
                     _keep(folder, name, drawn)
                 except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
@@ -429,9 +395,8 @@ def pdf(game_id):
         scored_game,
         "sheet",
         f"protokoll-{game_id}.pdf",
-        "print/sheet.html",
+        document.sheet_document,
         lambda: paper.sheet_context(scored_game),
-        document=document.sheet_document,
     )
 
 
@@ -470,9 +435,8 @@ def game_blank_pdf(game_id):
         scored_game,
         "blank",
         f"blank-{game_id}.pdf",
-        "print/blank.html",
+        document.blank_document,
         lambda: dict(game_id=game_id, **paper.blank_from_game(scored_game)),
-        document=document.blank_document,
     )
 
 
@@ -603,4 +567,4 @@ def blank(variant):
 
 @bp.get("/blank/<variant>.pdf")
 def blank_pdf(variant):
-    return _pdf("print/blank.html", f"blank-{variant}.pdf", document=document.blank_document, **_blank(variant))
+    return pdf_download(document.blank_document, f"blank-{variant}.pdf", **_blank(variant))
