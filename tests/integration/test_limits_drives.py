@@ -238,7 +238,7 @@ def test_a_drive_and_a_game_with_the_same_id_keep_their_own_pdfs(client, api, re
 
 
 def test_the_real_renderer_draws_drive_paper_once(client, tmp_path, monkeypatch):
-    """Through the drives' own renderer process: the PDF is WeasyPrint's, kept byte for byte, not drawn again."""
+    """Through the drives' own renderer process: the PDF is ReportLab's, kept byte for byte, not drawn again."""
     real = sheets.render_drive_pdf
     counted = []
     monkeypatch.setattr(sheets, "render_drive_pdf", lambda html: counted.append("drives") or real(html))

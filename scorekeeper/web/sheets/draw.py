@@ -6,14 +6,13 @@ blocks kept on one page. Nothing here knows a variant or a sheet; every text is 
 Paragraph markup (whose <img src> would read a file), and table cells that need no wrapping are drawn as plain strings,
 which ReportLab never parses.
 
-Fonts: DejaVu Sans and DejaVu Sans Bold (Debian's fonts-dejavu-core, or FONT_DIRS), registered once per process; they
-hold æ ø å ä ö, the suits and the real minus sign.
+Fonts: DejaVu Sans and DejaVu Sans Bold (Debian's fonts-dejavu-core; FONT_DIRS are where distributions put them),
+registered once per process and embedded in each PDF; they hold æ ø å ä ö, the suits and the real minus sign.
 """
 
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -22,7 +21,6 @@ from reportlab.platypus.flowables import Flowable
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 FONT_FILES = {FONT: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
 FONT_DIRS = (
-    os.environ.get("SCOREKEEPER_FONT_DIR", ""),
     "/usr/share/fonts/truetype/dejavu",
     "/usr/share/fonts/dejavu",
     "/usr/share/fonts/TTF",
