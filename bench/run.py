@@ -650,18 +650,21 @@ def pdf_cost(out: Path) -> dict:
     first, _ = timed(f"/g/{evenings[0]}/sheet.pdf")  # the renderer starts: ReportLab imported, fonts registered
     pid = sheets.renderer.proc.pid
     evening, evening_cpu = [], []
+    evening_worker_cpu = []
     for game_id in evenings[1:]:
-        before = cpu_seconds(pid)
+        before, worker_before = cpu_seconds(pid), time.process_time()
         evening.append(timed(f"/g/{game_id}/sheet.pdf")[0])
         evening_cpu.append(cpu_seconds(pid) - before)
+        evening_worker_cpu.append(time.process_time() - worker_before)
     renderer_mib = rss_mib(pid)
     sheets.renderer.stop()
     with app.test_request_context("/"):
         sheets.render_pdf({"title": "warm", "blocks": []})  # a fresh renderer, warm: its peak is the big sheet's
     pid = sheets.renderer.proc.pid
-    before = cpu_seconds(pid)
+    before, worker_before = cpu_seconds(pid), time.process_time()
     drawn, answer = timed(f"/g/{big}/sheet.pdf")
     drawn_cpu = cpu_seconds(pid) - before
+    drawn_worker_cpu = time.process_time() - worker_before
     peak = peak_mib(pid)
     blank, _ = timed("/blank/danish.pdf?seats=5")
     kept = sorted(timed(f"/g/{big}/sheet.pdf")[0] for _ in range(5))[2]
@@ -721,6 +724,8 @@ def pdf_cost(out: Path) -> dict:
         "evening_s": evening,
         "evening_median_s": statistics.median(evening),
         "evening_cpu_s": statistics.median(evening_cpu),
+        "evening_worker_cpu_s": statistics.median(evening_worker_cpu),
+        "drawn_worker_cpu_s": drawn_worker_cpu,
         "drawn_s": drawn,
         "drawn_cpu_s": drawn_cpu,
         "blank_s": blank,
@@ -996,13 +1001,15 @@ def report(
             f"app takes is {pdf['hands']} Danish hands with five players with long names (the costliest sheet), "
             f"{pdf['pages']} pages. Load average {pdf['load_before'][0]} before, {pdf['load_after'][0]} after.",
             "",
-            "| PDF | ReportLab s | (renderer CPU s) | WeasyPrint s | (CPU s) | ratio |",
+            "| PDF | ReportLab s | (worker + renderer CPU s) | WeasyPrint s | (CPU s) | ratio |",
             "|---|---:|---:|---:|---:|---:|",
             f"| first of a worker ({pdf['evening_hands']} hands; the renderer starts) | {pdf['first_s']:.2f} | | | | |",
             f"| a {pdf['evening_hands']}-hand Danish evening (median of {len(pdf['evening_s'])}) | "
-            f"{pdf['evening_median_s']:.3f} | {pdf['evening_cpu_s']:.2f} | {pdf['weasy_evening_s']:.2f} | "
+            f"{pdf['evening_median_s']:.3f} | {pdf['evening_worker_cpu_s']:.2f} + {pdf['evening_cpu_s']:.2f} | "
+            f"{pdf['weasy_evening_s']:.2f} | "
             f"{pdf['weasy_evening_cpu_s']:.2f} | {ratio(pdf['evening_median_s'], pdf['weasy_evening_s'])} |",
-            f"| {pdf['hands']} hands, five players | {pdf['drawn_s']:.2f} | {pdf['drawn_cpu_s']:.2f} | "
+            f"| {pdf['hands']} hands, five players | {pdf['drawn_s']:.2f} | "
+            f"{pdf['drawn_worker_cpu_s']:.2f} + {pdf['drawn_cpu_s']:.2f} | "
             f"{pdf['weasy_big_s']:.2f} | {pdf['weasy_big_cpu_s']:.2f} | {ratio(pdf['drawn_s'], pdf['weasy_big_s'])} |",
             f"| a blank Danish sheet, five seats | {pdf['blank_s']:.3f} | | {pdf['weasy_blank_s']:.2f} | | "
             f"{ratio(pdf['blank_s'], pdf['weasy_blank_s'])} |",
@@ -1019,7 +1026,17 @@ def report(
                 pdf["evening_median_s"] <= 0.2,
                 f"{pdf['evening_median_s']:.3f} s",
             ),
+            (
+                f"… its CPU (worker + renderer, which the machine's load hardly moves) ≤ 0.2 s",
+                pdf["evening_worker_cpu_s"] + pdf["evening_cpu_s"] <= 0.2,
+                f"{pdf['evening_worker_cpu_s'] + pdf['evening_cpu_s']:.2f} s",
+            ),
             (f"PDF of {pdf['hands']} hands ≤ 1.5 s", pdf["drawn_s"] <= 1.5, f"{pdf['drawn_s']:.2f} s"),
+            (
+                f"… its CPU (worker + renderer) ≤ 1.5 s",
+                pdf["drawn_worker_cpu_s"] + pdf["drawn_cpu_s"] <= 1.5,
+                f"{pdf['drawn_worker_cpu_s'] + pdf['drawn_cpu_s']:.2f} s",
+            ),
             (
                 f"renderer peak with {pdf['hands']} hands ≤ 100 MiB",
                 pdf["child_peak_mib"] <= 100,
