@@ -1027,13 +1027,13 @@ def report(
                 f"{pdf['evening_median_s']:.3f} s",
             ),
             (
-                f"… its CPU (worker + renderer, which the machine's load hardly moves) ≤ 0.2 s",
+                "… its CPU (worker + renderer, which the machine's load hardly moves) ≤ 0.2 s",
                 pdf["evening_worker_cpu_s"] + pdf["evening_cpu_s"] <= 0.2,
                 f"{pdf['evening_worker_cpu_s'] + pdf['evening_cpu_s']:.2f} s",
             ),
             (f"PDF of {pdf['hands']} hands ≤ 1.5 s", pdf["drawn_s"] <= 1.5, f"{pdf['drawn_s']:.2f} s"),
             (
-                f"… its CPU (worker + renderer) ≤ 1.5 s",
+                "… its CPU (worker + renderer) ≤ 1.5 s",
                 pdf["drawn_worker_cpu_s"] + pdf["drawn_cpu_s"] <= 1.5,
                 f"{pdf['drawn_worker_cpu_s'] + pdf['drawn_cpu_s']:.2f} s",
             ),
