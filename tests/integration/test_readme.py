@@ -51,6 +51,18 @@ EXAMPLES = [
     ("german", {}, '{"tricks": [9, 4]}', [3, 0]),
     ("swedish", {}, '{"red": 3, "tricks": [5, 8]}', [0, 2]),
     ("swedish", {}, '{"red": null, "tricks": [4, 9]}', [3, 0]),
+    (
+        "scotch",
+        {},
+        '{"tricks": [3, 2, 4, 0], "honours": {"jack": 2, "ten": 0, "ace": 1, "king": 2, "queen": 0}}',
+        [15, 4, 21, 0],
+    ),
+    (
+        "scotch",
+        {"teams": 2},
+        '{"tricks": [5, 4], "honours": {"jack": 0, "ten": 1, "ace": 0, "king": 1, "queen": 1}}',
+        [17, 15],
+    ),
 ]
 
 

@@ -10,6 +10,7 @@ from wtforms import HiddenField, RadioField, SelectField, StringField, TextAreaF
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core.drives import DEFAULT_HANDS, DEFAULT_TRUMPS
+from scorekeeper.core.game import NO_TRUMP
 from scorekeeper.services.drives import CURRENCIES, PRIZES
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import Form
@@ -23,8 +24,8 @@ PAIR_SPLIT = re.compile(r"\s*[&+/]\s*")
 
 def trump_choices() -> list[SelectChoice]:
     return [SelectChoice(UNUSED, "—")] + [
-        SelectChoice(t, f"{words.suit(t)} {words.suit_words(t) if t == 'none' else ''}".strip())
-        for t in ("hearts", "clubs", "diamonds", "spades", "none")
+        SelectChoice(t, f"{words.suit(t)} {words.suit_words(t) if t == NO_TRUMP else ''}".strip())
+        for t in ("hearts", "clubs", "diamonds", "spades", NO_TRUMP)
     ]
 
 

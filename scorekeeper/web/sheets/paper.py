@@ -33,7 +33,10 @@ def _players_line(table, sides) -> str:
     if VIEWS[table.variant].players_by_seat(table):
         return ", ".join(players)
     names = words.side_names(players, sides)
-    return _("%(a)s against %(b)s", a=", ".join(names[:-1]), b=names[-1])
+    line = names[0]
+    for name in names[1:]:  # three teams: "A & D against B & E against C & F", never two teams against one
+        line = _("%(a)s against %(b)s", a=line, b=name)
+    return line
 
 
 def sheet_head(scored_game: ScoredGame) -> dict:
