@@ -575,8 +575,13 @@ class Builder:
             size, lines = broken(value, face, size, width)
             out += [(line, face, size, column.get("color") or "#000000", size * 1.2) for line in lines]
             return Lines(out, align)
-        if small:
-            return f"{small}\n{value}" if value else small
+        if small:  # a side's own words above its points ("3/3", "1 tr. J 10"): bold, smaller, broken to fit
+            small_size, small_lines = broken(small, BOLD, column.get("small_size", 6.5), width)
+            face = BOLD if column.get("bold") else FONT
+            size, lines = broken(value, face, size, width)
+            out = [(line, BOLD, small_size, "#000000", small_size * 1.15) for line in small_lines]
+            out += [(line, face, size, column.get("color") or "#000000", size * 1.2) for line in lines]
+            return Lines(out, align)
         return value
 
     def names(self, names: list, width: float, size: float):
