@@ -5,8 +5,11 @@ is a page of its own, handed out: no page numbers."""
 
 from __future__ import annotations
 
+import segno
+
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import html_lang
+from scorekeeper.web.i18n import money as money_text
 
 CARD_ROW_MM = 5.6  # a card's row, as drives-print.css sets it (14 pt), high enough to write in
 
@@ -122,8 +125,6 @@ DOCUMENTS = {"scorecards": scorecards_document, "tally": tally_document}
 def table_cards_document(ctx: dict) -> dict:
     """print/drive_cards.html: a card per table with the drive's title, the table's number, the QR code of its page
     (drawn from segno's matrix: the same code as the page's SVG), what to do with it, and the address."""
-    import segno
-
     head = ctx["head"]
     cards = []
     for card in ctx["cards"]:
@@ -152,8 +153,6 @@ def table_cards_document(ctx: dict) -> dict:
 def standings_document(ctx: dict) -> dict:
     """print/drive_standings.html: the title and how far the drive is, the prizes and who won them, the money, the
     standings by role and at half-time."""
-    from scorekeeper.web.i18n import money as money_text
-
     head = ctx["head"]
     if head["finished"]:
         state = _("Final standings after %(n)d hands", n=head["hands"])

@@ -14,17 +14,16 @@ from __future__ import annotations
 import json
 import os
 import resource
-import struct
 import sys
 
-JOB = struct.Struct(">Q")  # the job's length in bytes
-ANSWER = struct.Struct(">cQQ")  # b"K" or b"E", the body's length, the renderer's resident memory in bytes
+from scorekeeper.web.sheets import draw
+from scorekeeper.web.sheets.protocol import ANSWER, JOB, read_exactly
+
+__all__ = ["ANSWER", "JOB", "draw_job", "read_exactly", "serve"]
 
 
 def draw_job(job: dict) -> bytes:
     """A job's PDF: its document, drawn by ReportLab."""
-    from scorekeeper.web.sheets import draw
-
     return draw.draw(job["doc"])
 
 
@@ -37,15 +36,8 @@ def resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def read_exactly(stream, n: int) -> bytes | None:
-    data = stream.read(n)
-    return data if len(data) == n else None
-
-
 def serve(stdin=None, stdout=None) -> None:
     """Draw jobs until stdin closes; an error in one job is that job's answer, and the next job is drawn as usual."""
-    from scorekeeper.web.sheets import draw
-
     stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
     draw.warm()  # ReportLab imported and the fonts registered before the first sheet
     while (head := read_exactly(stdin, JOB.size)) is not None:

@@ -47,7 +47,7 @@ from scorekeeper.web.messages import translate, with_field
 from scorekeeper.web.options import option_text
 from scorekeeper.web.present import game_dict
 from scorekeeper.web.sheets import document, paper
-from scorekeeper.web.sheets import pdf as pdf_child
+from scorekeeper.web.sheets import protocol as pdf_child
 from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("sheets", __name__)
