@@ -21,7 +21,7 @@ messages: $(VENV)/.installed
 	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -w 100 -o scorekeeper/translations/messages.pot .
 	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching -w 100
 
-# Debian packages: `run` only what serving needs (Pango and fonts for the PDFs); `test` adds Chromium, poppler, wrk, nginx.
+# Debian packages: `run` only what serving needs (the DejaVu fonts for the PDFs); `test` adds Chromium, poppler, wrk, nginx.
 system-run:
 	bash scripts/system-packages.sh run
 

@@ -499,3 +499,84 @@ def waitress_in_thread(app, **settings):
         stopping.set()
         server.close()
         thread.join(5)
+
+
+# ---------------------------------------------------------------- a print page's text against its PDF's
+
+
+class _PageText(HTMLParser):
+    """The text a print page shows on paper: every text node with a space at each tag, leaving out the head, scripts,
+    an SVG's tooltips and whatever is `no-print`; a `dt` gets the ": " print.css adds after it."""
+
+    SKIP = {"head", "title", "script", "style"}
+    VOID = {"br", "img", "input", "link", "meta", "col", "hr", "line", "polyline"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.stack: list[tuple[str, bool]] = []
+
+    def skipping(self) -> bool:
+        return any(skip for _tag, skip in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        self.stack.append((tag, tag in self.SKIP or "no-print" in classes))
+        self.out.append(" ")
+
+    def handle_startendtag(self, tag, attrs):
+        self.out.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        while self.stack:
+            top, _skip = self.stack.pop()
+            if top == "dt" and not self.skipping():
+                self.out.append(":")
+            if top == tag:
+                break
+        self.out.append(" ")
+
+    def handle_data(self, data):
+        if not self.skipping():
+            self.out.append(data)
+
+
+def paper_words(text: str) -> list[str]:
+    """Text as words to compare: whitespace normalised (a line broken after a hyphen joined again), case folded (the
+    variant's name is printed in capitals), list bullets left out (markers, as the page's list style draws them)."""
+    text = re.sub(r"(?<=\w)-\s+(?=\w)", "-", text.replace("\xa0", " "))
+    return [w for w in text.casefold().split() if w != "•"]
+
+
+def page_words(html: str) -> list[str]:
+    parser = _PageText()
+    parser.feed(html)
+    return paper_words("".join(parser.out))
+
+
+def pdf_words(data: bytes, tmp_path, title: str, header: list[str] | None = None) -> list[str]:
+    """A PDF's words in the order they were drawn (pdftotext -raw), page after page, without what only paper has: each
+    page's footer (the title and "n / N") and, after the first page, the table's header row repeated at its top."""
+    path = tmp_path / "words.pdf"
+    path.write_bytes(data)
+    pages = int(pdfinfo(data, tmp_path)["Pages"])
+    out: list[str] = []
+    for number in range(1, pages + 1):
+        page = subprocess.run(
+            ["pdftotext", "-raw", "-f", str(number), "-l", str(number), str(path), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        words = paper_words(page)
+        foot = paper_words(f"{title} {number} / {pages}")
+        assert words[-len(foot) :] == foot, f"page {number} ends with {words[-len(foot) - 3 :]}, not its footer"
+        words = words[: -len(foot)]
+        if number > 1 and header and words[: len(header)] == header:
+            words = words[len(header) :]
+        out += words
+    return out

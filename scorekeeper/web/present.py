@@ -235,6 +235,7 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
         "draw": p.finished and p.winner is None,
         "games_won": list(p.games_won) if p.games_won else None,
         "rubber_points": list(p.rubber_points) if p.rubber_points else None,
+        "outcome_lines": view.outcome_lines(p, names),
         "deals_left": p.deals_left,
         "next_trump": words.suit_words(p.next_trump) if p.next_trump else None,
         "next_cards": cards(p.next_cards),

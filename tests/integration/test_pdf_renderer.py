@@ -12,7 +12,7 @@ from scorekeeper.web.sheets import views as sheets
 pytestmark = pytest.mark.slow  # starts, times out and kills PDF renderer processes
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
-SHEET = '<link rel="stylesheet" href="/static/print.css"><p>Æ Ø Å</p>'
+SHEET = {"title": "Æ Ø Å", "blocks": [{"kind": "p", "text": "Æ Ø Å −20 ♠ ♥ ♦ ♣"}]}
 
 # A stand-in renderer speaking the same protocol: it dies on a job while the file `crash` exists (and removes it),
 # and otherwise answers a tiny PDF.

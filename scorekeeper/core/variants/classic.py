@@ -177,13 +177,23 @@ def games_to_win(table: TableContext) -> int:
     return 2 if table.options["rubber"] else 1
 
 
-def match_points(match: Match | None, table: TableContext) -> tuple[int, ...] | None:
-    """A finished short-whist rubber in points: each game by the losers' score, and 2 for winning the rubber."""
+RUBBER_BONUS = 2  # for winning the rubber
+
+
+def match_parts(match: Match | None, table: TableContext) -> tuple[tuple[tuple[int | None, int], ...], ...] | None:
+    """What a finished short-whist rubber's points are made of, per side: (game number, its worth) for each game the
+    side won, then (None, RUBBER_BONUS) for the rubber's winner; None when the rubber is not scored in points."""
     options = table.options
     if match is None or not match.over or options["target"] != 5:
         return None
-    points = [0, 0]
-    for side, totals in match.results:
-        points[side] += game_value(totals[1 - side])
-    points[match.games_won.index(match.to_win)] += 2
-    return tuple(points)
+    parts: list[list[tuple[int | None, int]]] = [[], []]
+    for number, (side, totals) in enumerate(match.results, 1):
+        parts[side].append((number, game_value(totals[1 - side])))
+    parts[match.games_won.index(match.to_win)].append((None, RUBBER_BONUS))
+    return tuple(tuple(side) for side in parts)
+
+
+def match_points(match: Match | None, table: TableContext) -> tuple[int, ...] | None:
+    """A finished short-whist rubber in points: each game by the losers' score, and 2 for winning the rubber."""
+    parts = match_parts(match, table)
+    return None if parts is None else tuple(sum(worth for _game, worth in side) for side in parts)

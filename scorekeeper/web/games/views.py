@@ -372,8 +372,16 @@ def _buttons(scored_game, form, ctx: HandContext) -> dict:
     if "tricks" in form:  # two sides' tricks on one button: "8–5"
         total = form.total
         form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
-    extra.update(VIEWS[scored_game.game.variant].buttons(form, ctx, side_names))
+    view = VIEWS[scored_game.game.variant]
+    extra.update(view.buttons(form, ctx, side_names))
     extra["shown"] -= extra.pop("hidden", set())
+    leads = view.leads_by(form, ctx)
+    if leads:  # the header follows the tap that decides the lead (static/app.js), and says it for a form filled in
+        field, seats = leads
+        extra["leads"] = {"field": field, "texts": {value: players[seat] for value, seat in seats.items()}}
+        chosen = form[field].data
+        if chosen is not None and str(chosen) in seats:
+            extra["leader"] = players[seats[str(chosen)]]
     return extra
 
 

@@ -1,77 +1,31 @@
 """The renderer process that draws PDFs (`python -m scorekeeper.web.sheets.pdf`): started once per worker by
-views.Renderer, it imports WeasyPrint and warms its fonts once, then draws one job after another, each read from stdin
-and answered on stdout. No Flask here: the worker keeps neither WeasyPrint's time (it holds the GIL) nor its memory.
+views.Renderer, it imports ReportLab and registers the fonts once, then draws one job after another, each read from
+stdin and answered on stdout. No Flask here: the worker keeps neither the drawing's time (it holds the GIL) nor its
+memory.
 
-A job is a length-prefixed JSON object {html, static_folder, prefix, base_url}, or with `parts` (a list of HTML
-documents) instead of `html`: each part is drawn as a document of its own and the PDFs are joined into one, so that
-the renderer holds one part's layout at a time (a hall's 120 score cards took 570 MB as one document, 150 MB as six
-parts, for the same CPU time). The answer is a header (`K` and the PDF, or `E` and the error's last line; then the
-process's resident memory in bytes, so that the worker can restart a renderer that has grown) and the body.
+A job is a length-prefixed JSON object {"doc": …}: a document of finished text (web/sheets/document.py) that draw.py
+lays out with ReportLab; or a print page's HTML for the paper WeasyPrint still draws (weasy.py: a drive's, a club
+evening's). The answer is a header (`K` and the PDF, or `E` and the
+error's last line; then the process's resident memory in bytes, so that the worker can restart a renderer that has
+grown) and the body.
 """
 
 from __future__ import annotations
 
-import io
 import json
-import logging
-import mimetypes
 import os
 import resource
-import struct
 import sys
-from pathlib import Path
 
-from werkzeug.utils import safe_join
+from scorekeeper.web.sheets import draw, weasy
+from scorekeeper.web.sheets.protocol import ANSWER, JOB, read_exactly
 
-JOB = struct.Struct(">Q")  # the job's length in bytes
-ANSWER = struct.Struct(">cQQ")  # b"K" or b"E", the body's length, the renderer's resident memory in bytes
-WARM_HTML = "<p style=\"font: 9pt 'DejaVu Sans'\">Æ Ø Å <b>æ ø å</b> −20 ♠ ♥ ♦ ♣</p>"
-
-
-def draw(html: str, static_folder: str, prefix: str, base_url: str) -> bytes:
-    """The print HTML as an A4 PDF, drawn by WeasyPrint with Pango; it fetches only the files under `prefix`, from
-    `static_folder`."""
-    from weasyprint import HTML
-    from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
-
-    class StaticFiles(URLFetcher):
-        def fetch(self, url, headers=None):
-            path = safe_join(static_folder, url[len(prefix) :]) if url.startswith(prefix) else None
-            if path is None or not Path(path).is_file():
-                raise ValueError(f"the sheet may load only scorekeeper's static files, not {url}")
-            mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"
-            return URLFetcherResponse(url, Path(path).read_bytes(), {"Content-Type": mimetype})
-
-    # fail_on_errors: a sheet without its stylesheet is an error, never a silently unstyled PDF.
-    fetcher = StaticFiles(allowed_protocols=("https",), allow_redirects=False, fail_on_errors=True)
-    try:
-        return HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf()
-    except FatalURLFetchingError as exc:  # a BaseException: make it an ordinary error the app can answer
-        raise RuntimeError(f"the sheet's PDF failed: {exc}") from exc
-
-
-def join(pdfs: list[bytes]) -> bytes:
-    """PDFs drawn one by one as one PDF, page after page (pypdf), with the first one's title and metadata."""
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for i, pdf in enumerate(pdfs):
-        reader = PdfReader(io.BytesIO(pdf))
-        writer.append(reader)
-        if i == 0 and reader.metadata:
-            writer.add_metadata(dict(reader.metadata))
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+__all__ = ["ANSWER", "JOB", "draw_job", "read_exactly", "serve"]
 
 
 def draw_job(job: dict) -> bytes:
-    """A job's PDF: its `html`, or its `parts` drawn one at a time and joined."""
-    where = job["static_folder"], job["prefix"], job["base_url"]
-    if "parts" not in job:
-        return draw(job["html"], *where)
-    pdfs = [draw(html, *where) for html in job["parts"]]
-    return pdfs[0] if len(pdfs) == 1 else join(pdfs)
+    """A job's PDF: its document, drawn by ReportLab, or its HTML by WeasyPrint."""
+    return weasy.draw_job(job) if weasy.is_html_job(job) else draw.draw(job["doc"])
 
 
 def resident_bytes() -> int:
@@ -83,18 +37,10 @@ def resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def read_exactly(stream, n: int) -> bytes | None:
-    data = stream.read(n)
-    return data if len(data) == n else None
-
-
 def serve(stdin=None, stdout=None) -> None:
     """Draw jobs until stdin closes; an error in one job is that job's answer, and the next job is drawn as usual."""
     stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    from weasyprint import HTML
-
-    HTML(string=WARM_HTML).write_pdf()  # imports, fonts and Pango ready before the first sheet
+    draw.warm()  # ReportLab imported and the fonts registered before the first sheet
     while (head := read_exactly(stdin, JOB.size)) is not None:
         body = read_exactly(stdin, JOB.unpack(head)[0])
         if body is None:

@@ -1,6 +1,7 @@
 """Score sheets to take away: the print page and its PDF, blank sheets for pen and paper, the hands as CSV and JSON.
 
-Thin: paper.py builds the contexts; the PDF is the print page's own HTML rendered by WeasyPrint.
+Thin: paper.py builds the contexts; document.py turns a print page's context into the renderer's document (blocks of
+finished text), which ReportLab draws in the renderer process (draw.py).
 
 A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn by a renderer process the worker
 starts once and keeps (the worker's threads go on serving pages, and a renderer that has grown is replaced), one at a
@@ -34,6 +35,7 @@ import flask_babel
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.services import games as service
@@ -46,12 +48,12 @@ from scorekeeper.web.inputs import link_args
 from scorekeeper.web.messages import translate, with_field
 from scorekeeper.web.options import option_text
 from scorekeeper.web.present import game_dict
-from scorekeeper.web.sheets import paper
-from scorekeeper.web.sheets import pdf as pdf_child
+from scorekeeper.web.sheets import document, paper
+from scorekeeper.web.sheets import protocol as pdf_child
 from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("sheets", __name__)
-# The PDF renderer sees the sheet under this made-up origin; it may load the package's static files and nothing else.
+# The PDF renderer sees a print page under this made-up origin; it may load the package's static files and nothing else.
 PDF_ORIGIN = "https://sheet.invalid"
 
 
@@ -94,9 +96,9 @@ class Busy(Exception):
 
 class Renderer:
     """This worker's renderer process (`python -m scorekeeper.web.sheets.pdf`): started on the first PDF with
-    WeasyPrint imported and its fonts warmed (about 0.8 s, paid once, not per PDF), then fed one job at a time over a
-    pipe. It is killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS (WeasyPrint
-    keeps what a long sheet took); the replacement starts at once, so it is warm for the next PDF."""
+    ReportLab imported and the fonts registered (paid once, not per PDF), then fed one job at a time over a pipe. It is
+    killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS; the replacement starts at
+    once, so it is warm for the next PDF."""
 
     MAX_RSS = 200 * 1024 * 1024  # bytes resident after a job; more, and the next PDF gets a fresh renderer
     COMMAND = (sys.executable, "-P", "-m", "scorekeeper.web.sheets.pdf")
@@ -191,26 +193,28 @@ atexit.register(renderer.stop)
 atexit.register(drive_renderer.stop)
 
 
-def _job(html: str | list[str]) -> dict:
-    """A renderer's job: one HTML document, or a list of them drawn one by one and joined (pdf.draw_job)."""
+def _job(what: dict | str | list[str]) -> dict:
+    """A renderer's job: a document (document.py) for ReportLab, or a print page's HTML (or a list of them, drawn one
+    by one and joined) for WeasyPrint (weasy.py), which may load the package's static files and nothing else."""
+    if isinstance(what, dict):
+        return {"doc": what}
     return {
-        ("parts" if isinstance(html, list) else "html"): html,
+        ("parts" if isinstance(what, list) else "html"): what,
         "static_folder": current_app.static_folder,
         "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
         "base_url": PDF_ORIGIN + request.script_root + "/",
     }
 
 
-def render_pdf(html: str) -> bytes:
-    """The print HTML as an A4 PDF, drawn by this worker's renderer process (see Renderer): WeasyPrint's layout is
-    Python that holds the GIL and takes about 0.5 MB a hand; the worker keeps neither."""
-    return renderer.draw(_job(html), current_app.config["PDF_TIMEOUT"])
+def render_pdf(doc: dict | str) -> bytes:
+    """A document (document.py) or print HTML as an A4 PDF, drawn by this worker's renderer process (see Renderer):
+    the layout is Python that holds the GIL and takes memory by the row; the worker keeps neither."""
+    return renderer.draw(_job(doc), current_app.config["PDF_TIMEOUT"])
 
 
-def render_drive_pdf(html: str | list[str]) -> bytes:
-    """As render_pdf, by the renderer process of drive paper (under _drawing_drives); a list of HTML documents is
-    drawn one by one and joined into one PDF (the renderer holds one part's layout at a time)."""
-    return drive_renderer.draw(_job(html), current_app.config["DRIVE_PDF_TIMEOUT"])
+def render_drive_pdf(doc: dict | str | list[str]) -> bytes:
+    """As render_pdf, by the renderer process of drive paper (under _drawing_drives)."""
+    return drive_renderer.draw(_job(doc), current_app.config["DRIVE_PDF_TIMEOUT"])
 
 
 def _busy() -> Response:
@@ -242,20 +246,27 @@ def _one_at_a_time(drive: bool = False):
         lock.release()
 
 
-def _draw(html: str | list[str], drive: bool) -> bytes:
-    return render_drive_pdf(html) if drive else render_pdf(html)
+def _draw(doc: dict | str | list[str], drive: bool) -> bytes:
+    return render_drive_pdf(doc) if drive else render_pdf(doc)
 
 
-def _pdf(template: str, filename: str, drive: bool = False, **ctx) -> Response:
-    html = render_template(template, pdf=True, **ctx)
+def _drawable(document, made: dict | list[dict]) -> dict | str | list[str]:
+    """What the renderer draws from a print page's context: `document(ctx)`, a ReportLab document (the page's own
+    words, see document.py); or, with `document` a template's name, the page's HTML (a list of contexts: one document
+    each, joined into one PDF)."""
+    if not isinstance(document, str):
+        return document(made)
+    if isinstance(made, list):
+        return [render_template(document, pdf=True, **part) for part in made]
+    return render_template(document, pdf=True, **made)
+
+
+def pdf_download(document, filename: str, drive: bool = False, **ctx) -> Response:
+    """A print page's context `ctx` as a PDF download (`document`: see _drawable), drawn through this worker's
+    renderer one at a time (with `drive`, the renderer of drive paper). For other features' paper too."""
+    doc = _drawable(document, ctx)
     with _one_at_a_time(drive):
-        return _download(_draw(html, drive), "application/pdf", filename)
-
-
-def pdf_download(template: str, filename: str, drive: bool = False, **ctx) -> Response:
-    """A print page as a PDF download, through this worker's renderer one at a time: for other features' paper
-    (a drive's, with `drive`, through the renderer of drive paper)."""
-    return _pdf(template, filename, drive=drive, **ctx)
+        return _download(_draw(doc, drive), "application/pdf", filename)
 
 
 # ---------------------------------------------------------------- a game's PDF, kept
@@ -342,7 +353,7 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
         total -= size
 
 
-def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, template: str, context) -> Response:
+def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, document, context) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
@@ -365,13 +376,14 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, templat
             )
         )
     name, etag = _kept_name(scored_game, kind)
-    return kept_pdf(name, etag, filename, template, context)
+    return kept_pdf(name, etag, filename, document, context)
 
 
-def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive: bool = False) -> Response:
+def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool = False) -> Response:
     """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
-    (If-None-Match) is current. `context` makes the template's context, only when it is drawn (drive paper: or a
-    list of contexts, one document each, joined into one PDF); `drive`: by the renderer of drive paper."""
+    (If-None-Match) is current. `context` makes the print page's context (drive paper: or a list of contexts, joined)
+    and `document` what the renderer draws from it (see _drawable), only when it is drawn; `drive`: by the renderer
+    of drive paper."""
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
@@ -381,14 +393,10 @@ def kept_pdf(name: str, etag: str, filename: str, template: str, context, drive:
     path = folder / name
     drawn = None
     if not path.is_file():
-        made = context()
-        if isinstance(made, list):
-            html: str | list[str] = [render_template(template, pdf=True, **part) for part in made]
-        else:
-            html = render_template(template, pdf=True, **made)
+        doc = _drawable(document, context())
         with _one_at_a_time(drive):
             if not path.is_file():  # unless another request of this worker drew it meanwhile
-                drawn = _draw(html, drive)
+                drawn = _draw(doc, drive)
                 try:
                     _keep(folder, name, drawn)
                 except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
@@ -412,7 +420,11 @@ def print_sheet(game_id):
 def pdf(game_id):
     scored_game = club_tables.titled(_load(game_id))
     return _kept_pdf(
-        scored_game, "sheet", f"protokoll-{game_id}.pdf", "print/sheet.html", lambda: paper.sheet_context(scored_game)
+        scored_game,
+        "sheet",
+        f"protokoll-{game_id}.pdf",
+        document.sheet_document,
+        lambda: paper.sheet_context(scored_game),
     )
 
 
@@ -466,7 +478,7 @@ def game_blank_pdf(game_id):
         scored_game,
         "blank",
         f"blank-{game_id}.pdf",
-        "print/blank.html",
+        document.blank_document,
         lambda: dict(game_id=game_id, **paper.blank_from_game(scored_game)),
     )
 
@@ -525,6 +537,10 @@ def blank_index():
     )
 
 
+def _listed(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
 @bp.get("/blank/<variant>/form")
 def blank_form(variant):
     """A blank sheet with the names and the house rules typed in: the same fields as the new-game page (a variant's
@@ -551,10 +567,20 @@ def blank_form(variant):
     if args.get("make") and resolved is not None and not errors:
         query: dict = {"player": players or [""] * min(module.PLAYER_COUNTS)}
         query |= {k: args[k] for k in ("title", "seats", "rows", "dealer") if args.get(k)}
-        query |= {name: option_text(module.OPTIONS[name], value) for name, value in options.items()}
-        return redirect(
-            url_for("sheets.blank", variant=variant, **{k: v for k, v in query.items() if v not in ("", None)})
-        )
+        query |= {
+            name: ("1" if value else "0")
+            if module.OPTIONS[name].kind == "bool"
+            else option_text(module.OPTIONS[name], value)
+            for name, value in options.items()
+        }
+        query = {k: v for k, v in query.items() if v not in ("", None)}
+        try:  # the sheet's own checks (two players of one name, a table size) answered here, by the fields typed
+            paper.blank_request(variant, MultiDict([(k, v) for k, vs in query.items() for v in _listed(vs)]))
+        except InputError as exc:
+            for field, message in exc.errors.items():
+                errors[field.removeprefix("options.")] = with_field(field, translate(message))
+        else:
+            return redirect(url_for("sheets.blank", variant=variant, **query))
     view = VIEWS[variant]
     editor_errors = any(state.errors for state in found.values())
     return render_template(
@@ -591,4 +617,4 @@ def blank(variant):
 
 @bp.get("/blank/<variant>.pdf")
 def blank_pdf(variant):
-    return _pdf("print/blank.html", f"blank-{variant}.pdf", **_blank(variant))
+    return pdf_download(document.blank_document, f"blank-{variant}.pdf", **_blank(variant))

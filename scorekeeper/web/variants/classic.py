@@ -5,12 +5,14 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
+from scorekeeper.core import table_context
 from scorekeeper.core.game import SUITS
 from scorekeeper.core.variants import classic as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
 from scorekeeper.web.games.forms import pair, radio
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import ngettext
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
@@ -76,17 +78,28 @@ def buttons(form, ctx, side_names) -> dict:
         SelectChoice(str(i), n) for i, n in enumerate(side_names)
     ]
     n = ctx.options["revoke_penalty"]
-    form.revoke_penalty.choices = [
-        SelectChoice("tricks", _("move %(n)d tricks", n=n)),
-        SelectChoice("add", _("+%(n)d points to us", n=n)),
-        SelectChoice("deduct", _("−%(n)d points to them", n=n)),
-    ]
+    # Both sides share the phone: the penalty says whose points move, by name once the revoking side is tapped.
+    named = {
+        str(guilty): {
+            "tricks": _("move %(n)d tricks", n=n),
+            "add": _("+%(n)d points to %(side)s", n=n, side=side_names[1 - guilty]),
+            "deduct": _("−%(n)d points to %(side)s", n=n, side=side_names[guilty]),
+        }
+        for guilty in (0, 1)
+    }
+    labels = named.get(str(form.revoke_side.data)) or {
+        "tricks": _("move %(n)d tricks", n=n),
+        "add": _("+%(n)d points to the side that did not revoke", n=n),
+        "deduct": _("−%(n)d points to the side that revoked", n=n),
+    }
+    form.revoke_penalty.choices = [SelectChoice(key, labels[key]) for key in ("tricks", "add", "deduct")]
     hidden = ({"honours"} if not honours else set()) | ({"trump"} if fixed else set())
     return {
         "fixed_trump": fixed,
         "fixed_trump_label": words.suit_words(fixed) if fixed else None,
         "honours": honours,
         "hidden": hidden,
+        "revoke_follows": {"field": "revoke_side", "texts": named},
     }
 
 
@@ -138,6 +151,25 @@ def answer_fields(protokoll) -> dict:
     if protokoll.games_won is None or protokoll.setup.options.get("target") != 5:
         return {}
     return {"rubber_points": list(protokoll.rubber_points) if protokoll.rubber_points else None}
+
+
+def outcome_lines(protokoll, side_names) -> list[str]:
+    """How a rubber's points are made up: each game won by its worth, the rubber's bonus, and what the rubber is worth
+    (the difference, what is settled)."""
+    parts = rules.match_parts(protokoll.match, table_context(protokoll.setup))
+    if parts is None:
+        return []
+    lines = []
+    for name, side in zip(side_names, parts):
+        pieces = [
+            _("%(n)d (game %(game)d)", n=worth, game=game) if game is not None else _("%(n)d (the rubber)", n=worth)
+            for game, worth in side
+        ]
+        total = sum(worth for _game, worth in side)
+        lines.append(_("%(side)s: %(parts)s = %(total)d", side=name, parts=" + ".join(pieces) or "0", total=total))
+    a, b = (sum(worth for _game, worth in side) for side in parts)
+    lines.append(ngettext("The rubber is worth %(num)d point.", "The rubber is worth %(num)d points.", abs(a - b)))
+    return lines
 
 
 def csv_columns(table, side_names) -> list:

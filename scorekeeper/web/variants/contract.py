@@ -75,6 +75,10 @@ class ViewDefaults(Protocol):
         and under "hidden" the fields the page leaves out this hand (their errors then show at the top). The
         shared trick buttons ("8–5") are filled in before. Default: nothing more."""
 
+    def leads_by(self, form, ctx) -> tuple[str, Mapping[str, int]] | None:
+        """The hand form's field whose tap decides who leads, and for each of its choices the leading seat (asked of
+        the core's `leader`), so that the form's header follows the taps. Default None: the dealer's left leads."""
+
     def cell_words(self, inp: Mapping, ctx) -> list[str] | None:
         """What each side entered in its own protokoll cell (a player's bid and tricks: "3/3"), one text per side,
         shown on the protokoll and the printed sheet beside the points. Default None: the hand's words say all."""
@@ -90,6 +94,10 @@ class ViewDefaults(Protocol):
     def outcome(self, inp: Mapping, points, ctx) -> str | None:
         """ "made" or "lost" for the bidder's side, so the protokoll can mark it. Default: by the side of the input's
         `bidder` seat, if it has one; None otherwise."""
+
+    def outcome_lines(self, protokoll, side_names: list[str]) -> list[str]:
+        """Lines of its own under the outcome on the protokoll and the sheet (what a rubber's points are made of).
+        Default: none."""
 
     def players_by_seat(self, table) -> bool:
         """A sheet's head names the seats in order, not side against side. Default: when each player scores alone."""

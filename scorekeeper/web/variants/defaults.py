@@ -31,6 +31,10 @@ def buttons(form, ctx, side_names) -> dict:
     return {}
 
 
+def leads_by(form, ctx):
+    return None
+
+
 def cell_words(inp, ctx) -> list[str] | None:
     return None
 
@@ -55,6 +59,10 @@ def outcome(inp, points, ctx) -> str | None:
     if side is None:
         return None
     return "made" if points[side] > 0 else "lost"
+
+
+def outcome_lines(protokoll, side_names) -> list[str]:
+    return []
 
 
 def players_by_seat(table) -> bool:

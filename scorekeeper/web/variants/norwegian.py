@@ -64,6 +64,13 @@ def buttons(form, ctx, side_names) -> dict:
     return {}
 
 
+def leads_by(form, ctx):
+    """A grand is led by the player on the bidder's right, a pass game by the dealer's left (the rules' `leader`)."""
+    seats = {f"grand-{i}": rules.leader({"bid": "grand", "bidder": i}, ctx) for i in range(len(ctx.players))}
+    seats["pass"] = rules.leader({"bid": "pass"}, ctx)
+    return "bid", seats
+
+
 def hand_words(inp, ctx) -> str:
     score = words.score(inp["tricks"])
     if inp["bid"] == "grand":

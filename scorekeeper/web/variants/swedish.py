@@ -44,6 +44,13 @@ def buttons(form, ctx, side_names) -> dict:
     return {}
 
 
+def leads_by(form, ctx):
+    """The player on the right of the first red card's player leads; all black, the dealer's left (the rules')."""
+    seats = {str(i): rules.leader({"red": i}, ctx) for i in range(len(ctx.players))}
+    seats["black"] = rules.leader({"red": None}, ctx)
+    return "red", seats
+
+
 def hand_words(inp, ctx) -> str:
     score = words.score(inp["tricks"])
     if inp["red"] is None:
