@@ -118,18 +118,14 @@ def leads_by(form, ctx):
     return "bidder", {str(i): rules.leader({"bidder": i}, ctx) for i in range(ctx.n_players)}
 
 
-def _contract_words(inp, ctx) -> str:
-    return _(
-        "%(bidder)s %(bid)d %(direction)s",
-        bidder=ctx.players[inp["bidder"]],
-        bid=inp["bid"],
-        direction=direction_name(inp["direction"]),
-    )
-
-
 def bids_words(bids, ctx) -> str:
     """The deal in progress: who bid what, before the books are known ("Bo 4 uptown")."""
-    return _contract_words(bids, ctx)
+    return _(
+        "%(bidder)s %(bid)d %(direction)s",
+        bidder=ctx.players[bids["bidder"]],
+        bid=bids["bid"],
+        direction=direction_name(bids["direction"]),
+    )
 
 
 def hand_words(inp, ctx) -> str:
