@@ -152,6 +152,8 @@ def test_bid_whist_offline_the_contract_and_then_the_books_are_kept_and_sent_in_
     assert "Bo" in page.inner_text(".hand-head .who")  # the bidder leads: the header follows the tap
     for label in ("bid-4", "direction-downtown"):
         page.click(f"label[for='{label}']")
+    table.fits()
+    table.shot("bid-contract-first")
     page.click("button.save")
     page.wait_for_selector("#pending-bids-1")
     assert "bids of hand 1" in page.inner_text(".offline-note").lower()
