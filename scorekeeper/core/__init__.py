@@ -64,6 +64,7 @@ __all__ = [
     "play",
     "play_on",
     "player_counts",
+    "rule_set_options",
     "scored_context",
     "scores_alone",
     "settle",
@@ -217,6 +218,23 @@ def variant_options(
     if not errors:
         errors = module.check_options(_table(module, options, n_players))
     return options, errors
+
+
+def rule_set_options(module: VariantRules, given: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """A rule set for every table the variant has (a club's), not for one: each house rule checked, and the rules
+    that combine them for each table size; it is kept when it fits at least one (Scotch's two teams fit four, six or
+    eight), else refused with the largest table's errors. What a table's size decides (Plump's most cards) stays as
+    given, to be resolved when a table of that size starts; what every fitting size resolves alike is resolved."""
+    tried = [variant_options(module, given, n) for n in sorted(module.PLAYER_COUNTS)]
+    fitting = [options for options, errors in tried if not errors]
+    if not fitting:
+        return tried[-1]
+    as_given, _errors = check_options(module.OPTIONS, given)
+    first = fitting[0]
+    return {
+        name: value if all(options.get(name) == value for options in fitting) else as_given.get(name)
+        for name, value in first.items()
+    }, {}
 
 
 def stored_options(variant: str, stored: Any, n_players: int | None = None) -> dict[str, Any]:

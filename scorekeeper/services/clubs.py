@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext as _
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper.core import VARIANTS, InputError, check_name, make_setup, settlement_points
+from scorekeeper.core import VARIANTS, InputError, check_name, rule_set_options, settlement_points
 from scorekeeper.core import club as club_rules
 from scorekeeper.core import evening as evening_rules
 from scorekeeper.core.messages import message_of
@@ -98,17 +98,23 @@ def clubs(db, ids: list[str]) -> list[store.ClubRecord]:
 def check_rules(variant: Any, options: Any, currency: str) -> dict:
     """The club's rule set as its tables will be started with it; raises InputError keyed like start_game's.
 
-    Only a variant a club may play for money (FOR_MONEY) keeps the club's rate; the others give standings.
+    Checked for every table size the variant has, not one: a club keeps any house rule its tables may use, and what
+    depends on a table's size (Scotch's teams, Plump's cards) is checked when a table starts (add_table). Only a
+    variant a club may play for money (FOR_MONEY) keeps the club's rate; the others give standings.
     """
     module = VARIANTS.get(variant) if isinstance(variant, str) else None
     if module is None:
         raise InputError({"variant": _("must be one of %(choices)s", choices=", ".join(VARIANTS))})
-    given = dict(options or {})
-    given["currency"] = currency if currency in CURRENCIES else module.OPTIONS["currency"].default
-    if not module.FOR_MONEY:
-        given["rate"] = None
-    names = [f"P{i + 1}" for i in range(min(module.PLAYER_COUNTS))]
-    return dict(make_setup(variant, names, 0, given).options)
+    given = dict(options or {}) if isinstance(options, dict) or options is None else options
+    if isinstance(given, dict):
+        if "currency" in module.OPTIONS:
+            given["currency"] = currency if currency in CURRENCIES else module.OPTIONS["currency"].default
+        if not module.FOR_MONEY and "rate" in module.OPTIONS:
+            given["rate"] = None
+    resolved, errors = rule_set_options(module, given)
+    if errors:
+        raise InputError(errors)
+    return resolved
 
 
 def _check_club(data: dict, creating: bool) -> tuple[dict, dict]:

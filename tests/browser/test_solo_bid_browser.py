@@ -1,5 +1,9 @@
 """Solo whist and Bid whist in real headless Chromium at a phone's size (390×844), counting the taps each hand takes:
-solo's partner buttons only for a prop and cop, Bid whist to the end of a game."""
+solo's partner buttons only for a prop and cop, Bid whist to the end of a game; the contract first (a deal in
+progress): entered on one phone, shown on another, the tricks after; offline, kept and sent in order."""
+
+import json
+import urllib.request
 
 import pytest
 from test_browser import Table
@@ -90,3 +94,80 @@ def test_a_bid_whist_game_four_taps_a_hand_to_the_target(table, page):
     assert page.locator("#enter-hand").count() == 0
     table.shot("bid-protokoll")
     table.fits()
+
+
+# ------------------------------------------------------------------ the contract first: a deal in progress
+
+
+def server_game(base, game_id):
+    with urllib.request.urlopen(f"{base}/api/games/{game_id}") as r:
+        return json.load(r)
+
+
+def test_solo_the_contract_on_one_phone_appears_on_another_then_the_tricks(table, page, browser, live_server):
+    base, _ = live_server
+    url = table.start("solo", ["Anna", "Bo", "Carl", "Dina"])
+    game_id = url.split("#")[0].rsplit("/", 1)[1]
+    other = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    other.goto(f"{base}/g/{game_id}")
+    page.click("#enter-bids")
+    page.wait_for_selector("form.hand[data-kind=bids]")
+    assert page.locator("#f-tricks").count() == 0 and page.locator("button.passed").count() == 0
+    table.fits()
+    for label in ("bid-prop", "bidder-0", "partner-2"):  # three taps and save
+        page.click(f"label[for='{label}']")
+    page.click("button.save")
+    page.wait_for_selector("#open-deal")
+    other.reload()
+    seen = other.inner_text("#open-deal")
+    assert "Anna prop, Carl cop" in seen and "Bo leads" in seen and "being played" in seen
+    table.shot("solo-deal-in-progress")
+    page.click("#enter-hand")  # the contract filled in, the tricks asked
+    page.wait_for_selector("form.hand")
+    assert page.is_checked("#bid-prop") and page.is_checked("#bidder-0") and page.is_checked("#partner-2")
+    assert page.locator("button.passed").count() == 0
+    page.click("label[for='tricks-9']")  # one tap
+    page.click("button.save")
+    page.wait_for_selector("#hand-1")
+    assert table.totals() == ["1", "-1", "1", "-1"]
+    other.reload()
+    other.wait_for_selector("#hand-1")
+    assert other.locator("#open-deal").count() == 0
+    other.context.close()
+
+
+def test_bid_whist_offline_the_contract_and_then_the_books_are_kept_and_sent_in_order(
+    table, page, context, live_server
+):
+    base, _ = live_server
+    url = table.start("bid", ["Anna", "Bo", "Carl", "Dina"])
+    game_id = url.split("#")[0].rsplit("/", 1)[1]
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_selector("html[data-offline-ready]", state="attached")
+    context.set_offline(True)
+    page.click("#enter-bids")
+    page.wait_for_selector("form.hand[data-kind=bids]")
+    assert page.locator("#f-tricks").count() == 0
+    page.click("label[for='bidder-1']")
+    assert "Bo" in page.inner_text(".hand-head .who")  # the bidder leads: the header follows the tap
+    for label in ("bid-4", "direction-downtown"):
+        page.click(f"label[for='{label}']")
+    table.fits()
+    table.shot("bid-contract-first")
+    page.click("button.save")
+    page.wait_for_selector("#pending-bids-1")
+    assert "bids of hand 1" in page.inner_text(".offline-note").lower()
+    page.click("#enter-hand")
+    page.wait_for_selector("form.hand")
+    assert page.is_checked("#bidder-1") and page.is_checked("#bid-4") and page.is_checked("#direction-downtown")
+    page.click("label[for='tricks-11']")
+    page.click("button.save")
+    page.wait_for_selector("#pending-1")
+    assert server_game(base, game_id)["hands"] == []
+    context.set_offline(False)
+    page.goto(f"{base}/g/{game_id}")
+    page.wait_for_selector("#hand-1")
+    page.wait_for_selector("tbody.pending", state="detached")
+    got = server_game(base, game_id)
+    assert [h["input"] for h in got["hands"]] == [{"bidder": 1, "bid": 4, "direction": "downtown", "tricks": [2, 11]}]
+    assert got["hands"][0]["points"] == [0, 4] and "open_deal" not in got

@@ -158,7 +158,7 @@ def test_the_form_counts_the_bidders_sides_books_and_plays_a_game(client):
     assert re.findall(r'name="bid" id="bid-(\d)"', html) == ["3", "4", "5", "6", "7"]
     assert re.findall(r'name="direction" id="direction-([a-z_]+)"', html) == ["uptown", "downtown", "no_trump"]
     assert re.findall(r'name="tricks" id="tricks-(\d+)"', html) == [str(t) for t in range(1, 14)]  # the kitty
-    assert "Leads: <b>the bidder</b>" in html
+    assert re.search(r'Leads: <b data-follows="bidder"[^>]*>the bidder</b>', html)  # a tapped bidder is named
     post_hand(client, gid, {"bidder": "0", "bid": "4", "direction": "uptown", "tricks": "10"})
     post_hand(client, gid, {"bidder": "1", "bid": "5", "direction": "no_trump", "tricks": "6"})  # Ben & Dan set
     post_hand(client, gid, {"passed": "1"})

@@ -230,3 +230,34 @@ def test_a_variant_whose_bids_come_first_checks_them_itself(variant_name):
         setup = make_setup(variant_name, [f"P{i}" for i in range(min(rules.PLAYER_COUNTS))])
         with pytest.raises(core.InputError):
             rules.check_bids({}, core.hand_context(rules, table_context(setup), 1))
+
+
+@pytest.mark.parametrize("variant_name", [name for name, rules in VARIANTS.items() if rules.BID_FIELDS])
+def test_bids_entered_first_and_the_rest_after_score_as_the_hand_entered_whole(variant_name):
+    """Each played hand of the variant's example game, split as a table enters it: its BID_FIELDS through check_bids
+    (kept as entered), then the rest; the hand checked from the two is the hand checked whole. A hand with a field
+    that is no bid (a passed-out deal, the tricks) is refused by check_bids, naming that field."""
+    from variants import EXAMPLES
+
+    rules, example = VARIANTS[variant_name], EXAMPLES[variant_name].GAME
+    players = example.get("players") or EXAMPLES[variant_name].PLAYERS
+    setup = make_setup(variant_name, players, 0, example["options"])
+    protokoll = play(setup, example["hands"])
+    split = 0
+    for number, raw in enumerate(example["hands"], 1):
+        totals = protokoll.hands[number - 2].totals if number > 1 else (0,) * len(protokoll.sides)
+        ctx = core.hand_context(rules, table_context(setup), number, totals)
+        whole = rules.check_hand(raw, ctx)
+        bids = {k: v for k, v in raw.items() if k in rules.BID_FIELDS}
+        rest = {k: v for k, v in raw.items() if k not in rules.BID_FIELDS}
+        if bids and rest and "passed" not in raw:  # a played hand: its bids, then the rest
+            kept = rules.check_bids(bids, ctx)
+            assert set(kept) <= set(rules.BID_FIELDS)
+            assert rules.check_hand({**kept, **rest}, ctx) == whole
+            assert rules.hand_points({**kept, **rest}, ctx) == protokoll.hands[number - 1].points
+            assert isinstance(rules.leader(kept, ctx), int)
+            split += 1
+        with pytest.raises(core.InputError) as refused:
+            rules.check_bids(raw, ctx)
+        assert set(refused.value.errors) & (set(raw) - set(rules.BID_FIELDS))
+    assert split, "the example game has no hand whose bids come first"

@@ -16,10 +16,10 @@ ORDER = 75
 TITLE = Msg("Bid whist")
 DESCRIPTION = Msg("Partners bid books over six, uptown, downtown or no trump; the kitty is the first book.")
 PLAYER_COUNTS = (4,)
-# The bid part (bidder, bid, direction) is entered apart from the books, so a deal in progress can hold it first.
-# The auction's outcome, asked before the tricks (not BID_FIELDS: its bids are not entered before the play).
-CONTRACT_FIELDS = ("bidder", "bid", "direction")
-INPUT_FIELDS = ("passed", *CONTRACT_FIELDS, "tricks")
+# The auction's outcome (who won it, the bid, uptown, downtown or no trump): a table may enter it before the play (a
+# deal in progress, every phone's protokoll shows it and who leads: the bidder) and the books after.
+BID_FIELDS = ("bidder", "bid", "direction")
+INPUT_FIELDS = ("passed", *BID_FIELDS, "tricks")
 DIRECTIONS = ("uptown", "downtown", "no_trump")
 BOOK = 6  # the first six books the declaring side takes count nothing
 TOP = 7  # the highest bid: all 13 books
@@ -66,20 +66,10 @@ def boston(inp: Mapping[str, Any]) -> bool:
     return not inp.get("passed") and inp["tricks"][declarers(inp)] == BOOKS
 
 
-def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
-    data = require_fields(raw, INPUT_FIELDS)
-    passed = data.get("passed", False)
-    if not isinstance(passed, bool):
-        raise InputError({"passed": Msg("must be true or false")})
-    if passed:
-        extra = [k for k in data if k != "passed"]
-        if extra:
-            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
-        return {"passed": True}
-    options = ctx.options
-    errors: dict[str, str] = {}
+def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:
+    """The bidder, the bid (from the table's `min_bid` to 7) and its direction, checked; errors by field."""
     bidder = seat(data.get("bidder"), ctx.n_players, "bidder", errors)
-    low = options.get("min_bid", 3)
+    low = ctx.options.get("min_bid", 3)
     bid = data.get("bid")
     if bid is None:
         errors["bid"] = Msg("is missing: books over six, from %(low)d to %(high)d", low=low, high=TOP)
@@ -90,12 +80,40 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
         errors["direction"] = Msg("is missing: one of %(choices)s", choices=", ".join(DIRECTIONS))
     elif direction not in DIRECTIONS:
         errors["direction"] = Msg("must be one of %(choices)s", choices=", ".join(DIRECTIONS))
+    return {"bidder": bidder, "bid": bid, "direction": direction}
+
+
+def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    """The contract before the play. A passed-out deal has no play: it is entered as a hand, in one tap."""
+    if isinstance(raw, Mapping) and "passed" in raw:
+        raise InputError({"passed": Msg("a passed-out deal has no play: it is entered as a hand, not as bids first")})
+    data = require_fields(raw, BID_FIELDS)
+    errors: dict[str, str] = {}
+    out = _contract(data, ctx, errors)
+    if errors:
+        raise InputError(errors)
+    return out
+
+
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    data = require_fields(raw, INPUT_FIELDS)
+    passed = data.get("passed", False)
+    if not isinstance(passed, bool):
+        raise InputError({"passed": Msg("must be true or false")})
+    if passed:
+        extra = [k for k in data if k != "passed"]
+        if extra:
+            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
+        return {"passed": True}
+    errors: dict[str, str] = {}
+    out = _contract(data, ctx, errors)
+    bidder = out["bidder"]
     tricks = trick_pair(data.get("tricks"), BOOKS, errors)
-    if tricks is not None and bidder is not None and options.get("kitty", True) and tricks[bidder % 2] < 1:
+    if tricks is not None and bidder is not None and ctx.options.get("kitty", True) and tricks[bidder % 2] < 1:
         errors["tricks"] = Msg("the declaring side has at least one book: the kitty")
     if errors or tricks is None:
         raise InputError(errors)
-    return {"bidder": bidder, "bid": bid, "direction": direction, "tricks": list(tricks)}
+    return {**out, "tricks": list(tricks)}
 
 
 def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:

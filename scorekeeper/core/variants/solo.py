@@ -18,10 +18,10 @@ DESCRIPTION = Msg("Four players alone: prop and cop, solo, misère, abundance; e
 PLAYER_COUNTS = (4,)
 ZERO_SUM = True
 FOR_MONEY = True
-# The bid part (bid, bidder, partner) is entered apart from the tricks, so a deal in progress can hold it first.
-# The auction's outcome, asked before the tricks (not BID_FIELDS: its bids are not entered before the play).
-CONTRACT_FIELDS = ("bid", "bidder", "partner")
-INPUT_FIELDS = ("passed", *CONTRACT_FIELDS, "tricks")
+# The auction's outcome (the contract, who bid it, a prop's partner): a table may enter it before the play (a deal in
+# progress, every phone's protokoll shows it) and the tricks after.
+BID_FIELDS = ("bid", "bidder", "partner")
+INPUT_FIELDS = ("passed", *BID_FIELDS, "tricks")
 
 # The contracts, lowest to highest: the ladder the form lists.
 BIDS = ("prop", "solo", "misere", "abundance", "royal_abundance", "misere_ouverte", "abundance_declared")
@@ -108,8 +108,7 @@ def payment(inp: Mapping[str, Any], options: Mapping[str, Any]) -> int:
     return value
 
 
-def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
-    data = require_fields(raw, INPUT_FIELDS)
+def _passed(data: dict) -> bool:
     passed = data.get("passed", False)
     if not isinstance(passed, bool):
         raise InputError({"passed": Msg("must be true or false")})
@@ -117,8 +116,11 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
         extra = [k for k in data if k != "passed"]
         if extra:
             raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
-        return {"passed": True}
-    errors: dict[str, str] = {}
+    return passed
+
+
+def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:
+    """The contract, the bidder and a prop's partner, checked; errors by field."""
     bid = data.get("bid")
     if bid is None:
         errors["bid"] = Msg("is missing: one of %(bids)s", bids=", ".join(BIDS))
@@ -138,6 +140,28 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
         out["partner"] = partner
     elif bid is not None and partner is not None:
         errors["partner"] = Msg("only a prop has a partner: leave it out")
+    return out
+
+
+def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    """The contract before the play. A passed-out deal has no play: it is entered as a hand, in one tap."""
+    if isinstance(raw, Mapping) and "passed" in raw:
+        raise InputError({"passed": Msg("a passed-out deal has no play: it is entered as a hand, not as bids first")})
+    data = require_fields(raw, BID_FIELDS)
+    errors: dict[str, str] = {}
+    out = _contract(data, ctx, errors)
+    if errors:
+        raise InputError(errors)
+    return out
+
+
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    data = require_fields(raw, INPUT_FIELDS)
+    if _passed(data):
+        return {"passed": True}
+    errors: dict[str, str] = {}
+    out = _contract(data, ctx, errors)
+    bid = out["bid"]
     tricks = data.get("tricks")
     if tricks is None:
         errors["tricks"] = (

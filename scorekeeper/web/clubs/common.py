@@ -24,7 +24,7 @@ from scorekeeper.services import clubs as club_service
 from scorekeeper.web import phone
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.db import get_db
-from scorekeeper.web.messages import translate
+from scorekeeper.web.messages import translate, with_field
 
 bp = Blueprint("clubs", __name__)
 
@@ -81,6 +81,8 @@ def form_errors(form, errors: dict, names: dict | None = None) -> list[str]:
                 text = f"{path}: {text}"
         if name in form:
             form[name].errors = list(form[name].errors or []) + [text]
+        elif key.startswith("options."):  # a house rule this form has no field for (a table's): named in words
+            general.append(with_field(key, message))
         else:
             general.append(text)
     return general

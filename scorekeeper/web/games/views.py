@@ -409,11 +409,11 @@ def _hand_view(game_id: str, number: int | None = None):
     view = VIEWS[scored_game.game.variant]
     form_class = view.HandForm
     ctx = _hand_context(scored_game, number)
+    deal = None if editing else service.open_deal(scored_game)  # the deal in progress: its bids are in
     if request.method == "GET":
         if not editing and scored_game.protokoll.finished:
             flash(_("The game is over. Edit a hand to reopen it."))
             return redirect(url_for("games.protokoll", game_id=game_id))
-        deal = None if editing else service.open_deal(scored_game)
         if editing:
             form = form_class(data=form_class.data_from(scored_game.hands[number - 1].input, ctx))
         elif deal is not None:  # the deal in progress: the form opens with its bids filled in
@@ -499,6 +499,7 @@ def _hand_view(game_id: str, number: int | None = None):
         game=scored_game.game,
         number=number,
         editing=scored_game.protokoll.hands[number - 1] if editing else None,
+        open_deal=deal,
         played=editing and form.played(scored_game.hands[number - 1].input),
         confirm_passed=confirm_passed,
         played_text=_hand_text(scored_game, number) if confirm_passed else None,

@@ -78,12 +78,10 @@ class HandForm(BaseHandForm):
     def data_from(inp: dict, ctx) -> dict:
         if inp.get("passed"):
             return {}
-        return {
-            "bidder": inp["bidder"],
-            "bid": inp["bid"],
-            "direction": inp["direction"],
-            "tricks": inp["tricks"][rules.declarers(inp)],
-        }
+        data = {k: inp[k] for k in rules.BID_FIELDS if k in inp}
+        if "tricks" in inp:  # a deal in progress has its contract only
+            data["tricks"] = inp["tricks"][rules.declarers(inp)]
+        return data
 
 
 def direction_name(direction: str) -> str:
@@ -113,6 +111,21 @@ def buttons(form, ctx, side_names) -> dict:
         "bid_cols": rules.TOP - low + 1,
         "kitty": bool(options.get("kitty", True)),
     }
+
+
+def leads_by(form, ctx):
+    """The bidder leads: the header names the bidder once tapped (or filled in from the deal in progress)."""
+    return "bidder", {str(i): rules.leader({"bidder": i}, ctx) for i in range(ctx.n_players)}
+
+
+def bids_words(bids, ctx) -> str:
+    """The deal in progress: who bid what, before the books are known ("Bo 4 uptown")."""
+    return _(
+        "%(bidder)s %(bid)d %(direction)s",
+        bidder=ctx.players[bids["bidder"]],
+        bid=bids["bid"],
+        direction=direction_name(bids["direction"]),
+    )
 
 
 def hand_words(inp, ctx) -> str:

@@ -60,7 +60,7 @@ class HandForm(BaseHandForm):
     def data_from(inp: dict, ctx) -> dict:
         if inp.get("passed"):
             return {}
-        return {k: inp[k] for k in ("bid", "bidder", "partner", "tricks") if k in inp}
+        return {k: inp[k] for k in (*rules.BID_FIELDS, "tricks") if k in inp}  # a deal in progress: no tricks yet
 
 
 def bid_name(bid: str) -> str:
@@ -99,6 +99,14 @@ def hand_words(inp, ctx) -> str:
             tricks=tricks,
         )
     return _("%(bidder)s %(bid)s, %(tricks)s", bidder=players[inp["bidder"]], bid=bid_name(inp["bid"]), tricks=tricks)
+
+
+def bids_words(bids, ctx) -> str:
+    """The deal in progress: the contract and who plays it, before the tricks are known ("Anna prop, Carl cop")."""
+    players = ctx.players
+    if bids["bid"] == "prop":
+        return _("%(bidder)s prop, %(partner)s cop", bidder=players[bids["bidder"]], partner=players[bids["partner"]])
+    return _("%(bidder)s %(bid)s", bidder=players[bids["bidder"]], bid=bid_name(bids["bid"]))
 
 
 def house_rules(table) -> list[tuple[str, str]]:
