@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import segno
 
+from scorekeeper.web.drives.present import CARDS_PER_SHEET
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import html_lang
 from scorekeeper.web.i18n import money as money_text
@@ -130,7 +131,7 @@ def scorecards_document(ctx: dict) -> dict:
     """print/drive_scorecards.html: four A6 score cards to an A4 sheet, in the lists' order."""
     head = ctx["head"]
     cards = [score_card(card, head) for card in ctx["cards"]]
-    return _cards(head["title"], _sheets(cards, 2, A6_MM, 4), cut=True)
+    return _cards(head["title"], _sheets(cards, 2, A6_MM, CARDS_PER_SHEET), cut=True)
 
 
 # ---------------------------------------------------------------- tally cards
