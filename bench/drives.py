@@ -4,7 +4,9 @@ test.
 
 1. Paper: drives of 10 tables × 24 hands, 30 × 24 and 30 × 30 (the default bounds), every result entered. For the
    score cards and the tally cards: the print page's server time (first, then kept in the worker), and the PDF drawn
-   by the drives' renderer process (its CPU seconds, read from /proc), then downloaded again (kept: a file read).
+   by the drives' renderer process with ReportLab (its CPU seconds and peak memory, read from /proc), then downloaded
+   again (kept: a file read). Beside it in the same run, the old path: the same print page's HTML drawn by WeasyPrint
+   as one document (bench/weasy.py, a process of its own per PDF; `--no-weasy` leaves it out).
 2. Fairness, under waitress (8 threads, the app as `make run` serves it): a small game's PDF asked for while the
    score cards of a 30 × 30 drive are being drawn, with one renderer and one lock for everything (what main had
    before: the drives' lock and renderer made the games' own for the run) and with the drive paper's own renderer;
@@ -35,8 +37,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from helpers import PLAYERS, waitress_in_thread  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
+from scorekeeper.services import drives as drive_service  # noqa: E402
 from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.web.db import get_db  # noqa: E402
+from scorekeeper.web.drives import views as drive_views  # noqa: E402
 from scorekeeper.web.sheets import views as sheets  # noqa: E402
 
 
@@ -91,7 +95,34 @@ def timed(client, path: str) -> tuple[int, float, int]:
     return r.status_code, time.perf_counter() - started, len(r.data)
 
 
-def paper(sizes: list[tuple[int, int]], folder: Path) -> list[dict]:
+def weasy_baseline(app, drive_id: str, kind: str, folder: Path) -> dict:
+    """The old path in the same run: the print page's HTML (as the PDF saw it) drawn by WeasyPrint as one document,
+    in a process of its own (bench/weasy.py): its wall and CPU seconds and its peak memory."""
+    import subprocess
+
+    from flask import render_template
+
+    origin = "https://sheet.invalid"
+    with app.test_request_context(f"/d/{drive_id}/{kind}.pdf"):
+        ctx = drive_views._context(kind, drive_service.load(get_db(), drive_id))
+        html = render_template(f"print/drive_{kind}.html", pdf=True, pdf_url="", drive_id=drive_id, **ctx)
+    spec = {
+        "jobs": [{"name": kind, "html": html}],
+        "static_folder": app.static_folder,
+        "prefix": origin + app.static_url_path + "/",
+        "base_url": origin + "/",
+    }
+    jobs = folder / f"weasy-{kind}.json"
+    jobs.write_text(json.dumps(spec))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "weasy.py"), str(jobs)], capture_output=True, text=True, check=True
+    )
+    jobs.unlink()
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"s": out[kind]["s"], "cpu_s": out[kind]["cpu_s"], "peak_mib": out["peak_mib"]}
+
+
+def paper(sizes: list[tuple[int, int]], folder: Path, weasy: bool = True) -> list[dict]:
     """Each PDF by a fresh, warm renderer that is not replaced after it (MAX_RSS raised for the run), so that its CPU
     time and peak memory are read from the process that drew it."""
     sheets.Renderer.MAX_RSS = 1 << 40
@@ -120,6 +151,7 @@ def paper(sizes: list[tuple[int, int]], folder: Path) -> list[dict]:
             assert status == 200, status
             _, again, _ = timed(client, f"/d/{drive_id}/{kind}.pdf")
             cards = (4 if kind == "scorecards" else 1) * tables
+            old = weasy_baseline(app, drive_id, kind, folder) if weasy else None
             rows.append(
                 {
                     "drive": f"{tables} × {hands}",
@@ -134,6 +166,9 @@ def paper(sizes: list[tuple[int, int]], folder: Path) -> list[dict]:
                     "pdf_kb": pdf_bytes / 1024,
                     "renderer_peak_mib": peak,
                     "pdf_kept_s": again,
+                    "weasy_s": old and old["s"],
+                    "weasy_cpu_s": old and old["cpu_s"],
+                    "weasy_peak_mib": old and old["peak_mib"],
                 }
             )
             print(rows[-1], flush=True)
@@ -182,7 +217,7 @@ def fairness(tables: int, hands: int, folder: Path, shared: bool) -> dict:
         answers: list = []
         drawing = threading.Thread(target=lambda: answers.append(get(f"/d/{drive_id}/scorecards.pdf")))
         drawing.start()
-        time.sleep(1.0)  # the score cards are in the renderer (they take tens of seconds)
+        time.sleep(0.2)  # the score cards are in the renderer (about a second with ReportLab; WeasyPrint took tens)
         during = get(f"/g/{game_id}/sheet.pdf")
         still_drawing = drawing.is_alive()
         drawing.join()
@@ -206,24 +241,31 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10x24,30x24,30x30", help="drives as TABLESxHANDS, comma-separated")
     parser.add_argument("--fair", default="30x30", help="the drive drawn while a game's PDF is asked for")
+    parser.add_argument("--no-weasy", action="store_true", help="leave out the WeasyPrint baseline")
     args = parser.parse_args(argv)
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
     fair = tuple(int(n) for n in args.fair.split("x"))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         fair_rows = [fairness(*fair, folder / "a", shared=True), fairness(*fair, folder / "b", shared=False)]
-        rows = paper(sizes, folder)
+        rows = paper(sizes, folder, weasy=not args.no_weasy)
     lines = [
         "| drive | paper | cards | page | page first | page kept | PDF | worker CPU | renderer CPU | renderer peak "
-        "| PDF again |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| PDF again | WeasyPrint (CPU, peak) | ratio (wall) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['drive']} | {r['kind']} | {r['cards']} | {r['html_kb']:.0f} KB | {r['html_first_s']:.2f} s "
             f"| {r['html_kept_s'] * 1000:.0f} ms | {r['pdf_s']:.1f} s ({r['pdf_kb']:.0f} KB) "
             f"| {r['pdf_worker_cpu_s']:.2f} s | {r['pdf_renderer_cpu_s']:.2f} s | {r['renderer_peak_mib']:.0f} MiB "
-            f"| {r['pdf_kept_s'] * 1000:.0f} ms |"
+            f"| {r['pdf_kept_s'] * 1000:.0f} ms "
+            + (
+                f"| {r['weasy_s']:.1f} s ({r['weasy_cpu_s']:.1f} s, {r['weasy_peak_mib']:.0f} MiB) "
+                f"| {r['pdf_s'] / r['weasy_s']:.3f} |"
+                if r["weasy_s"]
+                else "| – | – |"
+            )
         )
     lines += [
         "",
@@ -236,6 +278,8 @@ def main(argv=None) -> int:
             f"| {f['game_during'][0]} in {f['game_during'][1]:.2f} s"
             f"{' (still drawing)' if f['drawn_meanwhile'] else ''} | {f['drive_pdf'][0]} in {f['drive_pdf'][1]:.1f} s |"
         )
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    lines.append(f"\nload average at the end: {load}")
     print("\n".join(lines))
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)

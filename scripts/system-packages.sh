@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Debian packages, in two sets. Installs only what is missing.
-#   run:  what the app needs to serve: the DejaVu fonts every PDF is drawn with (ReportLab draws the game sheets and
-#         blank sheets; æ ø å, suits, −), and Pango, HarfBuzz and fontconfig for the paper WeasyPrint still draws (a
-#         drive's, a club evening's).
+#   run:  what the app needs to serve: the DejaVu fonts every PDF is drawn with (ReportLab draws them all since
+#         issue 27; æ ø å, suits, −). No Pango, HarfBuzz or fontconfig.
 #   test: run + Chromium for the browser tests, poppler-utils to read PDFs back, zbar-tools (zbarimg) to decode the
-#         QR codes a browser test screenshots or a PDF prints, wrk for the benchmark, nginx and openssl for the
+#         QR codes a browser test screenshots or a PDF prints, wrk for the benchmark, Pango, HarfBuzz and fontconfig
+#         for the benchmark's WeasyPrint baseline (bench/weasy.py, the old path), nginx and openssl for the
 #         reverse-proxy test (tests/integration/test_proxy.py).
 set -euo pipefail
-run=(fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig)
-test=("${run[@]}" chromium poppler-utils zbar-tools wrk nginx openssl)
+run=(fonts-dejavu-core)
+test=("${run[@]}" chromium poppler-utils zbar-tools wrk libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b
+  libharfbuzz-subset0 fontconfig nginx openssl)
 case "${1:-}" in
   run) wanted=("${run[@]}") ;;
   test) wanted=("${test[@]}") ;;

@@ -182,3 +182,37 @@ def test_a_layer_imports_nothing_above_it(layer, above):
         if any(_within(target, a) for a in above)
     )
     assert wrong == []
+
+
+def _third_party(tree) -> set[str]:
+    """The top-level names of what a module imports from outside the package (functions' imports too)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_serving_needs_no_weasyprint_pango_or_pypdf():
+    """Issue 27: every PDF is drawn by ReportLab, so the app imports neither WeasyPrint nor pypdf, neither is a
+    runtime dependency, and the Debian packages a server needs (scripts/system-packages.sh run) are the fonts only:
+    Pango, HarfBuzz and fontconfig are the benchmark's baseline's, in the test set."""
+    import re
+    import tomllib
+
+    root = PACKAGE.parent
+    importing = sorted(name for name, tree in TREES.items() if _third_party(tree) & {"weasyprint", "pypdf"})
+    assert importing == []
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    runtime = {re.split(r"[<>=!~ ;\[]", d)[0].lower() for d in project["dependencies"]}
+    assert "reportlab" in runtime and not runtime & {"weasyprint", "pypdf"}
+    assert {"weasyprint", "pypdf"} <= {
+        re.split(r"[<>=!~ ;\[]", d)[0].lower() for d in project["optional-dependencies"]["test"]
+    }
+    script = (root / "scripts" / "system-packages.sh").read_text()
+    run = re.search(r"^run=\(([^)]*)\)", script, re.M).group(1).split()
+    test = re.search(r"^test=\(([^)]*)\)", script, re.M | re.S).group(1).split()
+    assert run == ["fonts-dejavu-core"]
+    assert {"libpango-1.0-0", "libharfbuzz0b", "fontconfig"} <= set(test)

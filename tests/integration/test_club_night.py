@@ -245,6 +245,54 @@ def test_the_evening_on_paper_one_pdf(client, played, tmp_path):
     assert page.count('class="table-sheet') == 2
 
 
+def evening_words(data: bytes, tmp_path, titles: list[str]) -> list[str]:
+    """An evening's PDF's words page after page, each page's footer (its sheet's title, "n / N") left out: the result's
+    pages carry the result's title, each table's sheet its own."""
+    import subprocess
+
+    from helpers import paper_words, pdfinfo
+
+    path = tmp_path / "evening.pdf"
+    path.write_bytes(data)
+    pages = int(pdfinfo(data, tmp_path)["Pages"])
+    out: list[str] = []
+    for number in range(1, pages + 1):
+        words = paper_words(
+            subprocess.run(
+                ["pdftotext", "-raw", "-f", str(number), "-l", str(number), str(path), "-"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        feet = [paper_words(f"{title} {number} / {pages}") for title in titles]
+        foot = next((f for f in feet if words[-len(f) :] == f), None)
+        assert foot is not None, f"page {number} ends with {words[-8:]}, not a footer"
+        out += words[: -len(foot)]
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "da"])
+def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path, lang):
+    """The evening's PDF (ReportLab, web/clubs/document.py) and its print page: the same words in the same order, the
+    result on page 1, then each table's sheet on a page of its own with its title in the footer."""
+    import html as html_lib
+
+    from helpers import ARTIFACTS, page_words, pdfinfo
+
+    club_id, evening_id = played
+    client.get(f"/lang/{lang}")
+    page = client.get(f"/c/{club_id}/e/{evening_id}/print").get_data(as_text=True)
+    r = client.get(f"/c/{club_id}/e/{evening_id}/evening.pdf")
+    assert r.status_code == 200 and r.data.startswith(b"%PDF")
+    titles = re.findall(r"<h1>([^<]*)</h1>", page)
+    assert len(titles) == 3, titles  # the result, two tables
+    titles = [html_lib.unescape(t) for t in titles]
+    assert int(pdfinfo(r.data, tmp_path)["Pages"]) == 3
+    (ARTIFACTS / f"evening-{lang}.pdf").write_bytes(r.data)
+    assert evening_words(r.data, tmp_path, titles) == page_words(page)
+
+
 def test_the_spreadsheets_have_typed_cells(client, played, db, tmp_path):
     import datetime
     import io

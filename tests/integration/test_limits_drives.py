@@ -4,6 +4,7 @@ are kept per drive version and language as a game's are, its expensive print pag
 and drive paper is drawn by a renderer of its own, so that it never holds the one a game's PDF needs."""
 
 import contextlib
+import json
 import re
 import sys
 import threading
@@ -55,12 +56,13 @@ def enter(client, drive, hand, table, first, status=201):
 @pytest.fixture
 def renders(monkeypatch):
     """Counts the PDFs drawn, by which renderer (each a tiny fake PDF naming its count), in place of the child
-    processes."""
+    processes. Every PDF is a ReportLab document now (the renderer's job {"doc": …}), never a page's HTML."""
     drawn = []
 
     def fake(paper):
-        def draw(html):
-            drawn.append((paper, html))
+        def draw(doc):
+            assert isinstance(doc, dict) and isinstance(doc.get("blocks"), list), "not a document for ReportLab"
+            drawn.append((paper, doc))
             return b"%PDF-1.7 fake " + str(len(drawn)).encode()
 
         return draw
@@ -220,8 +222,8 @@ def test_another_host_header_draws_only_the_table_cards_again(client, renders):
         client.get(drive["edit_page"], headers={"Host": host})  # the session cookie is the host's
         assert client.get(f"/d/{drive['id']}/scorecards.pdf", headers={"Host": host}).status_code == 200
         assert client.get(f"/d/{drive['id']}/cards.pdf", headers={"Host": host}).status_code == 200
-    assert [html.count("score-card") > 0 for _paper, html in renders].count(True) == 1
-    cards = [html for _paper, html in renders if "table-card" in html]
+    assert ["Own tricks" in json.dumps(doc) for _paper, doc in renders].count(True) == 1  # the score cards
+    cards = [json.dumps(doc) for _paper, doc in renders if any(b["kind"] == "qr" for b in doc["blocks"])]
     assert len(cards) == 3 and "http://other.example/d/" in cards[-1]
 
 
@@ -237,42 +239,44 @@ def test_a_drive_and_a_game_with_the_same_id_keep_their_own_pdfs(client, api, re
 
 
 def test_the_real_renderer_draws_drive_paper_once(client, tmp_path, monkeypatch):
-    """Through the drives' own renderer process: the PDF is WeasyPrint's, kept byte for byte, not drawn again."""
-    real = sheets.render_drive_pdf
-    counted = []
-    monkeypatch.setattr(sheets, "render_drive_pdf", lambda html: counted.append("drives") or real(html))
+    """Through the drives' own renderer process: the PDF is ReportLab's (its job a document, {"doc": …}), kept byte
+    for byte, not drawn again."""
+    real = sheets.drive_renderer.draw
+    jobs = []
+    monkeypatch.setattr(sheets.drive_renderer, "draw", lambda job, timeout: jobs.append(job) or real(job, timeout))
     drive = new_drive(client, tables=2, hands=2)
     first = client.get(f"/d/{drive['id']}/scorecards.pdf")
-    assert first.status_code == 200 and first.data.startswith(b"%PDF") and counted == ["drives"]
+    assert first.status_code == 200 and first.data.startswith(b"%PDF") and len(jobs) == 1
+    assert list(jobs[0]) == ["doc"] and b"ReportLab" in first.data
     assert sheets.drive_renderer.proc is not None and sheets.drive_renderer.proc.poll() is None
-    assert client.get(f"/d/{drive['id']}/scorecards.pdf").data == first.data and counted == ["drives"]
+    assert client.get(f"/d/{drive['id']}/scorecards.pdf").data == first.data and len(jobs) == 1
     assert [p.read_bytes() for p in (tmp_path / "pdf").glob("*.pdf")] == [first.data]
 
 
-def test_score_cards_are_drawn_in_parts_and_joined_into_one_pdf(client, monkeypatch):
-    """The renderer gets the cards as documents of CARDS_PER_PART cards, draws them one by one (holding one part's
-    layout at a time) and joins them: one PDF, every card in order, four to a page (issue 25: A6 cards on A4)."""
+def test_score_cards_are_drawn_as_one_document_four_to_a_sheet(client, monkeypatch):
+    """ReportLab draws a hall's score cards from the whole context in one document (no parts joined: its memory does
+    not grow with the cards as WeasyPrint's layout did): every card in order, four A6 to an A4 page (issue 25), no
+    page numbers; the tally cards a page each."""
     import io
 
     from pypdf import PdfReader
 
-    from scorekeeper.web.drives import views as drive_views
-
-    monkeypatch.setattr(drive_views, "CARDS_PER_PART", 4)
     real = sheets.render_drive_pdf
     jobs = []
-    monkeypatch.setattr(sheets, "render_drive_pdf", lambda html: jobs.append(html) or real(html))
-    drive = new_drive(client, tables=3, hands=2)  # 12 score cards: parts of 4, 4 and 4, a page each
+    monkeypatch.setattr(sheets, "render_drive_pdf", lambda doc: jobs.append(doc) or real(doc))
+    drive = new_drive(client, tables=3, hands=2)  # 12 score cards: three sheets of four
     r = client.get(f"/d/{drive['id']}/scorecards.pdf")
-    assert r.status_code == 200 and len(jobs) == 1 and [h.count('class="score-card"') for h in jobs[0]] == [4, 4, 4]
+    assert r.status_code == 200 and len(jobs) == 1 and isinstance(jobs[0], dict)
+    assert [len(b["cells"]) for b in jobs[0]["blocks"]] == [4, 4, 4]
     pages = [page.extract_text() for page in PdfReader(io.BytesIO(r.data)).pages]
     names = [f"Lady {i}" for i in range(6)] + [f"Gent {i}" for i in range(6)]
     assert len(pages) == 3, pages
     for n, name in enumerate(names):
         assert name in pages[n // 4], (name, pages)
-    assert not any(re.search(r"\b\d / \d\b", page) for page in pages)  # no page numbers restarting in each part
-    tally = client.get(f"/d/{drive['id']}/tally.pdf")  # 2 tables: one part
-    assert tally.status_code == 200 and isinstance(jobs[1], str)
+    assert not any(re.search(r"\b\d / \d\b", page) for page in pages)
+    tally = client.get(f"/d/{drive['id']}/tally.pdf")
+    assert tally.status_code == 200 and isinstance(jobs[1], dict)
+    assert len(PdfReader(io.BytesIO(tally.data)).pages) == 3
 
 
 def test_drive_paper_has_its_own_time_limit(app, client, monkeypatch):

@@ -23,6 +23,7 @@ from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.clubs.common import bp
+from scorekeeper.web.clubs.document import evening_document
 from scorekeeper.web.db import get_db
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.messages import translate
@@ -300,4 +301,4 @@ def evening_print(club_id, evening_id):
 def evening_pdf(club_id, evening_id):
     club = common.club_or_404(club_id)
     ctx = _paper(club, evening_id)
-    return sheet_views.pdf_download("print/evening.html", f"evening-{ctx['evening']['date']}.pdf", **ctx)
+    return sheet_views.pdf_download(evening_document, f"evening-{ctx['evening']['date']}.pdf", **ctx)

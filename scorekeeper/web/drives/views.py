@@ -24,6 +24,7 @@ from scorekeeper.services import cache
 from scorekeeper.services import drives as service
 from scorekeeper.web import guard, phone
 from scorekeeper.web.db import get_db
+from scorekeeper.web.drives import document as paper_documents
 from scorekeeper.web.drives import forms, present
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import language
@@ -616,10 +617,6 @@ BOUNDED = ("scorecards", "tally")
 # The print pages kept in this worker per drive version and language: the score cards of 30 tables of 30 hands are
 # about 0.4 MB of HTML and 0.2 s of the worker's CPU; at most 32 MB or 64 pages, the least recently used go first.
 PAGES = cache.Kept(max_items=64, max_size=32 * 1024 * 1024)  # sized in bytes
-# Score and tally cards go to the renderer as documents of this many cards, drawn one by one and joined into one PDF:
-# the renderer holds one part's layout at a time (120 score cards: 570 MB as one document, 150 MB in parts of 20).
-# A multiple of four: score cards are printed four to an A4 scored_drive.
-CARDS_PER_PART = 20
 
 
 def _context(kind: str, scored_drive: service.ScoredDrive, organiser: bool = False) -> dict:
@@ -699,15 +696,6 @@ def _state(record, kind: str, organiser: bool = False) -> str:
     )
 
 
-def _pdf_parts(kind: str, drive_id: str, organiser: bool) -> dict | list[dict]:
-    """The PDF's context; the score and tally cards' as parts of CARDS_PER_PART cards each (drawn one by one)."""
-    ctx = {"drive_id": drive_id, **_context(kind, _load(drive_id), organiser)}
-    if kind not in BOUNDED or len(ctx["cards"]) <= CARDS_PER_PART:
-        return ctx
-    cards = ctx["cards"]
-    return [{**ctx, "cards": cards[i : i + CARDS_PER_PART]} for i in range(0, len(cards), CARDS_PER_PART)]
-
-
 def _print_route(kind: str, organiser: bool = False):
     """The print page and PDF of one kind of paper. The standings have two: everyone's, and the organiser's with
     what the prizes cost and what the drive raised."""
@@ -749,8 +737,8 @@ def _print_route(kind: str, organiser: bool = False):
             name,
             etag,
             f"drive-{drive_id}-{kind}.pdf",
-            f"print/drive_{kind}.html",
-            lambda: _pdf_parts(kind, drive_id, own),
+            paper_documents.DOCUMENTS[kind],  # ReportLab draws the whole context in one document
+            lambda: {"drive_id": drive_id, **_context(kind, _load(drive_id), own)},
             drive=True,
         )
 
@@ -802,4 +790,4 @@ def blank():
 
 @bp.get("/drives/blank.pdf")
 def blank_pdf():
-    return pdf_download("print/drive_blank.html", "drive-card.pdf", drive=True, **_blank_context())
+    return pdf_download(paper_documents.blank_cards_document, "drive-card.pdf", drive=True, **_blank_context())

@@ -220,9 +220,13 @@ def settlement_blocks(settlement: dict | None) -> list[dict]:
     return out
 
 
-def sheet_document(ctx: dict) -> dict:
-    """A game's printed protokoll (paper.sheet_context) as the renderer's document."""
-    title = ctx["head"]["title"] or ctx["head"]["variant_title"]
+def sheet_title(ctx: dict) -> str:
+    return ctx["head"]["title"] or ctx["head"]["variant_title"]
+
+
+def sheet_blocks(ctx: dict, tariff: bool = True) -> list[dict]:
+    """print/_sheet.html's blocks: the head, the hands, the chart beside the outcome and the settlement, the tariff
+    (not on a club evening's sheets: `tariff` False, as print/evening.html leaves it out)."""
     blocks = [head_block(ctx["head"]), hands_table(ctx)]
     after = outcome_blocks(ctx) + settlement_blocks(ctx["settlement"])
     if ctx["chart"]:
@@ -230,8 +234,15 @@ def sheet_document(ctx: dict) -> dict:
         blocks.append({"kind": "beside", "left_mm": 88, "left": [chart], "right": after})
     else:
         blocks += [{"kind": "space", "mm": 3}, *after]
-    blocks += tariff_blocks(ctx["tariff_table"])
-    return {"title": title, "lang": html_lang(), "footer": {"left": title, "pages": True}, "blocks": blocks}
+    if tariff:
+        blocks += tariff_blocks(ctx["tariff_table"])
+    return blocks
+
+
+def sheet_document(ctx: dict) -> dict:
+    """A game's printed protokoll (paper.sheet_context) as the renderer's document."""
+    title = sheet_title(ctx)
+    return {"title": title, "lang": html_lang(), "footer": {"left": title, "pages": True}, "blocks": sheet_blocks(ctx)}
 
 
 # ---------------------------------------------------------------- a blank sheet

@@ -120,8 +120,9 @@ def _canvas_class(footer_left: str, pages: bool):
                 self.setFont(FONT, 7.5)
                 self.setFillColor(GREY["soft"])
                 y = MARGIN_BOTTOM - 9
-                if footer_left:
-                    self.drawString(MARGIN_X, y, footer_left)
+                left = state.get("_footer_left", footer_left)
+                if left:
+                    self.drawString(MARGIN_X, y, left)
                 if pages:
                     self.drawRightString(PAGE_W - MARGIN_X, y, f"{number} / {total}")
                 super().showPage()
@@ -131,28 +132,57 @@ def _canvas_class(footer_left: str, pages: bool):
 
 
 def draw(document: dict) -> bytes:
-    """The document as an A4 portrait PDF."""
-    from reportlab.platypus import SimpleDocTemplate
+    """The document as an A4 portrait PDF; with `page: {"margins_mm": 0}` a page without margins (cut sheets of
+    cards that fill it edge to edge)."""
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, SimpleDocTemplate
 
     register_fonts()
     out = io.BytesIO()
-    page = SimpleDocTemplate(
-        out,
-        pagesize=(PAGE_W, PAGE_H),
-        leftMargin=MARGIN_X,
-        rightMargin=MARGIN_X,
-        topMargin=MARGIN_TOP,
-        bottomMargin=MARGIN_BOTTOM,
-        title=document.get("title") or "",
-        author="scorekeeper",
-        lang=document.get("lang"),
-        initialFontName=FONT,
-    )
-    builder = Builder(page.width)
+    about = {
+        "title": document.get("title") or "",
+        "author": "scorekeeper",
+        "lang": document.get("lang"),
+        "initialFontName": FONT,
+    }
+    builder_width: float
+    if (document.get("page") or {}).get("margins_mm") == 0:
+        page = BaseDocTemplate(
+            out, pagesize=(PAGE_W, PAGE_H), leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0, **about
+        )
+        frame = Frame(0, 0, PAGE_W, PAGE_H, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        page.addPageTemplates([PageTemplate(id="cut", frames=[frame], pagesize=(PAGE_W, PAGE_H))])
+        builder_width = PAGE_W
+    else:
+        page = SimpleDocTemplate(
+            out,
+            pagesize=(PAGE_W, PAGE_H),
+            leftMargin=MARGIN_X,
+            rightMargin=MARGIN_X,
+            topMargin=MARGIN_TOP,
+            bottomMargin=MARGIN_BOTTOM,
+            **about,
+        )
+        builder_width = page.width
+    builder = Builder(builder_width)
     story = builder.blocks(document["blocks"])
     footer = document.get("footer") or {}
     page.build(story, canvasmaker=_canvas_class(footer.get("left") or "", footer.get("pages", True)))
     return out.getvalue()
+
+
+class RunningFooter(Flowable):
+    """Sets the footer's left text from the page it lands on (no height, draws nothing)."""
+
+    def __init__(self, footer: str):
+        super().__init__()
+        self.footer = footer
+        self.width = self.height = 0
+
+    def wrap(self, avail_width, avail_height):
+        return 0, 0
+
+    def draw(self):
+        self.canv._footer_left = self.footer
 
 
 # ---------------------------------------------------------------- the blocks
@@ -217,10 +247,60 @@ class Builder:
         return [Paragraph(text(block.get("sep", " · ")).join(parts), self.styles.get(size=block.get("size", 9)))]
 
     def block_title(self, block: dict) -> list:
-        """A card's own heading (a player's name, a table), larger than a sheet's."""
+        """A card's own heading (a player's name, a table), larger than a sheet's; `small`: a smaller word after it
+        (a card's number), not bold."""
+        from reportlab.platypus import Paragraph
+
+        size = block.get("size", 18)
+        style = self.styles.get(size=size, bold=True, lead=1.2, align=block.get("align", "left"))
+        markup = text(block["text"])
+        if block.get("small"):
+            markup += f' <font name="{FONT}" size="{size * 0.6:.1f}">{text(block["small"])}</font>'
+        return [Paragraph(markup, style)]
+
+    def block_hr(self, block: dict) -> list:
+        """The rule under a sheet's head."""
+        from reportlab.platypus.flowables import HRFlowable
+
         return [
-            self.para(block["text"], size=block.get("size", 18), bold=True, lead=1.2, align=block.get("align", "left"))
+            HRFlowable(
+                width="100%", thickness=1.2, color=self.styles.color("#000000"), spaceBefore=1 * MM, spaceAfter=3 * MM
+            )
         ]
+
+    def block_running(self, block: dict) -> list:
+        """The footer's left text from this page on (an evening's table sheets each name their table)."""
+        return [RunningFooter(block.get("footer") or "")]
+
+    def block_grid(self, block: dict) -> list:
+        """Cards in a grid of `columns`, each cell `cell_mm` (width, height) with `pad_mm` (top/bottom, left/right)
+        inside; `cut`: dashed lines where to cut; `fill`: that many cells, the missing ones left empty. A sheet of
+        cards on a page without margins fills it edge to edge."""
+        from reportlab.platypus import Table, TableStyle
+
+        columns = block["columns"]
+        cell_w, cell_h = (v * MM for v in block["cell_mm"])
+        pad_v, pad_h = (v * MM for v in block.get("pad_mm", (0, 0)))
+        cells = [list(c) for c in block["cells"]] + [[] for _ in range(block.get("fill", 0) - len(block["cells"]))]
+        self.nested = True
+        try:
+            drawn = [self.blocks(c, cell_w - 2 * pad_h) if c else "" for c in cells]
+        finally:
+            self.nested = False
+        rows = [drawn[i : i + columns] for i in range(0, len(drawn), columns)]
+        rows[-1] += [""] * (columns - len(rows[-1]))
+        commands = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad_h),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad_h),
+            ("TOPPADDING", (0, 0), (-1, -1), pad_v),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), pad_v),
+        ]
+        if block.get("cut"):
+            commands.append(("GRID", (0, 0), (-1, -1), 0.3, GREY["faint"], None, (2, 2)))
+        table = Table(rows, colWidths=[cell_w] * columns, rowHeights=[cell_h] * len(rows), hAlign="LEFT")
+        table.setStyle(TableStyle(commands))
+        return [table]
 
     def block_page_break(self, block: dict) -> list:
         from reportlab.platypus import PageBreak
@@ -574,6 +654,10 @@ class Builder:
             face = BOLD if bold else FONT
             size, lines = broken(value, face, size, width)
             out += [(line, face, size, column.get("color") or "#000000", size * 1.2) for line in lines]
+            for below in cell.get("below") or []:  # smaller lines after the text (a standing's note, a prize's why)
+                below_size, below_lines = broken(below, FONT, column.get("below_size", 7), width)
+                color = column.get("below_color", GREY["mid"])
+                out += [(line, FONT, below_size, color, below_size * 1.2) for line in below_lines]
             return Lines(out, align)
         if small:  # a side's own words above its points ("3/3", "1 tr. J 10"): bold, smaller, broken to fit
             small_size, small_lines = broken(small, BOLD, column.get("small_size", 6.5), width)

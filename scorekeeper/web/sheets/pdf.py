@@ -3,9 +3,9 @@ views.Renderer, it imports ReportLab and registers the fonts once, then draws on
 stdin and answered on stdout. No Flask here: the worker keeps neither the drawing's time (it holds the GIL) nor its
 memory.
 
-A job is a length-prefixed JSON object {"doc": …}: a document of finished text (web/sheets/document.py) that draw.py
-lays out with ReportLab; or a print page's HTML for the paper WeasyPrint still draws (weasy.py: a drive's, a club
-evening's). The answer is a header (`K` and the PDF, or `E` and the
+A job is a length-prefixed JSON object {"doc": …}: a document of finished text (web/sheets/document.py, a drive's
+web/drives/document.py, a club evening's web/clubs/document.py) that draw.py lays out with ReportLab. Every PDF is
+drawn so since issue 27: no HTML, no WeasyPrint, no Pango. The answer is a header (`K` and the PDF, or `E` and the
 error's last line; then the process's resident memory in bytes, so that the worker can restart a renderer that has
 grown) and the body.
 """
@@ -17,15 +17,15 @@ import os
 import resource
 import sys
 
-from scorekeeper.web.sheets import draw, weasy
+from scorekeeper.web.sheets import draw
 from scorekeeper.web.sheets.protocol import ANSWER, JOB, read_exactly
 
 __all__ = ["ANSWER", "JOB", "draw_job", "read_exactly", "serve"]
 
 
 def draw_job(job: dict) -> bytes:
-    """A job's PDF: its document, drawn by ReportLab, or its HTML by WeasyPrint."""
-    return weasy.draw_job(job) if weasy.is_html_job(job) else draw.draw(job["doc"])
+    """A job's PDF: its document, drawn by ReportLab."""
+    return draw.draw(job["doc"])
 
 
 def resident_bytes() -> int:

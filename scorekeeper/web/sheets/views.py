@@ -53,8 +53,6 @@ from scorekeeper.web.sheets import protocol as pdf_child
 from scorekeeper.web.variants import VIEWS, option_labels
 
 bp = Blueprint("sheets", __name__)
-# The PDF renderer sees a print page under this made-up origin; it may load the package's static files and nothing else.
-PDF_ORIGIN = "https://sheet.invalid"
 
 
 @bp.url_value_preprocessor
@@ -193,26 +191,18 @@ atexit.register(renderer.stop)
 atexit.register(drive_renderer.stop)
 
 
-def _job(what: dict | str | list[str]) -> dict:
-    """A renderer's job: a document (document.py) for ReportLab, or a print page's HTML (or a list of them, drawn one
-    by one and joined) for WeasyPrint (weasy.py), which may load the package's static files and nothing else."""
-    if isinstance(what, dict):
-        return {"doc": what}
-    return {
-        ("parts" if isinstance(what, list) else "html"): what,
-        "static_folder": current_app.static_folder,
-        "prefix": PDF_ORIGIN + request.script_root + current_app.static_url_path + "/",
-        "base_url": PDF_ORIGIN + request.script_root + "/",
-    }
+def _job(doc: dict) -> dict:
+    """A renderer's job: a document of finished text (document.py), which ReportLab draws (draw.py)."""
+    return {"doc": doc}
 
 
-def render_pdf(doc: dict | str) -> bytes:
-    """A document (document.py) or print HTML as an A4 PDF, drawn by this worker's renderer process (see Renderer):
-    the layout is Python that holds the GIL and takes memory by the row; the worker keeps neither."""
+def render_pdf(doc: dict) -> bytes:
+    """A document (document.py) as an A4 PDF, drawn by this worker's renderer process (see Renderer): the layout is
+    Python that holds the GIL and takes memory by the row; the worker keeps neither."""
     return renderer.draw(_job(doc), current_app.config["PDF_TIMEOUT"])
 
 
-def render_drive_pdf(doc: dict | str | list[str]) -> bytes:
+def render_drive_pdf(doc: dict) -> bytes:
     """As render_pdf, by the renderer process of drive paper (under _drawing_drives)."""
     return drive_renderer.draw(_job(doc), current_app.config["DRIVE_PDF_TIMEOUT"])
 
@@ -246,25 +236,15 @@ def _one_at_a_time(drive: bool = False):
         lock.release()
 
 
-def _draw(doc: dict | str | list[str], drive: bool) -> bytes:
+def _draw(doc: dict, drive: bool) -> bytes:
     return render_drive_pdf(doc) if drive else render_pdf(doc)
 
 
-def _drawable(document, made: dict | list[dict]) -> dict | str | list[str]:
-    """What the renderer draws from a print page's context: `document(ctx)`, a ReportLab document (the page's own
-    words, see document.py); or, with `document` a template's name, the page's HTML (a list of contexts: one document
-    each, joined into one PDF)."""
-    if not isinstance(document, str):
-        return document(made)
-    if isinstance(made, list):
-        return [render_template(document, pdf=True, **part) for part in made]
-    return render_template(document, pdf=True, **made)
-
-
 def pdf_download(document, filename: str, drive: bool = False, **ctx) -> Response:
-    """A print page's context `ctx` as a PDF download (`document`: see _drawable), drawn through this worker's
-    renderer one at a time (with `drive`, the renderer of drive paper). For other features' paper too."""
-    doc = _drawable(document, ctx)
+    """A print page's context `ctx` as a PDF download: `document(ctx)` is what ReportLab draws (the page's own words,
+    see document.py), drawn through this worker's renderer one at a time (with `drive`, the renderer of drive paper).
+    For other features' paper too (web/drives/document.py, web/clubs/document.py)."""
+    doc = document(ctx)
     with _one_at_a_time(drive):
         return _download(_draw(doc, drive), "application/pdf", filename)
 
@@ -381,9 +361,8 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, documen
 
 def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool = False) -> Response:
     """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
-    (If-None-Match) is current. `context` makes the print page's context (drive paper: or a list of contexts, joined)
-    and `document` what the renderer draws from it (see _drawable), only when it is drawn; `drive`: by the renderer
-    of drive paper."""
+    (If-None-Match) is current. `context` makes the print page's context and `document` the renderer's document from
+    it, only when it is drawn; `drive`: by the renderer of drive paper."""
     headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
@@ -393,7 +372,7 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
     path = folder / name
     drawn = None
     if not path.is_file():
-        doc = _drawable(document, context())
+        doc = document(context())
         with _one_at_a_time(drive):
             if not path.is_file():  # unless another request of this worker drew it meanwhile
                 drawn = _draw(doc, drive)
