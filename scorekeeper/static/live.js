@@ -2,8 +2,8 @@
 // where to ask and what it shows: data-live-url, data-live-tag (its state's ETag), data-live-every (seconds). Every few
 // seconds the script asks that address with If-None-Match: a 304 of a few hundred bytes when nothing changed; when
 // something did, the answer is the fresh page, and only its parts that show state (elements with data-live and an id)
-// replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus on one of
-// its fields or buttons, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page
+// replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus in one of
+// its text fields, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page
 // (the protokoll's hands kept offline, waiting to be sent); it follows as soon as it is free. With data-live-defer the
 // page applies the fresh parts itself when it is ready (the hall screen, at the end of a cycle: window.skLive.apply).
 // Polling pauses while the page is hidden and backs off after errors. Without this script the pages keep their
@@ -23,13 +23,15 @@
   var stopped = false;
   var pressing = false;
   var fresh = {}; // id -> the fresh element not yet put in place
+  var TYPED = "select, textarea, input:not([type=radio]):not([type=checkbox]):not([type=submit]):not([type=button])";
   var live = (window.skLive = { polls: 0, updates: 0, apply: apply, pending: function () { return Object.keys(fresh).length > 0; } });
 
   function busy(part) {
     if (pressing || part.matches('[data-unsent="1"]') || part.querySelector('[data-unsent="1"]')) return true;
     if (hold && document.querySelector(hold)) return true;
+    // Being typed in (a tap leaves the focus on its radio or button long after: those are the finger's and the tap's).
     var active = document.activeElement;
-    return !!(active && active !== document.body && part.contains(active) && active.matches("input, select, textarea, button"));
+    return !!(active && part.contains(active) && active.matches(TYPED));
   }
 
   // Put the fresh parts in place, except those the user is on; true if any was.
@@ -51,10 +53,10 @@
 
   function take(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
+    var next = doc.querySelector("[data-live-url]"); // read before the parts are taken out (it may be one of them)
     doc.querySelectorAll("[data-live][id]").forEach(function (part) {
       fresh[part.id] = document.adoptNode(part);
     });
-    var next = doc.querySelector("[data-live-url]");
     if (next) {
       tag = next.dataset.liveTag || tag;
       url = next.dataset.liveUrl;
