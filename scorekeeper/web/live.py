@@ -6,9 +6,10 @@ Without JavaScript the pages keep their <noscript> meta refresh."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask_babel import get_locale
 
 from scorekeeper.web.sheets.views import kept_state
@@ -18,8 +19,13 @@ SECONDS = 5  # between two questions of a watching phone (the script doubles it 
 
 def tag(parts: list) -> str:
     """The tag of what a page shows: its rows' versions and the rest it prints (`parts`, JSON; anything else as its
-    text), the reader's language, the address it is read at, the time zone and the build (kept_state)."""
-    return kept_state([json.dumps(parts, sort_keys=True, default=str), str(get_locale()), request.host_url])
+    text), the reader's language, the address it is read at, the time zone and the build. Asked every few seconds by
+    every watching phone, so one small digest (the build's, kept_state's, is worked out once per app)."""
+    build = current_app.extensions.get("live.build")
+    if build is None:
+        build = current_app.extensions["live.build"] = kept_state([])
+    text = json.dumps([parts, str(get_locale()), request.host_url, build], default=str, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def unchanged(state: str) -> Response | None:

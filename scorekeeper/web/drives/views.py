@@ -592,9 +592,11 @@ def table_live(drive_id, table, token):
 
 
 def _live_state(record, page: str, *more) -> str:
-    """The tag of what a live drive page shows: the drive's version (up with every result) and the rest of its row
-    that it prints (as its paper's, _state), and what else the page is for (the table, the ?sent= it says)."""
-    return live.tag([record.version, _state(record, "live"), page, *more])
+    """The tag of what a live drive page shows: the drive's version (up with every result, rename and substitute:
+    the setup is not read again), what of its row changes without it (the draws, the prizes given, the money), and
+    what else the page is for (the table, the ?sent= it says)."""
+    money = service.money(get_db(), record.id)
+    return live.tag([record.version, record.title, list(record.draws), record.prizes_given, money, page, *more])
 
 
 def _already_stored(scored_drive: service.ScoredDrive, hand, table: int, tricks) -> bool:
