@@ -18,7 +18,7 @@
       part.dataset.unsent = unsent ? "1" : "";
     };
     live.addEventListener("change", function (event) {
-      if (event.target.name === "tricks") check();
+      if (event.target.matches("input[name=tricks]")) check();
     });
     live.addEventListener("submit", function () {
       var part = document.getElementById("live-form");

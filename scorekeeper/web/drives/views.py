@@ -33,7 +33,7 @@ from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.views import kept_name, kept_pdf, kept_state, pdf_download
 
 bp = Blueprint("drives", __name__)
-REFRESH = 15  # seconds between a waiting page's reloads (a script that pauses for an unsent tap; meta refresh without)
+REFRESH = 15  # the meta refresh of a waiting page without scripts (with them, static/live.js updates it in place)
 SCREEN_SECONDS = 8  # each page of the hall screen
 NOTICE = "drive"  # the flash category the drive's pages show where the reader is looking (not at the page's top)
 ORGANISER_KEY = "the organiser's edit key; {what}, bounded by the drive's size"
