@@ -13,9 +13,11 @@
    the renderer's peak memory), then downloaded again (kept: a file read) and revalidated; Chromium beside it.
 5. The phone (bench/phone.py): Save → the updated protokoll painted on a slow phone, beside a static page.
 6. Memory: a gunicorn worker's resident memory after serving the protokolls of 1,000 different games.
+7. Live pages (bench/live.py): an idle watching phone, its poll (304) against today's meta-refresh reload of the same
+   page: the server's CPU and the bytes a minute, the protokoll and a 100-table drive's table page.
 
 Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--rounds 2]
-       [--only load|floor|scaling|pdf|phone|memory|slow]
+       [--only load|floor|scaling|pdf|phone|memory|slow|live]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 
@@ -49,6 +51,7 @@ BENCH = ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(ROOT / "tests"))
+import live as live_bench  # noqa: E402  (bench/live.py)
 import phone as phone_bench  # noqa: E402  (bench/phone.py)
 import slow_clients  # noqa: E402  (bench/slow_clients.py)
 
@@ -878,6 +881,7 @@ def report(
     slow: dict | None = None,
     phone: dict | None = None,
     mem: dict | None = None,
+    watching: dict | None = None,
 ) -> str:
     lines = [
         f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
@@ -1072,6 +1076,15 @@ def report(
             "",
             slow_clients.table(slow),
         ]
+    if watching:
+        lines += [
+            "",
+            "An idle watching phone (bench/live.py): today's meta-refresh reload of the page against live.js's poll "
+            "of its /live twin (304), the app under waitress as make run serves it, in one run:",
+            "",
+            live_bench.table(watching),
+        ]
+        checks += live_bench.checks(watching)
     if checks:
         lines += ["", "Targets:", ""] + [f"- {'✔' if ok else '✘'} {what}: {value}" for what, ok, value in checks]
     return "\n".join(lines)
@@ -1083,7 +1096,9 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", default="1,8,32", help="concurrent connections, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers, as make run (default 2)")
     parser.add_argument(
-        "--only", choices=("load", "floor", "scaling", "pdf", "phone", "memory", "slow"), help="run one part only"
+        "--only",
+        choices=("load", "floor", "scaling", "pdf", "phone", "memory", "slow", "live"),
+        help="run one part only",
     )
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --only floor (default 2)")
     args = parser.parse_args(argv)
@@ -1104,7 +1119,8 @@ def main(argv=None) -> int:
     slow = slow_clients.run() if args.only in (None, "slow") else None
     phone = phone_bench.run() if args.only in (None, "phone") else None
     mem = memory(args, out) if args.only in (None, "memory") else None
-    table = report(info, runs, scale, pdf, slow, phone, mem)
+    watching = live_bench.run() if args.only in (None, "live") else None
+    table = report(info, runs, scale, pdf, slow, phone, mem, watching)
     (out / "table.md").write_text(table + "\n")
     (out / "results.json").write_text(
         json.dumps(
@@ -1116,6 +1132,7 @@ def main(argv=None) -> int:
                 "slow_clients": slow,
                 "phone": phone,
                 "memory": mem,
+                "live": watching,
             },
             indent=1,
         )

@@ -294,8 +294,11 @@ def _table_token(record: store.DriveRecord, table: int) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:15]).decode()
 
 
-def table_token_matches(scored_drive: ScoredDrive, table: int, token: Any) -> bool:
-    return _same_token(_table_token(scored_drive.record, table), token)
+def table_token_matches(scored_drive: ScoredDrive | store.DriveRecord, table: int, token: Any) -> bool:
+    """Whether `token` is table `table`'s, checked against the drive as replayed or only its row (a live page's
+    question: web/live.py)."""
+    record = scored_drive.record if isinstance(scored_drive, ScoredDrive) else scored_drive
+    return _same_token(_table_token(record, table), token)
 
 
 def _same_token(expected: str, token: Any) -> bool:

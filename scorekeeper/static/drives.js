@@ -1,43 +1,35 @@
-// Whist drives: the table page's refresh that never undoes a tap, and the hall screen's pages shown in turn.
-// Without this script the table page refreshes by a meta refresh only while its result is sent, and the hall
+// Whist drives: the table page's tap that no update undoes, and the hall screen's pages shown in turn. The updates
+// themselves are live.js's (a small question every few seconds, the page's parts put in place when the drive
+// changes). Without scripts the table page refreshes by a meta refresh only while its result is sent, and the hall
 // screen shows all its pages, one under the other, reloading every few seconds.
 "use strict";
 (function () {
-  // The table page: reload every `data-refresh` seconds while the page holds no unsent choice; a tap that differs
-  // from what is stored stops the clock (and says so) until it is sent or put back.
+  // The table page: a tap that differs from what is stored marks the form unsent (data-unsent="1", and says so):
+  // live.js leaves such a form as it is until it is sent or put back; a form being sent is left alone too.
   var live = document.getElementById("live");
-  if (live && live.dataset.refresh) {
-    var seconds = parseInt(live.dataset.refresh, 10) || 15;
-    var stored = live.dataset.stored || "";
-    var note = document.getElementById("unsent");
-    var timer = null;
-    var start = function () {
-      if (timer === null) timer = window.setTimeout(function () { window.location.replace(live.dataset.url); }, seconds * 1000);
-    };
-    var stop = function () {
-      if (timer !== null) window.clearTimeout(timer);
-      timer = null;
-    };
-    var choice = function () {
-      var checked = document.querySelector("form.table-form input[name=tricks]:checked");
-      return checked ? checked.value : "";
-    };
+  if (live && document.getElementById("live-form")) {
     var check = function () {
-      var unsent = choice() !== stored;
+      var part = document.getElementById("live-form");
+      if (!part) return;
+      var checked = part.querySelector("input[name=tricks]:checked");
+      var unsent = (checked ? checked.value : "") !== (part.dataset.stored || "");
+      var note = part.querySelector("#unsent");
       if (note) note.hidden = !unsent;
-      live.dataset.unsent = unsent ? "1" : "";
-      if (unsent) stop(); else start();
+      part.dataset.unsent = unsent ? "1" : "";
     };
-    document.querySelectorAll("form.table-form input[name=tricks]").forEach(function (input) {
-      input.addEventListener("change", check);
+    live.addEventListener("change", function (event) {
+      if (event.target.matches("input[name=tricks]")) check();
     });
-    var form = document.querySelector("form.table-form");
-    if (form) form.addEventListener("submit", stop);
+    live.addEventListener("submit", function () {
+      var part = document.getElementById("live-form");
+      if (part) part.dataset.unsent = "1";
+    });
+    document.addEventListener("sk:live", check);
     check();
   }
 
-  // The hall screen: one page at a time for `data-seconds` each; after the last, the screen reloads (a new cycle
-  // with the latest results), so every name on the "move now" pages is shown once a cycle.
+  // The hall screen: one page at a time for `data-seconds` each; after the last a new cycle begins, with the latest
+  // results if the drive changed (put in place only then), so every name on the "move now" pages is shown once a cycle.
   var screen = document.getElementById("screen");
   if (screen) {
     var pages = screen.querySelectorAll(".screen-page");
@@ -51,8 +43,18 @@
     var next = function () {
       at += 1;
       if (at >= pages.length) {
-        window.location.reload();
-        return;
+        at = 0;
+        // A new cycle: with the drive as it is now if it changed meanwhile (live.js fetched it already), else as it
+        // was; without live.js, a reload.
+        if (!window.skLive) {
+          window.location.reload();
+          return;
+        }
+        if (window.skLive.apply()) {
+          screen = document.getElementById("screen");
+          pages = screen.querySelectorAll(".screen-page");
+          each = (parseInt(screen.dataset.seconds, 10) || 8) * 1000;
+        }
       }
       show();
       window.setTimeout(next, each);

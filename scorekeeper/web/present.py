@@ -171,10 +171,9 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
     names = words.side_names(players, p.sides)
     zero_sum = VARIANTS[scored_game.game.variant].ZERO_SUM
     rows = []
-    # Per page, not per row (a 1,000-hand sheet): the words, and the edit link's path up to the hand number.
+    # Per page, not per row (a 1,000-hand sheet): the words (the edit links are the template's, relative: hands/7).
     deals = [gettext("%(name)s deals", name=name) for name in players]
     edit_label = gettext("Edit hand %(n)d")
-    edit_path = url_for("games.edit_hand", game_id=scored_game.game.id, number=0)[:-1]
     outcome_words = {"made": gettext("made"), "lost": gettext("lost"), None: None}
     with one_catalogue():
         for h, ctx in zip(p.hands, hand_contexts(scored_game)):
@@ -196,7 +195,6 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
                     "saved": h.number == saved,
                     "outcome": (result := view.outcome(h.input, h.points, ctx)),
                     "outcome_text": outcome_words[result],
-                    "edit_url": f"{edit_path}{h.number}",
                     "edit_label": edit_label % {"n": h.number},
                 }
             )

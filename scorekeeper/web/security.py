@@ -14,7 +14,7 @@ from scorekeeper.web import proxy
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # the edit link never leaks as a referrer

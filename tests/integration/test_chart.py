@@ -30,7 +30,7 @@ def assert_scaled(html: str, totals: list[list[int]]):
     top, bottom = max(0, *values), min(0, *values)
     y_scale = (chart.HEIGHT - 2 * chart.PAD) / ((top - bottom) or 1)
     x_step = (chart.WIDTH - chart.LEFT - chart.PAD) / len(totals)
-    assert zero == pytest.approx(chart.PAD + top * y_scale, abs=0.051)
+    assert zero == pytest.approx(chart.PAD + top * y_scale, abs=0.51)
     assert len(polylines) == len(totals[0])
     for side, points in enumerate(polylines):
         expected = [(chart.LEFT, chart.PAD + top * y_scale)] + [
@@ -38,7 +38,7 @@ def assert_scaled(html: str, totals: list[list[int]]):
         ]
         assert len(points) == len(expected)
         for (x, y), (ex, ey) in zip(points, expected):
-            assert x == pytest.approx(ex, abs=0.051) and y == pytest.approx(ey, abs=0.051)
+            assert x == pytest.approx(ex, abs=0.51) and y == pytest.approx(ey, abs=0.51)
 
 
 @pytest.fixture

@@ -292,7 +292,8 @@ def test_a_second_phones_different_result_is_shown_not_silently_replaced(client)
     url = re.search(r'<a href="http://localhost(/d/[^"]+)" data-table="1"', cards).group(1)
     a, b = client.application.test_client(), client.application.test_client()
     page_a = a.get(url).get_data(as_text=True)
-    assert 'data-refresh="15"' in page_a and "drives.js" in page_a  # refreshes itself while nothing unsent is tapped
+    # updates itself in place (live.js asks its /live twin), never under a tap not sent (drives.js marks the form)
+    assert 'data-live-url="' in page_a and "live.js" in page_a and "drives.js" in page_a
     seated = re.findall(r'name="seated" value="([^"]*)"', page_a)
     r = b.post(url, data={"hand": "1", "tricks": "8", "was": "", "seated": seated})
     assert r.status_code == 302

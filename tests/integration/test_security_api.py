@@ -14,7 +14,7 @@ from scorekeeper.web.security import HEADERS
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 )
 GERMAN = {"tricks": [8, 5]}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 
 import segno
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from markupsafe import Markup
 
@@ -22,7 +22,7 @@ from scorekeeper.core.drives import seated_names as core_seated_names
 from scorekeeper.core.messages import InputError
 from scorekeeper.services import cache
 from scorekeeper.services import drives as service
-from scorekeeper.web import guard, phone
+from scorekeeper.web import guard, live, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.drives import document as paper_documents
 from scorekeeper.web.drives import forms, present
@@ -34,7 +34,7 @@ from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.views import kept_name, kept_pdf, kept_state, pdf_download
 
 bp = Blueprint("drives", __name__)
-REFRESH = 15  # seconds between a waiting page's reloads (a script that pauses for an unsent tap; meta refresh without)
+REFRESH = 15  # the meta refresh of a waiting page without scripts (with them, static/live.js updates it in place)
 SCREEN_SECONDS = 8  # each page of the hall screen
 NOTICE = "drive"  # the flash category the drive's pages show where the reader is looking (not at the page's top)
 ORGANISER_KEY = "the organiser's edit key; {what}, bounded by the drive's size"
@@ -542,8 +542,13 @@ def table(drive_id, table, token):
         person["again"] = person["name"] in again
     here_view = present.table_view(scored_drive, here)
     affected = [m for m in present.move_again(scored_drive) if m["was"]["table"] == table or m["now"]["table"] == table]
+    live_query = f"?sent={sent_by_me}" if sent_by_me is not None and request.method == "GET" else ""
+    live_url = url_for("drives.table_live", drive_id=drive_id, table=table, token=token) + live_query
+    g.live_tag = _live_state(scored_drive.record, "table", table, sent_by_me)
     page = render_template(
         "drives/table.html",
+        live_url=None if drive.finished else live_url,
+        live_tag=g.live_tag,
         head=present.drive_head(scored_drive),
         table=table,
         here=here_view,
@@ -566,6 +571,35 @@ def table(drive_id, table, token):
     return _no_store(page, status)
 
 
+_table_page = table  # for table_live, whose `table` is the table's number
+
+
+@bp.get("/d/<drive_id>/t/<int:table>/<token>/live")
+def table_live(drive_id, table, token):
+    """The table page's light twin (web/live.py): 304 while the page shows the drive as it is (its row read, not
+    replayed), else the page, fresh. The same token as the page's."""
+    try:
+        record = service.head(get_db(), drive_id)
+    except service.NotFound:
+        abort(404)
+    if not service.table_token_matches(record, table, token):  # a token is made for a table of the drive only
+        abort(403)
+    sent_by_me = whole_number(request.args.get("sent"))
+    unchanged = live.unchanged(_live_state(record, "table", table, sent_by_me))
+    if unchanged is not None:
+        return unchanged
+    page, status, _headers = _table_page(drive_id, table, token)
+    return live.fresh(page, g.live_tag, status)
+
+
+def _live_state(record, page: str, *more) -> str:
+    """The tag of what a live drive page shows: the drive's version (up with every result, rename and substitute:
+    the setup is not read again), what of its row changes without it (the draws, the prizes given, the money), and
+    what else the page is for (the table, the ?sent= it says)."""
+    money = service.money(get_db(), record.id)
+    return live.tag([record.version, record.title, list(record.draws), record.prizes_given, money, page, *more])
+
+
 def _already_stored(scored_drive: service.ScoredDrive, hand, table: int, tricks) -> bool:
     if not isinstance(hand, int) or not 1 <= hand <= len(scored_drive.drive.rounds) or tricks is None:
         return False
@@ -578,18 +612,45 @@ def _already_stored(scored_drive: service.ScoredDrive, hand, table: int, tricks)
 
 @bp.get("/d/<drive_id>/screen")
 def screen(drive_id):
+    return _no_store(_screen_page(drive_id)[0])
+
+
+@bp.get("/d/<drive_id>/screen/live")
+def screen_live(drive_id):
+    """The hall screen's light twin (web/live.py): 304 while the screen shows the drive as it is, else the screen,
+    fresh (the screen puts it in place at the end of its cycle: drives.js)."""
+    try:
+        record = service.head(get_db(), drive_id)
+    except service.NotFound:
+        abort(404)
+    unchanged = live.unchanged(_live_state(record, "screen", _screen_seconds()))
+    if unchanged is not None:
+        return unchanged
+    return live.fresh(*_screen_page(drive_id))
+
+
+def _screen_seconds() -> int:
+    seconds = whole_number(request.args.get("seconds"))
+    return seconds if seconds and 1 <= seconds <= 60 else SCREEN_SECONDS
+
+
+def _screen_page(drive_id: str) -> tuple[str, str]:
+    """The hall screen and the tag of its state, from the same read."""
     scored_drive = _load(drive_id)
     head = present.drive_head(scored_drive)
-    seconds = whole_number(request.args.get("seconds"))
+    seconds = _screen_seconds()
+    state = _live_state(scored_drive.record, "screen", seconds)
     page = render_template(
         "drives/screen.html",
         head=head,
         refresh=REFRESH,
-        seconds=seconds if seconds and 1 <= seconds <= 60 else SCREEN_SECONDS,
+        seconds=seconds,
         pages=present.screen_pages(scored_drive, service.money(get_db(), drive_id, scored_drive.setup)),
         move_again=present.move_again(scored_drive),
+        live_url=url_for("drives.screen_live", drive_id=drive_id, seconds=request.args.get("seconds")),
+        live_tag=state,
     )
-    return _no_store(page)
+    return page, state
 
 
 # ---------------------------------------------------------------- paper

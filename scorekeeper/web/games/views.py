@@ -23,7 +23,8 @@ from scorekeeper.core import (
 )
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
-from scorekeeper.web import editors, guard, phone, words
+from scorekeeper.services import live as live_service
+from scorekeeper.web import editors, guard, live, phone, words
 from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
@@ -258,13 +259,43 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
+    return _protokoll_page(game_id)[0]
+
+
+@bp.get("/g/<game_id>/live")
+def protokoll_live(game_id):
+    """The protokoll's light twin (web/live.py): 304 while the page shows the game as it is, else the page, fresh."""
+    game = live_service.game_row(get_db(), game_id)
+    if game is None:
+        abort(404)
+    state = _protokoll_state(game, phone.game_key(game_id), club_tables.table_view(game_id))
+    unchanged = live.unchanged(state)
+    if unchanged is not None:
+        return unchanged
+    page, state = _protokoll_page(game_id)
+    return live.fresh(page, state)
+
+
+def _protokoll_state(game, key, club_table: dict | None) -> str:
+    """The tag of what the protokoll shows: the game's row (its version goes up with every change to its hands and
+    its log, its deal's version with the bids), whether this phone may edit it, and what it says of its club."""
+    editable = service.key_matches(game, key)
+    fields = [game.version, game.deal_version, game.title, game.players, game.dealer, game.options, game.language]
+    return live.tag([fields, editable, club_table])
+
+
+def _protokoll_page(game_id: str) -> tuple[str, str]:
+    """The protokoll and the tag of its state, from the same read."""
     club_table = club_tables.table_view(game_id)
-    scored_game = club_tables.titled(_load(game_id), club_table["title"]) if club_table else _load(game_id)
-    editable = service.key_matches(scored_game.game, phone.game_key(game_id))
+    loaded = _load(game_id)
+    scored_game = club_tables.titled(loaded, club_table["title"]) if club_table else loaded
+    key = phone.game_key(game_id)
+    editable = service.key_matches(scored_game.game, key)
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
+    state = _protokoll_state(loaded.game, key, club_table)
     phone.remember_game(game_id)
-    return render_template(
+    page = render_template(
         "games/protokoll.html",
         **ctx,
         head=sheet_head(scored_game),
@@ -273,7 +304,10 @@ def protokoll(game_id):
         changes=edit_log_view(scored_game, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
         club_table=club_table,
+        live_url=None if ctx["finished"] else url_for("games.protokoll_live", game_id=game_id),
+        live_tag=state,
     )
+    return page, state
 
 
 @bp.get("/g/<game_id>/edit-link")

@@ -1,0 +1,113 @@
+// Live pages without reloads (the protokoll, a drive table's page, the hall screen). The page's root element says
+// where to ask and what it shows: data-live-url, data-live-tag (its state's ETag), data-live-every (seconds). Every few
+// seconds the script asks that address with If-None-Match: a 304 of a few hundred bytes when nothing changed; when
+// something did, the answer is the fresh page, and only its parts that show state (elements with data-live and an id)
+// replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus in one of
+// its text fields, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page
+// (the protokoll's hands kept offline, waiting to be sent); it follows as soon as it is free. With data-live-defer the
+// page applies the fresh parts itself when it is ready (the hall screen, at the end of a cycle: window.skLive.apply).
+// Polling pauses while the page is hidden and backs off after errors. Without this script the pages keep their
+// <noscript> meta refresh.
+"use strict";
+(function () {
+  var root = document.querySelector("[data-live-url]");
+  if (!root || !window.fetch || !window.DOMParser) return;
+  var url = root.dataset.liveUrl;
+  var tag = root.dataset.liveTag || "";
+  var every = (parseFloat(root.dataset.liveEvery) || 5) * 1000;
+  var hold = root.dataset.liveHold || "";
+  var defer = !!root.dataset.liveDefer;
+  var wait = every;
+  var timer = null;
+  var asking = false;
+  var stopped = false;
+  var pressing = false;
+  var fresh = {}; // id -> the fresh element not yet put in place
+  var TYPED = "select, textarea, input:not([type=radio]):not([type=checkbox]):not([type=submit]):not([type=button])";
+  var live = (window.skLive = { polls: 0, updates: 0, apply: apply, pending: function () { return Object.keys(fresh).length > 0; } });
+
+  function busy(part) {
+    if (pressing || part.matches('[data-unsent="1"]') || part.querySelector('[data-unsent="1"]')) return true;
+    if (hold && document.querySelector(hold)) return true;
+    // Being typed in (a tap leaves the focus on its radio or button long after: those are the finger's and the tap's).
+    var active = document.activeElement;
+    return !!(active && part.contains(active) && active.matches(TYPED));
+  }
+
+  // Put the fresh parts in place, except those the user is on; true if any was.
+  function apply() {
+    var done = false;
+    Object.keys(fresh).forEach(function (id) {
+      var here = document.getElementById(id);
+      if (here && busy(here)) return;
+      if (here) here.replaceWith(fresh[id]);
+      delete fresh[id];
+      done = true;
+    });
+    if (done) {
+      live.updates += 1;
+      document.dispatchEvent(new CustomEvent("sk:live"));
+    }
+    return done;
+  }
+
+  function take(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var next = doc.querySelector("[data-live-url]"); // read before the parts are taken out (it may be one of them)
+    doc.querySelectorAll("[data-live][id]").forEach(function (part) {
+      fresh[part.id] = document.adoptNode(part);
+    });
+    if (next) {
+      tag = next.dataset.liveTag || tag;
+      url = next.dataset.liveUrl;
+    } else {
+      stopped = true; // the fresh page is no longer live (the game is over)
+    }
+    if (!defer) apply();
+  }
+
+  function schedule(ms) {
+    window.clearTimeout(timer);
+    timer = null;
+    if (!stopped && !document.hidden) timer = window.setTimeout(ask, ms);
+  }
+
+  function ask() {
+    timer = null;
+    if (asking || stopped || document.hidden) return;
+    asking = true;
+    live.polls += 1;
+    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "If-None-Match": '"' + tag + '"' } })
+      .then(function (response) {
+        if (response.status === 304) return null;
+        if (response.ok) return response.text().then(take);
+        if (response.status !== 429 && response.status < 500) stopped = true; // gone, or no longer ours
+        throw new Error(String(response.status));
+      })
+      .then(function () {
+        wait = every;
+        if (!defer) apply(); // a part held before may be free now
+      }, function () {
+        wait = Math.min(wait * 2, 60000);
+      })
+      .then(function () {
+        asking = false;
+        schedule(wait);
+      });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) schedule(0); // clears the timer: nothing is asked while hidden
+    else schedule(250);
+  });
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  ["pointerup", "pointercancel"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      pressing = false;
+      if (!defer) window.setTimeout(apply, 300); // after the tap's own click
+    }, true);
+  });
+  document.addEventListener("focusout", function () { if (!defer) window.setTimeout(apply, 0); });
+  document.addEventListener("change", function () { if (!defer) window.setTimeout(apply, 0); });
+  schedule(every);
+})();

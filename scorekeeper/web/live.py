@@ -1,0 +1,44 @@
+"""Live pages without reloads: the protokoll, a drive table's page and the hall screen carry their state's tag
+(data-live-tag) and the address of their light twin (`…/live`, data-live-url); static/live.js asks it every SECONDS
+with If-None-Match. The twin reads only the rows the page is known by (no replay, no template): `304` with the tag
+when nothing changed, otherwise the page itself, fresh, whose parts that show state the script puts in place.
+Without JavaScript the pages keep their <noscript> meta refresh."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from flask import Response, current_app, request
+from flask_babel import get_locale
+
+from scorekeeper.web.sheets.views import kept_state
+
+SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
+
+
+def tag(parts: list) -> str:
+    """The tag of what a page shows: its rows' versions and the rest it prints (`parts`, JSON; anything else as its
+    text), the reader's language, the address it is read at, the time zone and the build. Asked every few seconds by
+    every watching phone, so one small digest (the build's, kept_state's, is worked out once per app)."""
+    build = current_app.extensions.get("live.build")
+    if build is None:
+        build = current_app.extensions["live.build"] = kept_state([])
+    text = json.dumps([parts, str(get_locale()), request.host_url, build], default=str, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def unchanged(state: str) -> Response | None:
+    """`304 Not Modified` (no body: a few hundred bytes of headers) if the asking page already shows `state`."""
+    if not request.if_none_match.contains(state):
+        return None
+    response = Response(status=304, headers={"Cache-Control": "no-store"})
+    response.set_etag(state)
+    return response
+
+
+def fresh(page: str, state: str, status: int = 200) -> Response:
+    """The page as it is now, tagged with its state (the tag the page itself carries)."""
+    response = Response(page, status, headers={"Cache-Control": "no-store"}, mimetype="text/html")
+    response.set_etag(state)
+    return response

@@ -1,0 +1,174 @@
+"""Live pages in headless Chromium at a phone's size (390×844): a phone following the read-only protokoll sees a hand
+entered on another phone appear in place, without a reload; a drive table's page keeps a tap not yet sent while the
+drive moves on around it; a hidden page asks nothing; without JavaScript the pages reload by their meta refresh.
+The only times here are generous waits for an update to appear (live.js asks every few seconds)."""
+
+import pytest
+
+from helpers import PHONE, call
+
+pytestmark = pytest.mark.browser
+
+UPDATE_MS = 20_000  # generous: live.js asks every 5 s
+MARK = "() => { window.__sameDocument = 'yes'; }"
+SAME = "() => window.__sameDocument === 'yes' && performance.getEntriesByType('navigation').length === 1"
+
+
+def new_game(base, variant="german", players=("Anna", "Bo")):
+    status, game = call(f"{base}/api/games", "POST", {"variant": variant, "players": list(players)})
+    assert status == 201, game
+    return game
+
+
+def hand(base, game, body):
+    status, answer = call(
+        f"{base}/api/games/{game['id']}/hands", "POST", body, headers={"X-Edit-Key": game["edit_key"]}
+    )
+    assert status == 201, answer
+    return answer
+
+
+def test_the_read_only_protokoll_shows_a_hand_entered_elsewhere_without_a_reload(live_server, browser):
+    base, _db = live_server
+    game = new_game(base)
+    hand(base, game, {"tricks": [9, 4]})
+    watcher = browser.new_context(viewport=PHONE).new_page()
+    watcher.goto(f"{base}/g/{game['id']}")
+    assert watcher.locator("#enter-hand").count() == 0 and watcher.locator("#hand-1").count() == 1
+    # the meta refresh is inside <noscript>: with scripts on it is text, not an element, so nothing reloads
+    assert watcher.locator("meta[http-equiv=refresh]").count() == 0
+    watcher.evaluate(MARK)
+    totals_before = watcher.locator(".totals .total").all_inner_texts()
+    # the scorer's phone: a second browser with the edit link enters hand 2 on the form
+    scorer = browser.new_context(viewport=PHONE).new_page()
+    scorer.goto(f"{base}/g/{game['id']}/k/{game['edit_key']}")
+    scorer.click("#enter-hand")
+    scorer.wait_for_selector("form.hand")
+    scorer.click("label[for='tricks-3']")
+    scorer.click("button.save")
+    scorer.wait_for_selector(".standing")
+    assert scorer.locator("#hand-2").count() == 1
+    watcher.wait_for_selector("#hand-2", timeout=UPDATE_MS)
+    assert watcher.evaluate(SAME), "the watching phone reloaded"
+    assert watcher.evaluate("() => window.skLive.updates") >= 1
+    assert watcher.locator(".totals .total").all_inner_texts() != totals_before
+    assert "Hand 3" in watcher.locator(".next").inner_text()
+    # nothing changed since: the questions go on and are answered 304, the page stays as it is
+    polls = watcher.evaluate("() => window.skLive.polls")
+    watcher.wait_for_function(f"() => window.skLive.polls > {polls}", timeout=UPDATE_MS)
+    assert watcher.evaluate("() => window.skLive.updates") == 1 and watcher.evaluate(SAME)
+    watcher.context.close()
+    scorer.context.close()
+
+
+def test_a_hidden_page_asks_nothing_and_asks_again_when_shown(live_server, browser):
+    base, _db = live_server
+    game = new_game(base)
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.clock.install()
+    page.goto(f"{base}/g/{game['id']}")
+    page.clock.fast_forward(6_000)
+    page.wait_for_function("() => window.skLive.polls >= 1", timeout=UPDATE_MS)
+    page.evaluate(
+        """() => { Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+                   document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
+    polls = page.evaluate("() => window.skLive.polls")
+    page.clock.fast_forward(120_000)  # two minutes in the pocket
+    assert page.evaluate("() => window.skLive.polls") == polls
+    hand(base, game, {"tricks": [9, 4]})
+    page.evaluate(
+        """() => { Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+                   document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
+    page.clock.fast_forward(1_000)
+    page.wait_for_selector("#hand-1", timeout=UPDATE_MS)  # asked at once when shown again
+    assert page.evaluate("() => window.skLive.polls") == polls + 1
+    page.context.close()
+
+
+def test_without_javascript_the_protokoll_reloads_itself(live_server, browser):
+    base, _db = live_server
+    game = new_game(base)
+    page = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    page.goto(f"{base}/g/{game['id']}")
+    assert page.locator("meta[http-equiv=refresh]").count() == 1  # <noscript> is markup without scripts
+    hand(base, game, {"tricks": [9, 4]})
+    with page.expect_navigation(timeout=45_000):  # the meta refresh: 20 s
+        pass
+    page.wait_for_selector("#hand-1")
+    page.context.close()
+
+
+# ---------------------------------------------------------------- a drive table's page
+
+LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
+GENTS = ["Al", "Ben", "Cy", "Dan", "Ed", "Fred"]
+
+
+def drive_result(base, drive, table, tricks, hand_number=1):
+    status, answer = call(
+        f"{base}/api/drives/{drive['id']}/hands/{hand_number}/tables/{table}",
+        "POST",
+        {"tricks": [tricks, 13 - tricks]},
+        headers={"X-Edit-Key": drive["edit_key"]},
+    )
+    assert status == 201, answer
+
+
+def table_urls(browser, base, drive) -> dict[int, str]:
+    organiser = browser.new_context(viewport=PHONE).new_page()
+    organiser.goto(base + drive["edit_page"])
+    organiser.goto(f"{base}/d/{drive['id']}/cards")
+    links = organiser.locator("a[data-table]").evaluate_all(
+        "els => els.map(a => [Number(a.dataset.table), new URL(a.href).pathname])"
+    )
+    organiser.context.close()
+    return {t: base + path for t, path in links}
+
+
+def test_a_half_entered_tap_on_a_drive_table_survives_the_updates_around_it(live_server, browser):
+    base, _db = live_server
+    status, drive = call(f"{base}/api/drives", "POST", {"format": "progressive", "ladies": LADIES, "gents": GENTS})
+    assert status == 201, drive
+    urls = table_urls(browser, base, drive)
+    assert sorted(urls) == [1, 2, 3]
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(urls[2])
+    phone.click("label[for='tricks-6']")
+    phone.click("#send")
+    phone.wait_for_selector("#sent")
+    assert "1, 3" in phone.locator("#sent").inner_text()
+    phone.evaluate(MARK)
+    # a second thought, not sent yet: 7 instead of 6
+    phone.click("label[for='tricks-7']")
+    assert phone.is_visible("#unsent")
+    # another table's phone sends: this page says whom it still waits for, and keeps the tap
+    drive_result(base, drive, 1, 8)
+    phone.wait_for_function("() => !document.getElementById('sent').innerText.includes('1, 3')", timeout=UPDATE_MS)
+    assert phone.is_checked("#tricks-7") and phone.is_visible("#unsent") and phone.evaluate(SAME)
+    # the last table sends: the drive moves on to hand 2 around the tap, which is still there until it is put back
+    drive_result(base, drive, 3, 5)
+    phone.wait_for_function("() => document.getElementById('here').innerText.includes('hand 2')", timeout=UPDATE_MS)
+    assert phone.is_checked("#tricks-7") and phone.is_visible("#unsent") and phone.evaluate(SAME)
+    assert phone.input_value("input[name=hand]") == "1"  # the form is the one the tap was made on
+    # put back as stored: the form follows the drive (hand 2, nothing tapped), still without a reload
+    phone.click("label[for='tricks-6']")
+    phone.wait_for_function("() => document.querySelector('input[name=hand]').value === '2'", timeout=UPDATE_MS)
+    assert phone.locator("input[name=tricks]:checked").count() == 0 and not phone.is_visible("#unsent")
+    assert phone.evaluate(SAME)
+    phone.context.close()
+
+
+def test_the_hall_screen_takes_a_result_at_the_end_of_its_cycle_without_a_reload(live_server, browser):
+    base, _db = live_server
+    status, drive = call(f"{base}/api/drives", "POST", {"format": "progressive", "ladies": LADIES, "gents": GENTS})
+    assert status == 201, drive
+    hall = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    hall.goto(f"{base}/d/{drive['id']}/screen?seconds=1")
+    hall.evaluate(MARK)
+    assert hall.locator("#provisional").count() == 0
+    drive_result(base, drive, 1, 8)
+    hall.wait_for_selector("#provisional", state="attached", timeout=UPDATE_MS)
+    assert hall.evaluate(SAME), "the screen reloaded"
+    hall.context.close()

@@ -1,0 +1,218 @@
+"""Live pages without reloads: the protokoll, a drive table's page and the hall screen answer a small conditional
+request (`/live` with If-None-Match: 304 and a few hundred bytes when nothing changed, the fresh page when something
+did), and the 50-hand protokoll stays under 30 KB. The browser half is tests/browser/test_live_browser.py."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from flask import template_rendered
+
+from helpers import PLAYERS
+from scorekeeper.services import cache
+from scorekeeper.services import games as service
+from scorekeeper.web import db as web_db
+from scorekeeper.web.db import get_db
+from variants import EXAMPLES
+
+PAGE_HANDS = 50
+PAGE_BYTES = 30_000
+
+
+def imported(app, variant: str, n: int, title: str = "Thursday at Bo's") -> tuple[str, str]:
+    data = {
+        "format": service.EXPORT_FORMAT,
+        "variant": variant,
+        "title": title,
+        "players": list(PLAYERS[variant]),
+        "dealer": 0,
+        "options": dict(EXAMPLES[variant].LONG[0]),
+        "hands": EXAMPLES[variant].long_hands(n, 1),
+    }
+    with app.app_context():
+        return service.import_game(get_db(), data)
+
+
+@pytest.mark.parametrize("editor", [False, True], ids=["read-only", "editor"])
+def test_protokoll_of_fifty_hands_is_under_30_kb(app, editor):
+    game_id, key = imported(app, "danish", PAGE_HANDS)
+    client = app.test_client()
+    if editor:
+        client.get(f"/g/{game_id}/k/{key}")
+    page = client.get(f"/g/{game_id}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert html.count('class="hand') >= PAGE_HANDS and "<svg" in html  # every hand and the chart are there
+    assert len(page.data) < PAGE_BYTES, len(page.data)
+
+
+# ---------------------------------------------------------------- the light twin: 304 when nothing changed
+
+TAG = re.compile(r'data-live-tag="([^"]+)"')
+LIVE = re.compile(r'data-live-url="([^"]+)"')
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement the app's connections run (sqlite3's trace callback on the real file)."""
+    seen: list[str] = []
+    connect = web_db.connect
+
+    def tracing(path, **options):
+        db = connect(path, **options)
+        db.conn.set_trace_callback(seen.append)
+        return db
+
+    monkeypatch.setattr(web_db, "connect", tracing)
+
+    def read():
+        out = list(seen)
+        seen.clear()
+        return out
+
+    return read
+
+
+@pytest.fixture
+def rendered(app):
+    """The templates rendered while the test runs (Flask's template_rendered signal)."""
+    names: list[str] = []
+
+    def seen(sender, template, context, **extra):
+        names.append(template.name)
+
+    template_rendered.connect(seen, app)
+    yield names
+    template_rendered.disconnect(seen, app)
+
+
+def live_of(html: str) -> tuple[str, str]:
+    return unescape(LIVE.search(html).group(1)), TAG.search(html).group(1)
+
+
+def wire_bytes(response) -> int:
+    """What the answer costs on the wire: the status line, the headers and the body (as HTTP/1.1 sends them)."""
+    head = f"HTTP/1.1 {response.status}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in response.headers.items()) + "\r\n"
+    return len(head.encode()) + len(response.data)
+
+
+def test_the_protokoll_answers_304_without_a_replay_or_a_template(app, api, statements, rendered):
+    game = api.create("danish")
+    for hand in EXAMPLES["danish"].long_hands(20, 1):
+        api.hand(game, hand)
+    viewer = app.test_client()
+    page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+    url, tag = live_of(page)
+    assert url == f"/g/{game['id']}/live"
+    assert '<noscript><meta http-equiv="refresh" content="20"></noscript>' in page  # without JS: as before
+    cache.games.clear()
+    statements(), rendered.clear()
+    r = viewer.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert r.status_code == 304 and r.data == b"" and r.headers["ETag"] == f'"{tag}"'
+    assert wire_bytes(r) < 600, r.headers  # a few hundred bytes
+    assert rendered == [] and len(cache.games) == 0  # no template, no game scored (or read from the kept ones)
+    assert [s for s in statements() if "hands" in s] == []  # the game's row only, not its hands
+    # a phone without the tag (or with an old one) gets the page as it is, tagged with what it carries
+    r = viewer.get(url)
+    assert r.status_code == 200 and r.headers["ETag"] == f'"{tag}"' and live_of(r.get_data(as_text=True))[1] == tag
+
+
+def test_a_hand_entered_elsewhere_changes_the_tag_and_the_fresh_page_shows_it(app, api):
+    game = api.create("danish")
+    api.hand(game, EXAMPLES["danish"].long_hands(1, 1)[0])
+    viewer = app.test_client()
+    url, tag = live_of(viewer.get(f"/g/{game['id']}").get_data(as_text=True))
+    assert viewer.get(url, headers={"If-None-Match": f'"{tag}"'}).status_code == 304
+    api.hand(game, EXAMPLES["danish"].long_hands(2, 1)[1])  # the scorer's phone, by the API
+    r = viewer.get(url, headers={"If-None-Match": f'"{tag}"'})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="hand-2"' in html and "Hand 3:" in html
+    new_url, new_tag = live_of(html)
+    assert new_tag != tag and r.headers["ETag"] == f'"{new_tag}"' and new_url == url
+    assert viewer.get(url, headers={"If-None-Match": f'"{new_tag}"'}).status_code == 304
+    # so does a deal's bids (their own version) and the edit right of the phone that asks
+    editor = app.test_client()
+    editor.get(f"/g/{game['id']}/k/{game['edit_key']}")
+    assert editor.get(url, headers={"If-None-Match": f'"{new_tag}"'}).status_code == 200
+
+
+def test_the_page_without_javascript_is_as_before(app, api):
+    game = api.create("german")
+    viewer = app.test_client()
+    page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert page.count('http-equiv="refresh"') == 1 and "<noscript>" in page and "live.js" in page
+    editor = app.test_client()
+    editor.get(f"/g/{game['id']}/k/{game['edit_key']}")
+    mine = editor.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert 'http-equiv="refresh"' not in mine and "live.js" in mine  # the editor's page never reloaded itself
+    for _ in range(20):
+        if "Game over" in viewer.get(f"/g/{game['id']}").get_data(as_text=True):
+            break
+        api.hand(game, {"tricks": [13, 0]})
+    over = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert "Game over" in over
+    assert 'http-equiv="refresh"' not in over and "data-live-url" not in over and "live.js" not in over
+
+
+def test_an_unknown_game_is_a_404(client):
+    assert client.get("/g/nosuchgame/live").status_code == 404
+
+
+# ---------------------------------------------------------------- a drive: the table's page and the hall screen
+
+LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
+GENTS = ["Al", "Ben", "Cy", "Dan", "Ed", "Fred"]
+
+
+def a_drive(client) -> tuple[dict, dict[int, str]]:
+    r = client.post("/api/drives", json={"format": "progressive", "ladies": LADIES, "gents": GENTS, "hands": 3})
+    assert r.status_code == 201, r.json
+    drive = r.json
+    assert client.get(drive["edit_page"]).status_code == 302
+    cards = client.get(f"/d/{drive['id']}/cards").get_data(as_text=True)
+    urls = {int(t): path for path, t in re.findall(r'<a href="http://localhost(/d/[^"]+)" data-table="(\d)"', cards)}
+    return drive, urls
+
+
+def result(client, drive, table: int, tricks: int, hand: int = 1):
+    r = client.post(
+        f"/api/drives/{drive['id']}/hands/{hand}/tables/{table}",
+        json={"tricks": [tricks, 13 - tricks]},
+        headers={"X-Edit-Key": drive["edit_key"]},
+    )
+    assert r.status_code == 201, r.json
+
+
+def test_a_drive_tables_page_answers_304_until_a_result_is_entered(app, client, rendered):
+    drive, urls = a_drive(client)
+    phone = app.test_client()
+    page = phone.get(urls[1]).get_data(as_text=True)
+    url, tag = live_of(page)
+    assert url == urls[1] + "/live" and 'id="live-form" data-live' in page and 'id="live-info" data-live' in page
+    rendered.clear()
+    r = phone.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert r.status_code == 304 and r.data == b"" and wire_bytes(r) < 600 and rendered == []
+    result(client, drive, 2, 8)  # another table's result: this table's page says whom it waits for
+    r = phone.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert r.status_code == 200 and live_of(r.get_data(as_text=True))[1] != tag
+    assert r.headers["ETag"] == f'"{live_of(r.get_data(as_text=True))[1]}"'
+    assert phone.get(url.replace("/t/1/", "/t/2/")).status_code == 403  # another table's number, this table's token
+    assert phone.get("/d/nosuchdrive/t/1/x/live").status_code == 404
+
+
+def test_the_hall_screen_answers_304_until_a_result_is_entered(app, client, rendered):
+    drive, _urls = a_drive(client)
+    hall = app.test_client()
+    page = hall.get(f"/d/{drive['id']}/screen?seconds=3").get_data(as_text=True)
+    url, tag = live_of(page)
+    assert url == f"/d/{drive['id']}/screen/live?seconds=3" and 'data-live-defer="1"' in page
+    assert '<noscript><meta http-equiv="refresh"' in page
+    rendered.clear()
+    r = hall.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert r.status_code == 304 and wire_bytes(r) < 600 and rendered == []
+    assert hall.get(url.replace("seconds=3", "seconds=4"), headers={"If-None-Match": f'"{tag}"'}).status_code == 200
+    result(client, drive, 1, 7)
+    r = hall.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert r.status_code == 200 and 'id="provisional"' in r.get_data(as_text=True)
