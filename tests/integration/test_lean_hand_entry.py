@@ -1,0 +1,231 @@
+"""A leaner hand entry (issue 27) answers exactly as before, and costs what it should, counted rather than timed.
+
+The answers: every variant's example game and its option sets (tests/variants/) played through the JSON API on the
+real SQLite file — each hand, a refused one, a stale `X-Hand-Number`, an `Idempotency-Key` sent twice and once for
+another hand, the game's JSON now and then — equal the answers recorded before the hand entry was trimmed
+(hand_answers_before.json.gz; `LEAN_RECORD=1 pytest tests/integration/test_lean_hand_entry.py` writes it anew, which
+is only right before a change meant to keep every answer).
+"""
+
+import gzip
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.services import cache
+from scorekeeper.web import db as web_db
+from variants import EXAMPLES, players
+
+RECORD = Path(__file__).parent / "hand_answers_before.json.gz"
+NOW = datetime(2026, 3, 7, 21, 5, tzinfo=UTC)
+LONG_HANDS = 24
+
+
+def cases() -> list[tuple[str, str, dict, list, list]]:
+    """(variant, name, options, players, hands): the example game, a long one, then each option set with long hands (some
+    end early or refuse them: those answers count too)."""
+    out = []
+    for variant, example in EXAMPLES.items():
+        game = example.GAME
+        names = game.get("players") or players(variant)
+        out.append((variant, "game", game.get("options") or {}, names, list(game["hands"])))
+        out.append((variant, "long", example.LONG[0], players(variant), example.long_hands(LONG_HANDS)))
+        for i, options in enumerate(example.OPTION_SETS):
+            out.append((variant, f"options {i}", options, players(variant), example.long_hands(LONG_HANDS)))
+    return out
+
+
+def _clean(value, game_id: str | None, key: str | None):
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    for secret, name in ((game_id, "<id>"), (key, "<key>")):
+        if secret:
+            text = text.replace(secret, name)
+    return json.loads(text)
+
+
+def play_case(client, variant: str, options: dict, names: list, hands: list) -> list:
+    """Every answer of one game, in order: (what, status, JSON) with the game's id and key left out."""
+    answers = []
+    r = client.post("/api/games", json={"variant": variant, "players": names, "dealer": 0, "options": options})
+    answers.append(("create", r.status_code, _clean(r.json if r.status_code != 201 else {}, None, None)))
+    if r.status_code != 201:
+        return answers
+    game_id, key = r.json["id"], r.json["edit_key"]
+
+    def post(what, body, **headers):
+        r = client.post(f"/api/games/{game_id}/hands", json=body, headers={"X-Edit-Key": key, **headers})
+        answers.append((what, r.status_code, _clean(r.json, game_id, key)))
+        return r
+
+    stored = 0
+    for i, hand in enumerate(hands):
+        if i % 3 == 1:  # an idempotency key, sent twice: the second answers the hand the first made
+            r = post("keyed", hand, **{"Idempotency-Key": f"key-{i}", "X-Hand-Number": str(stored + 1)})
+            post("keyed again", hand, **{"Idempotency-Key": f"key-{i}"})
+        else:
+            r = post("hand", hand, **{"X-Hand-Number": str(stored + 1)})
+        stored += r.status_code == 201
+        if i == 2:
+            post("stale", hand, **{"X-Hand-Number": "1"})
+            post("refused", {"bogus": 1})
+            post("wrong key", hand, **{"X-Edit-Key": "nope"})
+            post("key for another change", hands[0], **{"Idempotency-Key": "key-1"})
+        if i % 8 == 7:
+            answers.append(("game", 200, _clean(client.get(f"/api/games/{game_id}").json, game_id, key)))
+    answers.append(("game", 200, _clean(client.get(f"/api/games/{game_id}").json, game_id, key)))
+    return answers
+
+
+def play_all(tmp_path) -> dict:
+    cache.games.clear()
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "lean.sqlite"), "SECRET_KEY": "test", "CLOCK": lambda: NOW}
+    )
+    client = app.test_client()
+    return {
+        f"{variant} {name}": play_case(client, variant, options, names, hands)
+        for variant, name, options, names, hands in cases()
+    }
+
+
+def test_hand_entry_answers_as_it_did_before(tmp_path):
+    answers = json.loads(json.dumps(play_all(tmp_path)))
+    if os.environ.get("LEAN_RECORD"):
+        RECORD.write_bytes(gzip.compress(json.dumps(answers, sort_keys=True).encode(), mtime=0))
+        pytest.skip("recorded")
+    before = json.loads(gzip.decompress(RECORD.read_bytes()))
+    assert set(answers) == set(before)
+    for case, played in answers.items():
+        assert len(played) == len(before[case]), case
+        for i, (now, then) in enumerate(zip(played, before[case])):
+            assert now == then, (case, i)
+
+
+def test_the_record_covers_every_variant_and_every_kind_of_answer():
+    before = json.loads(gzip.decompress(RECORD.read_bytes()))
+    assert {case.split()[0] for case in before} == set(EXAMPLES)
+    seen = {(what, status) for played in before.values() for what, status, _ in played}
+    for expected in [("hand", 201), ("keyed", 201), ("keyed again", 201), ("stale", 409), ("refused", 400)]:
+        assert expected in seen, expected
+    assert ("wrong key", 403) in seen and ("key for another change", 400) in seen
+    assert all(any(status == 201 for what, status, _ in before[f"{variant} long"][1:]) for variant in EXAMPLES)
+    assert sum(status == 201 for played in before.values() for what, status, _ in played) > 700
+
+
+# ---------------------------------------------------------------- what one hand entry costs, counted
+
+DANISH_HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """The SQL statements the app's connections run (sqlite3's trace callback on the real file). A trigger's steps
+    are traced with the text of the statement that fired them: consecutive repeats are one statement."""
+    seen = []
+    connect = web_db.connect
+
+    def tracing(path, **options):
+        db = connect(path, **options)
+        db.conn.set_trace_callback(seen.append)
+        return db
+
+    monkeypatch.setattr(web_db, "connect", tracing)
+
+    def read():
+        out = [s for i, s in enumerate(seen) if i == 0 or s != seen[i - 1]]
+        seen.clear()
+        return out
+
+    return read
+
+
+def _danish_game(client) -> tuple[str, str]:
+    r = client.post("/api/games", json={"variant": "danish", "players": players("danish"), "dealer": 0})
+    assert r.status_code == 201
+    return r.json["id"], r.json["edit_key"]
+
+
+def test_a_hand_entry_reads_the_game_once_and_writes_in_five_statements(app, statements):
+    client = app.test_client()
+    game_id, key = _danish_game(client)
+    client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key})  # the sheet is kept
+    for number in (2, 3, 4):
+        statements()
+        r = client.post(
+            f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key, "X-Hand-Number": str(number)}
+        )
+        assert r.status_code == 201 and r.json["number"] == number
+        seen = statements()
+        reads = [s for s in seen if s.startswith("SELECT") and " FROM games" in s]
+        assert len(reads) == 1, seen
+        assert len(seen) == 5, seen  # the game; BEGIN IMMEDIATE, the hand, the edit log line, COMMIT
+    statements()
+    r = client.post(
+        f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key, "Idempotency-Key": "once"}
+    )
+    assert r.status_code == 201
+    assert len(statements()) == 7  # and the key: looked up, kept
+
+
+def test_the_answer_carries_the_new_version_as_the_game_reads_it(app):
+    client = app.test_client()
+    game_id, key = _danish_game(client)
+    for number in (1, 2, 3):
+        client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key})
+        kept = cache.games.get((app.config["DATABASE"] and _real(app), game_id))
+        assert kept is not None
+        with app.app_context():
+            from scorekeeper.storage import store
+
+            assert kept.game == store.get_game(
+                web_db.get_db(), game_id
+            )  # kept as stored: the next hand reads nothing more
+        assert client.get(f"/api/games/{game_id}").json["version"] == number
+
+
+def _real(app) -> str:
+    return os.path.realpath(app.config["DATABASE"])
+
+
+def test_the_house_is_parsed_once_per_game_not_per_hand(app, monkeypatch):
+    from scorekeeper.core.variants import danish_house
+
+    client = app.test_client()
+    game_id, key = _danish_game(client)
+    client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key})
+    calls = []
+    parse = danish_house.parse
+    monkeypatch.setattr(danish_house, "parse", lambda house: calls.append(1) or parse(house))
+    for _ in range(4):
+        assert (
+            client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key}).status_code == 201
+        )
+    assert calls == []
+
+
+def test_the_keyed_hand_entry_asks_no_rate_limit_and_a_new_game_does(db_path, monkeypatch):
+    from scorekeeper.web import guard
+
+    app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "t", "RATELIMIT_ENABLED": True})
+    client = app.test_client()
+    game_id, key = _danish_game(client)
+    asked = []
+    resolve = guard.limiter.limit_manager.resolve_limits
+    monkeypatch.setattr(
+        guard.limiter.limit_manager, "resolve_limits", lambda *a, **k: asked.append(a[1]) or resolve(*a, **k)
+    )
+    assert client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key}).status_code == 201
+    assert client.put(f"/api/games/{game_id}/hands/1", json=DANISH_HAND, headers={"X-Edit-Key": key}).status_code == 200
+    assert asked == []
+    _danish_game(client)
+    assert asked == ["api.create_game"]
+    for _ in range(40):  # and it still limits them (LIMIT_NEW_GAMES)
+        r = client.post("/api/games", json={"variant": "danish", "players": players("danish")})
+        if r.status_code == 429:
+            break
+    assert r.status_code == 429
+    assert client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key}).status_code == 201
