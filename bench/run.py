@@ -5,7 +5,9 @@
    row, WAL, synchronous=FULL) under gunicorn with the same sync workers on 127.0.0.1, all driven by wrk at 1, 8 and
    32 connections: (a) a hand through the JSON API, (b) the same hand through the HTML form (the POST answered by its
    redirect), (c) the protokoll page of a 50-hand game; each beside the bare route's figures and as a ratio, and the
-   workers' CPU time per request. `--only floor`: the floor, JSON and form only, at 8 and 32 clients, in rounds.
+   workers' CPU time per request. `--only floor`: the floor, JSON and form only, at 8 and 32 clients, in rounds;
+   `--before TREE` adds the JSON hand entry of another checkout (say, main before a change) served beside it, so that
+   a speed-up is measured against what it replaces in the same run.
 2. Scaling, in-process (Flask test client): the protokoll page and the JSON game for 10, 100 and 1,000 hands per
    variant, median server time of several runs.
 3. The protokoll page of a 50-hand game: bytes (raw and gzip) and the requests of a first visit.
@@ -15,7 +17,7 @@
 6. Memory: a gunicorn worker's resident memory after serving the protokolls of 1,000 different games.
 
 Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--rounds 2]
-       [--only load|floor|scaling|pdf|phone|memory|slow]
+       [--only load|floor|scaling|pdf|phone|memory|slow] [--before TREE]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 
@@ -161,7 +163,7 @@ class Server:
             try:
                 urllib.request.urlopen(self.url + path, timeout=2).read()
                 return
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError):  # a busy machine: a first answer in > 2 s
                 time.sleep(0.1)
         raise SystemExit(f"the server {self.url} did not answer within {timeout} s")
 
@@ -346,12 +348,31 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
         "SCOREKEEPER_RATELIMIT_ENABLED": "false",  # the pools of games come from one address, hundreds a minute
     }
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
+    before = None
+    if getattr(args, "before", None):  # the same app from another checkout: its package ahead of this one's on the path
+        tree = str(Path(args.before).resolve())
+        before_db = out / "before.sqlite"
+        subprocess.run(
+            [sys.executable, "-c", f"from scorekeeper import storage; storage.migrate({str(before_db)!r})"],
+            check=True,
+            env={**os.environ, "PYTHONPATH": tree},
+        )
+        before = Server(
+            "before",
+            "scorekeeper:create_app()",
+            Path(tree),
+            args.workers,
+            out,
+            {**env, "SCOREKEEPER_DATABASE": str(before_db), "PYTHONPATH": tree},
+        )
     bare = Server("bare", "bare:app", BENCH, args.workers, out)
     floor = Server("floor", "floor:app", BENCH, args.workers, out, {"FLOOR_DATABASE": str(out / "floor.sqlite")})
     try:
         app.wait("/")
         bare.wait("/ping")
         floor.wait("/floor")
+        if before is not None:
+            before.wait("/")
         print(
             f"scorekeeper on {app.url}, bare Flask on {bare.url}, floor on {floor.url}, gunicorn --workers {args.workers}; "
             f"wrk {args.duration} s per run",
@@ -383,8 +404,25 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             call(PLAIN, floor.url + "/floor")
             call(PLAIN, f"{app.url}/g/{page_game['id']}")
 
+        if before is not None:
+            parts = (*parts, "before")
         runs: dict[str, list] = {name: [] for name in parts}
         for clients in [c for c in args.clients for _ in range(rounds)]:
+            before_pool, before_lua = [], None
+            if before is not None:  # the JSON hand entry of --before, on a pool of its own
+                before_pool = [new_game(before.url, f"bench before {clients}.{k}") for k in range(POOL)]
+                before_lua = lua_script(
+                    scripts / f"before-{clients}.lua",
+                    [
+                        (
+                            "POST",
+                            f"/api/games/{g['id']}/hands",
+                            {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
+                            json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
+                        )
+                        for k, g in enumerate(before_pool)
+                    ],
+                )
             # (a) a fresh pool of games for the JSON API
             pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
             api_lua = lua_script(
@@ -418,18 +456,22 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             for name, base, script, ids in (
                 ("bare", bare.url, bare_lua, None),
                 ("floor", floor.url, floor_lua, None),
+                ("before", before.url if before else "", before_lua, before_pool),
                 ("api", app.url, api_lua, pool),
                 ("form", app.url, form_lua, form_pool),
                 ("page", app.url, read_lua, None),
             ):
                 if name not in parts:
                     continue
-                server = {"bare": bare, "floor": floor}.get(name, app)
+                server = {"bare": bare, "floor": floor, "before": before}.get(name, app)
                 cpu = server.cpu_seconds()
                 result = wrk(base, script, clients, args.duration)
                 result["cpu_ms_per_request"] = (server.cpu_seconds() - cpu) * 1000 / max(result["requests"], 1)
+                result["load"] = round(os.getloadavg()[0], 2)
                 if ids:
-                    result["stored"] = hands_stored(db_path, [g["id"] for g in ids])
+                    result["stored"] = hands_stored(
+                        out / "before.sqlite" if name == "before" else db_path, [g["id"] for g in ids]
+                    )
                 runs[name].append(result)
                 extra = f", {result['stored']['total']} hands stored" if ids else ""
                 print(
@@ -443,6 +485,8 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
         app.stop()
         bare.stop()
         floor.stop()
+        if before is not None:
+            before.stop()
 
 
 # ---------------------------------------------------------------- scaling, in-process
@@ -828,6 +872,38 @@ def floor_pairs(runs: dict) -> dict[int, list[tuple[dict, dict, dict]]]:
     return out
 
 
+def before_pairs(runs: dict) -> dict[int, list[tuple[dict, dict, dict]]]:
+    """(floor, --before's JSON, this tree's JSON) runs made back to back, grouped by the number of clients."""
+    out: dict[int, list] = {}
+    for floor, before, api in zip(runs["floor"], runs.get("before", []), runs["api"]):
+        out.setdefault(floor["clients"], []).append((floor, before, api))
+    return out
+
+
+def before_table(runs: dict) -> list[str]:
+    """This tree's JSON hand entry beside --before's, both against the floor of the same round."""
+    lines = [
+        "",
+        "JSON hand entry, --before's tree beside this one, each against the floor of the same round "
+        "(CPU: the workers' CPU time per request ÷ the floor's):",
+        "",
+        "| clients | round | load | floor CPU ms | before CPU ms | now CPU ms | before ÷ floor CPU | now ÷ floor CPU "
+        "| before ÷ floor req/s | now ÷ floor req/s | before ÷ floor p99 | now ÷ floor p99 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for clients, rounds in before_pairs(runs).items():
+        for k, (floor, before, api) in enumerate(rounds, 1):
+            fc = floor["cpu_ms_per_request"]
+            lines.append(
+                f"| {clients} | {k} | {api.get('load', '–')} | {fc:.2f} | {before['cpu_ms_per_request']:.2f} | "
+                f"{api['cpu_ms_per_request']:.2f} | {ratio(before['cpu_ms_per_request'], fc)} | "
+                f"{ratio(api['cpu_ms_per_request'], fc)} | {ratio(before['rps'], floor['rps'])} | "
+                f"{ratio(api['rps'], floor['rps'])} | {ratio(before['p99_ms'], floor['p99_ms'])} | "
+                f"{ratio(api['p99_ms'], floor['p99_ms'])} |"
+            )
+    return lines
+
+
 def floor_table(runs: dict) -> list[str]:
     lines = [
         "",
@@ -855,13 +931,20 @@ def floor_checks(runs: dict) -> list[tuple[str, bool, str]]:
     """The goals, on the median of the rounds' ratios."""
     checks = []
     for clients, rounds in floor_pairs(runs).items():
+        api_cpu = statistics.median(a["cpu_ms_per_request"] / f["cpu_ms_per_request"] for f, a, _ in rounds)
         api_rps = statistics.median(a["rps"] / f["rps"] for f, a, _ in rounds)
         api_p99 = statistics.median(a["p99_ms"] / f["p99_ms"] for f, a, _ in rounds)
         form_rps = statistics.median(m["rps"] / f["rps"] for f, _, m in rounds)
+        # Issue 27's goals (≥ 1.0 × the floor's throughput is out of reach on this disk and was retired there).
         checks += [
-            (f"JSON hand entry at {clients} clients ≥ 1.0 × the floor's req/s", api_rps >= 1.0, f"{api_rps:.2f}"),
-            (f"JSON hand entry p99 at {clients} clients ≤ 1.0 × the floor's p99", api_p99 <= 1.0, f"{api_p99:.2f}"),
-            (f"form hand entry at {clients} clients ≥ 0.8 × the floor's req/s", form_rps >= 0.8, f"{form_rps:.2f}"),
+            (
+                f"JSON hand entry CPU per request at {clients} clients ≤ 2.0 × the floor's",
+                api_cpu <= 2.0,
+                f"{api_cpu:.2f}",
+            ),
+            (f"JSON hand entry at {clients} clients ≥ 0.6 × the floor's req/s", api_rps >= 0.6, f"{api_rps:.2f}"),
+            (f"JSON hand entry p99 at {clients} clients ≤ 2.0 × the floor's p99", api_p99 <= 2.0, f"{api_p99:.2f}"),
+            (f"form hand entry at {clients} clients ≥ 0.6 × the floor's req/s", form_rps >= 0.6, f"{form_rps:.2f}"),
         ]
     return checks
 
@@ -882,7 +965,8 @@ def report(
     lines = [
         f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
         f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
-        f"per run; load average before the run {info['load_before']}.",
+        f"per run; load average before the run {info['load_before']}"
+        + (f", after it {info['load_after']}." if "load_after" in info else "."),
         "",
     ]
     checks = []
@@ -934,6 +1018,8 @@ def report(
     if runs and "floor" in runs:
         lines += floor_table(runs)
         checks += floor_checks(runs)
+        if runs.get("before"):
+            lines += before_table(runs)
     if scale:
         by = {(r["variant"], r["hands"]): r for r in scale["rows"]}
         variants = list(dict.fromkeys(r["variant"] for r in scale["rows"]))
@@ -1086,6 +1172,9 @@ def main(argv=None) -> int:
         "--only", choices=("load", "floor", "scaling", "pdf", "phone", "memory", "slow"), help="run one part only"
     )
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --only floor (default 2)")
+    parser.add_argument(
+        "--before", help="with --only floor: a checkout whose JSON hand entry is served beside this one"
+    )
     args = parser.parse_args(argv)
     args.clients = [int(c) for c in args.clients.split(",")]
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -1104,6 +1193,7 @@ def main(argv=None) -> int:
     slow = slow_clients.run() if args.only in (None, "slow") else None
     phone = phone_bench.run() if args.only in (None, "phone") else None
     mem = memory(args, out) if args.only in (None, "memory") else None
+    info["load_after"] = round(os.getloadavg()[0], 2)
     table = report(info, runs, scale, pdf, slow, phone, mem)
     (out / "table.md").write_text(table + "\n")
     (out / "results.json").write_text(
@@ -1123,6 +1213,7 @@ def main(argv=None) -> int:
     for name in (
         "bench.sqlite",
         "floor.sqlite",
+        "before.sqlite",
         "scaling.sqlite",
         "pdf.sqlite",
         "memory.sqlite",
