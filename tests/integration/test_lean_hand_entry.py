@@ -229,3 +229,21 @@ def test_the_keyed_hand_entry_asks_no_rate_limit_and_a_new_game_does(db_path, mo
             break
     assert r.status_code == 429
     assert client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key}).status_code == 201
+
+
+def test_a_house_kept_by_its_options_is_never_another_games():
+    from scorekeeper.core import make_setup
+    from scorekeeper.core.variants import danish
+
+    plain = make_setup("danish", players("danish"), 0, {}).options
+    dear = make_setup("danish", players("danish"), 0, {"tariff": [3, 5, 7, 11, 13, 17, 19]}).options
+    assert danish.house_of(plain) is danish.house_of(plain)
+    assert danish.house_of(dear) != danish.house_of(plain)
+    assert danish.house_of(dict(dear)) == danish.house_of(dear)  # another mapping of the same options: the same house
+    changed = dict(plain)
+    danish.house_of(changed)
+    changed["house"] = dear["house"]  # its house replaced: parsed again
+    assert danish.house_of(changed) == danish.house_of(dear)
+    for _ in range(danish.HOUSES_KEPT + 5):  # bounded
+        danish.house_of(dict(plain))
+    assert len(danish._houses) <= danish.HOUSES_KEPT
