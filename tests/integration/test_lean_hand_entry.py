@@ -171,24 +171,34 @@ def test_a_hand_entry_reads_the_game_once_and_writes_in_five_statements(app, sta
     assert len(statements()) == 7  # and the key: looked up, kept
 
 
-def test_the_answer_carries_the_new_version_as_the_game_reads_it(app):
+def _kept_is_stored(app, game_id: str) -> None:
+    """The scored game this worker kept after a write holds the game's row as the file has it now."""
+    from scorekeeper.storage import store
+
+    kept = cache.games.get((os.path.realpath(app.config["DATABASE"]), game_id))
+    assert kept is not None
+    with app.app_context():
+        assert kept.game == store.get_game(web_db.get_db(), game_id)  # so the next hand reads nothing more
+
+
+def test_the_game_kept_after_a_hand_is_the_row_as_stored(app):
     client = app.test_client()
     game_id, key = _danish_game(client)
     for number in (1, 2, 3):
         client.post(f"/api/games/{game_id}/hands", json=DANISH_HAND, headers={"X-Edit-Key": key})
-        kept = cache.games.get((app.config["DATABASE"] and _real(app), game_id))
-        assert kept is not None
-        with app.app_context():
-            from scorekeeper.storage import store
-
-            assert kept.game == store.get_game(
-                web_db.get_db(), game_id
-            )  # kept as stored: the next hand reads nothing more
+        _kept_is_stored(app, game_id)
         assert client.get(f"/api/games/{game_id}").json["version"] == number
-
-
-def _real(app) -> str:
-    return os.path.realpath(app.config["DATABASE"])
+    # A hand that completes a deal in progress (its bids entered first) closes the deal: its version moves too.
+    r = client.post("/api/games", json={"variant": "plump", "players": players("plump", 4)})
+    game_id, key = r.json["id"], r.json["edit_key"]
+    for bids, tricks in (([3, 2, 1, 3], [3, 2, 1, 4]), ([2, 2, 2, 2], [2, 3, 2, 2])):
+        r = client.put(f"/api/games/{game_id}/bids", json={"bids": bids}, headers={"X-Edit-Key": key})
+        assert r.status_code in (200, 201), r.json
+        r = client.post(
+            f"/api/games/{game_id}/hands", json={"bids": bids, "tricks": tricks}, headers={"X-Edit-Key": key}
+        )
+        assert r.status_code == 201, r.json
+        _kept_is_stored(app, game_id)
 
 
 def test_the_house_is_parsed_once_per_game_not_per_hand(app, monkeypatch):
