@@ -6,8 +6,8 @@
    32 connections: (a) a hand through the JSON API, (b) the same hand through the HTML form (the POST answered by its
    redirect), (c) the protokoll page of a 50-hand game; each beside the bare route's figures and as a ratio, and the
    workers' CPU time per request. `--only floor`: the floor, JSON and form only, at 8 and 32 clients, in rounds;
-   `--before TREE` adds the JSON hand entry of another checkout (say, main before a change) served beside it, so that
-   a speed-up is measured against what it replaces in the same run.
+   `--before TREE[,TREE…]` adds the JSON hand entry of other checkouts (say, main before a change) served beside it,
+   so that a speed-up is measured against what it replaces in the same run.
 2. Scaling, in-process (Flask test client): the protokoll page and the JSON game for 10, 100 and 1,000 hands per
    variant, median server time of several runs.
 3. The protokoll page of a 50-hand game: bytes (raw and gzip) and the requests of a first visit.
@@ -17,7 +17,7 @@
 6. Memory: a gunicorn worker's resident memory after serving the protokolls of 1,000 different games.
 
 Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--rounds 2]
-       [--only load|floor|scaling|pdf|phone|memory|slow] [--before TREE]
+       [--only load|floor|scaling|pdf|phone|memory|slow] [--before TREE,…]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 
@@ -345,34 +345,40 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
     env = {
         "SCOREKEEPER_DATABASE": str(db_path),
         "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16),
-        "SCOREKEEPER_RATELIMIT_ENABLED": "false",  # the pools of games come from one address, hundreds a minute
+        # The limiter on, as a server runs it (its checks are part of a request's cost), with limits no pool reaches:
+        # the pools of games come from one address, hundreds a minute.
+        "SCOREKEEPER_RATELIMIT_ENABLED": "true",
+        "SCOREKEEPER_LIMIT_NEW_GAMES": "1000000 per minute",
     }
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
-    before = None
-    if getattr(args, "before", None):  # the same app from another checkout: its package ahead of this one's on the path
-        tree = str(Path(args.before).resolve())
-        before_db = out / "before.sqlite"
+    befores = []  # (part name, server, database): the same app from other checkouts, each package first on the path
+    for k, tree in enumerate(t for t in (getattr(args, "before", None) or "").split(",") if t):
+        tree = str(Path(tree).resolve())
+        name = "before" if k == 0 else f"before{k + 1}"
+        before_db = out / f"{name}.sqlite"
         subprocess.run(
             [sys.executable, "-c", f"from scorekeeper import storage; storage.migrate({str(before_db)!r})"],
             check=True,
             env={**os.environ, "PYTHONPATH": tree},
         )
-        before = Server(
-            "before",
+        server = Server(
+            name,
             "scorekeeper:create_app()",
             Path(tree),
             args.workers,
             out,
             {**env, "SCOREKEEPER_DATABASE": str(before_db), "PYTHONPATH": tree},
         )
+        server.tree = tree
+        befores.append((name, server, before_db))
     bare = Server("bare", "bare:app", BENCH, args.workers, out)
     floor = Server("floor", "floor:app", BENCH, args.workers, out, {"FLOOR_DATABASE": str(out / "floor.sqlite")})
     try:
         app.wait("/")
         bare.wait("/ping")
         floor.wait("/floor")
-        if before is not None:
-            before.wait("/")
+        for _, server, _ in befores:
+            server.wait("/")
         print(
             f"scorekeeper on {app.url}, bare Flask on {bare.url}, floor on {floor.url}, gunicorn --workers {args.workers}; "
             f"wrk {args.duration} s per run",
@@ -404,15 +410,14 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             call(PLAIN, floor.url + "/floor")
             call(PLAIN, f"{app.url}/g/{page_game['id']}")
 
-        if before is not None:
-            parts = (*parts, "before")
+        parts = (*parts, *(name for name, _, _ in befores))
         runs: dict[str, list] = {name: [] for name in parts}
         for clients in [c for c in args.clients for _ in range(rounds)]:
-            before_pool, before_lua = [], None
-            if before is not None:  # the JSON hand entry of --before, on a pool of its own
-                before_pool = [new_game(before.url, f"bench before {clients}.{k}") for k in range(POOL)]
+            before_runs = []  # the JSON hand entry of each --before tree, on a pool of its own
+            for name, server, _ in befores:
+                before_pool = [new_game(server.url, f"bench {name} {clients}.{k}") for k in range(POOL)]
                 before_lua = lua_script(
-                    scripts / f"before-{clients}.lua",
+                    scripts / f"{name}-{clients}.lua",
                     [
                         (
                             "POST",
@@ -423,6 +428,7 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
                         for k, g in enumerate(before_pool)
                     ],
                 )
+                before_runs.append((name, server.url, before_lua, before_pool))
             # (a) a fresh pool of games for the JSON API
             pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
             api_lua = lua_script(
@@ -456,21 +462,21 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             for name, base, script, ids in (
                 ("bare", bare.url, bare_lua, None),
                 ("floor", floor.url, floor_lua, None),
-                ("before", before.url if before else "", before_lua, before_pool),
+                *before_runs,
                 ("api", app.url, api_lua, pool),
                 ("form", app.url, form_lua, form_pool),
                 ("page", app.url, read_lua, None),
             ):
                 if name not in parts:
                     continue
-                server = {"bare": bare, "floor": floor, "before": before}.get(name, app)
+                server = {"bare": bare, "floor": floor, **{n: b for n, b, _ in befores}}.get(name, app)
                 cpu = server.cpu_seconds()
                 result = wrk(base, script, clients, args.duration)
                 result["cpu_ms_per_request"] = (server.cpu_seconds() - cpu) * 1000 / max(result["requests"], 1)
                 result["load"] = round(os.getloadavg()[0], 2)
                 if ids:
                     result["stored"] = hands_stored(
-                        out / "before.sqlite" if name == "before" else db_path, [g["id"] for g in ids]
+                        {n: d for n, _, d in befores}.get(name, db_path), [g["id"] for g in ids]
                     )
                 runs[name].append(result)
                 extra = f", {result['stored']['total']} hands stored" if ids else ""
@@ -485,8 +491,8 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
         app.stop()
         bare.stop()
         floor.stop()
-        if before is not None:
-            before.stop()
+        for _, server, _ in befores:
+            server.stop()
 
 
 # ---------------------------------------------------------------- scaling, in-process
@@ -872,35 +878,43 @@ def floor_pairs(runs: dict) -> dict[int, list[tuple[dict, dict, dict]]]:
     return out
 
 
-def before_pairs(runs: dict) -> dict[int, list[tuple[dict, dict, dict]]]:
-    """(floor, --before's JSON, this tree's JSON) runs made back to back, grouped by the number of clients."""
-    out: dict[int, list] = {}
-    for floor, before, api in zip(runs["floor"], runs.get("before", []), runs["api"]):
-        out.setdefault(floor["clients"], []).append((floor, before, api))
-    return out
-
-
-def before_table(runs: dict) -> list[str]:
-    """This tree's JSON hand entry beside --before's, both against the floor of the same round."""
+def before_table(runs: dict, trees: list[str]) -> list[str]:
+    """This tree's JSON hand entry beside each --before tree's, every one against the floor of the same round."""
+    names = ["before" if k == 0 else f"before{k + 1}" for k in range(len(trees))]
     lines = [
         "",
-        "JSON hand entry, --before's tree beside this one, each against the floor of the same round "
-        "(CPU: the workers' CPU time per request ÷ the floor's):",
+        "JSON hand entry of each tree against the floor of the same round, run back to back (CPU: the workers' CPU"
+        " time per request; load: the load average after the tree's run):",
         "",
-        "| clients | round | load | floor CPU ms | before CPU ms | now CPU ms | before ÷ floor CPU | now ÷ floor CPU "
-        "| before ÷ floor req/s | now ÷ floor req/s | before ÷ floor p99 | now ÷ floor p99 |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| tree | clients | round | load | floor CPU ms | CPU ms | CPU ÷ floor | req/s ÷ floor | p99 ms | p99 ÷ floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for clients, rounds in before_pairs(runs).items():
-        for k, (floor, before, api) in enumerate(rounds, 1):
+    for label, name in [*zip(trees, names), ("this tree", "api")]:
+        rounds: dict[int, int] = {}
+        for floor, run in zip(runs["floor"], runs[name]):
+            k = rounds[floor["clients"]] = rounds.get(floor["clients"], 0) + 1
             fc = floor["cpu_ms_per_request"]
             lines.append(
-                f"| {clients} | {k} | {api.get('load', '–')} | {fc:.2f} | {before['cpu_ms_per_request']:.2f} | "
-                f"{api['cpu_ms_per_request']:.2f} | {ratio(before['cpu_ms_per_request'], fc)} | "
-                f"{ratio(api['cpu_ms_per_request'], fc)} | {ratio(before['rps'], floor['rps'])} | "
-                f"{ratio(api['rps'], floor['rps'])} | {ratio(before['p99_ms'], floor['p99_ms'])} | "
-                f"{ratio(api['p99_ms'], floor['p99_ms'])} |"
+                f"| {label} | {floor['clients']} | {k} | {run.get('load', '–')} | {fc:.2f} | "
+                f"{run['cpu_ms_per_request']:.2f} | {ratio(run['cpu_ms_per_request'], fc)} | "
+                f"{ratio(run['rps'], floor['rps'])} | {run['p99_ms']:.1f} | {ratio(run['p99_ms'], floor['p99_ms'])} |"
             )
+    lines += [
+        "",
+        "Medians of the rounds' ratios:",
+        "",
+        "| tree | clients | CPU ÷ floor | req/s ÷ floor | p99 ÷ floor |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for label, name in [*zip(trees, names), ("this tree", "api")]:
+        by: dict[int, list] = {}
+        for floor, run in zip(runs["floor"], runs[name]):
+            by.setdefault(floor["clients"], []).append((floor, run))
+        for clients, pairs in by.items():
+            cpu = statistics.median(r["cpu_ms_per_request"] / f["cpu_ms_per_request"] for f, r in pairs)
+            rps = statistics.median(r["rps"] / f["rps"] for f, r in pairs)
+            p99 = statistics.median(r["p99_ms"] / f["p99_ms"] for f, r in pairs)
+            lines.append(f"| {label} | {clients} | {cpu:.2f} | {rps:.2f} | {p99:.2f} |")
     return lines
 
 
@@ -1019,7 +1033,7 @@ def report(
         lines += floor_table(runs)
         checks += floor_checks(runs)
         if runs.get("before"):
-            lines += before_table(runs)
+            lines += before_table(runs, info.get("before", []))
     if scale:
         by = {(r["variant"], r["hands"]): r for r in scale["rows"]}
         variants = list(dict.fromkeys(r["variant"] for r in scale["rows"]))
@@ -1180,6 +1194,8 @@ def main(argv=None) -> int:
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
     info = {**machine(), "workers": args.workers, "duration": args.duration}
+    if args.before:
+        info["before"] = [t for t in args.before.split(",") if t]
     print(f"{info['date']}: {info['nproc']} × {info['cpu']}, {info['python']}; results in {out}", flush=True)
     if info["load_before"] > 0.5:
         print(f"Note: the machine is busy (load average {info['load_before']}); the figures will be noisy.", flush=True)
@@ -1213,13 +1229,14 @@ def main(argv=None) -> int:
     for name in (
         "bench.sqlite",
         "floor.sqlite",
-        "before.sqlite",
         "scaling.sqlite",
         "pdf.sqlite",
         "memory.sqlite",
     ):  # the figures are kept; the databases are not
         for path in out.glob(name + "*"):
             path.unlink()
+    for path in out.glob("before*.sqlite*"):
+        path.unlink()
     shutil.rmtree(out / "pdf", ignore_errors=True)  # the kept PDF beside pdf.sqlite
     print("\n" + table)
     return 0
