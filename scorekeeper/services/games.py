@@ -304,102 +304,46 @@ def add_hand(
     `expected_number` is the number the writer is entering; someone else got there first raises Stale.
     The same `idempotency_key` again answers the hand it made, as it is scored now, and adds nothing.
     A game that holds `max_hands` hands (the app's MAX_HANDS; None: no limit) refuses another with HandLimit.
-
-    Without an idempotency key the hand is checked and scored before the write lock is taken, on the game as read
-    a moment ago; in the lock one statement stores it only if the game's version (and its deal's) did not move
-    meanwhile, and if it did, everything is done again in the lock, as with a key. An answer refused before the lock
-    (a wrong hand, a stale number, the game over) is one the game gave when it was read: nothing was written.
     """
     _check_expected(expected_number, "number")
     idempotency_key, request = _keyed(idempotency_key, "added", None, raw)
-    if idempotency_key is None:
+    with writing(db):
         game = store.get_game(db, game_id)
         if game is None:
             raise NotFound("game")
         if not key_matches(game, key):
             raise Forbidden()
-        scored_game = _scored_game(db, game)  # kept: nothing more is read; else read from one snapshot
-        number, protokoll = _next_hand(scored_game, raw, expected_number, max_hands)
-        with writing(db):
-            added = store.add_hand_if_unchanged(db, scored_game.game, dict(protokoll.hands[-1].input))
-            if added is None:  # another writer got in between: as if the lock had been taken first
-                scored, after = _add_in_lock(db, game_id, raw, key, expected_number, None, "", max_hands)
-            else:
-                scored, after = protokoll.hands[-1], _added(db, scored_game, protokoll, number, *added)
-    else:
-        with writing(db):
-            scored, after = _add_in_lock(db, game_id, raw, key, expected_number, idempotency_key, request, max_hands)
-    if after is not None:
-        _remember(db, after)
+        done = _done_before(db, game_id, idempotency_key, "added", request)
+        scored_game = _scored_game(db, game)
+        if done is not None:
+            return _scored(scored_game, done.hand_id)
+        number = len(scored_game.hands) + 1
+        if expected_number is not None and expected_number != number:
+            raise Stale(number - 1, game.version)
+        if max_hands is not None and number > max_hands:
+            raise HandLimit({"hands": hand_limit_message(max_hands)}, number)
+        # The new hand is checked and scored in its place, going on from the scored game as it stands (the same as replaying
+        # every hand, property-tested); a game already over refuses it as hand `number`.
+        try:
+            protokoll = play_on(scored_game.protokoll, [raw])
+        except GameOver as exc:
+            if exc.number != number:
+                raise
+            raise GameOver(
+                {"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number
+            ) from None
+        scored = protokoll.hands[-1]
+        record, stamp = store.add_hand(db, game_id, dict(scored.input))
+        mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
+        # The deal in progress was played: its tricks (or a whole hand) completed it.
+        closed = game.deal is not None and store.close_open_deal(db, game_id)
+        if idempotency_key is not None:
+            store.put_idempotency(db, game_id, idempotency_key, "added", request, record.id)
+        # The new row as the write left it, not read again (tests/integration/test_lean_hand_entry.py holds it equal).
+        now = store.after_hand_added(game, stamp, closed)
+        after = ScoredGame(now, scored_game.hands + (record,), protokoll, mark)
+    _remember(db, after)
     return scored
-
-
-def _next_hand(
-    scored_game: ScoredGame, raw: Any, expected_number: int | None, max_hands: int | None
-) -> tuple[int, Protokoll]:
-    """The new hand's number and the protokoll with it: checked and scored in its place, going on from the scored game
-    as it stands (the same as replaying every hand, property-tested); a game already over refuses it as hand
-    `number`. Writes nothing."""
-    number = len(scored_game.hands) + 1
-    if expected_number is not None and expected_number != number:
-        raise Stale(number - 1, scored_game.game.version)
-    if max_hands is not None and number > max_hands:
-        raise HandLimit({"hands": hand_limit_message(max_hands)}, number)
-    try:
-        return number, play_on(scored_game.protokoll, [raw])
-    except GameOver as exc:
-        if exc.number != number:
-            raise
-        raise GameOver(
-            {"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number
-        ) from None
-
-
-def _added(
-    db,
-    scored_game: ScoredGame,
-    protokoll: Protokoll,
-    number: int,
-    record: store.HandRecord,
-    stamp: str,
-    idempotency_key: str | None = None,
-    request: str = "",
-) -> ScoredGame:
-    """What goes with a hand just stored, in its transaction: the edit log's line, the deal in progress closed (its
-    tricks, or a whole hand, completed it), the idempotency key; answers the scored game as the write left it."""
-    game = scored_game.game
-    mark = store.log_edit(db, game.id, "added", number, record.id, None, dict(record.input))
-    closed = game.deal is not None and store.close_open_deal(db, game.id)
-    if idempotency_key is not None:
-        store.put_idempotency(db, game.id, idempotency_key, "added", request, record.id)
-    # The new row as the write left it, not read again (tests/integration/test_lean_hand_entry.py holds it equal).
-    return ScoredGame(store.after_hand_added(game, stamp, closed), scored_game.hands + (record,), protokoll, mark)
-
-
-def _add_in_lock(
-    db,
-    game_id: str,
-    raw: Any,
-    key: Any,
-    expected_number: int | None,
-    idempotency_key: str | None,
-    request: str,
-    max_hands: int | None,
-) -> tuple[ScoredHand, ScoredGame | None]:
-    """add_hand with the write lock held from the first read: the scored hand, and the scored game to keep (None when
-    the idempotency key answered a hand made before)."""
-    game = store.get_game(db, game_id)
-    if game is None:
-        raise NotFound("game")
-    if not key_matches(game, key):
-        raise Forbidden()
-    done = _done_before(db, game_id, idempotency_key, "added", request)
-    scored_game = _scored_game(db, game)
-    if done is not None:
-        return _scored(scored_game, done.hand_id), None
-    number, protokoll = _next_hand(scored_game, raw, expected_number, max_hands)
-    record, stamp = store.add_hand(db, game_id, dict(protokoll.hands[-1].input))
-    return protokoll.hands[-1], _added(db, scored_game, protokoll, number, record, stamp, idempotency_key, request)
 
 
 def variant_of(db, game_id: str) -> str:

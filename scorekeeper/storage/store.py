@@ -134,20 +134,6 @@ def add_hand(db, game_id: str, input: dict) -> tuple[HandRecord, str]:
     return HandRecord(cursor.lastrowid, json.loads(text)), stamp
 
 
-def add_hand_if_unchanged(db, game: GameRecord, input: dict) -> tuple[HandRecord, str] | None:
-    """Store a hand of `game` only while its row is as read (its version, and its deal in progress's): the check and
-    the write in one statement, in a write transaction. Answers as add_hand, or None (nothing stored) if it moved."""
-    stamp, text = now(db), _dump(input)
-    cursor = db.execute(
-        "INSERT INTO hands (game_id, input, created, updated) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games g"
-        " WHERE g.id = ? AND g.version = ? AND coalesce((SELECT version FROM open_deals WHERE game_id = g.id), 0) = ?)",
-        [game.id, text, stamp, stamp, game.id, game.version, game.deal_version],
-    )
-    if cursor.rowcount != 1:
-        return None
-    return HandRecord(cursor.lastrowid, json.loads(text)), stamp
-
-
 def after_hand_added(game: GameRecord, stamp: str, deal_closed: bool = False) -> GameRecord:
     """The game's row as a hand added in this transaction leaves it, without reading it again: its trigger (m103) put
     the version one on and `updated` to the hand's time; close_open_deal, when it closed one, the deal's version one
