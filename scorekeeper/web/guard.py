@@ -177,19 +177,15 @@ def _purge_now_and_then() -> None:
 
 def unlimited(app) -> frozenset[str]:
     """The endpoints the limiter is not asked about: the keyed hand entry (exempt for EDIT_KEY), where no limit of its
-    own was put (`limited`) — and none at all while a default limit (RATELIMIT_DEFAULT, RATELIMIT_APPLICATION) would
-    apply to every route. Worked out at the first request, when every blueprint is registered."""
+    own was put (`limited`). The limiter has no default or application-wide limits (tests/integration/
+    test_lean_hand_entry.py holds it so), so nothing it would check there is skipped. Worked out at the first request,
+    when every blueprint is registered."""
     found = app.extensions.get("scorekeeper.unlimited")
     if found is None:
-        everywhere = app.config.get("RATELIMIT_DEFAULT") or app.config.get("RATELIMIT_APPLICATION")
         found = frozenset(
-            ()
-            if everywhere
-            else (
-                endpoint
-                for endpoint, view in app.view_functions.items()
-                if getattr(view, "guard_exempt", None) == EDIT_KEY and not getattr(view, "limited", None)
-            )
+            endpoint
+            for endpoint, view in app.view_functions.items()
+            if getattr(view, "guard_exempt", None) == EDIT_KEY and not getattr(view, "limited", None)
         )
         app.extensions["scorekeeper.unlimited"] = found
     return found
