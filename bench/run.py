@@ -5,7 +5,9 @@
    row, WAL, synchronous=FULL) under gunicorn with the same sync workers on 127.0.0.1, all driven by wrk at 1, 8 and
    32 connections: (a) a hand through the JSON API, (b) the same hand through the HTML form (the POST answered by its
    redirect), (c) the protokoll page of a 50-hand game; each beside the bare route's figures and as a ratio, and the
-   workers' CPU time per request. `--only floor`: the floor, JSON and form only, at 8 and 32 clients, in rounds.
+   workers' CPU time per request. `--only floor`: the floor, JSON and form only, at 8 and 32 clients, in rounds;
+   `--before TREE[,TREE…]` adds the JSON hand entry of other checkouts (say, main before a change) served beside it,
+   so that a speed-up is measured against what it replaces in the same run.
 2. Scaling, in-process (Flask test client): the protokoll page and the JSON game for 10, 100 and 1,000 hands per
    variant, median server time of several runs.
 3. The protokoll page of a 50-hand game: bytes (raw and gzip) and the requests of a first visit.
@@ -17,7 +19,7 @@
    page: the server's CPU and the bytes a minute, the protokoll and a 100-table drive's table page.
 
 Usage: python bench/run.py [--duration 10] [--clients 1,8,32] [--workers 2] [--rounds 2]
-       [--only load|floor|scaling|pdf|phone|memory|slow|live]
+       [--only load|floor|scaling|pdf|phone|memory|slow|live] [--before TREE,…]
 Results go to bench/results/<date-time>/ (table.md, results.json, the Lua scripts and the server logs).
 """
 
@@ -164,26 +166,32 @@ class Server:
             try:
                 urllib.request.urlopen(self.url + path, timeout=2).read()
                 return
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError):  # a busy machine: a first answer in > 2 s
                 time.sleep(0.1)
         raise SystemExit(f"the server {self.url} did not answer within {timeout} s")
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the master's workers so far (from /proc): what a request costs, hardly moved by
         other work on the machine."""
+        return sum(self.cpu_split())
+
+    def cpu_split(self) -> tuple[float, float]:
+        """(user, system) CPU time of the master's workers so far: the system part is the kernel's (the connection,
+        the disk flush), which another program's disk traffic on a shared machine moves; the user part is the
+        app's own work."""
         tick = os.sysconf("SC_CLK_TCK")
-        total = 0
+        user = system = 0
         try:
             children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
         except OSError:
-            return 0.0
+            return 0.0, 0.0
         for pid in children:
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / tick
+            user, system = user + int(fields[11]), system + int(fields[12])  # utime, stime
+        return user / tick, system / tick
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -346,15 +354,40 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
     env = {
         "SCOREKEEPER_DATABASE": str(db_path),
         "SCOREKEEPER_SECRET_KEY": "bench-" + secrets.token_hex(16),
-        "SCOREKEEPER_RATELIMIT_ENABLED": "false",  # the pools of games come from one address, hundreds a minute
+        # The limiter on, as a server runs it (its checks are part of a request's cost), with limits no pool reaches:
+        # the pools of games come from one address, hundreds a minute.
+        "SCOREKEEPER_RATELIMIT_ENABLED": "true",
+        "SCOREKEEPER_LIMIT_NEW_GAMES": "1000000 per minute",
     }
     app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
+    befores = []  # (part name, server, database): the same app from other checkouts, each package first on the path
+    for k, tree in enumerate(t for t in (getattr(args, "before", None) or "").split(",") if t):
+        tree = str(Path(tree).resolve())
+        name = "before" if k == 0 else f"before{k + 1}"
+        before_db = out / f"{name}.sqlite"
+        subprocess.run(
+            [sys.executable, "-c", f"from scorekeeper import storage; storage.migrate({str(before_db)!r})"],
+            check=True,
+            env={**os.environ, "PYTHONPATH": tree},
+        )
+        server = Server(
+            name,
+            "scorekeeper:create_app()",
+            Path(tree),
+            args.workers,
+            out,
+            {**env, "SCOREKEEPER_DATABASE": str(before_db), "PYTHONPATH": tree},
+        )
+        server.tree = tree
+        befores.append((name, server, before_db))
     bare = Server("bare", "bare:app", BENCH, args.workers, out)
     floor = Server("floor", "floor:app", BENCH, args.workers, out, {"FLOOR_DATABASE": str(out / "floor.sqlite")})
     try:
         app.wait("/")
         bare.wait("/ping")
         floor.wait("/floor")
+        for _, server, _ in befores:
+            server.wait("/")
         print(
             f"scorekeeper on {app.url}, bare Flask on {bare.url}, floor on {floor.url}, gunicorn --workers {args.workers}; "
             f"wrk {args.duration} s per run",
@@ -386,8 +419,25 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             call(PLAIN, floor.url + "/floor")
             call(PLAIN, f"{app.url}/g/{page_game['id']}")
 
+        parts = (*parts, *(name for name, _, _ in befores))
         runs: dict[str, list] = {name: [] for name in parts}
         for clients in [c for c in args.clients for _ in range(rounds)]:
+            before_runs = []  # the JSON hand entry of each --before tree, on a pool of its own
+            for name, server, _ in befores:
+                before_pool = [new_game(server.url, f"bench {name} {clients}.{k}") for k in range(POOL)]
+                before_lua = lua_script(
+                    scripts / f"{name}-{clients}.lua",
+                    [
+                        (
+                            "POST",
+                            f"/api/games/{g['id']}/hands",
+                            {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
+                            json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
+                        )
+                        for k, g in enumerate(before_pool)
+                    ],
+                )
+                before_runs.append((name, server.url, before_lua, before_pool))
             # (a) a fresh pool of games for the JSON API
             pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
             api_lua = lua_script(
@@ -421,18 +471,25 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             for name, base, script, ids in (
                 ("bare", bare.url, bare_lua, None),
                 ("floor", floor.url, floor_lua, None),
+                *before_runs,
                 ("api", app.url, api_lua, pool),
                 ("form", app.url, form_lua, form_pool),
                 ("page", app.url, read_lua, None),
             ):
                 if name not in parts:
                     continue
-                server = {"bare": bare, "floor": floor}.get(name, app)
-                cpu = server.cpu_seconds()
+                server = {"bare": bare, "floor": floor, **{n: b for n, b, _ in befores}}.get(name, app)
+                user, system = server.cpu_split()
                 result = wrk(base, script, clients, args.duration)
-                result["cpu_ms_per_request"] = (server.cpu_seconds() - cpu) * 1000 / max(result["requests"], 1)
+                user_after, system_after = server.cpu_split()
+                requests = max(result["requests"], 1)
+                result["cpu_ms_per_request"] = (user_after + system_after - user - system) * 1000 / requests
+                result["user_ms_per_request"] = (user_after - user) * 1000 / requests
+                result["load"] = round(os.getloadavg()[0], 2)
                 if ids:
-                    result["stored"] = hands_stored(db_path, [g["id"] for g in ids])
+                    result["stored"] = hands_stored(
+                        {n: d for n, _, d in befores}.get(name, db_path), [g["id"] for g in ids]
+                    )
                 runs[name].append(result)
                 extra = f", {result['stored']['total']} hands stored" if ids else ""
                 print(
@@ -446,6 +503,8 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
         app.stop()
         bare.stop()
         floor.stop()
+        for _, server, _ in befores:
+            server.stop()
 
 
 # ---------------------------------------------------------------- scaling, in-process
@@ -831,6 +890,50 @@ def floor_pairs(runs: dict) -> dict[int, list[tuple[dict, dict, dict]]]:
     return out
 
 
+def before_table(runs: dict, trees: list[str]) -> list[str]:
+    """This tree's JSON hand entry beside each --before tree's, every one against the floor of the same round."""
+    names = ["before" if k == 0 else f"before{k + 1}" for k in range(len(trees))]
+    lines = [
+        "",
+        "JSON hand entry of each tree against the floor of the same round, run back to back (CPU: the workers' CPU"
+        " time per request; load: the load average after the tree's run):",
+        "",
+        "| tree | clients | round | load | floor CPU ms | CPU ms | of it user | CPU ÷ floor | user ÷ floor's user "
+        "| req/s ÷ floor | p99 ms | p99 ÷ floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, name in [*zip(trees, names), ("this tree", "api")]:
+        rounds: dict[int, int] = {}
+        for floor, run in zip(runs["floor"], runs[name]):
+            k = rounds[floor["clients"]] = rounds.get(floor["clients"], 0) + 1
+            fc = floor["cpu_ms_per_request"]
+            lines.append(
+                f"| {label} | {floor['clients']} | {k} | {run.get('load', '–')} | {fc:.2f} | "
+                f"{run['cpu_ms_per_request']:.2f} | {run.get('user_ms_per_request', 0):.2f} | "
+                f"{ratio(run['cpu_ms_per_request'], fc)} | "
+                f"{ratio(run.get('user_ms_per_request', 0), floor.get('user_ms_per_request', 0))} | "
+                f"{ratio(run['rps'], floor['rps'])} | {run['p99_ms']:.1f} | {ratio(run['p99_ms'], floor['p99_ms'])} |"
+            )
+    lines += [
+        "",
+        "Medians of the rounds' ratios:",
+        "",
+        "| tree | clients | CPU ÷ floor | user CPU ms | req/s ÷ floor | p99 ÷ floor |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, name in [*zip(trees, names), ("this tree", "api")]:
+        by: dict[int, list] = {}
+        for floor, run in zip(runs["floor"], runs[name]):
+            by.setdefault(floor["clients"], []).append((floor, run))
+        for clients, pairs in by.items():
+            cpu = statistics.median(r["cpu_ms_per_request"] / f["cpu_ms_per_request"] for f, r in pairs)
+            user = statistics.median(r.get("user_ms_per_request", 0) for f, r in pairs)
+            rps = statistics.median(r["rps"] / f["rps"] for f, r in pairs)
+            p99 = statistics.median(r["p99_ms"] / f["p99_ms"] for f, r in pairs)
+            lines.append(f"| {label} | {clients} | {cpu:.2f} | {user:.2f} | {rps:.2f} | {p99:.2f} |")
+    return lines
+
+
 def floor_table(runs: dict) -> list[str]:
     lines = [
         "",
@@ -858,13 +961,20 @@ def floor_checks(runs: dict) -> list[tuple[str, bool, str]]:
     """The goals, on the median of the rounds' ratios."""
     checks = []
     for clients, rounds in floor_pairs(runs).items():
+        api_cpu = statistics.median(a["cpu_ms_per_request"] / f["cpu_ms_per_request"] for f, a, _ in rounds)
         api_rps = statistics.median(a["rps"] / f["rps"] for f, a, _ in rounds)
         api_p99 = statistics.median(a["p99_ms"] / f["p99_ms"] for f, a, _ in rounds)
         form_rps = statistics.median(m["rps"] / f["rps"] for f, _, m in rounds)
+        # Issue 27's goals (≥ 1.0 × the floor's throughput is out of reach on this disk and was retired there).
         checks += [
-            (f"JSON hand entry at {clients} clients ≥ 1.0 × the floor's req/s", api_rps >= 1.0, f"{api_rps:.2f}"),
-            (f"JSON hand entry p99 at {clients} clients ≤ 1.0 × the floor's p99", api_p99 <= 1.0, f"{api_p99:.2f}"),
-            (f"form hand entry at {clients} clients ≥ 0.8 × the floor's req/s", form_rps >= 0.8, f"{form_rps:.2f}"),
+            (
+                f"JSON hand entry CPU per request at {clients} clients ≤ 2.0 × the floor's",
+                api_cpu <= 2.0,
+                f"{api_cpu:.2f}",
+            ),
+            (f"JSON hand entry at {clients} clients ≥ 0.6 × the floor's req/s", api_rps >= 0.6, f"{api_rps:.2f}"),
+            (f"JSON hand entry p99 at {clients} clients ≤ 2.0 × the floor's p99", api_p99 <= 2.0, f"{api_p99:.2f}"),
+            (f"form hand entry at {clients} clients ≥ 0.6 × the floor's req/s", form_rps >= 0.6, f"{form_rps:.2f}"),
         ]
     return checks
 
@@ -886,7 +996,8 @@ def report(
     lines = [
         f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
         f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
-        f"per run; load average before the run {info['load_before']}.",
+        f"per run; load average before the run {info['load_before']}"
+        + (f", after it {info['load_after']}." if "load_after" in info else "."),
         "",
     ]
     checks = []
@@ -938,6 +1049,8 @@ def report(
     if runs and "floor" in runs:
         lines += floor_table(runs)
         checks += floor_checks(runs)
+        if runs.get("before"):
+            lines += before_table(runs, info.get("before", []))
     if scale:
         by = {(r["variant"], r["hands"]): r for r in scale["rows"]}
         variants = list(dict.fromkeys(r["variant"] for r in scale["rows"]))
@@ -1101,11 +1214,16 @@ def main(argv=None) -> int:
         help="run one part only",
     )
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --only floor (default 2)")
+    parser.add_argument(
+        "--before", help="with --only floor: a checkout whose JSON hand entry is served beside this one"
+    )
     args = parser.parse_args(argv)
     args.clients = [int(c) for c in args.clients.split(",")]
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
     info = {**machine(), "workers": args.workers, "duration": args.duration}
+    if args.before:
+        info["before"] = [t for t in args.before.split(",") if t]
     print(f"{info['date']}: {info['nproc']} × {info['cpu']}, {info['python']}; results in {out}", flush=True)
     if info["load_before"] > 0.5:
         print(f"Note: the machine is busy (load average {info['load_before']}); the figures will be noisy.", flush=True)
@@ -1120,6 +1238,7 @@ def main(argv=None) -> int:
     phone = phone_bench.run() if args.only in (None, "phone") else None
     mem = memory(args, out) if args.only in (None, "memory") else None
     watching = live_bench.run() if args.only in (None, "live") else None
+    info["load_after"] = round(os.getloadavg()[0], 2)
     table = report(info, runs, scale, pdf, slow, phone, mem, watching)
     (out / "table.md").write_text(table + "\n")
     (out / "results.json").write_text(
@@ -1146,6 +1265,8 @@ def main(argv=None) -> int:
     ):  # the figures are kept; the databases are not
         for path in out.glob(name + "*"):
             path.unlink()
+    for path in out.glob("before*.sqlite*"):
+        path.unlink()
     shutil.rmtree(out / "pdf", ignore_errors=True)  # the kept PDF beside pdf.sqlite
     print("\n" + table)
     return 0

@@ -333,15 +333,25 @@ def add_hand(
                 {"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number
             ) from None
         scored = protokoll.hands[-1]
-        record = store.insert_hand(db, game_id, dict(scored.input))
+        record, stamp = store.add_hand(db, game_id, dict(scored.input))
         mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
-        if game.deal is not None:  # the deal in progress was played: its tricks (or a whole hand) completed it
-            store.close_open_deal(db, game_id)
+        # The deal in progress was played: its tricks (or a whole hand) completed it.
+        closed = game.deal is not None and store.close_open_deal(db, game_id)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "added", request, record.id)
-        after = ScoredGame(store.get_game(db, game_id), scored_game.hands + (record,), protokoll, mark)
+        # The new row as the write left it, not read again (tests/integration/test_lean_hand_entry.py holds it equal).
+        now = store.after_hand_added(game, stamp, closed)
+        after = ScoredGame(now, scored_game.hands + (record,), protokoll, mark)
     _remember(db, after)
     return scored
+
+
+def variant_of(db, game_id: str) -> str:
+    """A game's variant, which never changes: from the scored game this worker keeps (after a write: the one it just
+    made), else read."""
+    key = _cache_key(db, game_id)
+    kept = cache.games.get(key) if key is not None else None
+    return kept.game.variant if kept is not None else load(db, game_id).game.variant
 
 
 def _hand_record(scored_game: ScoredGame, number: Any) -> store.HandRecord:

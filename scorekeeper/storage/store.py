@@ -122,11 +122,24 @@ def count_hands(db, game_id: str) -> int:
 
 def insert_hand(db, game_id: str, input: dict) -> HandRecord:
     """Store a hand; answers it as get_hands will read it back."""
+    return add_hand(db, game_id, input)[0]
+
+
+def add_hand(db, game_id: str, input: dict) -> tuple[HandRecord, str]:
+    """Store a hand; answers it as get_hands will read it back, and the time its game's row was `updated` to."""
     stamp, text = now(db), _dump(input)
     cursor = db.execute(
         "INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)", [game_id, text, stamp, stamp]
     )
-    return HandRecord(cursor.lastrowid, json.loads(text))
+    return HandRecord(cursor.lastrowid, json.loads(text)), stamp
+
+
+def after_hand_added(game: GameRecord, stamp: str, deal_closed: bool = False) -> GameRecord:
+    """The game's row as a hand added in this transaction leaves it, without reading it again: its trigger (m103) put
+    the version one on and `updated` to the hand's time; close_open_deal, when it closed one, the deal's version one
+    on. `game` is the row as read in the same write transaction."""
+    out = replace(game, version=game.version + 1, updated=stamp)
+    return replace(out, deal=None, deal_version=game.deal_version + 1) if deal_closed else out
 
 
 def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:

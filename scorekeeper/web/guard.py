@@ -8,7 +8,8 @@ walks the URL map and fails on a write route that says neither.
 Rate limits are Flask-Limiter's, counted per client (`client`: the address, or an IPv6 client's /64; the real one
 behind a trusted proxy, see proxy.py) in the memory of each server process: with `make run`'s one process that is
 exact; with N worker processes a client gets up to N times the limit, which still bounds it. Writes that carry a
-game's edit key (hands) are not limited: a table must never be refused its next hand.
+game's edit key (hands) are not limited: a table must never be refused its next hand, and the limiter is not even asked
+about them (`init_app`: its checks cost a hand entry more than the write's own statements).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
+from flask_limiter import _extension as limiter_extension
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -87,7 +89,14 @@ def writes(kind: str):
 def limited(setting: str, scope: str):
     """A rate limit of its own on a route that makes no row but must not be tried without end, whatever the method
     (a club table's code, scanned or typed: a right code gives a table's edit right)."""
-    return limiter.shared_limit(_limit(setting), scope=scope)
+    limit = limiter.shared_limit(_limit(setting), scope=scope)
+
+    def decorate(view):
+        out = limit(view)
+        out.limited = scope
+        return out
+
+    return decorate
 
 
 # The reason of the hand routes: a table must never be refused its next hand (MAX_HANDS bounds a game's rows).
@@ -166,8 +175,56 @@ def _purge_now_and_then() -> None:
         _purging.release()
 
 
+def unlimited(app) -> frozenset[str]:
+    """The endpoints the limiter is not asked about: the keyed hand entry (exempt for EDIT_KEY), where no limit of its
+    own was put (`limited`). The limiter has no default or application-wide limits (tests/integration/
+    test_lean_hand_entry.py holds it so), so nothing it would check there is skipped. Worked out at the first request,
+    when every blueprint is registered."""
+    found = app.extensions.get("scorekeeper.unlimited")
+    if found is None:
+        found = frozenset(
+            endpoint
+            for endpoint, view in app.view_functions.items()
+            if getattr(view, "guard_exempt", None) == EDIT_KEY and not getattr(view, "limited", None)
+        )
+        app.extensions["scorekeeper.unlimited"] = found
+    return found
+
+
+def _ask_limiter_only_where_it_limits(app) -> None:
+    """Flask-Limiter asks, for every request, which limits apply (a before_request), then adds its headers and drops
+    its context (after and teardown): for the keyed hand entry, which it never limits, all three are skipped."""
+    inject = getattr(limiter_extension.Limiter, "_Limiter__inject_headers", None)
+    release = getattr(limiter_extension.Limiter, "_Limiter__release_context", None)
+
+    def wrap(funcs: list, i: int, on_skip=None):
+        hook = funcs[i]
+
+        @functools.wraps(hook)
+        def only_where_it_limits(*args):
+            if request.endpoint in unlimited(app):
+                return on_skip(*args) if on_skip else None
+            return hook(*args)
+
+        funcs[i] = only_where_it_limits
+
+    for funcs, is_limiters, on_skip in (
+        (app.before_request_funcs.get(None, []), lambda f: f == limiter._check_request_limit, None),
+        (
+            app.after_request_funcs.get(None, []),
+            lambda f: getattr(f, "func", None) is inject and f.args == (limiter,),
+            lambda response: response,
+        ),
+        (app.teardown_request_funcs.get(None, []), lambda f: getattr(f, "__func__", None) is release, None),
+    ):
+        for i, f in enumerate(funcs):
+            if is_limiters(f):
+                wrap(funcs, i, on_skip)
+
+
 def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiInteger
     limiter.init_app(app)
+    _ask_limiter_only_where_it_limits(app)
     app.extensions["scorekeeper.keys_purged"] = float("-inf")
     app.before_request(_purge_now_and_then)

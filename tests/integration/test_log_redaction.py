@@ -157,3 +157,30 @@ def test_the_served_apps_log_keeps_no_secret(tmp_path):
         _, err = proc.communicate(timeout=20)
     assert f"/g/{game}" in err  # the requests were logged …
     assert secret not in err  # … without the key
+
+
+# Issue 27: redact() first looks whether a text may hold a secret at all (every request's line asks, twice).
+from hypothesis import example, given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from scorekeeper.web.security import redact, redact_fully  # noqa: E402
+
+PIECES = ["/", "//", "\\", "k", "K", "t", "T", ".", "%2F", "%6B", "%25", "?", "&", ";", "=", "key", "token", "g", "d",
+          "abc123", " ", '"', "<", "#", "/k/", "/t/", "x"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
+@example("/g/abc/%6B/secret")  # each one of the quick look's signs, alone
+@example("/g/abc%2Fk%2Fsecret")
+@example("/g/abc\\k\\secret")
+@example("/d/abc/T/1/secret")
+@example("/g/abc?key=secret")
+@example("/g/abc;k=secret")
+@example("/g/abc&token=secret")
+def test_the_quick_look_never_lets_a_secret_through(text):
+    assert redact(text) == redact_fully(text)
+
+
+def test_the_quick_look_passes_a_plain_path_as_it_is():
+    assert redact("POST /api/games/Ab3_x-9/hands 201 1.2ms") == "POST /api/games/Ab3_x-9/hands 201 1.2ms"
+    assert redact("GET /g/Ab3/k/SECRET 200") == "GET /g/Ab3/k/[redacted] 200"

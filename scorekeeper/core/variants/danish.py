@@ -298,9 +298,26 @@ def house_dict(options: Mapping[str, Any]) -> Mapping[str, Any]:
     return house
 
 
+# The houses parsed last, by the identity of the options they were parsed from: a game's options are one mapping for
+# as long as its protokoll is kept (Setup → every TableContext and HandContext), so a hand checked and scored takes its
+# house from here instead of serialising it again (a sorted json.dumps, half the Danish scoring of a hand). Options are
+# never changed in place; a new mapping (another game, another version read from the file) is parsed anew. The entry
+# holds the mapping, so its id cannot be reused while it is kept; at most HOUSES_KEPT, then they start over.
+HOUSES_KEPT = 512
+_houses: dict[int, tuple[Mapping[str, Any], Any, House]] = {}
+
+
 def house_of(options: Mapping[str, Any]) -> House:
-    """The house a game scores by, also for options stored before `house` existed."""
-    return model.parse(house_dict(options))
+    """The house a game scores by, also for options stored before `house` existed; parsed once per options mapping."""
+    given = options.get("house")
+    kept = _houses.get(id(options))
+    if kept is not None and kept[0] is options and kept[1] is given:
+        return kept[2]
+    house = model.parse(house_dict(options))
+    if len(_houses) >= HOUSES_KEPT:
+        _houses.clear()
+    _houses[id(options)] = (options, given, house)
+    return house
 
 
 def is_solo(bid: Any) -> TypeGuard[str]:

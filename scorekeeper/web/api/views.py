@@ -194,7 +194,7 @@ def add_hand(game_id):
 
 def _hand_answer(game_id: str, scored) -> dict:
     """A hand as the game's answer lists it, with its variant's own fields (the deal's cards)."""
-    return hand_dict(scored, VIEWS[service.load(get_db(), game_id).game.variant])
+    return hand_dict(scored, VIEWS[service.variant_of(get_db(), game_id)])
 
 
 def _number(number: str) -> int:
