@@ -556,8 +556,9 @@ def blank_form(variant):
         try:  # the sheet's own checks (two players of one name, a table size) answered here, by the fields typed
             paper.blank_request(variant, MultiDict([(k, v) for k, vs in query.items() for v in _listed(vs)]))
         except InputError as exc:
-            for field, message in exc.errors.items():
-                errors[field.removeprefix("options.")] = with_field(field, translate(message))
+            for field, message in exc.errors.items():  # a house rule's by its box, the rest above the form
+                key = "opt_" + field.removeprefix("options.") if field.startswith("options.") else field
+                errors[key] = with_field(field, translate(message))
         else:
             return redirect(url_for("sheets.blank", variant=variant, **query))
     view = VIEWS[variant]
