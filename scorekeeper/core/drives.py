@@ -14,6 +14,7 @@ whoever played it.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -272,28 +273,42 @@ class Drive:
 # ---------------------------------------------------------------- the setup
 
 
-def _names(value: Any, field: str, what: Callable[[int], Msg], errors: dict[str, str]) -> list[str]:
+def kept_name(value: Any, what: str, *, required: bool = True, limit: int = 0) -> str | None:
+    """A name as a drive stored it, read back: text, trimmed as check_name trims, but not held to today's rules of
+    what a name may hold (they have grown stricter; a drive stored before must still open). `limit` is unused."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise ValueError(Msg("%(what)s is empty", what=what))
+        return None
+    if not isinstance(value, str):
+        raise ValueError(Msg("%(what)s must be text", what=what))
+    return unicodedata.normalize("NFC", " ".join(value.split()))
+
+
+def _names(
+    value: Any, field: str, what: Callable[[int], Msg], errors: dict[str, str], check: Callable = check_name
+) -> list[str]:
     if not isinstance(value, list):
         errors[field] = Msg("must be a list of names")
         return []
     names: list[str] = []
     for i, raw in enumerate(value):
         try:
-            names.append(check_name(raw, ""))
+            names.append(check(raw, ""))
         except ValueError:
             try:
-                check_name(raw, what(i + 1))  # again, to say which name in words (a drive is read back often)
+                check(raw, what(i + 1))  # again, to say which name in words (a drive is read back often)
             except ValueError as exc:
                 errors.setdefault(field, message_of(exc))
     return names
 
 
-def _pairs(value: Any, errors: dict[str, str]) -> tuple[list[str], list[str]]:
+def _pairs(value: Any, errors: dict[str, str], check: Callable = check_name) -> tuple[list[str], list[str]]:
     if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
         errors["pairs"] = Msg('must be a list of pairs of names, such as [["Anna", "Bo"], ["Carl", "Dina"]]')
         return [], []
-    firsts = _names([p[0] for p in value], "pairs", lambda n: Msg("pair %(n)d's first name", n=n), errors)
-    seconds = _names([p[1] for p in value], "pairs", lambda n: Msg("pair %(n)d's second name", n=n), errors)
+    firsts = _names([p[0] for p in value], "pairs", lambda n: Msg("pair %(n)d's first name", n=n), errors, check)
+    seconds = _names([p[1] for p in value], "pairs", lambda n: Msg("pair %(n)d's second name", n=n), errors, check)
     return firsts, seconds
 
 
@@ -352,7 +367,13 @@ def _people(
 
 
 def _substitutes(
-    value: Any, people: list[Person], hands: int, couples: bool, as_gents: list[str], errors: dict[str, str]
+    value: Any,
+    people: list[Person],
+    hands: int,
+    couples: bool,
+    as_gents: list[str],
+    errors: dict[str, str],
+    check: Callable = check_name,
 ) -> list[tuple[int, str, str]]:
     """Each {"hand", "out", "in"} in the order entered: from hand `hand` on, `in` (a new name) holds the seat `out`
     holds then. Adds the newcomers to `people` (and ends the leaver's hands) as it goes."""
@@ -378,8 +399,8 @@ def _substitutes(
             )
             return out_list
         try:
-            newcomer = check_name(entry.get("in"), Msg("the substitute's name"))
-            leaver = check_name(entry.get("out"), Msg("the name of the player who leaves"))
+            newcomer = check(entry.get("in"), Msg("the substitute's name"))
+            leaver = check(entry.get("out"), Msg("the name of the player who leaves"))
         except ValueError as exc:
             errors["substitutes"] = message_of(exc)
             return out_list
@@ -413,15 +434,19 @@ def _substitutes(
     return out_list
 
 
-def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | None = MAX_HANDS) -> DriveSetup:
+def make_drive(
+    data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | None = MAX_HANDS, stored: bool = False
+) -> DriveSetup:
     """Check everything a drive is started with; raises InputError naming every wrong field. The bounds on tables and
-    hands are the caller's (None: none, for a drive read back as it was stored)."""
+    hands are the caller's (None: none, for a drive read back as it was stored); `stored`: its names are read back as
+    they were kept (kept_name), not held to today's name rules."""
+    check: Callable = kept_name if stored else check_name
     if not isinstance(data, Mapping):
         raise InputError({"body": Msg("must be a JSON object with the drive's format and players")})
     errors: dict[str, str] = {k: Msg("unknown field") for k in sorted(set(data) - set(FIELDS))}
     title = None
     try:
-        title = check_name(data.get("title"), Msg("the title"), required=False, limit=TITLE_MAX)
+        title = check(data.get("title"), Msg("the title"), required=False, limit=TITLE_MAX)
     except ValueError as exc:
         errors["title"] = message_of(exc)
     format = data.get("format")
@@ -431,14 +456,14 @@ def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | 
     if format == "progressive":
         if "pairs" in data:
             errors["pairs"] = Msg("is for a couples drive; a progressive drive takes ladies and gents")
-        ladies = _names(data.get("ladies"), "ladies", lambda n: Msg("lady %(n)d's name", n=n), errors)
-        gents = _names(data.get("gents"), "gents", lambda n: Msg("gent %(n)d's name", n=n), errors)
+        ladies = _names(data.get("ladies"), "ladies", lambda n: Msg("lady %(n)d's name", n=n), errors, check)
+        gents = _names(data.get("gents"), "gents", lambda n: Msg("gent %(n)d's name", n=n), errors, check)
         _tables(len(ladies), len(gents), False, errors, max_tables)
     elif couples:
         for name in ("ladies", "gents", "ladies_as_gents"):
             if name in data:
                 errors[name] = Msg("is for a progressive drive; a couples drive takes pairs")
-        ladies, gents = _pairs(data.get("pairs"), errors)
+        ladies, gents = _pairs(data.get("pairs"), errors, check)
         _tables(len(ladies), len(gents), True, errors, max_tables)
     else:
         errors["format"] = Msg("must be one of %(choices)s", choices=", ".join(FORMATS))
@@ -486,10 +511,12 @@ def make_drive(data: Any, max_tables: int | None = MAX_TABLES, max_hands: int | 
     as_gents: list[str] = []
     if not couples and data.get("ladies_as_gents") is not None:
         as_gents = _names(
-            data.get("ladies_as_gents"), "ladies_as_gents", lambda n: Msg("lady %(n)d's name", n=n), errors
+            data.get("ladies_as_gents"), "ladies_as_gents", lambda n: Msg("lady %(n)d's name", n=n), errors, check
         )
     people = _people(ladies, gents, couples, as_gents, hands)
-    substitutes = _substitutes(data.get("substitutes"), people, hands, couples, as_gents, errors) if not errors else []
+    substitutes = (
+        _substitutes(data.get("substitutes"), people, hands, couples, as_gents, errors, check) if not errors else []
+    )
     if "ladies_as_gents" not in errors and "gents" not in errors and as_gents:
         in_gent_seats = {p.name.casefold() for p in people if p.role == "gent"}
         strangers = [n for n in as_gents if n.casefold() not in in_gent_seats]

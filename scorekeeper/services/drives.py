@@ -245,7 +245,7 @@ def create_drive(
 
 def stored_setup(record: store.DriveRecord) -> DriveSetup:
     """The setup as stored, read back without the bounds of today (it was checked against those of its day)."""
-    return make_drive(record.setup, max_tables=None, max_hands=None)
+    return make_drive(record.setup, max_tables=None, max_hands=None, stored=True)
 
 
 def _replayed(db, record: store.DriveRecord) -> ScoredDrive:

@@ -1,6 +1,7 @@
 """Whist drives through the JSON API and the real SQLite file: whole drives of both formats against standings worked
 out by hand, every refusal (with nothing stored), the edit key, unknown drives, and the hands that take no result."""
 
+import json
 import sqlite3
 
 import pytest
@@ -377,3 +378,25 @@ def test_pairs_that_are_not_two_pairs_of_names_are_400(client, db_path, pairs):
     )
     assert r.status_code == 400 and list(r.json["errors"]) == ["pairs"], r.json
     assert dump(db_path) == before
+
+
+def test_a_drive_stored_before_todays_name_rules_still_opens(client, db_path):
+    """Name rules have grown stricter (markup, control and bidi characters refused); a drive whose stored names the
+    rules of today refuse is read back as it was kept — every page opens, the names printed as letters — not a 500."""
+    drive = new_drive(client, format="progressive", ladies=LADIES[:4], gents=GENTS[:4], hands=2)
+    with sqlite3.connect(db_path) as conn:
+        (setup,) = conn.execute("SELECT setup FROM drives WHERE id = ?", [drive["id"]]).fetchone()
+        data = json.loads(setup)
+        data["ladies"][0] = "<b>Ann</b>"
+        data["title"] = "Old <drive>"
+        conn.execute("UPDATE drives SET setup = ? WHERE id = ?", [json.dumps(data), drive["id"]])
+    r = client.get(f"/api/drives/{drive['id']}")
+    assert r.status_code == 200 and "<b>Ann</b>" in json.dumps(r.json)
+    for path in ("", "/screen", "/standings", "/scorecards"):
+        page = client.get(f"/d/{drive['id']}{path}")
+        assert page.status_code == 200, path
+        html = page.get_data(as_text=True)
+        assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>Ann</b>" not in html, path
+    pdf = client.get(f"/d/{drive['id']}/scorecards.pdf")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    enter(client, drive, 1, 1, [7, 6])  # and it goes on
