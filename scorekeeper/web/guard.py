@@ -175,17 +175,28 @@ def _purge_now_and_then() -> None:
         _purging.release()
 
 
+# The reason of the live pages' light twins (web/live.py): a read of a row or two, asked every few seconds.
+POLLED = "a watching page's question whether it changed (…/live): a row or two read, asked every few seconds"
+
+
+def polled(view):
+    """A live page's light twin: a read the limiter never limits, so it is not asked about it (see unlimited)."""
+    view.limiter_skip = POLLED
+    return view
+
+
 def unlimited(app) -> frozenset[str]:
-    """The endpoints the limiter is not asked about: the keyed hand entry (exempt for EDIT_KEY), where no limit of its
-    own was put (`limited`). The limiter has no default or application-wide limits (tests/integration/
-    test_lean_hand_entry.py holds it so), so nothing it would check there is skipped. Worked out at the first request,
-    when every blueprint is registered."""
+    """The endpoints the limiter is not asked about: the keyed hand entry (exempt for EDIT_KEY) and the live pages'
+    polls (`polled`), where no limit of their own was put (`limited`). The limiter has no default or application-wide
+    limits (tests/integration/test_lean_hand_entry.py holds it so), so nothing it would check there is skipped. Worked
+    out at the first request, when every blueprint is registered."""
     found = app.extensions.get("scorekeeper.unlimited")
     if found is None:
         found = frozenset(
             endpoint
             for endpoint, view in app.view_functions.items()
-            if getattr(view, "guard_exempt", None) == EDIT_KEY and not getattr(view, "limited", None)
+            if (getattr(view, "guard_exempt", None) == EDIT_KEY or getattr(view, "limiter_skip", None) == POLLED)
+            and not getattr(view, "limited", None)
         )
         app.extensions["scorekeeper.unlimited"] = found
     return found

@@ -259,14 +259,16 @@ def test_a_house_kept_by_its_options_is_never_another_games():
     assert len(danish._houses) <= danish.HOUSES_KEPT
 
 
-def test_the_limiter_skips_exactly_the_keyed_hand_entry(db_path):
+def test_the_limiter_skips_exactly_the_keyed_hand_entry_and_the_live_polls(db_path):
     from scorekeeper.web import guard
 
     app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "t", "RATELIMIT_ENABLED": True})
     skipped = guard.unlimited(app)
     assert {"api.add_hand", "api.replace_hand", "api.delete_hand", "games.new_hand", "games.edit_hand"} <= skipped
+    assert {"games.protokoll_live", "drives.table_live", "drives.screen_live"} <= skipped  # the live pages' polls
     for endpoint in skipped:
-        assert guard.declared(app.view_functions[endpoint]) == f"exempt: {guard.EDIT_KEY}", endpoint
+        view = app.view_functions[endpoint]
+        assert guard.declared(view) == f"exempt: {guard.EDIT_KEY}" or view.limiter_skip == guard.POLLED, endpoint
     limited = {e for e, v in app.view_functions.items() if getattr(v, "limited", None) or getattr(v, "guard", None)}
     assert limited and not limited & skipped  # the table codes, creates, imports, clubs, logins are still asked
     # Nothing else is skipped there: the limiter has no limit for every route (a default or an application limit

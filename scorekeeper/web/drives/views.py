@@ -575,6 +575,7 @@ _table_page = table  # for table_live, whose `table` is the table's number
 
 
 @bp.get("/d/<drive_id>/t/<int:table>/<token>/live")
+@guard.polled
 def table_live(drive_id, table, token):
     """The table page's light twin (web/live.py): 304 while the page shows the drive as it is (its row read, not
     replayed), else the page, fresh. The same token as the page's."""
@@ -616,6 +617,7 @@ def screen(drive_id):
 
 
 @bp.get("/d/<drive_id>/screen/live")
+@guard.polled
 def screen_live(drive_id):
     """The hall screen's light twin (web/live.py): 304 while the screen shows the drive as it is, else the screen,
     fresh (the screen puts it in place at the end of its cycle: drives.js)."""

@@ -263,6 +263,7 @@ def protokoll(game_id):
 
 
 @bp.get("/g/<game_id>/live")
+@guard.polled
 def protokoll_live(game_id):
     """The protokoll's light twin (web/live.py): 304 while the page shows the game as it is, else the page, fresh."""
     game = live_service.game_row(get_db(), game_id)
