@@ -1,8 +1,9 @@
-"""Checks of a hand's fields that several variants share: known fields only, a seat, two trick counts."""
+"""Checks of a hand's fields that several variants share: known fields only, a seat, two trick counts, a contract
+entered before the play."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from scorekeeper.core.messages import InputError, Msg
@@ -21,6 +22,19 @@ def require_fields(raw: Any, allowed: tuple[str, ...]) -> dict:
     if unknown:
         raise InputError({str(k): Msg("unknown field (known: %(known)s)", known=", ".join(allowed)) for k in unknown})
     return dict(raw)
+
+
+def contract_first(raw: Any, ctx: Any, fields: tuple[str, ...], contract: Callable[[dict, Any, dict], dict]) -> dict:
+    """A variant's check_bids when its bids are the auction's contract (`fields`, checked by `contract(data, ctx,
+    errors)` as its hands check them). A passed-out deal has no play: it is entered as a hand, in one tap."""
+    if isinstance(raw, Mapping) and "passed" in raw:
+        raise InputError({"passed": Msg("a passed-out deal has no play: it is entered as a hand, not as bids first")})
+    data = require_fields(raw, fields)
+    errors: dict[str, str] = {}
+    out = contract(data, ctx, errors)
+    if errors:
+        raise InputError(errors)
+    return out
 
 
 def seat(value: Any, n: int, name: str, errors: dict) -> int | None:

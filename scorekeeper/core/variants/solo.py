@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.fields import is_int, require_fields, seat
+from scorekeeper.core.fields import contract_first, is_int, require_fields, seat
 from scorekeeper.core.game import BidResult, HandContext, TableContext
 from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.core.options import Option, currency_option, int_option, rate_option
@@ -144,15 +144,8 @@ def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:
 
 
 def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
-    """The contract before the play. A passed-out deal has no play: it is entered as a hand, in one tap."""
-    if isinstance(raw, Mapping) and "passed" in raw:
-        raise InputError({"passed": Msg("a passed-out deal has no play: it is entered as a hand, not as bids first")})
-    data = require_fields(raw, BID_FIELDS)
-    errors: dict[str, str] = {}
-    out = _contract(data, ctx, errors)
-    if errors:
-        raise InputError(errors)
-    return out
+    """The contract before the play (a passed-out deal is entered as a hand)."""
+    return contract_first(raw, ctx, BID_FIELDS, _contract)
 
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
