@@ -66,8 +66,9 @@ class Phone:
         return r.status, body, len(head.encode()) + 2 + len(body)
 
 
-def serve(db_path: Path) -> tuple[subprocess.Popen, int]:
-    """The app under waitress in a process of its own (as make run serves it), on a free port."""
+def serve(db_path: Path, door: bool = True) -> tuple[subprocess.Popen, int]:
+    """The app under waitress in a process of its own (as make run serves it), on a free port; `door=False`: with
+    LIVE_DOOR off, every poll answered by Flask (as before web/live_door.py)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -76,6 +77,7 @@ def serve(db_path: Path) -> tuple[subprocess.Popen, int]:
         "SCOREKEEPER_DATABASE": str(db_path),
         "SCOREKEEPER_SECRET_KEY": "bench",
         "SCOREKEEPER_DRIVE_MAX_TABLES": str(DRIVE_TABLES),
+        "SCOREKEEPER_LIVE_DOOR": "true" if door else "false",
     }
     proc = subprocess.Popen(  # what make run serves: waitress, its log lines on stderr, the rate limiter on
         [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -132,12 +134,10 @@ def a_drive(app) -> tuple[str, str]:
     return drive["id"], re.search(r'<a href="http://[^/"]+(/d/[^"]+)" data-table="1"', cards).group(1)
 
 
-def measure(kind: str, proc: subprocess.Popen, port: int, path: str, blocks: int, per_block: int) -> dict:
-    """The server process's CPU per request, page (reloaded) against poll (304), in alternating blocks of requests
-    (the machine's other load falls on both alike): the median of the blocks' per-request figures."""
+def watching(port: int, path: str) -> tuple[Phone, str, dict, int, int]:
+    """A phone that opened the page and polls its twin: (phone, the twin's address, its If-None-Match, the page's
+    bytes, the poll's bytes)."""
     from html import unescape
-
-    from scorekeeper.web import live as web_live
 
     phone = Phone(port)
     status, body, page_bytes = phone.get(path)
@@ -147,20 +147,33 @@ def measure(kind: str, proc: subprocess.Popen, port: int, path: str, blocks: int
     asked = {"If-None-Match": f'"{TAG.search(page).group(1)}"'}
     status, body, poll_bytes = phone.get(live, asked)
     assert status == 304 and body == b"", (status, body[:200])
+    return phone, live, asked, page_bytes, poll_bytes
+
+
+def measure(kind: str, door: tuple, flask: tuple, path: str, blocks: int, per_block: int) -> dict:
+    """The server process's CPU per request, page (reloaded) against poll (304), in alternating blocks of requests
+    (the machine's other load falls on all alike): the median of the blocks' per-request figures. `door` and `flask`
+    are (process, port) of the app with LIVE_DOOR on (as served) and off (every poll through Flask)."""
+    from scorekeeper.web import live as web_live
+
+    proc, port = door
+    phone, live, asked, page_bytes, poll_bytes = watching(port, path)
+    through, through_live, through_asked, _, _ = watching(flask[1], path)
     status, _body, _n = phone.get("/static/app.css")
     static = {"If-None-Match": phone.etag}
-    per: dict[str, list[float]] = {"page": [], "poll": [], "floor": []}
+    per: dict[str, list[float]] = {"page": [], "poll": [], "flask": [], "floor": []}
     for _ in range(blocks):
-        for what, target, headers, expect in (
-            ("page", path, None, 200),
-            ("poll", live, asked, 304),
-            ("floor", "/static/app.css", static, 304),
+        for what, who, pid, target, headers, expect in (
+            ("page", phone, proc.pid, path, None, 200),
+            ("poll", phone, proc.pid, live, asked, 304),
+            ("flask", through, flask[0].pid, through_live, through_asked, 304),
+            ("floor", phone, proc.pid, "/static/app.css", static, 304),
         ):
-            n = per_block if what == "page" else per_block * 5
-            before = cpu_seconds(proc.pid)
+            n = per_block if what == "page" else per_block * 25  # a poll costs ~1 ms or less: enough /proc ticks
+            before = cpu_seconds(pid)
             for _ in range(n):
-                assert phone.get(target, headers)[0] == expect
-            per[what].append((cpu_seconds(proc.pid) - before) * 1000 / n)
+                assert who.get(target, headers)[0] == expect
+            per[what].append((cpu_seconds(pid) - before) * 1000 / n)
     page_cpu, poll_cpu = statistics.median(per["page"]), statistics.median(per["poll"])
     floor_cpu = statistics.median(per["floor"])
     reloads, polls = 60 / RELOAD[kind], 60 / web_live.SECONDS
@@ -168,6 +181,8 @@ def measure(kind: str, proc: subprocess.Popen, port: int, path: str, blocks: int
         "page_cpu_ms": round(page_cpu, 2),
         "poll_cpu_ms": round(poll_cpu, 3),
         "cpu_ratio": round(poll_cpu / page_cpu, 4),
+        "flask_poll_cpu_ms": round(statistics.median(per["flask"]), 3),
+        "flask_cpu_ratio": round(statistics.median(per["flask"]) / page_cpu, 4),
         "floor_cpu_ms": round(floor_cpu, 3),
         "page_bytes": page_bytes,
         "poll_bytes": poll_bytes,
@@ -197,15 +212,16 @@ def run(blocks: int = 7) -> dict:
     )
     game_id = a_game(app)
     _drive_id, table_path = a_drive(app)
-    proc, port = serve(db_path)
+    door, flask = serve(db_path), serve(db_path, door=False)
     try:
         result = {
-            "protokoll": measure("protokoll", proc, port, f"/g/{game_id}", blocks, 20),
-            "table": measure("table", proc, port, table_path, blocks, 10),
+            "protokoll": measure("protokoll", door, flask, f"/g/{game_id}", blocks, 20),
+            "table": measure("table", door, flask, table_path, blocks, 10),
         }
     finally:
-        proc.terminate()
-        proc.wait(10)
+        for proc, _port in (door, flask):
+            proc.terminate()
+            proc.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
     result["load_before"] = load_before
     result["load_after"] = [round(v, 2) for v in os.getloadavg()]
@@ -216,8 +232,9 @@ def run(blocks: int = 7) -> dict:
 def table(r: dict) -> str:
     rows = [
         "| page | before: reload | server CPU ms | bytes | bytes/min | now: poll (304) | server CPU ms | bytes "
-        "| bytes/min | poll ÷ reload (CPU) | a static file's 304, CPU ms |",
-        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+        "| bytes/min | poll ÷ reload (CPU) | the poll through Flask (no door), CPU ms | ÷ reload "
+        "| a static file's 304, CPU ms |",
+        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     names = {
         "protokoll": f"protokoll, {r['hands']} hands, read-only",
@@ -228,7 +245,8 @@ def table(r: dict) -> str:
         rows.append(
             f"| {names[kind]} | every {m['reload_s']} s | {m['page_cpu_ms']:.1f} | {m['page_bytes']} | "
             f"{m['before_bytes_min']} | every {m['poll_s']} s | {m['poll_cpu_ms']:.2f} | {m['poll_bytes']} | "
-            f"{m['now_bytes_min']} | {m['cpu_ratio']:.3f} | {m['floor_cpu_ms']:.2f} |"
+            f"{m['now_bytes_min']} | {m['cpu_ratio']:.3f} | {m['flask_poll_cpu_ms']:.2f} | {m['flask_cpu_ratio']:.3f} | "
+            f"{m['floor_cpu_ms']:.2f} |"
         )
     rows.append("")
     rows.append(f"Load average before {r['load_before']}, after {r['load_after']}.")

@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper import cli, storage
 from scorekeeper import config as settings
-from scorekeeper.web import db, errors, guard, health, i18n, logs, offline, security
+from scorekeeper.web import db, errors, guard, health, i18n, live_door, logs, offline, security
 from scorekeeper.web.api import drives as drives_api
 from scorekeeper.web.api import views as api
 from scorekeeper.web.clubs import views as clubs
@@ -76,6 +76,7 @@ def create_app(config=None) -> Flask:
     csrf.exempt(drives.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
+    live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask
     if app.config.get("GC_FREEZE", not app.testing):
         # The app as loaded (Flask, Jinja, Babel's catalogues, the modules: some 50,000 objects) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise stalled a request for 15–20 ms

@@ -199,6 +199,12 @@ KEYS: tuple[Key, ...] = (
         "one database connection per thread, kept between requests; false: one per request",
     ),
     Key(
+        "LIVE_DOOR",
+        True,
+        "bool",
+        "a live page's repeated poll answered before Flask while nothing was committed to the database (web/live_door.py)",
+    ),
+    Key(
         "GC_FREEZE",
         True,
         "bool",

@@ -12,6 +12,7 @@ import json
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
+from scorekeeper.web import live_door
 from scorekeeper.web.sheets.views import kept_state
 
 SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
@@ -32,6 +33,7 @@ def unchanged(state: str) -> Response | None:
     """`304 Not Modified` (no body: a few hundred bytes of headers) if the asking page already shows `state`."""
     if not request.if_none_match.contains(state):
         return None
+    live_door.mark(request.environ)  # this 304 is the request's and the database's only: the door may repeat it
     response = Response(status=304, headers={"Cache-Control": "no-store"})
     response.set_etag(state)
     return response
