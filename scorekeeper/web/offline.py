@@ -27,7 +27,7 @@ THEME = "#0b6e4f"  # app.css --accent
 BACKGROUND = "#f6f7f4"  # app.css --bg
 # Copied into the service worker's cache when it installs: what every page needs, and the icons; precache() adds
 # the variants' own files.
-PRECACHE = ("app.css", "app.js", "queue.js", "offline.js", "icons/icon-192.png")
+PRECACHE = ("app.css", "app.js", "queue.js", "offline.js", "live.js", "icons/icon-192.png")
 
 
 def precache() -> list[str]:

@@ -151,3 +151,24 @@ def test_the_app_installs(client):
         assert served.status_code == 200
         served.close()
     assert any(i.get("purpose") == "maskable" for i in manifest["icons"])
+
+
+def test_every_script_and_stylesheet_of_a_kept_page_is_precached(client, api):
+    """A page the phone keeps (a read-only protokoll that follows the game, the scorer's protokoll, the hand form)
+    opens offline with all its scripts and stylesheets, live.js too: each is in the service worker's precache list."""
+    import re
+
+    game = api.create("danish")
+    worker = client.get("/sw.js").get_data(as_text=True)
+    viewer = client.application.test_client().get(f"/g/{game['id']}").get_data(as_text=True)
+    assert "/static/live.js" in viewer
+    client.get(game["edit_page"])
+    for html in (
+        viewer,
+        client.get(f"/g/{game['id']}").get_data(as_text=True),
+        client.get(f"/g/{game['id']}/hands/new").get_data(as_text=True),
+    ):
+        assets = re.findall(r'<script src="([^"]+)"', html) + re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+        assert assets
+        for asset in assets:
+            assert f'"{asset.split("?")[0]}"' in worker, asset
