@@ -195,6 +195,38 @@ def measure(kind: str, door: tuple, flask: tuple, path: str, blocks: int, per_bl
     }
 
 
+BUSY = (1, 2, 7)  # polls of one phone per commit elsewhere in the file: a 100-table drive's last round (a result every
+# 3 s or so: one poll in five seconds sees one), a busy club evening, a quiet one (five tables, a hand each every three
+# minutes: a commit every 36 s, seven polls)
+
+
+def busy(door: tuple, db_path: Path, path: str, blocks: int, per_block: int) -> dict:
+    """The door's poll while the rest of the file changes: for each number of polls per commit (BUSY), a commit made
+    by another program (another game's title, through a connection of its own: no server CPU) before every so many
+    polls, the server's CPU per poll (the median of alternating blocks). Each commit sends the poll after it through
+    Flask (which answers 304 from the rows: this game did not change), the polls after that through the door."""
+    import sqlite3
+
+    proc, port = door
+    phone, live, asked, _, _ = watching(port, path)
+    per: dict[int, list[float]] = {k: [] for k in BUSY}
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    other = conn.execute("SELECT id FROM games WHERE id != ? LIMIT 1", (path.rsplit("/", 1)[1],)).fetchone()
+    commits = 0
+    for _ in range(blocks):
+        for every in BUSY:
+            n = per_block * 25
+            before = cpu_seconds(proc.pid)
+            for k in range(n):
+                if k % every == 0:  # a real change (SQLite commits nothing for an update that changes nothing)
+                    commits += 1
+                    conn.execute("UPDATE games SET title = ? WHERE id = ?", (f"Table {commits}", *other))
+                assert phone.get(live, asked)[0] == 304
+            per[every].append((cpu_seconds(proc.pid) - before) * 1000 / n)
+    conn.close()
+    return {str(every): round(statistics.median(v), 3) for every, v in per.items()}
+
+
 def run(blocks: int = 7) -> dict:
     from scorekeeper import create_app
 
@@ -211,12 +243,14 @@ def run(blocks: int = 7) -> dict:
         }
     )
     game_id = a_game(app)
+    a_game(app)  # another game, whose row the busy rows change
     _drive_id, table_path = a_drive(app)
     door, flask = serve(db_path), serve(db_path, door=False)
     try:
         result = {
             "protokoll": measure("protokoll", door, flask, f"/g/{game_id}", blocks, 20),
             "table": measure("table", door, flask, table_path, blocks, 10),
+            "busy": busy(door, db_path, f"/g/{game_id}", blocks, 20),
         }
     finally:
         for proc, _port in (door, flask):
@@ -249,6 +283,15 @@ def table(r: dict) -> str:
             f"{m['floor_cpu_ms']:.2f} |"
         )
     rows.append("")
+    if "busy" in r:
+        rows.append("The protokoll's poll while the rest of the file changes (a commit elsewhere every so many polls):")
+        rows.append("")
+        rows.append("| polls per commit elsewhere | server CPU ms per poll | ÷ page render |")
+        rows.append("|---:|---:|---:|")
+        page = r["protokoll"]["page_cpu_ms"]
+        for every, ms in r["busy"].items():
+            rows.append(f"| {every} | {ms:.2f} | {ms / page:.3f} |")
+        rows.append("")
     rows.append(f"Load average before {r['load_before']}, after {r['load_after']}.")
     return "\n".join(rows)
 

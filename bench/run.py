@@ -70,6 +70,7 @@ PAGE_HANDS = 50
 POOL = 200  # fresh Danish games per hand-entry run; the posts go round-robin over them
 HAND_BODY = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 FORM_BODY = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}  # no number, version, token
+WAITRESS_THREADS = 8  # scorekeeper.serve.SETTINGS["threads"], as make run serves
 TARGETS = {"throughput": 0.5, "p99": 3.0, "ms_1000": 50.0, "page_kb": 30.0}
 
 
@@ -127,6 +128,14 @@ def machine() -> dict:
 # ---------------------------------------------------------------- servers and HTTP
 
 
+def served(args) -> str:
+    """How the servers ran, in words."""
+    get = args.get if isinstance(args, dict) else lambda k, d=None: getattr(args, k, d)
+    if get("server", "gunicorn") == "waitress":
+        return f"waitress, one process with {WAITRESS_THREADS} threads (as make run)"
+    return f"gunicorn --workers {get('workers')} (sync)"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -134,25 +143,40 @@ def free_port() -> int:
 
 
 class Server:
-    """A gunicorn master with its sync workers on 127.0.0.1; stopped with SIGTERM to the master we started."""
+    """A gunicorn master with its sync workers on 127.0.0.1, or (`kind="waitress"`) one waitress process with its
+    threads, as `make run` serves the app (scorekeeper.serve, its per-client caps and log lines; any other app under
+    plain waitress with the same threads); stopped with SIGTERM to the process we started."""
 
-    def __init__(self, name: str, app: str, chdir: Path, workers: int, out: Path, env: dict | None = None):
+    def __init__(
+        self,
+        name: str,
+        app: str,
+        chdir: Path,
+        workers: int,
+        out: Path,
+        env: dict | None = None,
+        kind: str = "gunicorn",
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(out / f"{name}.log", "w")
-        self.proc = subprocess.Popen(
-            [
+        self.kind = kind
+        if kind == "gunicorn":
+            command = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}"]
+            command += ["--chdir", str(chdir), app]
+        elif app.startswith("scorekeeper:"):
+            command = [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        else:
+            module, attribute = app.split(":")
+            command = [
                 sys.executable,
-                "-m",
-                "gunicorn",
-                "--workers",
-                str(workers),
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--chdir",
-                str(chdir),
-                app,
-            ],
+                "-c",
+                f"import waitress, {module}; waitress.serve({module}.{attribute}, host='127.0.0.1', "
+                f"port={self.port}, threads={WAITRESS_THREADS}, ident='floor')",
+            ]
+        self.proc = subprocess.Popen(
+            command,
+            cwd=str(chdir),
             stdout=self.log,
             stderr=subprocess.STDOUT,
             env={**os.environ, **(env or {})},
@@ -182,7 +206,11 @@ class Server:
         tick = os.sysconf("SC_CLK_TCK")
         user = system = 0
         try:
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+            children = (
+                Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+                if self.kind == "gunicorn"
+                else [str(self.proc.pid)]  # waitress: one process, its threads' time in its own stat
+            )
         except OSError:
             return 0.0, 0.0
         for pid in children:
@@ -359,7 +387,8 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
         "SCOREKEEPER_RATELIMIT_ENABLED": "true",
         "SCOREKEEPER_LIMIT_NEW_GAMES": "1000000 per minute",
     }
-    app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env)
+    kind = getattr(args, "server", "gunicorn")
+    app = Server("scorekeeper", "scorekeeper:create_app()", ROOT, args.workers, out, env, kind)
     befores = []  # (part name, server, database): the same app from other checkouts, each package first on the path
     for k, tree in enumerate(t for t in (getattr(args, "before", None) or "").split(",") if t):
         tree = str(Path(tree).resolve())
@@ -377,11 +406,12 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             args.workers,
             out,
             {**env, "SCOREKEEPER_DATABASE": str(before_db), "PYTHONPATH": tree},
+            kind,
         )
         server.tree = tree
         befores.append((name, server, before_db))
-    bare = Server("bare", "bare:app", BENCH, args.workers, out)
-    floor = Server("floor", "floor:app", BENCH, args.workers, out, {"FLOOR_DATABASE": str(out / "floor.sqlite")})
+    bare = Server("bare", "bare:app", BENCH, args.workers, out, kind=kind)
+    floor = Server("floor", "floor:app", BENCH, args.workers, out, {"FLOOR_DATABASE": str(out / "floor.sqlite")}, kind)
     try:
         app.wait("/")
         bare.wait("/ping")
@@ -389,7 +419,7 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
         for _, server, _ in befores:
             server.wait("/")
         print(
-            f"scorekeeper on {app.url}, bare Flask on {bare.url}, floor on {floor.url}, gunicorn --workers {args.workers}; "
+            f"scorekeeper on {app.url}, bare Flask on {bare.url}, floor on {floor.url}, {served(args)}; "
             f"wrk {args.duration} s per run",
             flush=True,
         )
@@ -995,7 +1025,7 @@ def report(
 ) -> str:
     lines = [
         f"Run {info['date']} on {info['nproc']} × {info['cpu']}, {info['python']}, {info['gunicorn']}, "
-        f"{info['wrk']}; gunicorn --workers {info['workers']} (sync) on 127.0.0.1, wrk {info['duration']} s "
+        f"{info['wrk']}; {served(info)} on 127.0.0.1, wrk {info['duration']} s "
         f"per run; load average before the run {info['load_before']}"
         + (f", after it {info['load_after']}." if "load_after" in info else "."),
         "",
@@ -1215,13 +1245,20 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --only floor (default 2)")
     parser.add_argument(
+        "--server",
+        choices=("gunicorn", "waitress"),
+        default="gunicorn",
+        help="serve the app, the floor and bare Flask with gunicorn's sync workers (default), or as make run does: "
+        f"one waitress process with {WAITRESS_THREADS} threads",
+    )
+    parser.add_argument(
         "--before", help="with --only floor: a checkout whose JSON hand entry is served beside this one"
     )
     args = parser.parse_args(argv)
     args.clients = [int(c) for c in args.clients.split(",")]
     out = BENCH / "results" / datetime.now().strftime("%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
-    info = {**machine(), "workers": args.workers, "duration": args.duration}
+    info = {**machine(), "workers": args.workers, "duration": args.duration, "server": args.server}
     if args.before:
         info["before"] = [t for t in args.before.split(",") if t]
     print(f"{info['date']}: {info['nproc']} × {info['cpu']}, {info['python']}; results in {out}", flush=True)
