@@ -12,6 +12,10 @@ no view); anything committed anywhere in between, and the request goes to Flask,
 answer whose view did not say (by `mark`) that it is such a function.
 
 Each answer still writes its request's log line, redacted as Flask's are. LIVE_DOOR (config) turns the door off.
+
+What Flask's answer could depend on besides the request and the file is fixed for the process (the build, the
+config, the secret key), with one exception: a session cookie older than Flask's signed-cookie limit (31 days) would
+read as no session; the door answers such a phone as before until the next commit anywhere.
 """
 
 from __future__ import annotations
