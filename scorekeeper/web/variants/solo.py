@@ -86,6 +86,19 @@ def buttons(form, ctx, side_names) -> dict:
     return {"name_cols": 4 if max(len(w) for p in players for w in p.replace("-", " ").split()) <= 11 else 2}
 
 
+def leads_by(form, ctx):
+    """The dealer's left leads, but the bidder leads an abundance declared: the header follows the contract and the
+    bidder tapped together (the rules' `leader` for each pair; a contract without a bidder yet, the dealer's left)."""
+    seats = {
+        f"{bid}|{bidder}": rules.leader({"bid": bid, "bidder": bidder}, ctx)
+        for bid in rules.BIDS
+        for bidder in range(ctx.n_players)
+    }
+    seats.update({f"{bid}|": rules.leader({"bid": None}, ctx) for bid in ("", *rules.BIDS)})
+    seats.update({f"|{bidder}": rules.leader({"bid": None}, ctx) for bidder in range(ctx.n_players)})
+    return ("bid", "bidder"), seats
+
+
 def hand_words(inp, ctx) -> str:
     players = ctx.players
     if inp.get("passed"):
