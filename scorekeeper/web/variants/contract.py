@@ -53,7 +53,10 @@ class ViewDefaults(Protocol):
     PRESET_LABELS: Mapping[
         str, str
     ]  # a label for each preset: TARIFF_PRESETS and the choices of a "preset" option. Default {}
-    CLUB_STATS: bool  # a club playing it has a statistics page (bids made). Default False
+    # The club statistics page's words for its bids (core bid_result): "bids" (with a partner), "alone" (played alone),
+    # "self" (the bidder its own partner); a row without a word is not shown. Default {}: no bid rows (every club's page
+    # still shows the points per evening and the partners)
+    STATS_WORDS: Mapping[str, str]
     STYLESHEET: str | None  # a static file of its own (static/variants/<name>.css) linked on its pages. Default None
     SCRIPT: str | None  # a script of its own (static/variants/<name>.js) on its hand page. Default None
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers. Default None: no tariff

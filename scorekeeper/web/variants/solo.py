@@ -15,6 +15,8 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
+# The club statistics page: a prop and cop is a bid with a partner, every other contract is played alone.
+STATS_WORDS = {"bids": _l("Prop and cop as proposer"), "alone": _l("Solos, misères and abundances")}
 OPTION_LABELS = shared.labels(
     "deals",
     "rate",
