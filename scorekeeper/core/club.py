@@ -319,27 +319,31 @@ def ledger(results: Iterable[EveningResult], members: Iterable[int] = ()) -> Led
     return Ledger(results, tuple(lines), *_sums(kitty, currencies), currencies, _nonzero(kitty))
 
 
-# ---------------------------------------------------------------- statistics (Danish)
+# ---------------------------------------------------------------- statistics
 
 
 @dataclass(frozen=True)
 class MemberStats:
     member: int
-    bids: int  # bids of 7–13 tricks as bidder
+    bids: int  # bids with a partner or called partner as bidder (Danish 7–13, solo's prop), by the variant's bid_result
     bids_made: int
-    sol_bids: int
+    sol_bids: int  # bids played alone (Danish sol bids; solo's solo, misère, abundance)
     sol_made: int
-    selvmakker: int  # bids played alone (bidder called its own ace)
+    selvmakker: int  # bids whose bidder was its own partner (Danish: called its own ace)
     selvmakker_made: int
-    evenings: int  # evenings with a table played for money
+    evenings: int  # evenings with a table counted: those played for money where the evening has any, else all
     points: int
     average: Decimal | None  # points per such evening, to one decimal
-    partners: tuple[tuple[int, int], ...]  # (member, hands together as bidder and partner), most frequent first
+    partners: tuple[tuple[int, int], ...]  # (member, hands together), most frequent first
 
 
 def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tuple[MemberStats, ...]:
-    """What each member bid at the tables played for money and how it went (the variant's bid_result), their average
-    per evening and their partners."""
+    """What each member bid and how it went (the variant's bid_result), their points per evening and their partners.
+
+    The tables counted are an evening's tables played for money when it has any, else all its tables (as the
+    evening's standings count them); a member's points at a table are their side's. Partners are those a member sat
+    on one side with, hand by hand, where the sides are fixed partnerships (two seats or more a side: classic,
+    norwegian, bid whist …), else the bidder and the partner the bid named (Danish, solo)."""
     counts: dict[str, Counter] = {
         k: Counter() for k in ("bids", "bids_made", "sol", "sol_made", "self", "self_made", "evenings", "points")
     }
@@ -347,16 +351,23 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     seen = set(members)
     for evening in evenings:
         played = set()
+        money = any(t.money for t in evening.tables)
         for table in evening.tables:
-            if not table.money:
+            if table.money != money:
                 continue
             totals = table.totals
             for seat, member in enumerate(table.members):
                 played.add(member)
-                counts["points"][member] += totals[seat]
+                counts["points"][member] += totals[table.side_of(seat)]
             rules = VARIANTS.get(table.variant)
             ctx = TableContext(variant=table.variant, n_players=len(table.members), options=table.options)
+            fixed = [side for side in table.sides if len(side) > 1]
             for hand in table.hands:
+                for side in fixed:  # fixed partnerships: a side's seats are partners every hand (not one sitting out)
+                    for a in side:
+                        for b in side:
+                            if a != b and hand.sitting_out not in (a, b):
+                                partners.setdefault(table.members[a], Counter())[table.members[b]] += 1
                 result = rules.bid_result(hand.input, ctx) if rules is not None else None
                 if result is None:
                     continue
@@ -370,7 +381,7 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
                 if result.partner == result.bidder:
                     counts["self"][bidder] += 1
                     counts["self_made"][bidder] += made
-                elif result.partner is not None:
+                elif result.partner is not None and not fixed:
                     partner = table.members[result.partner]
                     partners.setdefault(bidder, Counter())[partner] += 1
                     partners.setdefault(partner, Counter())[bidder] += 1

@@ -19,18 +19,30 @@
 // The server says them for the form as it is; this keeps them right while the buttons are tapped.
 (function () {
   "use strict";
+  // data-follows may name several fields (space-separated): the texts are keyed by their tapped values joined by
+  // "|" ("" for a field not yet tapped), a key missing keeping the words the server wrote.
   document.querySelectorAll("[data-follows]").forEach(function (el) {
     var texts = JSON.parse(el.getAttribute("data-texts"));
+    var names = el.getAttribute("data-follows").split(" ");
     var labels = el.tagName === "FIELDSET" ? el.querySelectorAll("label") : [el];
     labels.forEach(function (label) { label.setAttribute("data-default", label.textContent); });
-    function follow(value) {
+    function tapped() {
+      return names.map(function (name) {
+        var input = document.querySelector('input[name="' + name + '"]:checked');
+        return input ? input.value : "";
+      }).join("|");
+    }
+    function follow() {
+      var value = tapped();
       labels.forEach(function (label) {
         var own = el.tagName === "FIELDSET" ? (texts[value] || {})[document.getElementById(label.htmlFor).value] : texts[value];
         label.textContent = own || label.getAttribute("data-default");
       });
     }
-    document.querySelectorAll('input[name="' + el.getAttribute("data-follows") + '"]').forEach(function (input) {
-      input.addEventListener("change", function () { if (input.checked) follow(input.value); });
+    names.forEach(function (name) {
+      document.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        input.addEventListener("change", function () { if (input.checked) follow(); });
+      });
     });
   });
 })();

@@ -41,6 +41,28 @@ def test_the_header_follows_the_first_red_card_in_firemannswhist(page, live_serv
     assert leads(page) == "Björn"
 
 
+def test_the_header_follows_an_abundance_declared_and_its_bidder_in_solo_whist(page, live_server):
+    table = Table(page, live_server[0])
+    table.start("solo", ["Ann", "Bo", "Cy", "Di"])
+    page.click("#enter-hand")
+    assert leads(page) == "Bo"  # Ann deals: the dealer's left
+    page.click("label[for='bid-abundance_declared']")
+    assert leads(page) == "Bo"  # no bidder yet
+    page.click("label[for='bidder-3']")
+    assert leads(page) == "Di"  # the bidder leads an abundance declared (core solo.leader)
+    page.click("label[for='bidder-2']")
+    assert leads(page) == "Cy"
+    page.click("label[for='bid-misere']")
+    assert leads(page) == "Bo"  # any other contract: the dealer's left, whoever bid it
+    page.click("label[for='bid-abundance_declared']")
+    page.click("label[for='tricks-13']")
+    page.click("button.save")
+    page.wait_for_selector(".standing")
+    page.click("#tbody-1 a.edit" if page.locator("#tbody-1").count() else "#hand-1 a.edit")
+    page.wait_for_selector("form.hand")
+    assert leads(page) == "Cy"  # editing: the stored hand's leader
+
+
 def test_the_revoke_penalty_names_the_sides(page, live_server):
     table = Table(page, live_server[0])
     table.start("classic", ["Anna", "Bo", "Carl", "Dina"])

@@ -36,14 +36,12 @@ def party_name(party, members, first: bool = False) -> str:
 
 def rules_context(club) -> dict:
     """The club's rule set in words, and the bid × tricks matrix it gives when its variant has a tariff."""
-    view = VIEWS[club.variant]
     return {
         "variant_title": _(VARIANTS[club.variant].TITLE),
         "rules": describe.house_rules(table_for(club.variant, club.options)),
         "matrix": matrix_context(club.variant, club.options),
         "tariff": tariff_view(club.variant, club.options),
         "rate": club.options.get("rate") if VARIANTS[club.variant].FOR_MONEY else None,
-        "stats": view.CLUB_STATS,
     }
 
 

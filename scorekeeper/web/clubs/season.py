@@ -15,6 +15,7 @@ from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.clubs.common import bp
 from scorekeeper.web.db import get_db
+from scorekeeper.web.variants import VIEWS
 
 
 @bp.get("/c/<club_id>/ledger")
@@ -77,4 +78,5 @@ def stats(club_id):
         end=end or "",
         general=general,
         variant_title=VARIANTS[club.variant].TITLE,
+        words=VIEWS[club.variant].STATS_WORDS,
     ), 400 if general else 200

@@ -411,12 +411,13 @@ def _buttons(scored_game, form, ctx: HandContext) -> dict:
     extra.update(view.buttons(form, ctx, side_names))
     extra["shown"] -= extra.pop("hidden", set())
     leads = view.leads_by(form, ctx)
-    if leads:  # the header follows the tap that decides the lead (static/app.js), and says it for a form filled in
-        field, seats = leads
-        extra["leads"] = {"field": field, "texts": {value: players[seat] for value, seat in seats.items()}}
-        chosen = form[field].data
-        if chosen is not None and str(chosen) in seats:
-            extra["leader"] = players[seats[str(chosen)]]
+    if leads:  # the header follows the taps that decide the lead (static/app.js), and says it for a form filled in
+        fields, seats = leads
+        fields = (fields,) if isinstance(fields, str) else tuple(fields)
+        extra["leads"] = {"field": " ".join(fields), "texts": {value: players[seat] for value, seat in seats.items()}}
+        chosen = "|".join("" if form[f].data is None else str(form[f].data) for f in fields)
+        if chosen in seats:
+            extra["leader"] = players[seats[chosen]]
     return extra
 
 

@@ -15,6 +15,7 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
+STATS_WORDS = {"bids": _l("Bids as bidder")}  # the club statistics page: the contracts won, made or set
 OPTION_LABELS = shared.labels(
     "target",
     "rate",

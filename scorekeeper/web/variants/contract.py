@@ -53,7 +53,10 @@ class ViewDefaults(Protocol):
     PRESET_LABELS: Mapping[
         str, str
     ]  # a label for each preset: TARIFF_PRESETS and the choices of a "preset" option. Default {}
-    CLUB_STATS: bool  # a club playing it has a statistics page (bids made). Default False
+    # The club statistics page's words for its bids (core bid_result): "bids" (with a partner), "alone" (played alone),
+    # "self" (the bidder its own partner); a row without a word is not shown. Default {}: no bid rows (every club's page
+    # still shows the points per evening and the partners)
+    STATS_WORDS: Mapping[str, str]
     STYLESHEET: str | None  # a static file of its own (static/variants/<name>.css) linked on its pages. Default None
     SCRIPT: str | None  # a script of its own (static/variants/<name>.js) on its hand page. Default None
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers. Default None: no tariff
@@ -75,9 +78,11 @@ class ViewDefaults(Protocol):
         and under "hidden" the fields the page leaves out this hand (their errors then show at the top). The
         shared trick buttons ("8–5") are filled in before. Default: nothing more."""
 
-    def leads_by(self, form, ctx) -> tuple[str, Mapping[str, int]] | None:
+    def leads_by(self, form, ctx) -> tuple[str | tuple[str, ...], Mapping[str, int]] | None:
         """The hand form's field whose tap decides who leads, and for each of its choices the leading seat (asked of
-        the core's `leader`), so that the form's header follows the taps. Default None: the dealer's left leads."""
+        the core's `leader`), so that the form's header follows the taps; or several fields (a tuple) when it takes
+        their taps together, each seat then keyed by their values joined by "|" ("" for one not yet tapped; a key
+        missing: the dealer's left). Default None: the dealer's left leads."""
 
     def cell_words(self, inp: Mapping, ctx) -> list[str] | None:
         """What each side entered in its own protokoll cell (a player's bid and tricks: "3/3"), one text per side,

@@ -36,7 +36,7 @@ BLANK_ROWS = 17  # leaves room for the tariff table and a head of a club card's 
 STYLESHEET = "variants/danish.css"
 SCRIPT = "variants/danish.js"
 TARIFF_PRESETS = rules.TARIFF_PRESETS
-CLUB_STATS = True
+STATS_WORDS = {"bids": _l("Bids 7–13 as bidder"), "alone": _l("Sol bids"), "self": _l("Selvmakker")}
 # The tariff card: option `house` in fields as a club prints its card (web/variants/danish_card.py), drawing the
 # tariff, lost rule, sol values and preset too; the same editor on the new-game page, the club's card and blank sheets.
 OPTION_EDITORS = {"house": CardEditor()}

@@ -15,6 +15,8 @@ from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
 
 NAME = rules.NAME
+# The club statistics page: a prop and cop is a bid with a partner, every other contract is played alone.
+STATS_WORDS = {"bids": _l("Prop and cop as proposer"), "alone": _l("Solos, misères and abundances")}
 OPTION_LABELS = shared.labels(
     "deals",
     "rate",
@@ -84,6 +86,19 @@ def buttons(form, ctx, side_names) -> dict:
     form.tricks.choices = [SelectChoice(str(t), str(t)) for t in range(14)]
     # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
     return {"name_cols": 4 if max(len(w) for p in players for w in p.replace("-", " ").split()) <= 11 else 2}
+
+
+def leads_by(form, ctx):
+    """The dealer's left leads, but the bidder leads an abundance declared: the header follows the contract and the
+    bidder tapped together (the rules' `leader` for each pair; a contract without a bidder yet, the dealer's left)."""
+    seats = {
+        f"{bid}|{bidder}": rules.leader({"bid": bid, "bidder": bidder}, ctx)
+        for bid in rules.BIDS
+        for bidder in range(ctx.n_players)
+    }
+    seats.update({f"{bid}|": rules.leader({"bid": None}, ctx) for bid in ("", *rules.BIDS)})
+    seats.update({f"|{bidder}": rules.leader({"bid": None}, ctx) for bidder in range(ctx.n_players)})
+    return ("bid", "bidder"), seats
 
 
 def hand_words(inp, ctx) -> str:
