@@ -24,6 +24,18 @@ def require_fields(raw: Any, allowed: tuple[str, ...]) -> dict:
     return dict(raw)
 
 
+def passed_out(data: Mapping) -> bool:
+    """Whether a hand's input says the deal was passed out (`"passed": true`), which then has no other field."""
+    passed = data.get("passed", False)
+    if not isinstance(passed, bool):
+        raise InputError({"passed": Msg("must be true or false")})
+    if passed:
+        extra = [k for k in data if k != "passed"]
+        if extra:
+            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
+    return passed
+
+
 def contract_first(raw: Any, ctx: Any, fields: tuple[str, ...], contract: Callable[[dict, Any, dict], dict]) -> dict:
     """A variant's check_bids when its bids are the auction's contract (`fields`, checked by `contract(data, ctx,
     errors)` as its hands check them). A passed-out deal has no play: it is entered as a hand, in one tap."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.fields import contract_first, is_int, require_fields, seat, side_winner, trick_pair
+from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat, side_winner, trick_pair
 from scorekeeper.core.game import BidResult, HandContext, ScoredHand, Sides, TableContext, partnerships
 from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.core.options import bool_option, choice_option, currency_option, int_option, rate_option
@@ -90,13 +90,7 @@ def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
-    passed = data.get("passed", False)
-    if not isinstance(passed, bool):
-        raise InputError({"passed": Msg("must be true or false")})
-    if passed:
-        extra = [k for k in data if k != "passed"]
-        if extra:
-            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
+    if passed_out(data):
         return {"passed": True}
     errors: dict[str, str] = {}
     out = _contract(data, ctx, errors)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from scorekeeper.core.fields import is_int, require_fields, seat
+from scorekeeper.core.fields import is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
 from scorekeeper.core.messages import InputError, Msg, OptionError
 from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
@@ -391,13 +391,7 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     playing = list(ctx.playing)
     house = house_of(ctx.options)
     errors: dict = {}
-    passed = data.get("passed", False)
-    if not isinstance(passed, bool):
-        raise InputError({"passed": Msg("must be true or false")})
-    if passed:
-        extra = [k for k in data if k != "passed"]
-        if extra:
-            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
+    if passed_out(data):
         return {"passed": True}
     if "iron_hand" in data:
         if not ctx.options.get("iron_hand"):

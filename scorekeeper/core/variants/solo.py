@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.fields import contract_first, is_int, require_fields, seat
+from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import BidResult, HandContext, TableContext
 from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.core.options import Option, currency_option, int_option, rate_option
@@ -108,17 +108,6 @@ def payment(inp: Mapping[str, Any], options: Mapping[str, Any]) -> int:
     return value
 
 
-def _passed(data: dict) -> bool:
-    passed = data.get("passed", False)
-    if not isinstance(passed, bool):
-        raise InputError({"passed": Msg("must be true or false")})
-    if passed:
-        extra = [k for k in data if k != "passed"]
-        if extra:
-            raise InputError({k: Msg("a passed-out deal has no bid: leave it out") for k in extra})
-    return passed
-
-
 def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:
     """The contract, the bidder and a prop's partner, checked; errors by field."""
     bid = data.get("bid")
@@ -150,7 +139,7 @@ def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
 
 def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     data = require_fields(raw, INPUT_FIELDS)
-    if _passed(data):
+    if passed_out(data):
         return {"passed": True}
     errors: dict[str, str] = {}
     out = _contract(data, ctx, errors)
