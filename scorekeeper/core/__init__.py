@@ -72,8 +72,21 @@ __all__ = [
     "stored_options",
     "table_context",
     "table_for",
+    "trimmed_name",
     "variant_options",
 ]
+
+
+def trimmed_name(value: Any, what: str, *, required: bool = True) -> str | None:
+    """A name or title as text, its spaces trimmed and NFC-normalised, held to nothing else (check_name's first
+    step; a drive's stored names are read back with it alone); raises ValueError if it is empty or not text."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise ValueError(Msg("%(what)s is empty", what=what))
+        return None
+    if not isinstance(value, str):
+        raise ValueError(Msg("%(what)s must be text", what=what))
+    return unicodedata.normalize("NFC", " ".join(value.split()))
 
 
 @overload
@@ -84,13 +97,9 @@ def check_name(value: Any, what: str, *, required: bool, limit: int = NAME_MAX) 
 
 def check_name(value: Any, what: str, *, required: bool = True, limit: int = NAME_MAX) -> str | None:
     """A player's name or a title: trimmed text without control characters or markup; raises ValueError."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            raise ValueError(Msg("%(what)s is empty", what=what))
+    value = trimmed_name(value, what, required=required)
+    if value is None:
         return None
-    if not isinstance(value, str):
-        raise ValueError(Msg("%(what)s must be text", what=what))
-    value = unicodedata.normalize("NFC", " ".join(value.split()))
     if len(value) > limit:
         raise ValueError(
             Msg(

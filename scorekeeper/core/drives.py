@@ -14,13 +14,12 @@ whoever played it.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorekeeper.core import TITLE_MAX, check_name
+from scorekeeper.core import TITLE_MAX, check_name, trimmed_name
 from scorekeeper.core.fields import is_int, trick_pair
 from scorekeeper.core.game import TRUMPS
 from scorekeeper.core.messages import InputError, Msg, message_of
@@ -276,13 +275,7 @@ class Drive:
 def kept_name(value: Any, what: str, *, required: bool = True, limit: int = 0) -> str | None:
     """A name as a drive stored it, read back: text, trimmed as check_name trims, but not held to today's rules of
     what a name may hold (they have grown stricter; a drive stored before must still open). `limit` is unused."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            raise ValueError(Msg("%(what)s is empty", what=what))
-        return None
-    if not isinstance(value, str):
-        raise ValueError(Msg("%(what)s must be text", what=what))
-    return unicodedata.normalize("NFC", " ".join(value.split()))
+    return trimmed_name(value, what, required=required)
 
 
 def _names(
