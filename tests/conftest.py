@@ -9,6 +9,7 @@ from scorekeeper import create_app
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
 from scorekeeper.storage import close, connect
+from scorekeeper.web import db as web_db
 
 # `dev` (the default): few examples and no example database between runs, for a quick loop; `ci` (make test): the
 # full count. helpers.examples(n) scales the tests that set their own count.
@@ -80,6 +81,28 @@ def live_server(tmp_path):
 
 
 # ------------------------------------------------------------------ a club's season (clubs, pages, languages)
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement the app's connections run (sqlite3's trace callback on the real file): a function that
+    answers those since it was last called."""
+    seen: list[str] = []
+    connect_traced = web_db.connect
+
+    def tracing(path, **options):
+        db = connect_traced(path, **options)
+        db.conn.set_trace_callback(seen.append)
+        return db
+
+    monkeypatch.setattr(web_db, "connect", tracing)
+
+    def read():
+        out = list(seen)
+        seen.clear()
+        return out
+
+    return read
 
 
 @pytest.fixture

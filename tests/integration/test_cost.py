@@ -14,7 +14,6 @@ from scorekeeper import create_app
 from scorekeeper.core import VARIANTS
 from scorekeeper.services import cache
 from scorekeeper.services import games as service
-from scorekeeper.web import db as web_db
 from scorekeeper.web.db import get_db
 from variants import EXAMPLES
 
@@ -137,27 +136,6 @@ def test_entering_a_hand_scores_that_hand(app, client, scorer_calls):
     assert scorer_calls("danish") == (n + 5, n + 5)
     assert client.get(f"/g/{game_id}").status_code == 200
     assert scorer_calls("danish") == (0, 0)
-
-
-@pytest.fixture
-def statements(monkeypatch):
-    """Every SQL statement the app's connections run, by sqlite3's trace callback."""
-    seen = []
-    connect = web_db.connect
-
-    def tracing(path, **options):
-        db = connect(path, **options)
-        db.conn.set_trace_callback(seen.append)
-        return db
-
-    monkeypatch.setattr(web_db, "connect", tracing)
-
-    def read():
-        out = list(seen)
-        seen.clear()
-        return out
-
-    return read
 
 
 def queries(client, statements, method, path, **kwargs) -> list[str]:

@@ -122,23 +122,13 @@ DANISH_HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "par
 
 
 @pytest.fixture
-def statements(monkeypatch):
-    """The SQL statements the app's connections run (sqlite3's trace callback on the real file). A trigger's steps
-    are traced with the text of the statement that fired them: consecutive repeats are one statement."""
-    seen = []
-    connect = web_db.connect
-
-    def tracing(path, **options):
-        db = connect(path, **options)
-        db.conn.set_trace_callback(seen.append)
-        return db
-
-    monkeypatch.setattr(web_db, "connect", tracing)
+def statements(statements):
+    """The SQL statements the app's connections run (the suite's `statements`). A trigger's steps are traced with
+    the text of the statement that fired them: consecutive repeats are one statement."""
 
     def read():
-        out = [s for i, s in enumerate(seen) if i == 0 or s != seen[i - 1]]
-        seen.clear()
-        return out
+        seen = statements()
+        return [s for i, s in enumerate(seen) if i == 0 or s != seen[i - 1]]
 
     return read
 

@@ -13,7 +13,6 @@ from flask import template_rendered
 from helpers import PLAYERS
 from scorekeeper.services import cache
 from scorekeeper.services import games as service
-from scorekeeper.web import db as web_db
 from scorekeeper.web.db import get_db
 from variants import EXAMPLES
 
@@ -52,27 +51,6 @@ def test_protokoll_of_fifty_hands_is_under_30_kb(app, editor):
 
 TAG = re.compile(r'data-live-tag="([^"]+)"')
 LIVE = re.compile(r'data-live-url="([^"]+)"')
-
-
-@pytest.fixture
-def statements(monkeypatch):
-    """Every SQL statement the app's connections run (sqlite3's trace callback on the real file)."""
-    seen: list[str] = []
-    connect = web_db.connect
-
-    def tracing(path, **options):
-        db = connect(path, **options)
-        db.conn.set_trace_callback(seen.append)
-        return db
-
-    monkeypatch.setattr(web_db, "connect", tracing)
-
-    def read():
-        out = list(seen)
-        seen.clear()
-        return out
-
-    return read
 
 
 @pytest.fixture
