@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import secrets
 import shutil
 import subprocess
@@ -82,18 +81,7 @@ def main(argv=None) -> int:
     try:
         server.wait("/")
         pool = [bench.new_game(server.url, f"profile {k}") for k in range(bench.POOL)]
-        script = bench.lua_script(
-            out / "api.lua",
-            [
-                (
-                    "POST",
-                    f"/api/games/{g['id']}/hands",
-                    {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
-                    json.dumps({**bench.HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
-                )
-                for k, g in enumerate(pool)
-            ],
-        )
+        script = bench.hands_script(out / "api.lua", pool)
         bench.wrk(server.url, script, args.clients, 3)  # warm
         stacks = out / "stacks.txt"
         spy = subprocess.Popen(

@@ -329,6 +329,23 @@ def lua_script(path: Path, targets: list[tuple[str, str, dict, str | None]]) -> 
     return path
 
 
+def hands_script(path: Path, pool: list[dict]) -> Path:
+    """The Lua script of the JSON hand entry: a Danish hand posted with its game's edit key, round-robin over the
+    pool (the bidder and partner turn with the game, so every game keeps going)."""
+    return lua_script(
+        path,
+        [
+            (
+                "POST",
+                f"/api/games/{g['id']}/hands",
+                {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
+                json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
+            )
+            for k, g in enumerate(pool)
+        ],
+    )
+
+
 def wrk(base: str, script: Path, clients: int, duration: int) -> dict:
     threads = max(1, min(clients, os.cpu_count() or 1))
     run = subprocess.run(
@@ -455,33 +472,11 @@ def load(args, out: Path, parts=("bare", "floor", "api", "form", "page"), rounds
             before_runs = []  # the JSON hand entry of each --before tree, on a pool of its own
             for name, server, _ in befores:
                 before_pool = [new_game(server.url, f"bench {name} {clients}.{k}") for k in range(POOL)]
-                before_lua = lua_script(
-                    scripts / f"{name}-{clients}.lua",
-                    [
-                        (
-                            "POST",
-                            f"/api/games/{g['id']}/hands",
-                            {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
-                            json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
-                        )
-                        for k, g in enumerate(before_pool)
-                    ],
-                )
+                before_lua = hands_script(scripts / f"{name}-{clients}.lua", before_pool)
                 before_runs.append((name, server.url, before_lua, before_pool))
             # (a) a fresh pool of games for the JSON API
             pool = [new_game(app.url, f"bench api {clients}.{k}") for k in range(POOL)]
-            api_lua = lua_script(
-                scripts / f"api-{clients}.lua",
-                [
-                    (
-                        "POST",
-                        f"/api/games/{g['id']}/hands",
-                        {"Content-Type": "application/json", "X-Edit-Key": g["edit_key"]},
-                        json.dumps({**HAND_BODY, "bidder": k % 4, "partner": (k + 2) % 4}),
-                    )
-                    for k, g in enumerate(pool)
-                ],
-            )
+            api_lua = hands_script(scripts / f"api-{clients}.lua", pool)
             # (b) a fresh pool for the form: each game's phone holds its edit key and a CSRF token in its session
             form_pool = [new_game(app.url, f"bench form {clients}.{k}") for k in range(POOL)]
             form_targets = []
