@@ -11,6 +11,13 @@ def leads(page) -> str:
     return page.locator(".hand-head .who b").nth(1).inner_text()
 
 
+def save_and_edit_the_first_hand(page) -> None:
+    page.click("button.save")
+    page.wait_for_selector(".standing")
+    page.click("#tbody-1 a.edit" if page.locator("#tbody-1").count() else "#hand-1 a.edit")
+    page.wait_for_selector("form.hand")
+
+
 def test_the_header_follows_the_bid_for_a_norwegian_grand(page, live_server):
     table = Table(page, live_server[0])
     table.start("norwegian", ["Ola", "Kari", "Per", "Liv"])
@@ -24,10 +31,7 @@ def test_the_header_follows_the_bid_for_a_norwegian_grand(page, live_server):
     assert leads(page) == "Kari"
     page.click("label[for='bid-grand-0']")
     page.click("label[for='tricks-8']")
-    page.click("button.save")
-    page.wait_for_selector(".standing")
-    page.click("#tbody-1 a.edit" if page.locator("#tbody-1").count() else "#hand-1 a.edit")
-    page.wait_for_selector("form.hand")
+    save_and_edit_the_first_hand(page)
     assert leads(page) == "Liv"  # editing: the stored hand's leader
 
 
@@ -56,10 +60,7 @@ def test_the_header_follows_an_abundance_declared_and_its_bidder_in_solo_whist(p
     assert leads(page) == "Bo"  # any other contract: the dealer's left, whoever bid it
     page.click("label[for='bid-abundance_declared']")
     page.click("label[for='tricks-13']")
-    page.click("button.save")
-    page.wait_for_selector(".standing")
-    page.click("#tbody-1 a.edit" if page.locator("#tbody-1").count() else "#hand-1 a.edit")
-    page.wait_for_selector("form.hand")
+    save_and_edit_the_first_hand(page)
     assert leads(page) == "Cy"  # editing: the stored hand's leader
 
 
