@@ -124,6 +124,22 @@ def pdfinfo(data: bytes, tmp_path) -> dict:
     return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
 
 
+def raw_pages(data: bytes, tmp_path) -> list[str]:
+    """A PDF's text page by page, in the order it was drawn (pdftotext -raw)."""
+    path = tmp_path / "pages.pdf"
+    path.write_bytes(data)
+    pages = int(pdfinfo(data, tmp_path)["Pages"])
+    return [
+        subprocess.run(
+            ["pdftotext", "-raw", "-f", str(n), "-l", str(n), str(path), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for n in range(1, pages + 1)
+    ]
+
+
 def words_off_the_page(data: bytes, tmp_path, margin=28) -> list[str]:
     """Words that come closer than `margin` points (about 10 mm) to a side of the sheet, or past its foot."""
     path = tmp_path / "bbox.pdf"
@@ -561,17 +577,10 @@ def page_words(html: str) -> list[str]:
 def pdf_words(data: bytes, tmp_path, title: str, header: list[str] | None = None) -> list[str]:
     """A PDF's words in the order they were drawn (pdftotext -raw), page after page, without what only paper has: each
     page's footer (the title and "n / N") and, after the first page, the table's header row repeated at its top."""
-    path = tmp_path / "words.pdf"
-    path.write_bytes(data)
-    pages = int(pdfinfo(data, tmp_path)["Pages"])
+    texts = raw_pages(data, tmp_path)
+    pages = len(texts)
     out: list[str] = []
-    for number in range(1, pages + 1):
-        page = subprocess.run(
-            ["pdftotext", "-raw", "-f", str(number), "-l", str(number), str(path), "-"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
+    for number, page in enumerate(texts, 1):
         words = paper_words(page)
         foot = paper_words(f"{title} {number} / {pages}")
         assert words[-len(foot) :] == foot, f"page {number} ends with {words[-len(foot) - 3 :]}, not its footer"

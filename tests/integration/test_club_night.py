@@ -248,23 +248,13 @@ def test_the_evening_on_paper_one_pdf(client, played, tmp_path):
 def evening_words(data: bytes, tmp_path, titles: list[str]) -> list[str]:
     """An evening's PDF's words page after page, each page's footer (its sheet's title, "n / N") left out: the result's
     pages carry the result's title, each table's sheet its own."""
-    import subprocess
+    from helpers import paper_words, raw_pages
 
-    from helpers import paper_words, pdfinfo
-
-    path = tmp_path / "evening.pdf"
-    path.write_bytes(data)
-    pages = int(pdfinfo(data, tmp_path)["Pages"])
+    texts = raw_pages(data, tmp_path)
+    pages = len(texts)
     out: list[str] = []
-    for number in range(1, pages + 1):
-        words = paper_words(
-            subprocess.run(
-                ["pdftotext", "-raw", "-f", str(number), "-l", str(number), str(path), "-"],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )
+    for number, text in enumerate(texts, 1):
+        words = paper_words(text)
         feet = [paper_words(f"{title} {number} / {pages}") for title in titles]
         foot = next((f for f in feet if words[-len(f) :] == f), None)
         assert foot is not None, f"page {number} ends with {words[-8:]}, not a footer"

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from helpers import ARTIFACTS, page_words, paper_words, pdf_words, pdfinfo, pdftotext
+from helpers import ARTIFACTS, page_words, paper_words, pdf_words, pdfinfo, pdftotext, raw_pages
 from scorekeeper.core import VARIANTS
 from variants import EXAMPLES
 
@@ -149,20 +149,7 @@ def played_drive(client, tables=2, hands=4, entered=3, couples=False, money=None
 
 def page_by_page(data: bytes, tmp_path) -> list[str]:
     """A drive's cards carry no footer: their words page after page."""
-    import subprocess
-
-    path = tmp_path / "cards.pdf"
-    path.write_bytes(data)
-    words = []
-    for n in range(1, int(pdfinfo(data, tmp_path)["Pages"]) + 1):
-        out = subprocess.run(
-            ["pdftotext", "-raw", "-f", str(n), "-l", str(n), str(path), "-"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        words += paper_words(out)
-    return words
+    return [word for page in raw_pages(data, tmp_path) for word in paper_words(page)]
 
 
 @pytest.mark.parametrize("kind", ["scorecards", "tally"])

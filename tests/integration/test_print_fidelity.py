@@ -1,11 +1,10 @@
 """The printed sheet says what the phone says: each finding of issue 27 read back from the PDF (pdftotext)."""
 
 import re
-import subprocess
 
 import pytest
 
-from helpers import pdfinfo, pdftotext
+from helpers import pdftotext, raw_pages
 from scorekeeper.services import games as service
 
 DANISH_HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
@@ -13,21 +12,6 @@ DANISH_HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "par
 
 def flat(text: str) -> str:
     return " ".join(text.split())
-
-
-def raw_pages(data: bytes, tmp_path) -> list[str]:
-    path = tmp_path / "pages.pdf"
-    path.write_bytes(data)
-    pages = int(pdfinfo(data, tmp_path)["Pages"])
-    return [
-        subprocess.run(
-            ["pdftotext", "-raw", "-f", str(n), "-l", str(n), str(path), "-"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for n in range(1, pages + 1)
-    ]
 
 
 def imported(client, variant: str, players: list[str], hands: list[dict], **extra) -> str:
