@@ -34,6 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
 
 from helpers import PLAYERS, waitress_in_thread  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
@@ -42,14 +45,6 @@ from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.web.db import get_db  # noqa: E402
 from scorekeeper.web.drives import views as drive_views  # noqa: E402
 from scorekeeper.web.sheets import views as sheets  # noqa: E402
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's user + system CPU time so far (clock ticks from /proc/<pid>/stat)."""
-    import os
-
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peak_mib(pid: int) -> float:

@@ -30,18 +30,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
 
 PAGE_HANDS = 50
 DRIVE_TABLES, DRIVE_HANDS = 100, 3
 RELOAD = {"protokoll": 20, "table": 15}  # the meta refresh's seconds before (templates, drives.views.REFRESH)
 TAG = re.compile(r'data-live-tag="([^"]+)"')
 LIVE = re.compile(r'data-live-url="([^"]+)"')
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's user + system CPU time so far (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Phone:

@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import live as live_bench  # noqa: E402  (bench/live.py)
 import phone as phone_bench  # noqa: E402  (bench/phone.py)
 import slow_clients  # noqa: E402  (bench/slow_clients.py)
+from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
 
 # Every registered variant, its players and the long games it can play, from its own test data
 # (tests/variants/<name>.py): a variant without one stops the benchmark here rather than being left out.
@@ -690,12 +691,6 @@ def long_game(n: int) -> dict:
         for i, h in enumerate(data["hands"])
     ]
     return data
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's user + system CPU time so far (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pdf_cost(out: Path) -> dict:
