@@ -17,10 +17,11 @@ from flask import Blueprint, Response, abort, current_app, flash, g, redirect, r
 from flask_babel import get_locale
 from markupsafe import Markup
 
+from scorekeeper.core.game import TRUMPS
 from scorekeeper.core.messages import InputError
 from scorekeeper.drives import document as paper_documents
 from scorekeeper.drives import forms, present, service
-from scorekeeper.drives.rules import DEFAULT_HANDS, DEFAULT_TRUMPS, MAX_PRIZES, TRUMPS, OutOfTurn, SeatingChanged
+from scorekeeper.drives.rules import DEFAULT_HANDS, DEFAULT_TRUMPS, MAX_PRIZES, OutOfTurn, SeatingChanged
 from scorekeeper.drives.rules import seated_names as core_seated_names
 from scorekeeper.games import cache
 from scorekeeper.games.sheets import kept_name, kept_pdf, kept_state, pdf_download
