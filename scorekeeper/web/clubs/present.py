@@ -364,7 +364,8 @@ def _csv(rows, dialect: str = "programs") -> str:
     semicolon = dialect == "semicolon"
     writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if semicolon else ",")
     for row in rows:
-        writer.writerow([cell(_decimal_comma(v) if semicolon else v) for v in row])
+        # The formula guard sees the value itself: a number (-118.00) is never text, whichever comma it is written with.
+        writer.writerow([_decimal_comma(cell(v)) if semicolon else cell(v) for v in row])
     return out.getvalue()
 
 
