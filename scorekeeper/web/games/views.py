@@ -344,7 +344,9 @@ def play_again(game_id):
     earlier = phone.played_again(game_id, game.version)
     if earlier is not None and phone.game_key(earlier):
         return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
-    at_club = club_tables.play_again(game_id, confirmed=request.form.get("confirm") == "1")
+    at_club = club_tables.play_again(
+        game_id, confirmed=request.form.get("confirm") == "1", finished=scored_game.protokoll.finished
+    )
     if at_club is not None:  # a club's table: the evening's next table (or first the question), never a stray game
         answer, started = at_club
         if started:
