@@ -118,6 +118,28 @@ def table_view(game_id: str) -> dict | None:
     }
 
 
+def through_kitty(settlement: dict | None) -> dict | None:
+    """A table's money on an evening settled through the kitty: what each player's part comes to, to or from the
+    kitty, and no payment between players (the evening's result settles every table and the fee at once)."""
+    if settlement is None:
+        return None
+    ways = {-1: "to", 0: "even", 1: "from"}
+    return {
+        **settlement,
+        "kitty": [
+            {"player": b["player"], "amount": abs(b["amount"]), "way": ways[(b["amount"] > 0) - (b["amount"] < 0)]}
+            for b in settlement["balances"]
+        ],
+        "payments": [],
+    }
+
+
+def settled_through_kitty(game_id: str) -> bool:
+    """Whether a game is a table of an evening settled through the kitty."""
+    place = club_service.table_of(get_db(), game_id)
+    return place is not None and place.evening.settlement == "kitty"
+
+
 # ---------------------------------------------------------------- the handover
 
 

@@ -294,6 +294,8 @@ def _protokoll_page(game_id: str) -> tuple[str, str]:
     editable = service.key_matches(scored_game.game, key)
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
+    if club_table and club_table["kitty"]:
+        ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
     state = _protokoll_state(loaded.game, key, club_table)
     phone.remember_game(game_id)
     page = render_template(
