@@ -13,7 +13,7 @@ from scorekeeper.web.games.forms import radio
 from scorekeeper.web.i18n import MINUS, ngettext
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
-from scorekeeper.web.variants import shared
+from scorekeeper.web.variants import defaults, shared
 from scorekeeper.web.variants.danish_card import ROUNDING_WORDS, CardEditor, number_text
 from scorekeeper.web.variants.danish_words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 
@@ -160,12 +160,24 @@ def hand_words(inp, ctx) -> str:
     bidder = players[inp["bidder"]]
     tricks = words.tricks_words(inp["tricks"])
     if rules.is_solo(inp["bid"]):
-        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
-        for joined in inp.get("with", ()):
+        if not inp.get("with"):
+            return _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
+        # Gå med: each sol player's own result, as one word for the hand would be wrong for some of them.
+        sol = rules.house_of(ctx.options).sol[inp["bid"]]
+        result = {True: _("made"), False: _("lost")}
+        text = _(
+            "%(bidder)s %(bid)s, %(tricks)s, %(result)s",
+            bidder=bidder,
+            bid=solo_name(inp["bid"]),
+            tricks=tricks,
+            result=result[inp["tricks"] <= sol.max_tricks],
+        )
+        for joined in inp["with"]:
             text += "; " + _(
-                "%(player)s too, %(tricks)s",
+                "%(player)s too, %(tricks)s, %(result)s",
                 player=players[joined["seat"]],
                 tricks=words.tricks_words(joined["tricks"]),
+                result=result[joined["tricks"] <= sol.max_tricks],
             )
         return text
     trump = "" if inp["suffix"] == "sans" else words.suit(inp.get("trump"))
@@ -179,6 +191,13 @@ def hand_words(inp, ctx) -> str:
         partner=players[inp["partner"]],
         tricks=tricks,
     )
+
+
+def outcome(inp, points, ctx) -> str | None:
+    """Made or lost for the bidder; none for a gå med hand, whose words say each sol player's result."""
+    if inp.get("with"):
+        return None
+    return defaults.outcome(inp, points, ctx)
 
 
 def minus(value: int) -> str:
