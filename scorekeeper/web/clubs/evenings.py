@@ -290,8 +290,10 @@ def _paper(club, evening_id) -> dict:
     for t in data.tables:
         sheet = paper.sheet_context(club_tables.titled(t.scored_game))
         sheet["table_name"] = next(x["name"] for x in ctx["tables"] if x["game_id"] == t.record.game_id)
+        if data.record.settlement == "kitty":
+            sheet["settlement"] = club_tables.through_kitty(sheet["settlement"])
         sheets.append(sheet)
-    return {"club": club, "evening": ctx, "sheets": sheets}
+    return {"club": club, "evening": ctx, "sheets": sheets, "tariffs": club_present.evening_tariffs(sheets)}
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/print")

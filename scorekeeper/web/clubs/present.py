@@ -61,6 +61,23 @@ def matrix_context(variant: str, options) -> dict | None:
     }
 
 
+def evening_tariffs(sheets: list[dict]) -> list[dict]:
+    """The cards the evening's tables were scored by (paper.tariff_view), each once with the tables that kept it: one
+    card on most evenings; a table started before the card was changed keeps its own."""
+    out: list[dict] = []
+    for sheet in sheets:
+        tariff = sheet.get("tariff_table")
+        if not tariff:
+            continue
+        known = next((t for t in out if t["tariff"] == tariff), None)
+        if known is None:
+            out.append(known := {"tariff": tariff, "tables": []})
+        known["tables"].append(sheet["table_name"])
+    for t in out:
+        t["tables"] = ", ".join(t["tables"]) if len(out) > 1 else None
+    return out
+
+
 def table_name(number: int, half: int, halves: int) -> str:
     """ "Table 2", or "Table 2, half 1" on an evening of several halves: built from data, in the reader's language."""
     if halves > 1:
