@@ -99,7 +99,7 @@ def test_a_table_of_a_kitty_evening_shows_the_money_to_and_from_the_kitty(client
     scored = service.load(db, game_id)
     page = reader.get(f"/g/{game_id}").get_data(as_text=True)
     assert pairwise_lines(page) == []
-    section = page[page.index('class="settlement'):]
+    section = page[page.index('class="settlement') :]
     section = section[: section.index("</section>")]
     # Each player's money at this table, to or from the kitty, and the way to the evening's settlement.
     assert "to the kitty" in section and "from the kitty" in section
@@ -116,6 +116,30 @@ def test_a_table_of_a_kitty_evening_shows_the_money_to_and_from_the_kitty(client
         text = " ".join(pdftotext(r.data, tmp_path).split())
         assert pairwise_lines(text) == [], (where, pairwise_lines(text))
         assert "to the kitty" in text and "The evening settles through the kitty" in text
+
+
+def test_the_kitty_evenings_pdfs_say_what_their_print_pages_say(client, db, tmp_path):
+    """The table's sheet and the evening's paper on a kitty evening: the PDF's words are the print page's."""
+    import html as html_lib
+
+    from helpers import page_words, paper_words, pdf_words, raw_pages
+
+    club_id, ids = make_club(client, db)
+    evening_id, games = evening(db, club_id, ids, "kitty", fee="10")
+    page = client.get(f"/g/{games[0]}/print").get_data(as_text=True)
+    words = page_words(page)
+    header = words[words.index("#") : words.index("σ") + 1]
+    title = "Læderwhist · Table 1 · Dec 1, 2026"
+    assert pdf_words(client.get(f"/g/{games[0]}/sheet.pdf").data, tmp_path, title, header) == words
+    page = client.get(f"/c/{club_id}/e/{evening_id}/print").get_data(as_text=True)
+    titles = [html_lib.unescape(t) for t in re.findall(r"<h1>([^<]*)</h1>", page)]
+    texts = raw_pages(client.get(f"/c/{club_id}/e/{evening_id}/evening.pdf").data, tmp_path)
+    drawn = []
+    for number, text in enumerate(texts, 1):
+        got = paper_words(text)
+        foot = next(f for t in titles if got[-len(f := paper_words(f"{t} {number} / {len(texts)}")) :] == f)
+        drawn += got[: -len(foot)]
+    assert drawn == page_words(page)
 
 
 def test_a_pairwise_evening_keeps_its_pairwise_payments(client, db):
@@ -222,9 +246,9 @@ def test_table_sheets_and_the_evening_pdf_carry_the_cards_matrix(client, db, tmp
     assert service.load(db, games[0]).protokoll.hands[0].points[1] == 8  # 9 gode: 4 + 4 for the overtrick
     sheet = client.get(f"/g/{games[0]}/print").get_data(as_text=True)
     head = sheet[: sheet.index('class="hands"')]
-    assert "×1" not in head  # the card has no factor: its columns are its own values
-    assert "gode" in head and "in the table" in head
-    tariff = sheet[sheet.index('class="tariff"'):]
+    for suffix in ("gode", "sans", "halve"):  # the card has no factor for them: its columns are its own values
+        assert f"{suffix} ×" not in head and f"{suffix}: own values (in the table)" in head
+    tariff = sheet[sheet.index('class="tariff"') :]
     rows = dict(re.findall(r"<tr><th>([^<]+)</th>((?:<td[^>]*>[^<]*</td>)+)</tr>", tariff))
     cells = {name: re.findall(r">([^<]*)</td>", tds) for name, tds in rows.items()}
     assert cells["9 gode"][9:11] == ["4", "8"] and cells["10 sans"][10] == "7" and cells["8"][8] == "1"
