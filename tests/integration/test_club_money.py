@@ -259,6 +259,24 @@ def test_table_sheets_and_the_evening_pdf_carry_the_cards_matrix(client, db, tmp
     assert "Tariff" in text and "9 gode" in text and "10 sans" in text and "bordlægger 14 14" in text
 
 
+def test_an_evening_whose_card_changed_prints_each_card_with_its_tables(client, db, tmp_path):
+    club_id, ids = make_club(client, db, {"house": CARD})
+    evening_id = club_service.create_evening(db, club_id, "2026-12-01")
+    club_service.add_table(db, club_id, evening_id, ids[:4])
+    changed = {**CARD, "levels": {**CARD["levels"], "8": level(6)}}
+    club_service.update_club(
+        db,
+        club_id,
+        {"name": "Læderwhist", "currency": "DKK", "variant": "danish", "options": {"rate": "2", "house": changed}},
+    )
+    club_service.add_table(db, club_id, evening_id, ids[4:])
+    printed = client.get(f"/c/{club_id}/e/{evening_id}/print").get_data(as_text=True)
+    assert printed.count('class="tariff"') == 2
+    assert re.findall(r'<p class="tariff-tables">([^<]*)</p>', printed) == ["Table 1", "Table 2"]
+    text = " ".join(pdftotext(client.get(f"/c/{club_id}/e/{evening_id}/evening.pdf").data, tmp_path).split())
+    assert text.count("Tariff") >= 2 and "Table 1" in text and "Table 2" in text
+
+
 # ---------------------------------------------------------------- 5. Play again after the last half
 
 
