@@ -101,10 +101,10 @@ def evening_document(ctx: dict) -> dict:
     club_name, evening = ctx["club"].name, ctx["evening"]
     title = _("Result of %(date)s", date=day(evening["date"]))
     blocks = result_blocks(club_name, evening)
-    for t in ctx.get("tariffs", ()):
-        if t["tables"]:
-            blocks += [{"kind": "space", "mm": 4}, {"kind": "p", "text": t["tables"], "bold": True}]
-        blocks += tariff_blocks(t["tariff"])
+    for card in ctx.get("cards", ()):
+        if card["tables"]:
+            blocks += [{"kind": "space", "mm": 4}, {"kind": "p", "text": card["tables"], "bold": True}]
+        blocks += tariff_blocks(card["matrix"])
     for sheet in ctx["sheets"]:
         blocks += [
             {"kind": "page_break"},

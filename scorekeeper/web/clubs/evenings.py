@@ -293,7 +293,7 @@ def _paper(club, evening_id) -> dict:
         if data.record.settlement == "kitty":
             sheet["settlement"] = club_tables.through_kitty(sheet["settlement"])
         sheets.append(sheet)
-    return {"club": club, "evening": ctx, "sheets": sheets, "tariffs": club_present.evening_tariffs(sheets)}
+    return {"club": club, "evening": ctx, "sheets": sheets, "cards": club_present.evening_cards(sheets)}
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/print")

@@ -61,20 +61,20 @@ def matrix_context(variant: str, options) -> dict | None:
     }
 
 
-def evening_tariffs(sheets: list[dict]) -> list[dict]:
+def evening_cards(sheets: list[dict]) -> list[dict]:
     """The cards the evening's tables were scored by (paper.tariff_view), each once with the tables that kept it: one
     card on most evenings; a table started before the card was changed keeps its own."""
     out: list[dict] = []
     for sheet in sheets:
-        tariff = sheet.get("tariff_table")
-        if not tariff:
+        matrix = sheet.get("tariff_table")
+        if not matrix:
             continue
-        known = next((t for t in out if t["tariff"] == tariff), None)
+        known = next((c for c in out if c["matrix"] == matrix), None)
         if known is None:
-            out.append(known := {"tariff": tariff, "tables": []})
+            out.append(known := {"matrix": matrix, "tables": []})
         known["tables"].append(sheet["table_name"])
-    for t in out:
-        t["tables"] = ", ".join(t["tables"]) if len(out) > 1 else None
+    for c in out:
+        c["tables"] = ", ".join(c["tables"]) if len(out) > 1 else None
     return out
 
 
