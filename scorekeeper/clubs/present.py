@@ -61,6 +61,23 @@ def matrix_context(variant: str, options) -> dict | None:
     }
 
 
+def evening_cards(sheets: list[dict]) -> list[dict]:
+    """The cards the evening's tables were scored by (paper.tariff_view), each once with the tables that kept it: one
+    card on most evenings; a table started before the card was changed keeps its own."""
+    out: list[dict] = []
+    for sheet in sheets:
+        matrix = sheet.get("tariff_table")
+        if not matrix:
+            continue
+        known = next((c for c in out if c["matrix"] == matrix), None)
+        if known is None:
+            out.append(known := {"matrix": matrix, "tables": []})
+        known["tables"].append(sheet["table_name"])
+    for c in out:
+        c["tables"] = ", ".join(c["tables"]) if len(out) > 1 else None
+    return out
+
+
 def table_name(number: int, half: int, halves: int) -> str:
     """ "Table 2", or "Table 2, half 1" on an evening of several halves: built from data, in the reader's language."""
     if halves > 1:
@@ -364,7 +381,8 @@ def _csv(rows, dialect: str = "programs") -> str:
     semicolon = dialect == "semicolon"
     writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if semicolon else ",")
     for row in rows:
-        writer.writerow([cell(_decimal_comma(v) if semicolon else v) for v in row])
+        # The formula guard sees the value itself: a number (-118.00) is never text, whichever comma it is written with.
+        writer.writerow([_decimal_comma(cell(v)) if semicolon else cell(v) for v in row])
     return out.getvalue()
 
 

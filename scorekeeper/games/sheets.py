@@ -285,11 +285,14 @@ def kept_state(printed: list) -> str:
     ).hexdigest()[:16]
 
 
-def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
+def _kept_name(scored_game: service.ScoredGame, kind: str, printed: tuple = ()) -> tuple[str, str]:
     """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
-    the game is printed (players may be renamed by their club without a new version), the language and the build."""
+    the game is printed (players may be renamed by their club without a new version; `printed`: what else the page
+    shows, such as its evening's way of settling), the language and the build."""
     game = scored_game.game
-    state = kept_state([game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created])
+    state = kept_state(
+        [game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created, *printed]
+    )
     return kept_name(game.id, game.version, state, kind)
 
 
@@ -332,7 +335,9 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
         total -= size
 
 
-def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, document, context) -> Response:
+def _kept_pdf(
+    scored_game: service.ScoredGame, kind: str, filename: str, document, context, printed: tuple = ()
+) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
@@ -354,7 +359,7 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, documen
                 413,
             )
         )
-    name, etag = _kept_name(scored_game, kind)
+    name, etag = _kept_name(scored_game, kind, printed)
     return kept_pdf(name, etag, filename, document, context)
 
 
@@ -388,21 +393,32 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
 # ---------------------------------------------------------------- a game's sheet
 
 
+def _sheet_context(scored_game: service.ScoredGame, kitty: bool) -> dict:
+    """The printed protokoll's context; a table of an evening settled through the kitty says its money so."""
+    ctx = paper.sheet_context(scored_game)
+    if kitty:
+        ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
+    return ctx
+
+
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
     scored_game = club_tables.titled(_load(game_id))
-    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(scored_game))
+    kitty = club_tables.settled_through_kitty(game_id)
+    return render_template("print/sheet.html", pdf=False, **_sheet_context(scored_game, kitty))
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def pdf(game_id):
     scored_game = club_tables.titled(_load(game_id))
+    kitty = club_tables.settled_through_kitty(game_id)
     return _kept_pdf(
         scored_game,
         "sheet",
         f"protokoll-{game_id}.pdf",
         document.sheet_document,
-        lambda: paper.sheet_context(scored_game),
+        lambda: _sheet_context(scored_game, kitty),
+        (kitty,),
     )
 
 

@@ -8,6 +8,7 @@ from wtforms.fields import SelectChoice
 from scorekeeper.core.game import TRUMPS
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.danish import rules
 from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor, number_text
@@ -160,12 +161,24 @@ def hand_words(inp, ctx) -> str:
     bidder = players[inp["bidder"]]
     tricks = words.tricks_words(inp["tricks"])
     if rules.is_solo(inp["bid"]):
-        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
-        for joined in inp.get("with", ()):
+        if not inp.get("with"):
+            return _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
+        # Gå med: each sol player's own result, as one word for the hand would be wrong for some of them.
+        sol = rules.house_of(ctx.options).sol[inp["bid"]]
+        result = {True: _("made"), False: _("lost")}
+        text = _(
+            "%(bidder)s %(bid)s, %(tricks)s, %(result)s",
+            bidder=bidder,
+            bid=solo_name(inp["bid"]),
+            tricks=tricks,
+            result=result[inp["tricks"] <= sol.max_tricks],
+        )
+        for joined in inp["with"]:
             text += "; " + _(
-                "%(player)s too, %(tricks)s",
+                "%(player)s too, %(tricks)s, %(result)s",
                 player=players[joined["seat"]],
                 tricks=words.tricks_words(joined["tricks"]),
+                result=result[joined["tricks"] <= sol.max_tricks],
             )
         return text
     trump = "" if inp["suffix"] == "sans" else words.suit(inp.get("trump"))
@@ -179,6 +192,13 @@ def hand_words(inp, ctx) -> str:
         partner=players[inp["partner"]],
         tricks=tricks,
     )
+
+
+def outcome(inp, points, ctx) -> str | None:
+    """Made or lost for the bidder; none for a gå med hand, whose words say each sol player's result."""
+    if inp.get("with"):
+        return None
+    return defaults.outcome(inp, points, ctx)
 
 
 def minus(value: int) -> str:
@@ -220,18 +240,31 @@ def house_rules(table) -> list[tuple[str, str]]:
         lines.append((_("Each further trick short"), _values(short, every)))
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
-    if factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
+    # A suffix with values of its own (a card in columns) is not its factor there: the table shows them.
+    own = {
+        s: {n for n, t in house.overrides if t == s}
+        | {int(k.split("/")[0]) for k in house.cells if k.split("/")[1] == s}
+        for s in factors
+    }
+    if (
+        factors
+        and all(f == (2, 2) for f in factors.values())
+        and set(factors) == set(rules.SUFFIXES[1:])
+        and not any(own.values())
+    ):
         lines.append((_("Suffixes"), _("vip, gode, sans and halve count double")))
     elif factors:
-        lines.append(
-            (
-                _("Suffixes"),
-                ", ".join(
-                    f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
-                    for name, (base, trick) in factors.items()
-                ),
-            )
-        )
+        parts = []
+        for name, (base, trick) in factors.items():
+            factor = f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
+            if own[name] >= set(levels):
+                parts.append(_("%(suffix)s: own values (in the table)", suffix=suffix_name(name)))
+            elif own[name]:
+                bids = ", ".join(map(str, sorted(own[name])))
+                parts.append(_("%(factor)s, own values for %(bids)s (in the table)", factor=factor, bids=bids))
+            else:
+                parts.append(factor)
+        lines.append((_("Suffixes"), "; ".join(parts) if any(own.values()) else ", ".join(parts)))
     if house.selv_factor != 1:  # the usual rule (three times) the tariff table's caption says
         lines.append(
             (
@@ -284,7 +317,7 @@ def tariff_matrix(options) -> dict:
     lost) and "sol_rows" as (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
     matrix = rules.tariff_matrix(options)
     plain = matrix["bids"]
-    rows, multiples = [], {}
+    rows, multiples, broken = [], {}, set()
     for bid, suffix, values in matrix["rows"]:
         base = plain.get(bid)
         if suffix != "plain" and base and any(base):
@@ -292,9 +325,11 @@ def tariff_matrix(options) -> dict:
             if ratio and all(v == b * ratio for v, b in zip(values, base)):
                 multiples.setdefault(suffix, set()).add(ratio)
                 continue
+        broken.add(suffix)
         rows.append((bid_name(bid, suffix), values))
-    # A suffix shown as a multiple must be one for every bid; otherwise its rows are printed.
-    uneven = {s for s, r in multiples.items() if len(r) > 1}
+    # A suffix shown as a multiple must be the same one for every bid (a card in columns is not); else its rows are
+    # printed, every one.
+    uneven = {s for s, r in multiples.items() if len(r) > 1 or s in broken}
     if uneven:
         rows = [(bid_name(b, s), v) for b, s, v in matrix["rows"] if s == "plain" or s in uneven or s not in multiples]
     return {
