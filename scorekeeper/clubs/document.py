@@ -1,7 +1,7 @@
 """A club evening on paper (print/evening.html) as the PDF renderer's document (paper/draw.py draws it with
 ReportLab): the evening's result (standings, prizes, money, who pays whom) and the card its tables were scored by on
 the first page, then each table's sheet on a page of its own, drawn by the same blocks as a game's sheet
-(web/sheets/document.sheet_blocks) with its own title in the footer. The same words in the same order as the print
+(games/document.sheet_blocks) with its own title in the footer. The same words in the same order as the print
 page (tests/integration/test_pdf_text.py)."""
 
 from __future__ import annotations
