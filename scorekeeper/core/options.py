@@ -18,6 +18,7 @@ from scorekeeper.core.messages import Msg, OptionError, message_of
 from scorekeeper.core.numbers import read_number
 
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
+LANGUAGE_CURRENCY = {"da": "DKK", "nb": "NOK", "sv": "SEK", "en": "GBP"}  # what a new game or drive preselects
 KINDS = ("int", "int_or_none", "bool", "choice", "rate", "preset", "int_list", "int_map", "json", "choice_or_list")
 
 
