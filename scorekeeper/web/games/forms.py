@@ -118,7 +118,8 @@ def player_field_names(variant: str) -> list[str]:
 
 def new_game_form(variant: str, formdata=None, language: str | None = None) -> NewGameForm:
     """The new-game form for a variant: its player fields and one field per house rule, defaults preselected; the
-    currency the page's `language`'s (Danish kroner on a Danish page, pounds on an English one)."""
+    currency the page's `language`'s (Danish kroner on a Danish page, pounds on an English one) unless the variant's
+    own is its home's (Danish whist: DKK)."""
     module = VARIANTS[variant]
 
     class Form(NewGameForm):
@@ -132,7 +133,7 @@ def new_game_form(variant: str, formdata=None, language: str | None = None) -> N
         return Form(formdata=formdata)
     form = Form()
     currency = module.OPTIONS.get("currency")
-    if currency is not None and LANGUAGE_CURRENCY.get(language or "") in currency.choices:
+    if currency is not None and not currency.home and LANGUAGE_CURRENCY.get(language or "") in currency.choices:
         form.opt_currency.data = LANGUAGE_CURRENCY[language]
     return form
 
