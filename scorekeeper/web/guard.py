@@ -9,7 +9,7 @@ Rate limits are Flask-Limiter's, counted per client (`client`: the address, or a
 behind a trusted proxy, see proxy.py) in the memory of each server process: with `make run`'s one process that is
 exact; with N worker processes a client gets up to N times the limit, which still bounds it. Writes that carry a
 game's edit key (hands) are not limited: a table must never be refused its next hand, and the limiter is not even asked
-about them (`init_app`: its checks cost a hand entry more than the write's own statements).
+about them (`_skipped`, its request filter: its checks cost a hand entry more than the write's own statements).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
-from flask_limiter import _extension as limiter_extension
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -202,40 +201,15 @@ def unlimited(app) -> frozenset[str]:
     return found
 
 
-def _ask_limiter_only_where_it_limits(app) -> None:
-    """Flask-Limiter asks, for every request, which limits apply (a before_request), then adds its headers and drops
-    its context (after and teardown): for the keyed hand entry, which it never limits, all three are skipped."""
-    inject = getattr(limiter_extension.Limiter, "_Limiter__inject_headers", None)
-    release = getattr(limiter_extension.Limiter, "_Limiter__release_context", None)
-
-    def wrap(funcs: list, i: int, on_skip=None):
-        hook = funcs[i]
-
-        @functools.wraps(hook)
-        def only_where_it_limits(*args):
-            if request.endpoint in unlimited(app):
-                return on_skip(*args) if on_skip else None
-            return hook(*args)
-
-        funcs[i] = only_where_it_limits
-
-    for funcs, is_limiters, on_skip in (
-        (app.before_request_funcs.get(None, []), lambda f: f == limiter._check_request_limit, None),
-        (
-            app.after_request_funcs.get(None, []),
-            lambda f: getattr(f, "func", None) is inject and f.args == (limiter,),
-            lambda response: response,
-        ),
-        (app.teardown_request_funcs.get(None, []), lambda f: getattr(f, "__func__", None) is release, None),
-    ):
-        for i, f in enumerate(funcs):
-            if is_limiters(f):
-                wrap(funcs, i, on_skip)
+@limiter.request_filter
+def _skipped() -> bool:
+    """Flask-Limiter's public request filter: the keyed hand entry and the live polls are exempt before it resolves any
+    limit (the filter is the first thing its before-request hook asks)."""
+    return request.endpoint in unlimited(current_app)
 
 
 def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiInteger
     limiter.init_app(app)
-    _ask_limiter_only_where_it_limits(app)
     app.extensions["scorekeeper.keys_purged"] = float("-inf")
     app.before_request(_purge_now_and_then)
