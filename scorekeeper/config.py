@@ -168,8 +168,15 @@ KEYS: tuple[Key, ...] = (
         "SERVER_CONNECTIONS_PER_ADDRESS",
         50,
         "int or null",
-        "`scorekeeper serve`: open connections one client (an address, an IPv6 /64) may hold; one more is answered 429 "
-        "and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+        "`scorekeeper serve`: open connections one client address (IPv4, or IPv6 whole) may hold; one more is answered "
+        "429 and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+    ),
+    Key(
+        "SERVER_CONNECTIONS_PER_NETWORK",
+        500,
+        "int or null",
+        "`scorekeeper serve`: open connections the addresses of one IPv6 /64 (a LAN, or one client taking many of its "
+        "addresses) may hold together; one more is answered 429 and closed (null: no cap; none with PROXY_FIX)",
     ),
     # Drive paper has a renderer of its own, so its longer wait holds up no game; a hall's score cards took 20-30 s of
     # CPU here and up to 100 s on this machine while other work loaded it.
