@@ -138,12 +138,12 @@ class Listener(socket.socket):
     limits: Limits
 
     def accept(self):
-        while True:  # until one is admitted; none left to accept: BlockingIOError, which waitress waits on
-            conn, addr = super().accept()
-            keys = clients(addr[0]) if self.limits.per_address is not None or self.limits.per_network else ()
-            if not keys or self.limits.admit(keys):
-                break
+        conn, addr = super().accept()
+        keys = clients(addr[0]) if self.limits.per_address is not None or self.limits.per_network else ()
+        if keys and not self.limits.admit(keys):
             _refuse(conn)
+            # to waitress, nothing was there to accept (as when another process took it): back to its loop
+            raise BlockingIOError(errno.EAGAIN, "refused: over its client's cap")
         connection = Connection(conn.family, conn.type, conn.proto, fileno=conn.detach())
         connection.limits, connection.keys = self.limits, keys
         return connection, addr
