@@ -112,12 +112,13 @@ class Connection(socket.socket):
     began: float | None = None  # time.monotonic() of the first byte of the request being read
 
     def recv(self, size, *flags):
-        timeout = self.limits.request_timeout
-        if timeout is not None and self.began is not None and time.monotonic() - self.began > timeout:
-            return b""  # to waitress, the client closed: it closes the connection
-        data = super().recv(size, *flags)
-        if data and self.began is None:
-            self.began = time.monotonic()
+        data = super().recv(size, *flags)  # read first: a socket closed with bytes unread resets the connection
+        if data:
+            now = time.monotonic()
+            if self.began is None:
+                self.began = now
+            elif self.limits.request_timeout is not None and now - self.began > self.limits.request_timeout:
+                return b""  # to waitress, the client closed: it closes the connection
         return data
 
     def send(self, data, *flags):
