@@ -158,6 +158,13 @@ KEYS: tuple[Key, ...] = (
         "seconds a PDF may take to draw; longer, and the renderer is replaced and the download answered 503",
     ),
     Key(
+        "RENDER_QUEUE",
+        3,
+        "int",
+        "PDFs of games drawing (two renderer processes per worker) or waiting in all, one per client; one more is "
+        "answered 503 at once",
+    ),
+    Key(
         "SERVER_REQUEST_TIMEOUT",
         30,
         "int or null",
