@@ -116,7 +116,14 @@ KEYS: tuple[Key, ...] = (
         "LIMIT_TABLE_CODES",
         "60 per minute; 300 per hour",
         "limits",
-        "club table codes tried (scanned or typed) per client address: each one that opens a table gives its edit right",
+        "wrong club table codes (scanned or typed) per client address, an IPv6 one whole: a right one gives a table's "
+        "edit right and is not counted",
+    ),
+    Key(
+        "LIMIT_TABLE_CODES_NETWORK",
+        "240 per minute; 1200 per hour",
+        "limits",
+        "wrong club table codes per IPv6 /64 (one client taking many of its addresses; IPv4: as LIMIT_TABLE_CODES)",
     ),
     # Tests create hundreds of games a minute from one address; the rate limit tests switch it on.
     Key(

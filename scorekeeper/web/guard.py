@@ -37,6 +37,11 @@ def client() -> str:
     return client_key(request.remote_addr)
 
 
+def address() -> str:
+    """As `client`, but an IPv6 address whole: each phone on a club's IPv6 Wi-Fi (issue 34, F-A2)."""
+    return client_key(request.remote_addr, whole=True)
+
+
 limiter = Limiter(key_func=client, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
 
 # The limits and thresholds (LIMIT_*, MAX_DATABASE_BYTES, MIN_FREE_DISK_BYTES, IDEMPOTENCY_*, RATELIMIT_ENABLED) are
@@ -66,11 +71,13 @@ def _not_a_write() -> bool:
     return request.method not in WRITE_METHODS
 
 
-def writes(kind: str):
-    """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs), then, for a kind
-    that makes rows, the storage guard (507). A GET of the same route (its form) is neither."""
+def writes(kind: str, unless=None):
+    """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs; not when `unless()`
+    says so), then, for a kind that makes rows, the storage guard (507). A GET of the same route (its form) is
+    neither."""
     setting, storage = KINDS[kind]
-    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=_not_a_write)
+    exempt = _not_a_write if unless is None else (lambda: _not_a_write() or unless())
+    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=exempt)
 
     def decorate(view):
         @functools.wraps(view)
@@ -85,13 +92,22 @@ def writes(kind: str):
     return decorate
 
 
+def _wrong(response) -> bool:
+    return response.status_code in (400, 404)
+
+
 def limited(setting: str, scope: str):
     """A rate limit of its own on a route that makes no row but must not be tried without end, whatever the method
-    (a club table's code, scanned or typed: a right code gives a table's edit right)."""
-    limit = limiter.shared_limit(_limit(setting), scope=scope)
+    (a club table's code, scanned or typed: a right code gives a table's edit right). Only wrong tries (400, 404) are
+    counted, per `address` (an IPv6 phone by itself) and, under `setting`_NETWORK, per `client` (its /64): a hall's
+    phones scan the right codes as often as they like, and a stranger's wrong ones use up the stranger's budget."""
+    per_address = limiter.shared_limit(_limit(setting), scope=scope, key_func=address, deduct_when=_wrong)
+    per_network = limiter.shared_limit(
+        _limit(f"{setting}_NETWORK"), scope=f"{scope}-network", key_func=client, deduct_when=_wrong
+    )
 
     def decorate(view):
-        out = limit(view)
+        out = per_network(per_address(view))
         out.limited = scope
         return out
 
