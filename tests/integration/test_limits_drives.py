@@ -325,6 +325,7 @@ def test_a_drives_print_page_is_built_once_per_version(client, monkeypatch, kind
 
 # ---------------------------------------------------------------- a renderer for drive paper, another for games
 
+
 # A stand-in for drive paper, run in the drives' renderer process by name (this module is importable there): it says it
 # has the job (the file $HOLD_STARTED), then holds it until the file $HOLD_RELEASE exists, then answers a tiny PDF.
 def holding(job) -> bytes:
