@@ -23,6 +23,8 @@ r = c.post("/api/games", json={"variant": "german", "players": ["Åse Bjørnæs"
 page = c.get(r.json["links"]["page"])
 assert page.status_code == 200, page.status_code
 assert c.get("/").status_code == 200
+own = c.get("/static/variants/danish/danish.css")
+assert own.status_code == 200 and b"Danish" in own.data, own.status_code  # shipped in its folder, served from there
 pdf = c.get(r.json["links"]["pdf"])
 assert pdf.status_code == 200 and pdf.mimetype == "application/pdf", pdf.status_code
 open(sys.argv[2], "wb").write(pdf.data)

@@ -39,8 +39,8 @@ CHOICE_LABELS = {
     "highest_bid": _l("the highest bidder"),
 }
 FIELD_LABELS = {"bids": _l("Bids"), "tricks": _l("Tricks"), "cards": _l("Cards")}
-STYLESHEET = "variants/plump.css"
-SCRIPT = "variants/plump.js"
+STYLESHEET = "variants/plump/plump.css"
+SCRIPT = "variants/plump/plump.js"
 BLANK_ROWS = 28
 
 

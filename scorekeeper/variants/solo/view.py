@@ -35,7 +35,7 @@ CHOICE_LABELS = {  # the contracts, as the hand page's buttons and its messages 
     "abundance_declared": _l("abundance declared"),
 }
 PLAYER_HINT = _l("Four players, each scoring alone; alliances change every hand.")
-STYLESHEET = "variants/solo.css"
+STYLESHEET = "variants/solo/solo.css"
 
 
 class HandForm(BaseHandForm):

@@ -159,7 +159,7 @@ def test_the_form_lists_the_contracts_in_ladder_order_and_plays_a_game(client):
     html = client.get(f"/g/{gid}/hands/new").get_data(as_text=True)
     order = re.findall(r'name="bid" id="bid-([a-z_]+)"', html)
     assert order == list(BIDS)
-    assert 'class="partner-q"' in html and "variants/solo.css" in html
+    assert 'class="partner-q"' in html and "variants/solo/solo.css" in html
     assert len(re.findall(r'name="tricks" id="tricks-\d+"', html)) == 14  # 0..13
     post_hand(client, gid, {"bid": "solo", "bidder": "1", "tricks": "7"})
     post_hand(client, gid, {"bid": "prop", "bidder": "0", "partner": "2", "tricks": "8"})
