@@ -40,8 +40,8 @@ from procstat import cpu_seconds, started_child  # noqa: E402  (bench/procstat.p
 
 from helpers import PLAYERS, waitress_in_thread  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.drives import pages as drive_views  # noqa: E402
 from scorekeeper.drives import service as drive_service  # noqa: E402
+from scorekeeper.drives.pages import paper as drive_views  # noqa: E402
 from scorekeeper.games import service as game_service  # noqa: E402
 from scorekeeper.games import sheets  # noqa: E402
 from scorekeeper.server.db import get_db  # noqa: E402
@@ -99,7 +99,7 @@ def weasy_baseline(app, drive_id: str, kind: str, folder: Path) -> dict:
 
     origin = "https://sheet.invalid"
     with app.test_request_context(f"/d/{drive_id}/{kind}.pdf"):
-        ctx = drive_views._context(kind, drive_service.load(get_db(), drive_id))
+        ctx = drive_views.context(kind, drive_service.load(get_db(), drive_id))
         html = render_template(f"print/drive_{kind}.html", pdf=True, pdf_url="", drive_id=drive_id, **ctx)
     spec = {
         "jobs": [{"name": kind, "html": html}],

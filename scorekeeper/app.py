@@ -76,7 +76,7 @@ def create_app(config=None) -> Flask:
     for blueprint in (games.bp, sheets.bp, clubs.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(drives.bp)  # /drives, /d/<id>: the whist drive's pages and paper
-    csrf.exempt(drives.table)  # a table's page: its address carries the table's token, no cookie grants anything
+    csrf.exempt(drives.table.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
     live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask

@@ -24,7 +24,7 @@ MAX_HANDS = 50_000  # about 50 MB of scored hands at most
 
 class Kept:
     """A least-recently-used store, bounded by the number of things kept and by their size together: scored games and
-    the hands they hold (`games` below), or drive pages and their bytes (drives/pages.py). cachetools' LRUCache
+    the hands they hold (`games` below), or drive pages and their bytes (drives/pages/paper.py). cachetools' LRUCache
     bounds the size (getsizeof); the number is bounded here, by dropping its least recently used (popitem)."""
 
     def __init__(self, max_items: int = MAX_GAMES, max_size: int = MAX_HANDS):
