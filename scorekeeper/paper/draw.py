@@ -14,77 +14,25 @@ the suits and the real minus sign.
 from __future__ import annotations
 
 import io
-from importlib.resources import as_file, files
-from xml.sax.saxutils import escape
 
 from reportlab.platypus.flowables import Flowable
 
-FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
-FONT_FILES = {FONT: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
-MM = 72 / 25.4  # points per millimetre
-PAGE_W, PAGE_H = 595.2755905511812, 841.8897637795277  # A4
-MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 12 * MM, 12 * MM, 15 * MM
-GREY = {"dark": "#333333", "mid": "#444444", "soft": "#555555", "faint": "#888888", "rule": "#aaaaaa"}
-_registered = False
-
-
-def register_fonts() -> None:
-    """DejaVu Sans and its bold as one family (so that <b> in a Paragraph is the bold face), once per process."""
-    global _registered
-    if _registered:
-        return
-    from reportlab.lib.fonts import addMapping
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    for name, file in FONT_FILES.items():
-        with as_file(files("scorekeeper").joinpath("fonts", file)) as path:  # TTFont reads the whole file here
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-    for bold, italic, face in ((0, 0, FONT), (1, 0, BOLD), (0, 1, FONT), (1, 1, BOLD)):
-        addMapping(FONT, bold, italic, face)
-    _registered = True
-
-
-def text(value) -> str:
-    """A text for Paragraph markup: escaped, so that a name such as <img src="/etc/passwd"> is only letters."""
-    return escape("" if value is None else str(value))
-
-
-# ---------------------------------------------------------------- styles
-
-
-class Styles:
-    """The paragraph styles of print.css in ReportLab's terms, made once per process."""
-
-    def __init__(self):
-        from reportlab.lib.colors import HexColor
-        from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-        from reportlab.lib.styles import ParagraphStyle
-
-        self.color = HexColor
-        self.align = {"left": TA_LEFT, "right": TA_RIGHT, "center": TA_CENTER}
-        # Never split inside a word; the cells' own line breaking (`broken`) also breaks after a word's hyphens.
-        # (ReportLab's embeddedHyphenation does so too, but drops the hyphens of a word when a table wraps it twice.)
-        base = ParagraphStyle("base", fontName=FONT, fontSize=9, leading=11.7, splitLongWords=0)
-        self.base = base
-        self.cache: dict = {}
-
-    def get(self, size: float = 9, bold: bool = False, color: str | None = None, align: str = "left", lead=1.3):
-        key = (size, bold, color, align, lead)
-        if key not in self.cache:
-            from reportlab.lib.styles import ParagraphStyle
-
-            self.cache[key] = ParagraphStyle(
-                f"s{len(self.cache)}",
-                parent=self.base,
-                fontName=BOLD if bold else FONT,
-                fontSize=size,
-                leading=size * lead,
-                textColor=self.color(color or "#000000"),
-                alignment=self.align[align],
-            )
-        return self.cache[key]
-
+from scorekeeper.paper.chart import ChartBlocks
+from scorekeeper.paper.faces import (
+    BOLD,
+    FONT,
+    GREY,
+    MARGIN_BOTTOM,
+    MARGIN_TOP,
+    MARGIN_X,
+    MM,
+    PAGE_H,
+    PAGE_W,
+    register_fonts,
+    styles,
+    text,
+)
+from scorekeeper.paper.lines import Lines, broken, cut
 
 # ---------------------------------------------------------------- the page
 
@@ -177,12 +125,12 @@ class RunningFooter(Flowable):
 # ---------------------------------------------------------------- the blocks
 
 
-class Builder:
+class Builder(ChartBlocks):
     """Blocks (dicts with a `kind`) to ReportLab flowables, within a frame `width` points wide."""
 
     def __init__(self, width: float):
         self.width = width
-        self.styles = _styles()
+        self.styles = styles()
         self.nested = False  # drawing inside a table's cell
 
     def blocks(self, blocks: list[dict], width: float | None = None) -> list:
@@ -316,7 +264,7 @@ class Builder:
         }
         if block.get("anywhere"):  # an address: may break anywhere (it has no words)
             size, lines = broken(block["text"], FONT, style["size"], self.width)
-            lines = [line for chunk in lines for line in _cut(chunk, FONT, size, self.width)]
+            lines = [line for chunk in lines for line in cut(chunk, FONT, size, self.width)]
             return [
                 Paragraph("<br/>".join(text(line) for line in lines), self.styles.get(**style)),
                 Spacer(0, 0.8 * MM),
@@ -399,122 +347,6 @@ class Builder:
         return [table]
 
     # -- the chart
-
-    def block_chart(self, block: dict) -> list:
-        """The running totals: the same geometry as the page's SVG (web/chart.py), drawn by reportlab.graphics."""
-        from reportlab.graphics.shapes import Drawing, Line, PolyLine, String
-        from reportlab.platypus import KeepTogether, Spacer
-
-        chart = block["chart"]
-        scale = min(self.width, 88 * MM) / chart["width"]
-        w, h = chart["width"], chart["height"]
-        drawing = Drawing(w * scale, h * scale)
-        drawing.scale(scale, scale)
-
-        def y(v):  # SVG's y runs down, ReportLab's up
-            return h - v
-
-        axis = self.styles.color(GREY["soft"])
-        drawing.add(Line(chart["left"], y(chart["zero"]), chart["right"], y(chart["zero"]), strokeColor=axis))
-        drawing.add(
-            Line(
-                chart["left"],
-                y(chart["top"]["y"]),
-                chart["left"],
-                y(chart["bottom"]["y"]),
-                strokeColor=axis,
-                strokeWidth=0.6,
-            )
-        )
-        tick = self.styles.color(GREY["dark"])
-        x = chart["label_x"]
-        drawing.add(
-            String(
-                x,
-                y(chart["top"]["y"]) - 8,
-                chart["top"]["text"],
-                fontName=FONT,
-                fontSize=9,
-                textAnchor="end",
-                fillColor=tick,
-            )
-        )
-        if chart["zero"] not in (chart["top"]["y"], chart["bottom"]["y"]):
-            drawing.add(
-                String(x, y(chart["zero"]) - 3, "0", fontName=FONT, fontSize=9, textAnchor="end", fillColor=tick)
-            )
-        drawing.add(
-            String(
-                x,
-                y(chart["bottom"]["y"]),
-                chart["bottom"]["text"],
-                fontName=FONT,
-                fontSize=9,
-                textAnchor="end",
-                fillColor=tick,
-            )
-        )
-        shades = ["#000000", "#444444", "#222222", "#555555", "#333333"]
-        for line in chart["lines"]:
-            coords = [float(v) for pair in line["points"].split() for v in pair.split(",")]
-            points = [c if i % 2 == 0 else y(c) for i, c in enumerate(coords)]
-            dash = [float(d) for d in line["dash"].split()] if line["dash"] else None
-            drawing.add(
-                PolyLine(
-                    points,
-                    strokeColor=self.styles.color(shades[line["index"] % len(shades)]),
-                    strokeWidth=2,
-                    strokeLineJoin=1,
-                    strokeLineCap=1,
-                    strokeDashArray=dash,
-                )
-            )
-        legend = self._legend(chart["lines"], shades)
-        caption = self.para(block["caption"], size=9, bold=True)
-        parts = [caption, Spacer(0, 1 * MM), drawing, Spacer(0, 1.5 * MM), legend]
-        # The heading never without its chart: kept on one page (a table's cell, beside, is on one page anyway).
-        return parts if self.nested else [KeepTogether(parts)]
-
-    def _legend(self, lines: list[dict], shades: list[str]):
-        """A dash sample and a name per line, wrapped as words are."""
-        from reportlab.graphics.shapes import Drawing, Line
-        from reportlab.platypus import Table, TableStyle
-
-        cells, widths = [], []
-        for line in lines:
-            sample = Drawing(28, 10)
-            dash = [float(d) for d in line["dash"].split()] if line["dash"] else None
-            sample.add(
-                Line(
-                    1,
-                    5,
-                    27,
-                    5,
-                    strokeColor=self.styles.color(shades[line["index"] % len(shades)]),
-                    strokeWidth=2,
-                    strokeDashArray=dash,
-                )
-            )
-            cells += [sample, self.para(line["name"], size=8)]
-            widths += [10 * MM, None]
-        per_row = 2
-        rows = [cells[i : i + 2 * per_row] for i in range(0, len(cells), 2 * per_row)]
-        rows = [row + [""] * (2 * per_row - len(row)) for row in rows]
-        name_w = (min(self.width, 88 * MM) - per_row * 10 * MM) / per_row
-        table = Table(rows, colWidths=[10 * MM, name_w] * per_row, hAlign="LEFT")
-        table.setStyle(
-            TableStyle(
-                [
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0.5),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
-                ]
-            )
-        )
-        return table
-
-    # -- tables
 
     def block_table(self, block: dict) -> list:
         """A table: `columns` (width in mm or None for what is left; align, size, bold, color, wrap), `header` rows
@@ -683,98 +515,6 @@ class Builder:
         face = BOLD if bold else FONT
         size, lines = broken(value, face, size, width)
         return Lines([(line, face, size, "#000000", size * 1.15) for line in lines], align)
-
-
-class Lines(Flowable):
-    """Lines already broken (`broken`), each (text, font, size, colour, leading), drawn as plain strings: what a table
-    cell needs, at a fraction of a Paragraph's cost (no markup to parse, nothing to measure twice; the 500-hand sheet
-    has 500 such cells). A string is never parsed, so a name is only ever letters."""
-
-    def __init__(self, lines: list[tuple[str, str, float, str, float]], align: str = "left"):
-        super().__init__()
-        self.lines, self.align = lines, align
-        self.height = sum(line[4] for line in lines)
-
-    def wrap(self, avail_width, avail_height):
-        self.width = avail_width
-        return avail_width, self.height
-
-    def draw(self):
-        canvas = self.canv
-        y = self.height
-        for value, face, size, color, leading in self.lines:
-            y -= leading
-            canvas.setFont(face, size)
-            canvas.setFillColor(color)
-            base = y + (leading - size) / 2 + size * 0.2
-            if self.align == "right":
-                canvas.drawRightString(self.width, base, value)
-            elif self.align == "center":
-                canvas.drawCentredString(self.width / 2, base, value)
-            else:
-                canvas.drawString(0, base, value)
-
-
-def broken(value: str, face: str, size: float, width: float, smallest: float = 4.5) -> tuple[float, list[str]]:
-    """`value` in lines no wider than `width`: broken at spaces and after a word's hyphens, never inside a word
-    ("Christoffersen-" / "Skovbjærg", not "Christoffers" / "en-"); a piece wider than the cell shrinks the type until
-    it fits. The size and the lines."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    pieces = [(k > 0, piece) for word in value.split() for k, piece in enumerate(_hyphen_parts(word))]
-    if not pieces or width <= 0:
-        return size, [value]
-    widest = max(stringWidth(piece, face, size) for _joined, piece in pieces)
-    if widest > width:
-        size = max(smallest, int(size * width / widest * 20) / 20)
-    space = stringWidth(" ", face, size)
-    lines: list[str] = []
-    line, used = "", 0.0
-    for joined, piece in pieces:
-        w = stringWidth(piece, face, size)
-        gap = 0.0 if joined or not line else space
-        if line and used + gap + w > width:
-            lines.append(line)
-            line, used = piece, w
-        else:
-            line += ("" if joined or not line else " ") + piece
-            used += gap + w
-    lines.append(line)
-    return size, lines
-
-
-def _cut(value: str, face: str, size: float, width: float) -> list[str]:
-    """A line with no place to break (an address) cut where it reaches `width`."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    out, line = [], ""
-    for ch in value:
-        if line and stringWidth(line + ch, face, size) > width:
-            out.append(line)
-            line = ""
-        line += ch
-    return out + [line]
-
-
-def _hyphen_parts(word: str) -> list[str]:
-    """A word's pieces a line may end after: "Christoffersen-Skovbjærg" → "Christoffersen-", "Skovbjærg"."""
-    parts, start = [], 0
-    for i, ch in enumerate(word):
-        if ch == "-" and 0 < i < len(word) - 1:
-            parts.append(word[start : i + 1])
-            start = i + 1
-    parts.append(word[start:])
-    return parts
-
-
-_STYLES: Styles | None = None
-
-
-def _styles() -> Styles:
-    global _STYLES
-    if _STYLES is None:
-        _STYLES = Styles()
-    return _STYLES
 
 
 def warm() -> None:
