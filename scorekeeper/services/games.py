@@ -42,6 +42,11 @@ class NotFound(Exception):
     """No such game or hand."""
 
 
+class Deleted(NotFound):
+    """The write sent again under its idempotency key was done, but the hand it made or changed was deleted since (on
+    another phone): nothing is done again."""
+
+
 class Forbidden(Exception):
     """The edit key is wrong or missing."""
 
@@ -277,11 +282,11 @@ def _done_before(db, game_id: str, key: str | None, action: str, request: str) -
 
 
 def _scored(scored_game: ScoredGame, hand_id: int | None) -> ScoredHand:
-    """The hand stored under this row id as it is scored now."""
+    """The hand stored under this row id as it is scored now; Deleted if it is gone."""
     for i, hand in enumerate(scored_game.hands):
         if hand.id == hand_id:
             return scored_game.protokoll.hands[i]
-    raise NotFound("hand")
+    raise Deleted("hand")
 
 
 def _check_version(scored_game: ScoredGame, expected_version: Any) -> None:

@@ -498,6 +498,8 @@ def _hand_view(game_id: str, number: int | None = None):
                     )
             except _AskFirst:
                 confirm_passed = True
+            except service.Deleted:
+                return _deleted_meanwhile(game_id, number_or_raw(form.number.data) if not editing else number)
             except service.Stale as exc:
                 if editing:
                     flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
@@ -552,6 +554,24 @@ def _hand_text(scored_game, number: int) -> str:
     return VIEWS[scored_game.game.variant].hand_words(
         scored_game.protokoll.hands[number - 1].input, _hand_context(scored_game, number)
     )
+
+
+def _deleted_meanwhile(game_id: str, number):
+    """A hand form sent again (a reload, the service worker's retry) whose hand was saved and then deleted on another
+    phone: 404 in words, as the API answers, and nothing saved (a 5xx would have the phone keep it to send again)."""
+    message = (
+        _("Hand %(n)d was saved, then deleted on another phone. It was not saved again.", n=number)
+        if isinstance(number, int)
+        else _("This hand was saved, then deleted on another phone. It was not saved again.")
+    )
+    page = render_template(
+        "errors/error.html",
+        code=404,
+        title=_("This hand was deleted"),
+        message=message,
+        back=(url_for("games.protokoll", game_id=game_id), _("Back to the score sheet")),
+    )
+    return page, 404, {"Cache-Control": "no-store"}
 
 
 class _AskFirst(Exception):
