@@ -148,6 +148,12 @@ KEYS: tuple[Key, ...] = (
         "seconds a retried write is still recognised",
         shown="604800 (7 days)",
     ),
+    Key(
+        "IDEMPOTENCY_KEEP",
+        100,
+        "int",
+        "the newest idempotency keys of each game kept whatever the clock says (a clock jump purges none of them)",
+    ),
     Key("IDEMPOTENCY_PURGE_EVERY", 3600, "int", "seconds between purges of older idempotency keys, per process"),
     Key("PDF_FOLDER", None, "path or null", "where the drawn PDFs are kept", shown="pdf/ beside the database"),
     Key("PDF_KEEP_BYTES", 256 * MiB, "int", "the kept PDFs at most; the oldest go first", shown="268435456 (256 MiB)"),
@@ -191,6 +197,12 @@ KEYS: tuple[Key, ...] = (
         3600,
         "int or null",
         "seconds after which /healthz runs PRAGMA quick_check again (per process; the start checks too); null: never",
+    ),
+    Key(
+        "BUSY_TIMEOUT",
+        10,
+        "number",
+        "seconds a write waits for SQLite's lock held by another program; longer: 503 busy, not saved",
     ),
     Key(
         "KEEP_CONNECTION",

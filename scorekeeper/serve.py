@@ -27,7 +27,7 @@ from waitress.task import ThreadedTaskDispatcher
 
 from scorekeeper import create_app
 from scorekeeper.services.clubs import client_key
-from scorekeeper.storage import Damaged
+from scorekeeper.storage import Unusable
 from scorekeeper.web.security import redact_handlers
 
 # A request is at most 64 KiB (the app refuses more); a body larger than this is not even read into memory or a file.
@@ -178,7 +178,7 @@ def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["thread
     redact_handlers(logging.getLogger())
     try:
         app = create_app()
-    except Damaged as exc:
+    except Unusable as exc:
         raise SystemExit(f"scorekeeper: {exc}") from None
     serve(app, host=host, port=port, threads=threads)
 

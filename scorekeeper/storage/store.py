@@ -260,9 +260,16 @@ def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_
     )
 
 
-def purge_idempotency(db, before: str) -> int:
-    """Forget the idempotency keys made before `before` (an ISO time in UTC, as now() writes them)."""
-    return db.execute("DELETE FROM idempotency_keys WHERE created < ?", [before]).rowcount
+def purge_idempotency(db, before: str, keep: int = 0) -> int:
+    """Forget the idempotency keys made before `before` (an ISO time in UTC, as now() writes them), but never the
+    newest `keep` of each game, in the order they were written (rowid): a clock that jumps forward purges none of
+    those, so a retry of a recent write is still recognised."""
+    return db.execute(
+        "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM (SELECT rowid, created,"
+        " ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY rowid DESC) AS newer FROM idempotency_keys)"
+        " WHERE newer > ? AND created < ?)",
+        [keep, before],
+    ).rowcount
 
 
 # ================================================================ clubs

@@ -221,7 +221,7 @@ def test_new_game_page_says_the_storage_is_full(db_path):
 
 
 def test_old_idempotency_keys_are_purged(db_path):
-    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600)
+    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_KEEP=0)
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
     headers = {"X-Edit-Key": game["edit_key"]}
@@ -250,7 +250,7 @@ def test_old_idempotency_keys_are_purged(db_path):
 
 
 def test_keys_are_purged_by_requests_without_a_command(db_path):
-    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_PURGE_EVERY=0)
+    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_PURGE_EVERY=0, IDEMPOTENCY_KEEP=0)
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
     client.post(
@@ -265,6 +265,43 @@ def test_keys_are_purged_by_requests_without_a_command(db_path):
     client.get("/")
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT count(*) FROM idempotency_keys").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_clock_that_jumps_forward_purges_no_recent_key(db_path):
+    """Issue 34, F-F4: a Raspberry Pi boots with last week's time, NTP then sets it a month on: the next purge must
+    not forget the keys of the hands just entered, or a retry doubles a hand."""
+    from datetime import UTC, datetime, timedelta
+
+    clock = [datetime(2026, 1, 10, 20, 0, tzinfo=UTC)]
+    app = limited_app(db_path, CLOCK=lambda: clock[0], IDEMPOTENCY_PURGE_EVERY=0)
+    client = app.test_client()
+    game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
+    headers = {"X-Edit-Key": game["edit_key"], "Idempotency-Key": "hand-1"}
+    assert client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers=headers).status_code == 201
+    clock[0] += timedelta(days=30)
+    client.get("/")  # the first request after the jump purges
+    r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers=headers)
+    assert r.status_code in (200, 201) and r.json["number"] == 1
+    assert len(client.get(f"/api/games/{game['id']}").json["hands"]) == 1
+
+
+def test_keys_beyond_the_newest_of_each_game_are_purged_by_age(db_path):
+    from scorekeeper.web import guard
+
+    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_KEEP=2)
+    client = app.test_client()
+    game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
+    for i in range(4):
+        headers = {"X-Edit-Key": game["edit_key"], "Idempotency-Key": f"k{i}"}
+        assert client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers=headers).status_code == 201
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE idempotency_keys SET created = '2020-01-01T00:00:00+00:00'")
+    conn.commit()
+    conn.close()
+    assert guard.purge_keys_now(app) == 2
+    conn = sqlite3.connect(db_path)
+    assert [r[0] for r in conn.execute("SELECT key FROM idempotency_keys ORDER BY key")] == ["k2", "k3"]
     conn.close()
 
 
