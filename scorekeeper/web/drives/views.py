@@ -26,8 +26,8 @@ from scorekeeper.web import guard, live, phone
 from scorekeeper.web.db import get_db
 from scorekeeper.web.drives import document as paper_documents
 from scorekeeper.web.drives import forms, present
+from scorekeeper.web.i18n import asked_language, language
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.i18n import language
 from scorekeeper.web.inputs import link_args, whole_number
 from scorekeeper.web.messages import translate, with_field
 from scorekeeper.web.proxy import external_url
@@ -769,7 +769,7 @@ def _print_route(kind: str, organiser: bool = False):
     def page(drive_id):
         record = _paper_record(kind, drive_id, organiser)
         own = viewer_is_organiser(record)
-        pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=request.args.get("lang"))
+        pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=asked_language())
         state = _state(record, kind, own)
         key = (kind, drive_id, record.version, state, str(get_locale()), request.script_root, pdf_url)
         etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
