@@ -645,6 +645,25 @@ def table_by_code(db, code: str) -> str | None:
     return row[0] if row else None
 
 
+def code_table(db, code: str) -> tuple[str, str, bool] | None:
+    """The club table that has this handover code: (game id, club id, whether its evening is still open)."""
+    row = db.execute(
+        "SELECT t.game_id, e.club_id, e.settled IS NULL FROM club_tables t"
+        " JOIN club_evenings e ON e.id = t.evening_id WHERE t.code = ?",
+        [code],
+    ).fetchone()
+    return (row[0], row[1], bool(row[2])) if row else None
+
+
+def table_open(db, game_id: str) -> bool:
+    """Whether a game is a club table whose evening is open (not settled): while its code's handed key holds."""
+    row = db.execute(
+        "SELECT e.settled IS NULL FROM club_tables t JOIN club_evenings e ON e.id = t.evening_id WHERE t.game_id = ?",
+        [game_id],
+    ).fetchone()
+    return bool(row and row[0])
+
+
 def set_table_code(db, game_id: str, code: str) -> None:
     db.execute("UPDATE club_tables SET code = ? WHERE game_id = ?", [code, game_id])
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import segno
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -164,8 +164,25 @@ def hand_over(club_id, evening_id, game_id):
     return page, NO_STORE
 
 
+def code_expired(status: int = 410):
+    """A table's code (or the edit right it handed to a phone) whose evening is settled: a page in words."""
+    page = render_template(
+        "errors/error.html",
+        code=status,
+        title=_("This table's code has expired"),
+        message=_(
+            "This table's code has expired: its evening is settled, so it gives no right to change the score. The "
+            "score sheet can still be read; ask the club's admin if a hand must be changed."
+        ),
+    )
+    return Response(page, status, headers=NO_STORE)
+
+
 def _claim(code, club_id=None):
-    found = club_service.claim_code(get_db(), code, club_id)
+    try:
+        found = club_service.claim_code(get_db(), code, club_id)
+    except club_service.CodeExpired:
+        return code_expired()
     if found is None:
         return None
     game_id, key = found

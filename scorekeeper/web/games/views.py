@@ -50,7 +50,10 @@ def _load(game_id):
 def _editable(game_id):
     """The sheet, if this phone holds the game's edit key; otherwise 403."""
     scored_game = _load(game_id)
-    if not service.key_matches(scored_game.game, phone.game_key(game_id)):
+    key = phone.game_key(game_id)
+    if service.key_matches(scored_game.game, key) and service.handed_expired(get_db(), scored_game.game, key):
+        abort(club_tables.code_expired(403))
+    if not service.key_matches(scored_game.game, key):
         abort(403)
     return scored_game
 
@@ -280,7 +283,7 @@ def protokoll_live(game_id):
 def _protokoll_state(game, key, club_table: dict | None) -> str:
     """The tag of what the protokoll shows: the game's row (its version goes up with every change to its hands and
     its log, its deal's version with the bids), whether this phone may edit it, and what it says of its club."""
-    editable = service.key_matches(game, key)
+    editable = service.may_edit(get_db(), game, key)
     fields = [game.version, game.deal_version, game.title, game.players, game.dealer, game.options, game.language]
     return live.tag([fields, editable, club_table])
 
@@ -291,7 +294,7 @@ def _protokoll_page(game_id: str) -> tuple[str, str]:
     loaded = _load(game_id)
     scored_game = club_tables.titled(loaded, club_table["title"]) if club_table else loaded
     key = phone.game_key(game_id)
-    editable = service.key_matches(scored_game.game, key)
+    editable = service.may_edit(get_db(), scored_game.game, key)
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
     state = _protokoll_state(loaded.game, key, club_table)
@@ -328,7 +331,7 @@ def edit_link(game_id):
 def claim(game_id, key):
     """The edit link: remembers the key on this phone, then shows the sheet."""
     scored_game = _load(game_id)
-    if not service.key_matches(scored_game.game, key):
+    if not service.may_edit(get_db(), scored_game.game, key):
         abort(403)
     phone.remember_game(game_id, key)
     return redirect(url_for("games.protokoll", game_id=game_id))
