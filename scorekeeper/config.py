@@ -205,6 +205,19 @@ KEYS: tuple[Key, ...] = (
         "seconds a write waits for SQLite's lock held by another program; longer: 503 busy, not saved",
     ),
     Key(
+        "HEAVY_READS_PER_ADDRESS",
+        2,
+        "int or null",
+        "large pages (a big game's protokoll, print page, spreadsheet; a season's ledger) drawn at once for one client "
+        "address; more: 429 (kept pages are not counted); null: no bound",
+    ),
+    Key(
+        "HEAVY_READS_AT_ONCE",
+        4,
+        "int or null",
+        "... and for everyone at once, per process (a table's own sheet is not refused by it): more, 503",
+    ),
+    Key(
         "KEEP_CONNECTION",
         True,
         "bool",

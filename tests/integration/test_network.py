@@ -379,3 +379,105 @@ def test_the_readme_run_command_uses_the_buffering_server():
     makefile = (ROOT / "Makefile").read_text()
     run = makefile.split("\nrun:")[1].split("\n\n")[0]
     assert "-m scorekeeper serve" in run and "gunicorn" not in run  # scorekeeper/__main__.py: serve.py's waitress
+
+
+# ---------------------------------------------------------------- issue 34, F-S1: heavy reads kept and bounded
+
+
+def big_game(client, hands=40):
+    """A Danish game of many hands, made by one import (as the attack made its 500-hand game)."""
+    from bench.run import game_data
+
+    r = client.post("/api/games/import", json=game_data("danish", hands))
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def test_a_strangers_heavy_reads_are_kept_per_version(db_path, monkeypatch):
+    from flask import template_rendered
+
+    from scorekeeper.web import heavy, xlsx
+
+    heavy.PAGES.clear()
+    app = limited_app(db_path)
+    owner, stranger = app.test_client(), app.test_client()
+    game = big_game(owner)
+    drawn: list[str] = []
+
+    def record(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(record, app)
+    books = []
+    real = xlsx.workbook
+    monkeypatch.setattr(xlsx, "workbook", lambda sheets: books.append(1) or real(sheets))
+    for _ in range(3):
+        assert stranger.get(f"/g/{game['id']}").status_code == 200
+        assert stranger.get(f"/g/{game['id']}/print").status_code == 200
+        assert stranger.get(f"/g/{game['id']}/hands.xlsx").status_code == 200
+    assert drawn.count("games/protokoll.html") == 1 and drawn.count("print/sheet.html") == 1 and len(books) == 1
+    etag = stranger.get(f"/g/{game['id']}/print").headers["ETag"]
+    again = stranger.get(f"/g/{game['id']}/print", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    r = owner.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 201
+    assert "passed" in stranger.get(f"/g/{game['id']}").get_data(as_text=True).lower()
+    stranger.get(f"/g/{game['id']}/hands.xlsx")
+    assert drawn.count("games/protokoll.html") == 2 and len(books) == 2  # a new version: drawn once more
+    # the table's own phone (its edit key) is drawn for it, with its buttons, never from the stranger's copy
+    assert owner.get(f"/g/{game['id']}/k/{game['edit_key']}").status_code == 302
+    assert 'id="enter-hand"' in owner.get(f"/g/{game['id']}").get_data(as_text=True)
+
+
+def test_heavy_reads_drawn_at_once_are_bounded_per_address_and_in_all(db_path, monkeypatch):
+    import threading
+
+    from scorekeeper.web import heavy
+    from scorekeeper.web.sheets import paper
+
+    heavy.PAGES.clear()
+    app = limited_app(db_path, HEAVY_READS_PER_ADDRESS=2, HEAVY_READS_AT_ONCE=3)
+    game = big_game(app.test_client(), hands=5)
+    release, started = threading.Event(), threading.Semaphore(0)
+    real = paper.sheet_context
+
+    def slow(*args, **kwargs):
+        started.release()
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(paper, "sheet_context", slow)
+
+    def fetch(address, path, out):
+        client = app.test_client()
+        out.append(client.get(path, environ_base={"REMOTE_ADDR": address}))
+
+    answers: list = []
+    held = [
+        threading.Thread(target=fetch, args=("10.0.0.1", f"/g/{game['id']}/print?n={n}", answers)) for n in range(2)
+    ]
+    for t in held:
+        t.start()
+    for _ in held:
+        assert started.acquire(timeout=30)
+    try:
+        third: list = []
+        fetch("10.0.0.1", f"/g/{game['id']}/print?n=3", third)
+        (refused,) = third
+        assert refused.status_code == 429 and refused.headers["Retry-After"].isdigit()
+        assert "too many large pages at once" in refused.get_data(as_text=True)
+        other = threading.Thread(target=fetch, args=("10.0.0.2", f"/g/{game['id']}/print?n=4", answers))
+        other.start()
+        assert started.acquire(timeout=30)  # another address is drawn
+        busy: list = []
+        fetch("10.0.0.3", f"/g/{game['id']}/print?n=5", busy)
+        assert busy[0].status_code == 503 and busy[0].headers["Retry-After"].isdigit()
+        assert "busy drawing large pages" in busy[0].get_data(as_text=True)
+    finally:
+        release.set()
+        for t in [*held, other]:
+            t.join(30)
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    kept: list = []
+    fetch("10.0.0.1", f"/g/{game['id']}/print?n=3", kept)
+    assert kept[0].status_code == 200  # the places are given back

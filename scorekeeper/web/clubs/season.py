@@ -10,7 +10,7 @@ from flask import (
 
 from scorekeeper.core import VARIANTS
 from scorekeeper.services import clubs as club_service
-from scorekeeper.web import xlsx
+from scorekeeper.web import heavy, xlsx
 from scorekeeper.web.clubs import common
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.clubs.common import bp
@@ -19,6 +19,7 @@ from scorekeeper.web.variants import VIEWS
 
 
 @bp.get("/c/<club_id>/ledger")
+@heavy.bounded
 def ledger(club_id):
     club = common.club_or_404(club_id)
     (start, end), general = common.date_range()
@@ -37,6 +38,7 @@ def ledger(club_id):
 
 
 @bp.get("/c/<club_id>/ledger.csv")
+@heavy.bounded
 def ledger_csv(club_id):
     club = common.club_or_404(club_id)
     (start, end), general = common.date_range()
@@ -52,6 +54,7 @@ def ledger_csv(club_id):
 
 
 @bp.get("/c/<club_id>/ledger.xlsx")
+@heavy.bounded
 def ledger_xlsx(club_id):
     club = common.club_or_404(club_id)
     (start, end), general = common.date_range()
@@ -65,6 +68,7 @@ def ledger_xlsx(club_id):
 
 
 @bp.get("/c/<club_id>/stats")
+@heavy.bounded
 def stats(club_id):
     club = common.club_or_404(club_id)
     (start, end), general = common.date_range()

@@ -43,6 +43,14 @@ def code_text(code: str | None) -> str:
     return f"{code[:3]}-{code[3:]}" if code else ""
 
 
+def built_title(game) -> str | None:
+    """The title a game without one of its own is shown with: its club table's (None for a game of no club)."""
+    if game.title:
+        return None
+    place = club_service.table_of(get_db(), game.id)
+    return title(place) if place is not None else None
+
+
 def titled(scored_game: service.ScoredGame, built: str | None = None) -> service.ScoredGame:
     """The scored game with its title built from its club table (`built`, when the caller has it), if it is one and
     has no title of its own."""

@@ -8,7 +8,7 @@ import json
 import secrets
 
 import segno
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core import (
@@ -24,7 +24,7 @@ from scorekeeper.core import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
 from scorekeeper.services import live as live_service
-from scorekeeper.web import editors, guard, live, phone, words
+from scorekeeper.web import editors, guard, heavy, live, phone, words
 from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms
@@ -262,7 +262,32 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
-    return _protokoll_page(game_id)[0]
+    game = live_service.game_row(get_db(), game_id)
+    if game is None:
+        abort(404)
+    key = phone.game_key(game_id)
+    state = _protokoll_state(game, key, club_tables.table_view(game_id))
+    return _kept_protokoll(game, state, key)[0]
+
+
+def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
+    """The protokoll and its state: a reader who may not edit it, with no message waiting for this phone and no
+    ?saved= or ?changed=, gets the page kept for this state (web/heavy.py); the rest are drawn, within the bounds."""
+    game_id = game.id
+    plain = not service.may_edit(get_db(), game, key)
+    if plain and not session.get("_flashes") and set(request.args) <= {"lang"}:
+        phone.remember_game(game_id)
+        drawn: list[str] = []
+
+        def draw() -> str:
+            page, now = _protokoll_page(game_id)
+            drawn.append(now)
+            return page
+
+        page = heavy.kept(("protokoll", game_id, state, request.full_path), draw, lambda _page: drawn[-1] == state)
+        return page, drawn[-1] if drawn else state
+    with heavy.drawing(shared=plain):
+        return _protokoll_page(game_id)
 
 
 @bp.get("/g/<game_id>/live")
@@ -276,7 +301,7 @@ def protokoll_live(game_id):
     unchanged = live.unchanged(state)
     if unchanged is not None:
         return unchanged
-    page, state = _protokoll_page(game_id)
+    page, state = _kept_protokoll(game, state, phone.game_key(game_id))
     return live.fresh(page, state)
 
 

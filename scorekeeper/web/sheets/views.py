@@ -40,7 +40,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.services import games as service
 from scorekeeper.storage import store
-from scorekeeper.web import editors, xlsx
+from scorekeeper.web import editors, heavy, xlsx
 from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.db import get_db
 from scorekeeper.web.games import forms as game_forms
@@ -389,10 +389,53 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
 # ---------------------------------------------------------------- a game's sheet
 
 
+def _kept_read(game_id: str, kind: str, draw, mimetype: str, headers: dict | None = None) -> Response:
+    """A game's heavy read (its print page, its spreadsheet) kept per version (web/heavy.py), with an ETag: what the
+    sheet prints of the game besides its hands (and a club table's built title), the language and the address; 304
+    when the browser's copy is current."""
+    game = store.get_game(get_db(), game_id)
+    if game is None:
+        abort(404)
+    state = kept_state(
+        [
+            game.variant,
+            game.title,
+            game.players,
+            game.dealer,
+            game.options,
+            game.language,
+            game.created,
+            club_tables.built_title(game),
+        ]
+    )
+    key = (kind, game.id, game.version, state, str(get_locale()), request.host_url, request.full_path)
+    etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    headers = {"Cache-Control": "private, no-cache", **(headers or {})}
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304, headers=headers)
+    else:
+        body = heavy.kept(key, lambda: draw(_load(game_id)), lambda _body: _current(game))
+        response = Response(body, mimetype=mimetype, headers=headers)
+    response.set_etag(etag)
+    return response
+
+
+def _current(game: store.GameRecord) -> bool:
+    """Whether the game's row is still the one a kept read was keyed by (no hand changed while it was drawn)."""
+    now = store.get_game(get_db(), game.id)
+    return now is not None and now.version == game.version
+
+
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
-    scored_game = club_tables.titled(_load(game_id))
-    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(scored_game))
+    return _kept_read(
+        game_id,
+        "print",
+        lambda scored_game: render_template(
+            "print/sheet.html", pdf=False, **paper.sheet_context(club_tables.titled(scored_game))
+        ),
+        "text/html",
+    )
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
@@ -418,8 +461,19 @@ def hands_csv(game_id):
 
 @bp.get("/g/<game_id>/hands.xlsx")
 def hands_xlsx(game_id):
-    """The game as a spreadsheet: the hands with numbers as numbers, and the game's title, date and players."""
-    scored_game = club_tables.titled(_load(game_id))
+    """The game as a spreadsheet: the hands with numbers as numbers, and the game's title, date and players; kept
+    per version, as the print page is."""
+    return _kept_read(
+        game_id,
+        "xlsx",
+        _workbook,
+        xlsx.MIMETYPE,
+        {"Content-Disposition": f'attachment; filename="protokoll-{game_id}.xlsx"'},
+    )
+
+
+def _workbook(scored_game: service.ScoredGame) -> bytes:
+    scored_game = club_tables.titled(scored_game)
     rows = paper.csv_rows(scored_game, guarded=False)
     game = scored_game.game
     about = xlsx.Sheet(
@@ -428,7 +482,7 @@ def hands_xlsx(game_id):
         [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players)]],
     )
     hands = xlsx.Sheet(_("Protokoll"), [(h, "auto") for h in rows[0]], rows[1:])
-    return xlsx.download([hands, about], f"protokoll-{game_id}.xlsx")
+    return xlsx.workbook([hands, about])
 
 
 @bp.get("/g/<game_id>/game.json")
