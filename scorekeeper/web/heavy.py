@@ -27,6 +27,9 @@ from scorekeeper.web.i18n import gettext as _
 MAX_ITEMS = 256
 MAX_BYTES = 64 * 1024 * 1024
 RETRY_AFTER = 3  # seconds
+# A game's protokoll counts as heavy past this many hands: more than a club evening's table plays, so the phones of a
+# hall behind one address never wait on each other's sheets, while a 500-hand game is bounded.
+HEAVY_HANDS = 100
 
 PAGES = cache.Kept(max_items=MAX_ITEMS, max_size=MAX_BYTES)  # sized in bytes (characters for a page)
 _lock = threading.Lock()
@@ -82,13 +85,21 @@ def drawing(shared: bool = True):
             _total[0] -= 1
 
 
-def kept(key: Hashable, draw: Callable[[], Any], keep: Callable[[Any], bool] = lambda _body: True) -> Any:
+@contextmanager
+def _unbounded():
+    yield
+
+
+def kept(
+    key: Hashable, draw: Callable[[], Any], keep: Callable[[Any], bool] = lambda _body: True, bounded: bool = True
+) -> Any:
     """What `draw()` makes (a page's text or a file's bytes), kept under `key` (the tag of what it shows): from memory
-    when it is kept, else drawn within the bounds (`drawing`) and kept if `keep(body)` says it is still current."""
+    when it is kept, else drawn within the bounds (`drawing`; not for a light one, `bounded=False`) and kept if
+    `keep(body)` says it is still current."""
     body = PAGES.get(key)
     if body is not None:
         return body
-    with drawing():
+    with drawing() if bounded else _unbounded():
         body = PAGES.get(key)  # drawn meanwhile by another request
         if body is None:
             body = draw()

@@ -24,6 +24,7 @@ from scorekeeper.core import (
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
 from scorekeeper.services import live as live_service
+from scorekeeper.storage import store
 from scorekeeper.web import editors, guard, heavy, live, phone, words
 from scorekeeper.web.clubs import tables as club_tables
 from scorekeeper.web.db import get_db
@@ -275,6 +276,7 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
     ?saved= or ?changed=, gets the page kept for this state (web/heavy.py); the rest are drawn, within the bounds."""
     game_id = game.id
     plain = not service.may_edit(get_db(), game, key)
+    big = store.count_hands(get_db(), game_id) > heavy.HEAVY_HANDS
     if plain and not session.get("_flashes") and set(request.args) <= {"lang"}:
         phone.remember_game(game_id)
         drawn: list[str] = []
@@ -284,8 +286,12 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
             drawn.append(now)
             return page
 
-        page = heavy.kept(("protokoll", game_id, state, request.full_path), draw, lambda _page: drawn[-1] == state)
+        page = heavy.kept(
+            ("protokoll", game_id, state, request.full_path), draw, lambda _page: drawn[-1] == state, bounded=big
+        )
         return page, drawn[-1] if drawn else state
+    if not big:
+        return _protokoll_page(game_id)
     with heavy.drawing(shared=plain):
         return _protokoll_page(game_id)
 
