@@ -5,9 +5,9 @@ enter hands.
 A page is kept in this worker's memory under the tag of what it shows (the game's version and the rest it prints,
 the language, the address: web/live.py's tag, or kept_state), at most MAX_ITEMS pages and MAX_BYTES together, the
 least recently used going first: a second reader of the same version gets it without drawing. What is drawn anew
-counts against two bounds: HEAVY_READS_PER_ADDRESS drawn at once for one client (its address, or its IPv6 /64; the
-real one behind a trusted proxy), beyond which it is answered 429, and HEAVY_READS_AT_ONCE for the whole worker,
-beyond which 503; both with Retry-After and a page that says so in words. A kept page is never counted.
+counts against HEAVY_READS_AT_ONCE for the whole worker, beyond which it is answered 503; and a client (its address,
+or its IPv6 /64; the real one behind a trusted proxy) has at most HEAVY_READS_PER_ADDRESS heavy requests in flight,
+kept or drawn, beyond which 429 before anything is read; both with Retry-After and a page that says so in words.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable, Hashable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from flask import Response, abort, current_app, render_template
@@ -52,16 +52,15 @@ def _refuse(status: int) -> Response:
 
 
 @contextmanager
-def drawing(shared: bool = True):
-    """Hold one of this client's and this worker's places for drawing a heavy read, or answer 429 (the client has
-    HEAVY_READS_PER_ADDRESS being drawn) or 503 (the worker has HEAVY_READS_AT_ONCE) at once: never waits, since a
-    waiting thread is a thread not serving. `shared=False` (a table's own protokoll after its hand) asks only the
-    client's bound: strangers filling the worker's places must not refuse a table its sheet."""
+def drawing(shared: bool = True, own: bool = True):
+    """Hold a place for a heavy read, or answer at once (never waits: a waiting thread is a thread not serving):
+    `own`, one of the client's HEAVY_READS_PER_ADDRESS (429 beyond), `shared`, one of the worker's
+    HEAVY_READS_AT_ONCE (503 beyond). A table's own protokoll after its hand asks only its own (`shared=False`):
+    strangers filling the worker's places must not refuse a table its sheet."""
     config = current_app.config
-    per_client, at_once = config.get("HEAVY_READS_PER_ADDRESS"), config.get("HEAVY_READS_AT_ONCE")
-    if not shared:
-        at_once = None
-    who = guard.client()
+    per_client = config.get("HEAVY_READS_PER_ADDRESS") if own else None
+    at_once = config.get("HEAVY_READS_AT_ONCE") if shared else None
+    who = guard.client() if own else None
     with _lock:
         if per_client is not None and _drawing.get(who, 0) >= per_client:
             refused = 429
@@ -69,37 +68,43 @@ def drawing(shared: bool = True):
             refused = 503
         else:
             refused = None
-            _drawing[who] = _drawing.get(who, 0) + 1
-            _total[0] += 1
+            if own:
+                _drawing[who] = _drawing.get(who, 0) + 1
+            if shared:
+                _total[0] += 1
     if refused is not None:
         abort(_refuse(refused))
     try:
         yield
     finally:
         with _lock:
-            left = _drawing[who] - 1
-            if left:
-                _drawing[who] = left
-            else:
-                del _drawing[who]
-            _total[0] -= 1
+            if own:
+                left = _drawing[who] - 1
+                if left:
+                    _drawing[who] = left
+                else:
+                    del _drawing[who]
+            if shared:
+                _total[0] -= 1
 
 
-@contextmanager
-def _unbounded():
-    yield
+def reading():
+    """A heavy request of one client's, from its start, whether its page is kept or drawn: at most
+    HEAVY_READS_PER_ADDRESS at once per client, so one client's many connections hold no more of the worker's threads
+    than that, and its others are refused before anything is read."""
+    return drawing(shared=False)
 
 
 def kept(
     key: Hashable, draw: Callable[[], Any], keep: Callable[[Any], bool] = lambda _body: True, bounded: bool = True
 ) -> Any:
     """What `draw()` makes (a page's text or a file's bytes), kept under `key` (the tag of what it shows): from memory
-    when it is kept, else drawn within the bounds (`drawing`; not for a light one, `bounded=False`) and kept if
-    `keep(body)` says it is still current."""
+    when it is kept, else drawn within the worker's bound (`drawing`: the client's is its request's, `reading`; not
+    for a light one, `bounded=False`) and kept if `keep(body)` says it is still current."""
     body = PAGES.get(key)
     if body is not None:
         return body
-    with drawing() if bounded else _unbounded():
+    with drawing(own=False) if bounded else nullcontext():
         body = PAGES.get(key)  # drawn meanwhile by another request
         if body is None:
             body = draw()

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import secrets
+from contextlib import nullcontext
 
 import segno
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
@@ -266,9 +267,15 @@ def protokoll(game_id):
     game = live_service.game_row(get_db(), game_id)
     if game is None:
         abort(404)
-    key = phone.game_key(game_id)
-    state = _protokoll_state(game, key, club_tables.table_view(game_id))
-    return _kept_protokoll(game, state, key)[0]
+    with heavy.reading() if _big(game_id) else nullcontext():
+        key = phone.game_key(game_id)
+        state = _protokoll_state(game, key, club_tables.table_view(game_id))
+        return _kept_protokoll(game, state, key)[0]
+
+
+def _big(game_id: str) -> bool:
+    """Whether a game's protokoll is a heavy read (web/heavy.py: more hands than a club evening's table plays)."""
+    return store.count_hands(get_db(), game_id) > heavy.HEAVY_HANDS
 
 
 def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
@@ -276,7 +283,7 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
     ?saved= or ?changed=, gets the page kept for this state (web/heavy.py); the rest are drawn, within the bounds."""
     game_id = game.id
     plain = not service.may_edit(get_db(), game, key)
-    big = store.count_hands(get_db(), game_id) > heavy.HEAVY_HANDS
+    big = _big(game_id)
     if plain and not session.get("_flashes") and set(request.args) <= {"lang"}:
         phone.remember_game(game_id)
         drawn: list[str] = []
@@ -290,9 +297,9 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
             ("protokoll", game_id, state, request.full_path), draw, lambda _page: drawn[-1] == state, bounded=big
         )
         return page, drawn[-1] if drawn else state
-    if not big:
-        return _protokoll_page(game_id)
-    with heavy.drawing(shared=plain):
+    if not big or not plain:  # a table's own sheet: within its client's bound (the request's), never refused for
+        return _protokoll_page(game_id)  # strangers
+    with heavy.drawing(own=False):
         return _protokoll_page(game_id)
 
 
@@ -307,7 +314,8 @@ def protokoll_live(game_id):
     unchanged = live.unchanged(state)
     if unchanged is not None:
         return unchanged
-    page, state = _kept_protokoll(game, state, phone.game_key(game_id))
+    with heavy.reading() if _big(game_id) else nullcontext():
+        page, state = _kept_protokoll(game, state, phone.game_key(game_id))
     return live.fresh(page, state)
 
 

@@ -393,6 +393,11 @@ def _kept_read(game_id: str, kind: str, draw, mimetype: str, headers: dict | Non
     """A game's heavy read (its print page, its spreadsheet) kept per version (web/heavy.py), with an ETag: what the
     sheet prints of the game besides its hands (and a club table's built title), the language and the address; 304
     when the browser's copy is current."""
+    with heavy.reading():
+        return _kept_read_now(game_id, kind, draw, mimetype, headers)
+
+
+def _kept_read_now(game_id: str, kind: str, draw, mimetype: str, headers: dict | None) -> Response:
     game = store.get_game(get_db(), game_id)
     if game is None:
         abort(404)
