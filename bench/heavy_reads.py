@@ -35,6 +35,7 @@ from slow_clients import free_port
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60.0
 ATTACKER = "127.0.0.2"
+SWITCH_INTERVAL = None  # seconds (--switch-interval); None: Python's own (0.005)
 KINDS = {
     "unbounded": {"SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null", "SCOREKEEPER_HEAVY_READS_AT_ONCE": "null"},
     "bounded": {},
@@ -51,6 +52,12 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
         **KINDS[kind],
     }
     cmd = [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)]
+    if SWITCH_INTERVAL is not None:  # the interpreter's GIL switch interval, for an experiment
+        cmd[1:3] = [
+            "-c",
+            f"import sys; sys.setswitchinterval({SWITCH_INTERVAL}); from scorekeeper.serve import main; "
+            "main(sys.argv[1:])",
+        ]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -213,7 +220,10 @@ def main(argv=None) -> int:
     parser.add_argument("--connections", type=int, default=40)
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument("--switch-interval", type=float, default=None, help="the server's sys.setswitchinterval")
     args = parser.parse_args(argv)
+    global SWITCH_INTERVAL
+    SWITCH_INTERVAL = args.switch_interval
     results = run(args.hands, args.connections, args.requests, tuple(args.kinds))
     print(json.dumps(results, indent=2))
     print(table(results))

@@ -19,6 +19,7 @@ from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from flask import Response, abort, current_app, render_template
+from flask_babel import get_locale
 
 from scorekeeper.services import cache
 from scorekeeper.web import guard
@@ -47,7 +48,12 @@ def _refuse(status: int) -> Response:
     else:
         title = _("Busy")
         message = _("The server is busy drawing large pages for others. Try again in a few seconds.")
-    page = render_template("errors/error.html", code=status, title=title, message=message)
+    # Kept per language and status: a client refused many times a second costs the worker next to nothing.
+    key = ("refused", status, str(get_locale()))
+    page = PAGES.get(key)
+    if page is None:
+        page = render_template("errors/refused.html", code=status, title=title, message=message)
+        PAGES.put(key, page, len(page))
     return Response(page, status, headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"})
 
 
