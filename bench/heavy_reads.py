@@ -7,8 +7,10 @@ The stranger (127.0.0.2, one client) imports a 500-hand Danish game (one request
 asking for its protokoll, print page and hands.xlsx, one after another on each. Three ways:
 - `unbounded`: the heavy reads' bounds off (HEAVY_READS_PER_ADDRESS and HEAVY_READS_AT_ONCE null) and every request a
   new address (`?x=<n>`), so each is drawn: what every request was before web/heavy.py;
-- `bounded`: the same requests with the bounds as shipped (2 per address, 4 in all): beyond them a 429 or 503;
-- `kept`: the bounds as shipped and the plain addresses, as a browser asks them: drawn once per version, then kept.
+- `bounded-here`: the same requests with the bounds as shipped (2 per address, 4 in all: beyond them a 429 or 503),
+  drawn in the server's own threads (HEAVY_ELSEWHERE off);
+- `bounded`: the same, drawn by the worker's drawing process (HEAVY_ELSEWHERE, as shipped);
+- `kept`: as shipped, and the plain addresses, as a browser asks them: drawn once per version, then kept.
 Meanwhile a table (127.0.0.1) enters hands into its own game through the JSON API, one at a time; a hand that gets no
 answer in 60 s counts as 60 s and as failed.
 
@@ -37,7 +39,12 @@ TIMEOUT = 60.0
 ATTACKER = "127.0.0.2"
 SWITCH_INTERVAL = None  # seconds (--switch-interval); None: Python's own (0.005)
 KINDS = {
-    "unbounded": {"SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null", "SCOREKEEPER_HEAVY_READS_AT_ONCE": "null"},
+    "unbounded": {
+        "SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null",
+        "SCOREKEEPER_HEAVY_READS_AT_ONCE": "null",
+        "SCOREKEEPER_HEAVY_ELSEWHERE": "false",
+    },
+    "bounded-here": {"SCOREKEEPER_HEAVY_ELSEWHERE": "false"},
     "bounded": {},
     "kept": {},
 }
@@ -172,10 +179,7 @@ def run(hands: int = 500, connections: int = 40, requests: int = 20, kinds=tuple
                 quiet = summary(hand_entries(base, table, requests))
                 counts: dict = {}
                 lock = threading.Lock()
-                strangers = [
-                    Stranger(port, target["id"], kind == "unbounded" or kind == "bounded", counts, lock, n)
-                    for n in range(connections)
-                ]
+                strangers = [Stranger(port, target["id"], kind != "kept", counts, lock, n) for n in range(connections)]
                 for s in strangers:
                     s.start()
                 time.sleep(3)

@@ -205,6 +205,14 @@ KEYS: tuple[Key, ...] = (
         "seconds a write waits for SQLite's lock held by another program; longer: 503 busy, not saved",
     ),
     Key(
+        "HEAVY_ELSEWHERE",
+        True,
+        "bool",
+        "a plain reader's heavy read is drawn by a process of its own per worker, not in the threads that enter hands",
+        shown="true (false under TESTING)",
+        testing=False,
+    ),
+    Key(
         "HEAVY_READS_PER_ADDRESS",
         2,
         "int or null",

@@ -12,13 +12,17 @@ kept or drawn, beyond which 429 before anything is read; both with Retry-After a
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
+import multiprocessing
+import os
+import pickle
 import threading
 from collections.abc import Callable, Hashable
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from flask import Response, abort, current_app, render_template
+from flask import Response, abort, current_app, render_template, request
 from flask_babel import get_locale
 
 from scorekeeper.services import cache
@@ -128,3 +132,82 @@ def bounded(view):
             return view(*args, **kwargs)
 
     return within
+
+
+# ---------------------------------------------------------------- drawn in a process of its own
+
+# The drawing process's app: what it must not do again (migrate, bound, draw elsewhere, trust a proxy: it is asked
+# with the address the reader used).
+CHILD = {
+    "MIGRATE_ON_START": False,
+    "HEAVY_ELSEWHERE": False,
+    "HEAVY_READS_PER_ADDRESS": None,
+    "HEAVY_READS_AT_ONCE": None,
+    "RATELIMIT_ENABLED": False,
+    "LIVE_DOOR": False,
+    "GC_FREEZE": False,
+    "PROXY_FIX": False,
+    "TRUSTED_HOSTS": None,
+}
+_pool: list = [None, 0]  # the executor, the pid of the worker that started it
+_pool_lock = threading.Lock()
+_child_app: list = [None]
+
+
+def _child_start(factory, config: dict) -> None:
+    _child_app[0] = factory(config)
+
+
+def _child_draw(path: str, query: bytes, headers: dict, base_url: str) -> tuple[int, bytes]:
+    """In the drawing process: the plain reader's request, answered by the same app over the same file."""
+    answer = _child_app[0].test_client().get(path, query_string=query, headers=headers, base_url=base_url)
+    return answer.status_code, answer.get_data()
+
+
+def _executor(app) -> concurrent.futures.ProcessPoolExecutor:
+    """This worker's drawing process, started on the first heavy read (a forked worker starts its own)."""
+    with _pool_lock:
+        if _pool[0] is None or _pool[1] != os.getpid():
+            config = {}
+            for name, value in app.config.items():
+                try:
+                    pickle.dumps(value)
+                except Exception:  # a callable the tests put in (CLOCK): the drawing process keeps its default
+                    continue
+                config[name] = value
+            _pool[0] = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_child_start,
+                initargs=(app.extensions["scorekeeper.factory"], {**config, **CHILD}),
+            )
+            _pool[1] = os.getpid()
+        return _pool[0]
+
+
+def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:
+    """A plain reader's heavy read (one who holds no key: the page is the same for every such reader) drawn by this
+    worker's drawing process (HEAVY_ELSEWHERE), whose CPU and interpreter lock are its own: the threads that enter
+    hands never wait on it. `local` draws it here instead when it is off, or the drawing process failed."""
+    app = current_app._get_current_object()
+    if not app.config.get("HEAVY_ELSEWHERE") or "scorekeeper.factory" not in app.extensions:
+        return local
+    headers = {"Accept-Language": request.headers.get("Accept-Language", "")}
+    if request.cookies.get("lang"):
+        headers["Cookie"] = f"lang={request.cookies['lang']}"
+    job = (request.path, request.query_string, headers, request.host_url.rstrip("/") + request.script_root + "/")
+
+    def draw() -> Any:
+        try:
+            status, body = _executor(app).submit(_child_draw, *job).result(timeout=app.config.get("PDF_TIMEOUT"))
+        except (concurrent.futures.process.BrokenProcessPool, concurrent.futures.TimeoutError, OSError) as exc:
+            app.logger.warning("heavy read drawn here: the drawing process failed (%s)", exc)
+            with _pool_lock:
+                _pool[0] = None
+            return local()
+        if status != 200:
+            app.logger.warning("heavy read drawn here: the drawing process answered %s", status)
+            return local()
+        return body
+
+    return draw

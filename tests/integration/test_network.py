@@ -481,3 +481,30 @@ def test_heavy_reads_drawn_at_once_are_bounded_per_address_and_in_all(db_path, m
     kept: list = []
     fetch("10.0.0.1", f"/g/{game['id']}/print?n=3", kept)
     assert kept[0].status_code == 200  # the places are given back
+
+
+def test_a_strangers_heavy_read_is_drawn_by_a_process_of_its_own(db_path, caplog):
+    """The drawing process (HEAVY_ELSEWHERE): its CPU and interpreter lock are not the hand entry's; what it draws is
+    the page this worker would have drawn."""
+    from scorekeeper.web import heavy
+
+    heavy.PAGES.clear()
+    here = limited_app(db_path)
+    game = big_game(here.test_client(), hands=120)
+    there = limited_app(db_path, HEAVY_ELSEWHERE=True)
+    try:
+        for path in (f"/g/{game['id']}", f"/g/{game['id']}/print", f"/g/{game['id']}/hands.xlsx"):
+            heavy.PAGES.clear()
+            drawn = there.test_client().get(path, headers={"Accept-Language": "da"})
+            assert drawn.status_code == 200 and heavy._pool[0] is not None, path
+            heavy.PAGES.clear()
+            local = here.test_client().get(path, headers={"Accept-Language": "da"})
+            if path.endswith(".xlsx"):
+                assert len(drawn.data) > 1000 and drawn.data[:2] == b"PK"
+            else:
+                assert drawn.get_data(as_text=True) == local.get_data(as_text=True), path
+        assert "drawn here" not in caplog.text
+    finally:
+        if heavy._pool[0] is not None:
+            heavy._pool[0].shutdown()
+            heavy._pool[0] = None

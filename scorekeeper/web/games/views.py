@@ -286,17 +286,9 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
     big = _big(game_id)
     if plain and not session.get("_flashes") and set(request.args) <= {"lang"}:
         phone.remember_game(game_id)
-        drawn: list[str] = []
-
-        def draw() -> str:
-            page, now = _protokoll_page(game_id)
-            drawn.append(now)
-            return page
-
-        page = heavy.kept(
-            ("protokoll", game_id, state, request.full_path), draw, lambda _page: drawn[-1] == state, bounded=big
-        )
-        return page, drawn[-1] if drawn else state
+        # Drawn after the state was read: at worst it shows a change newer than its key says, never an older one.
+        draw = heavy.elsewhere(lambda: _protokoll_page(game_id)[0]) if big else lambda: _protokoll_page(game_id)[0]
+        return heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big), state
     if not big or not plain:  # a table's own sheet: within its client's bound (the request's), never refused for
         return _protokoll_page(game_id)  # strangers
     with heavy.drawing(own=False):

@@ -419,7 +419,7 @@ def _kept_read_now(game_id: str, kind: str, draw, mimetype: str, headers: dict |
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304, headers=headers)
     else:
-        body = heavy.kept(key, lambda: draw(_load(game_id)), lambda _body: _current(game))
+        body = heavy.kept(key, heavy.elsewhere(lambda: draw(_load(game_id))), lambda _body: _current(game))
         response = Response(body, mimetype=mimetype, headers=headers)
     response.set_etag(etag)
     return response
