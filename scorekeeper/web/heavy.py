@@ -158,7 +158,7 @@ def _child_start(factory, config: dict) -> None:
     _child_app[0] = factory(config)
 
 
-def _child_draw(path: str, query: bytes, headers: dict, base_url: str) -> tuple[int, bytes]:
+def _child_draw(path: str, query: str, headers: dict, base_url: str) -> tuple[int, bytes]:
     """In the drawing process: the plain reader's request, answered by the same app over the same file."""
     answer = _child_app[0].test_client().get(path, query_string=query, headers=headers, base_url=base_url)
     return answer.status_code, answer.get_data()
@@ -195,7 +195,12 @@ def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:
     headers = {"Accept-Language": request.headers.get("Accept-Language", "")}
     if request.cookies.get("lang"):
         headers["Cookie"] = f"lang={request.cookies['lang']}"
-    job = (request.path, request.query_string, headers, request.host_url.rstrip("/") + request.script_root + "/")
+    job = (
+        request.path,
+        request.query_string.decode("latin-1"),
+        headers,
+        request.host_url.rstrip("/") + request.script_root + "/",
+    )
 
     def draw() -> Any:
         try:
@@ -204,6 +209,9 @@ def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:
             app.logger.warning("heavy read drawn here: the drawing process failed (%s)", exc)
             with _pool_lock:
                 _pool[0] = None
+            return local()
+        except Exception as exc:  # the job's own error in the drawing process: drawn here, where it is logged whole
+            app.logger.warning("heavy read drawn here: the drawing process raised %r", exc)
             return local()
         if status != 200:
             app.logger.warning("heavy read drawn here: the drawing process answered %s", status)

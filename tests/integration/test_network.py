@@ -493,7 +493,7 @@ def test_a_strangers_heavy_read_is_drawn_by_a_process_of_its_own(db_path, caplog
     game = big_game(here.test_client(), hands=120)
     there = limited_app(db_path, HEAVY_ELSEWHERE=True)
     try:
-        for path in (f"/g/{game['id']}", f"/g/{game['id']}/print", f"/g/{game['id']}/hands.xlsx"):
+        for path in (f"/g/{game['id']}?lang=da", f"/g/{game['id']}/print?lang=da", f"/g/{game['id']}/hands.xlsx"):
             heavy.PAGES.clear()
             drawn = there.test_client().get(path, headers={"Accept-Language": "da"})
             assert drawn.status_code == 200 and heavy._pool[0] is not None, path
