@@ -5,8 +5,10 @@ ratios.
 
 The stranger (127.0.0.2, one client) imports a 500-hand Danish game (one request), then keeps 40 connections busy
 asking for its protokoll, print page and hands.xlsx, one after another on each. Three ways:
-- `unbounded`: the heavy reads' bounds off (HEAVY_READS_PER_ADDRESS and HEAVY_READS_AT_ONCE null) and every request a
-  new address (`?x=<n>`), so each is drawn: what every request was before web/heavy.py;
+- `unbounded`: the heavy reads' bounds and drawing process off (HEAVY_READS_PER_ADDRESS and HEAVY_READS_AT_ONCE null,
+  HEAVY_ELSEWHERE false) and every request a new address (`?x=<n>`), so each protokoll is drawn in the server's
+  threads (the print page and spreadsheet are kept per version whatever the query since 2026-12-02's last change, so
+  only the protokoll stands for what every request was before web/heavy.py);
 - `bounded-here`: the same requests with the bounds as shipped (2 per address, 4 in all: beyond them a 429 or 503),
   drawn in the server's own threads (HEAVY_ELSEWHERE off);
 - `bounded`: the same, drawn by the worker's drawing process (HEAVY_ELSEWHERE, as shipped);

@@ -279,12 +279,18 @@ def _big(game_id: str) -> bool:
 
 
 def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
-    """The protokoll and its state: a reader who may not edit it, with no message waiting for this phone and no
-    ?saved= or ?changed=, gets the page kept for this state (web/heavy.py); the rest are drawn, within the bounds."""
+    """The protokoll and its state: a reader who may not edit it, with no message waiting for this phone and nothing
+    in its query but a language we speak, gets the page kept for this state (web/heavy.py: a made-up query neither
+    misses nor pushes out a kept page); the rest are drawn, within the bounds."""
     game_id = game.id
     plain = not service.may_edit(get_db(), game, key)
     big = _big(game_id)
-    if plain and not session.get("_flashes") and set(request.args) <= {"lang"}:
+    if (
+        plain
+        and not session.get("_flashes")
+        and set(request.args) <= {"lang"}
+        and request.args.get("lang", "en") in LANGUAGES
+    ):
         phone.remember_game(game_id)
         # Drawn after the state was read: at worst it shows a change newer than its key says, never an older one.
         draw = heavy.elsewhere(lambda: _protokoll_page(game_id)[0]) if big else lambda: _protokoll_page(game_id)[0]

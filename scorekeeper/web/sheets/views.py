@@ -413,7 +413,8 @@ def _kept_read_now(game_id: str, kind: str, draw, mimetype: str, headers: dict |
             club_tables.built_title(game),
         ]
     )
-    key = (kind, game.id, game.version, state, str(get_locale()), request.host_url, request.full_path)
+    # By known values only (the language as spoken, not the raw query): a made-up query is the same page.
+    key = (kind, game.id, game.version, state, str(get_locale()), request.host_url, request.script_root)
     etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
     headers = {"Cache-Control": "private, no-cache", **(headers or {})}
     if request.if_none_match.contains_weak(etag):
