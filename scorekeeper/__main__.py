@@ -14,13 +14,13 @@ from flask.cli import ScriptInfo
 from scorekeeper import cli, create_app
 from scorekeeper import config as settings
 from scorekeeper.server import serve as server
-from scorekeeper.storage import Damaged
+from scorekeeper.storage import Unusable
 
 
 def _make_app():
     try:
         return create_app()
-    except Damaged as exc:  # the start's quick check: say so and what to do, without a traceback
+    except Unusable as exc:  # the start's checks (damaged, not writable): say so and what to do, without a traceback
         raise click.ClickException(str(exc)) from None
 
 

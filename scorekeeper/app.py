@@ -54,6 +54,7 @@ def create_app(config=None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
+    app.extensions["scorekeeper.factory"] = create_app  # server/heavy.py's drawing process makes its app with it
     db.init_app(app)
     cli.init_app(app)
     guard.init_app(app)

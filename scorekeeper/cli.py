@@ -8,7 +8,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from scorekeeper.storage import Damaged, migrate
+from scorekeeper.storage import Unusable, migrate
 from scorekeeper.storage.backup import backup, restore
 
 
@@ -19,7 +19,7 @@ def init_db_command():
     refused, pointing to `scorekeeper restore`."""
     try:
         applied = migrate(current_app.config["DATABASE"])
-    except Damaged as exc:
+    except Unusable as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(
         f"Database {current_app.config['DATABASE']}: "

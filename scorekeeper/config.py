@@ -155,6 +155,12 @@ KEYS: tuple[Key, ...] = (
         "seconds a retried write is still recognised",
         shown="604800 (7 days)",
     ),
+    Key(
+        "IDEMPOTENCY_KEEP",
+        100,
+        "int",
+        "the newest idempotency keys of each game kept whatever the clock says (a clock jump purges none of them)",
+    ),
     Key("IDEMPOTENCY_PURGE_EVERY", 3600, "int", "seconds between purges of older idempotency keys, per process"),
     Key("PDF_FOLDER", None, "path or null", "where the drawn PDFs are kept", shown="pdf/ beside the database"),
     Key("PDF_KEEP_BYTES", 256 * MiB, "int", "the kept PDFs at most; the oldest go first", shown="268435456 (256 MiB)"),
@@ -212,6 +218,33 @@ KEYS: tuple[Key, ...] = (
         3600,
         "int or null",
         "seconds after which /healthz runs PRAGMA quick_check again (per process; the start checks too); null: never",
+    ),
+    Key(
+        "BUSY_TIMEOUT",
+        10,
+        "number",
+        "seconds a write waits for SQLite's lock held by another program; longer: 503 busy, not saved",
+    ),
+    Key(
+        "HEAVY_ELSEWHERE",
+        True,
+        "bool",
+        "a plain reader's heavy read is drawn by a process of its own per worker, not in the threads that enter hands",
+        shown="true (false under TESTING)",
+        testing=False,
+    ),
+    Key(
+        "HEAVY_READS_PER_ADDRESS",
+        2,
+        "int or null",
+        "large pages (a big game's protokoll, print page, spreadsheet; a season's ledger) drawn at once for one client "
+        "address; more: 429 (kept pages are not counted); null: no bound",
+    ),
+    Key(
+        "HEAVY_READS_AT_ONCE",
+        4,
+        "int or null",
+        "... and for everyone at once, per process (a table's own sheet is not refused by it): more, 503",
     ),
     Key(
         "KEEP_CONNECTION",

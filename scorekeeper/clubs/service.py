@@ -529,15 +529,23 @@ def normal_code(text: Any) -> str | None:
     return code
 
 
+class CodeExpired(Exception):
+    """A table's code whose evening is settled: it hands nothing over any more."""
+
+
 def claim_code(db, code: Any, club_id: str | None = None) -> tuple[str, str] | None:
-    """The table a code hands over: (game id, the table's handed key, which gives its edit right); None if no table
-    (of this club, when one is named) has this code."""
+    """The table a code hands over: (game id, the table's handed key, which gives its edit right while the evening is
+    open); None if no table (of this club, when one is named) has this code; CodeExpired once its evening is
+    settled, so the codes a guesser may aim at are those of the evenings being played."""
     code = normal_code(code)
-    game_id = store.table_by_code(db, code) if code else None
-    if game_id is None:
+    found = store.code_table(db, code) if code else None
+    if found is None:
         return None
-    if club_id is not None and (store.club_table_of(db, game_id) or (None, None))[1] != club_id:
+    game_id, table_club, still_open = found
+    if club_id is not None and table_club != club_id:
         return None
+    if not still_open:
+        raise CodeExpired(game_id)
     game = store.get_game(db, game_id)
     return (game_id, service.handed_key(game)) if game else None
 
@@ -631,7 +639,7 @@ def play_again(db, game_id: str, key: Any) -> tuple[str, str, int] | None:
     if place is None:
         return None
     scored_game = service.load(db, game_id)
-    if not service.key_matches(scored_game.game, key):
+    if not service.may_edit(db, scored_game.game, key):
         raise InputError({"key": _("this phone may not change this table")})
     return add_table(
         db,

@@ -36,6 +36,8 @@ def _input_error(exc):
 @bp.errorhandler(service.NotFound)
 def _not_found(exc):
     what = str(exc) or "game"
+    if isinstance(exc, service.Deleted):
+        return error(404, {"hand": Msg("this hand was saved, then deleted on another phone; it was not saved again")})
     said = {"game": Msg("no such game"), "hand": Msg("no such hand"), "bids": Msg("no deal is in progress")}
     return error(404, {what: said.get(what, Msg("not found"))})
 

@@ -6,9 +6,10 @@ import hashlib
 import io
 import json
 import secrets
+from contextlib import nullcontext
 
 import segno
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from wtforms.fields import SelectChoice
 
 from scorekeeper.clubs import service as club_service
@@ -26,9 +27,10 @@ from scorekeeper.core import (
 from scorekeeper.games import forms, service
 from scorekeeper.games import live as live_service
 from scorekeeper.games.paper import sheet_head, tariff_view
-from scorekeeper.server import guard
+from scorekeeper.server import guard, heavy
 from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url, is_secure
+from scorekeeper.storage import store
 from scorekeeper.variants.views import VIEWS, option_labels
 from scorekeeper.web import editors, live, phone, words
 from scorekeeper.web.i18n import LANGUAGES, language, one_catalogue
@@ -50,7 +52,10 @@ def _load(game_id):
 def _editable(game_id):
     """The sheet, if this phone holds the game's edit key; otherwise 403."""
     scored_game = _load(game_id)
-    if not service.key_matches(scored_game.game, phone.game_key(game_id)):
+    key = phone.game_key(game_id)
+    if service.key_matches(scored_game.game, key) and service.handed_expired(get_db(), scored_game.game, key):
+        abort(club_tables.code_expired(403))
+    if not service.key_matches(scored_game.game, key):
         abort(403)
     return scored_game
 
@@ -259,7 +264,41 @@ def tariff_fragment(variant):
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
-    return _protokoll_page(game_id)[0]
+    game = live_service.game_row(get_db(), game_id)
+    if game is None:
+        abort(404)
+    with heavy.reading() if _big(game_id) else nullcontext():
+        key = phone.game_key(game_id)
+        state = _protokoll_state(game, key, club_tables.table_view(game_id))
+        return _kept_protokoll(game, state, key)[0]
+
+
+def _big(game_id: str) -> bool:
+    """Whether a game's protokoll is a heavy read (server/heavy.py: more hands than a club evening's table plays)."""
+    return store.count_hands(get_db(), game_id) > heavy.HEAVY_HANDS
+
+
+def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
+    """The protokoll and its state: a reader who may not edit it, with no message waiting for this phone and nothing
+    in its query but a language we speak, gets the page kept for this state (server/heavy.py: a made-up query neither
+    misses nor pushes out a kept page); the rest are drawn, within the bounds."""
+    game_id = game.id
+    plain = not service.may_edit(get_db(), game, key)
+    big = _big(game_id)
+    if (
+        plain
+        and not session.get("_flashes")
+        and set(request.args) <= {"lang"}
+        and request.args.get("lang", "en") in LANGUAGES
+    ):
+        phone.remember_game(game_id)
+        # Drawn after the state was read: at worst it shows a change newer than its key says, never an older one.
+        draw = heavy.elsewhere(lambda: _protokoll_page(game_id)[0]) if big else lambda: _protokoll_page(game_id)[0]
+        return heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big), state
+    if not big or not plain:  # a table's own sheet: within its client's bound (the request's), never refused for
+        return _protokoll_page(game_id)  # strangers
+    with heavy.drawing(own=False):
+        return _protokoll_page(game_id)
 
 
 @bp.get("/g/<game_id>/live")
@@ -273,14 +312,15 @@ def protokoll_live(game_id):
     unchanged = live.unchanged(state)
     if unchanged is not None:
         return unchanged
-    page, state = _protokoll_page(game_id)
+    with heavy.reading() if _big(game_id) else nullcontext():
+        page, state = _kept_protokoll(game, state, phone.game_key(game_id))
     return live.fresh(page, state)
 
 
 def _protokoll_state(game, key, club_table: dict | None) -> str:
     """The tag of what the protokoll shows: the game's row (its version goes up with every change to its hands and
     its log, its deal's version with the bids), whether this phone may edit it, and what it says of its club."""
-    editable = service.key_matches(game, key)
+    editable = service.may_edit(get_db(), game, key)
     fields = [game.version, game.deal_version, game.title, game.players, game.dealer, game.options, game.language]
     return live.tag([fields, editable, club_table])
 
@@ -291,7 +331,7 @@ def _protokoll_page(game_id: str) -> tuple[str, str]:
     loaded = _load(game_id)
     scored_game = club_tables.titled(loaded, club_table["title"]) if club_table else loaded
     key = phone.game_key(game_id)
-    editable = service.key_matches(scored_game.game, key)
+    editable = service.may_edit(get_db(), scored_game.game, key)
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
     if club_table and club_table["kitty"]:
@@ -330,7 +370,7 @@ def edit_link(game_id):
 def claim(game_id, key):
     """The edit link: remembers the key on this phone, then shows the sheet."""
     scored_game = _load(game_id)
-    if not service.key_matches(scored_game.game, key):
+    if not service.may_edit(get_db(), scored_game.game, key):
         abort(403)
     phone.remember_game(game_id, key)
     return redirect(url_for("games.protokoll", game_id=game_id))
@@ -502,6 +542,8 @@ def _hand_view(game_id: str, number: int | None = None):
                     )
             except _AskFirst:
                 confirm_passed = True
+            except service.Deleted:
+                return _deleted_meanwhile(game_id, number_or_raw(form.number.data) if not editing else number)
             except service.Stale as exc:
                 if editing:
                     flash(_("Someone else changed the sheet meanwhile — here it is; check it and edit again."))
@@ -556,6 +598,24 @@ def _hand_text(scored_game, number: int) -> str:
     return VIEWS[scored_game.game.variant].hand_words(
         scored_game.protokoll.hands[number - 1].input, _hand_context(scored_game, number)
     )
+
+
+def _deleted_meanwhile(game_id: str, number):
+    """A hand form sent again (a reload, the service worker's retry) whose hand was saved and then deleted on another
+    phone: 404 in words, as the API answers, and nothing saved (a 5xx would have the phone keep it to send again)."""
+    message = (
+        _("Hand %(n)d was saved, then deleted on another phone. It was not saved again.", n=number)
+        if isinstance(number, int)
+        else _("This hand was saved, then deleted on another phone. It was not saved again.")
+    )
+    page = render_template(
+        "errors/error.html",
+        code=404,
+        title=_("This hand was deleted"),
+        message=message,
+        back=(url_for("games.protokoll", game_id=game_id), _("Back to the score sheet")),
+    )
+    return page, 404, {"Cache-Control": "no-store"}
 
 
 class _AskFirst(Exception):

@@ -42,6 +42,11 @@ class NotFound(Exception):
     """No such game or hand."""
 
 
+class Deleted(NotFound):
+    """The write sent again under its idempotency key was done, but the hand it made or changed was deleted since (on
+    another phone): nothing is done again."""
+
+
 class Forbidden(Exception):
     """The edit key is wrong or missing."""
 
@@ -90,6 +95,18 @@ def key_matches(game: store.GameRecord, key: Any) -> bool:
     if key.startswith(HANDED):
         return hmac.compare_digest(handed_key(game), key)
     return hmac.compare_digest(hash_key(key), game.edit_key_hash)
+
+
+def handed_expired(db, game: store.GameRecord, key: Any) -> bool:
+    """A club table's handed key (its code's) whose evening is settled, or whose table is gone from the evening: it
+    gives no edit right any more."""
+    return isinstance(key, str) and key.startswith(HANDED) and not store.table_open(db, game.id)
+
+
+def may_edit(db, game: store.GameRecord, key: Any) -> bool:
+    """The key gives this game's edit right now: its edit key, or its club table's handed key while the evening is
+    open (not settled)."""
+    return key_matches(game, key) and not handed_expired(db, game, key)
 
 
 def setup_of(game: store.GameRecord) -> Setup:
@@ -219,8 +236,8 @@ def load(db, game_id: str) -> ScoredGame:
     return _scored_game(db, game)
 
 
-def authorise(scored_game: ScoredGame, key: Any) -> None:
-    if not key_matches(scored_game.game, key):
+def authorise(db, scored_game: ScoredGame, key: Any) -> None:
+    if not may_edit(db, scored_game.game, key):
         raise Forbidden()
 
 
@@ -277,11 +294,11 @@ def _done_before(db, game_id: str, key: str | None, action: str, request: str) -
 
 
 def _scored(scored_game: ScoredGame, hand_id: int | None) -> ScoredHand:
-    """The hand stored under this row id as it is scored now."""
+    """The hand stored under this row id as it is scored now; Deleted if it is gone."""
     for i, hand in enumerate(scored_game.hands):
         if hand.id == hand_id:
             return scored_game.protokoll.hands[i]
-    raise NotFound("hand")
+    raise Deleted("hand")
 
 
 def _check_version(scored_game: ScoredGame, expected_version: Any) -> None:
@@ -311,7 +328,7 @@ def add_hand(
         game = store.get_game(db, game_id)
         if game is None:
             raise NotFound("game")
-        if not key_matches(game, key):
+        if not may_edit(db, game, key):
             raise Forbidden()
         done = _done_before(db, game_id, idempotency_key, "added", request)
         scored_game = _scored_game(db, game)
@@ -374,7 +391,7 @@ def replace_hand(
     idempotency_key, request = _keyed(idempotency_key, "edited", number, raw)
     with writing(db):
         scored_game = load(db, game_id)
-        authorise(scored_game, key)
+        authorise(db, scored_game, key)
         done = _done_before(db, game_id, idempotency_key, "edited", request)
         if done is not None:
             return _scored(scored_game, done.hand_id)
@@ -406,7 +423,7 @@ def delete_hand(
     idempotency_key, request = _keyed(idempotency_key, "deleted", number, None)
     with writing(db):
         scored_game = load(db, game_id)
-        authorise(scored_game, key)
+        authorise(db, scored_game, key)
         if _done_before(db, game_id, idempotency_key, "deleted", request) is not None:
             return
         _check_version(scored_game, expected_version)
@@ -518,7 +535,7 @@ def put_bids(
     idempotency_key, request = _keyed(idempotency_key, "bids", None, raw)
     with writing(db):
         scored_game = load(db, game_id)
-        authorise(scored_game, key)
+        authorise(db, scored_game, key)
         game = scored_game.game
         if _done_before(db, game_id, idempotency_key, "bids", request) is None:
             number = len(scored_game.hands) + 1
@@ -554,7 +571,7 @@ def clear_bids(
     idempotency_key, request = _keyed(idempotency_key, "bids cleared", None, None)
     with writing(db):
         scored_game = load(db, game_id)
-        authorise(scored_game, key)
+        authorise(db, scored_game, key)
         game = scored_game.game
         if _done_before(db, game_id, idempotency_key, "bids cleared", request) is None:
             if expected_version is not None and expected_version != game.deal_version:

@@ -40,6 +40,7 @@ from scorekeeper.clubs.pages import tables as club_tables
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.games import document, paper, service
 from scorekeeper.games import forms as game_forms
+from scorekeeper.server import heavy
 from scorekeeper.server import pdf_protocol as protocol
 from scorekeeper.server.db import get_db
 from scorekeeper.storage import store
@@ -382,11 +383,64 @@ def _sheet_context(scored_game: service.ScoredGame, kitty: bool) -> dict:
     return ctx
 
 
+def _kept_read(
+    game_id: str, kind: str, draw, mimetype: str, headers: dict | None = None, more: tuple = ()
+) -> Response:
+    """A game's heavy read (its print page, its spreadsheet) kept per version (server/heavy.py), with an ETag: what the
+    sheet prints of the game besides its hands (and a club table's built title), the language and the address; 304
+    when the browser's copy is current."""
+    with heavy.reading():
+        return _kept_read_now(game_id, kind, draw, mimetype, headers, more)
+
+
+def _kept_read_now(game_id: str, kind: str, draw, mimetype: str, headers: dict | None, more: tuple = ()) -> Response:
+    game = store.get_game(get_db(), game_id)
+    if game is None:
+        abort(404)
+    state = kept_state(
+        [
+            game.variant,
+            game.title,
+            game.players,
+            game.dealer,
+            game.options,
+            game.language,
+            game.created,
+            club_tables.built_title(game),
+            *more,  # what else the page prints besides the game (a club table's way of settling)
+        ]
+    )
+    # By known values only (the language as spoken, not the raw query): a made-up query is the same page.
+    key = (kind, game.id, game.version, state, str(get_locale()), request.host_url, request.script_root)
+    etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    headers = {"Cache-Control": "private, no-cache", **(headers or {})}
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304, headers=headers)
+    else:
+        body = heavy.kept(key, heavy.elsewhere(lambda: draw(_load(game_id))), lambda _body: _current(game))
+        response = Response(body, mimetype=mimetype, headers=headers)
+    response.set_etag(etag)
+    return response
+
+
+def _current(game: store.GameRecord) -> bool:
+    """Whether the game's row is still the one a kept read was keyed by (no hand changed while it was drawn)."""
+    now = store.get_game(get_db(), game.id)
+    return now is not None and now.version == game.version
+
+
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
-    scored_game = club_tables.titled(_load(game_id))
     kitty = club_tables.settled_through_kitty(game_id)
-    return render_template("print/sheet.html", pdf=False, **_sheet_context(scored_game, kitty))
+    return _kept_read(
+        game_id,
+        "print",
+        lambda scored_game: render_template(
+            "print/sheet.html", pdf=False, **_sheet_context(club_tables.titled(scored_game), kitty)
+        ),
+        "text/html",
+        more=(kitty,),
+    )
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
@@ -414,8 +468,19 @@ def hands_csv(game_id):
 
 @bp.get("/g/<game_id>/hands.xlsx")
 def hands_xlsx(game_id):
-    """The game as a spreadsheet: the hands with numbers as numbers, and the game's title, date and players."""
-    scored_game = club_tables.titled(_load(game_id))
+    """The game as a spreadsheet: the hands with numbers as numbers, and the game's title, date and players; kept
+    per version, as the print page is."""
+    return _kept_read(
+        game_id,
+        "xlsx",
+        _workbook,
+        xlsx.MIMETYPE,
+        {"Content-Disposition": f'attachment; filename="protokoll-{game_id}.xlsx"'},
+    )
+
+
+def _workbook(scored_game: service.ScoredGame) -> bytes:
+    scored_game = club_tables.titled(scored_game)
     rows = paper.csv_rows(scored_game, guarded=False)
     game = scored_game.game
     about = xlsx.Sheet(
@@ -424,7 +489,7 @@ def hands_xlsx(game_id):
         [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players)]],
     )
     hands = xlsx.Sheet(_("Protokoll"), [(h, "auto") for h in rows[0]], rows[1:])
-    return xlsx.download([hands, about], f"protokoll-{game_id}.xlsx")
+    return xlsx.workbook([hands, about])
 
 
 @bp.get("/g/<game_id>/game.json")

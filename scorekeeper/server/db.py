@@ -13,17 +13,17 @@ from scorekeeper.storage import Database, close, connect
 _thread = threading.local()
 
 
-def _kept_connection(path: str, checkpoints: bool) -> Database:
+def _kept_connection(path: str, checkpoints: bool, busy_timeout: float) -> Database:
     """This thread's connection, kept between requests: opening one costs more than scoring a hand.
 
     One per thread and process (a forked worker opens its own); a different database file replaces it.
     """
-    key = (os.getpid(), path, checkpoints)
+    key = (os.getpid(), path, checkpoints, busy_timeout)
     if getattr(_thread, "key", None) != key:
         old = getattr(_thread, "db", None)
         if old is not None and getattr(_thread, "key", (None,))[0] == os.getpid():
             close(old)
-        _thread.db, _thread.key = connect(path, checkpoints=checkpoints), key
+        _thread.db, _thread.key = connect(path, checkpoints=checkpoints, busy_timeout=busy_timeout), key
     return _thread.db
 
 
@@ -31,10 +31,11 @@ def get_db() -> Database:
     if "db" not in g:
         path = current_app.config["DATABASE"]
         checkpoints = not current_app.config.get("LITESTREAM")  # Litestream owns checkpointing (config.py)
+        busy = current_app.config.get("BUSY_TIMEOUT", 10)
         g.db = (
-            _kept_connection(path, checkpoints)
+            _kept_connection(path, checkpoints, busy)
             if current_app.config.get("KEEP_CONNECTION", True)
-            else connect(path, checkpoints=checkpoints)
+            else connect(path, checkpoints=checkpoints, busy_timeout=busy)
         )
         clock = current_app.config.get("CLOCK")
         if clock is not None:

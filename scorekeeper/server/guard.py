@@ -17,9 +17,10 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import sqlite3
 import threading
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
@@ -167,12 +168,15 @@ _purging = threading.Lock()
 
 
 def purge_keys_now(app) -> int:
-    """Forget the idempotency keys older than IDEMPOTENCY_MAX_AGE; answers how many."""
+    """Forget the idempotency keys older than IDEMPOTENCY_MAX_AGE by the rows' clock, but not the newest
+    IDEMPOTENCY_KEEP of each game (a clock jump purges none of those); answers how many."""
     with app.app_context():
-        cutoff = datetime.now(UTC) - timedelta(seconds=app.config["IDEMPOTENCY_MAX_AGE"])
         db = get_db()
+        cutoff = db.clock() - timedelta(seconds=app.config["IDEMPOTENCY_MAX_AGE"])
         with writing(db):
-            return store.purge_idempotency(db, cutoff.isoformat(timespec="seconds"))
+            return store.purge_idempotency(
+                db, cutoff.isoformat(timespec="seconds"), app.config.get("IDEMPOTENCY_KEEP", 100)
+            )
 
 
 def _purge_now_and_then() -> None:
@@ -186,6 +190,8 @@ def _purge_now_and_then() -> None:
     try:
         app.extensions["scorekeeper.keys_purged"] = now
         purge_keys_now(app)
+    except (sqlite3.Error, OSError) as exc:  # the request itself meets the trouble, and says it (or /healthz does)
+        app.logger.warning("idempotency keys not purged: %s", exc)
     finally:
         _purging.release()
 

@@ -33,7 +33,7 @@ import waitress
 
 from scorekeeper import create_app
 from scorekeeper.server.security import redact_handlers
-from scorekeeper.storage import Damaged
+from scorekeeper.storage import Unusable
 
 # A request is at most 64 KiB (the app refuses more); a body larger than this is not even read into memory or a file.
 MAX_BODY = 1024 * 1024
@@ -204,7 +204,7 @@ def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["thread
     redact_handlers(logging.getLogger())
     try:
         app = create_app()
-    except Damaged as exc:
+    except Unusable as exc:
         raise SystemExit(f"scorekeeper: {exc}") from None
     serve(app, host=host, port=port, threads=threads)
 

@@ -6,7 +6,8 @@
 //   API with the form's one-time token as Idempotency-Key and its number as X-Hand-Number, so a retry never makes a
 //   second hand and a hand someone else entered is caught. It goes with the phone's session and the page's CSRF
 //   token, never a key kept on the phone: a phone whose cookies were cleared sends nothing for its next user;
-// - a hand the server would not take stays kept, with "enter it as the next hand" or "drop it";
+// - a hand the server would not take (a 4xx: final, never sent again) stays kept, with "enter it as the next hand"
+//   or "drop it"; one saved once and deleted since on another phone is only said to be so;
 // - the bids of a deal entered before it is played (the bids page: data-kind="bids") are kept and sent the same way
 //   (PUT /api/games/<id>/bids), before the hand whose tricks complete them; the hand form kept for that deal opens
 //   with the kept bids filled in;
@@ -308,11 +309,20 @@
     var box = el("section", "kept-hand");
     box.setAttribute("role", "alert");
     box.id = "kept-" + item.id;
-    var message = ["conflict", "held", "forbidden"].indexOf(item.reason) < 0 ? "refused" : item.reason;
+    var message = ["conflict", "held", "forbidden", "deleted"].indexOf(item.reason) < 0 ? "refused" : item.reason;
     if (isBids(item)) box.append(el("p", "kept-kind", say("bids", item.number)));
     box.append(el("p", "", say(message, item.number)));
     if (item.message && message === "refused") box.append(el("p", "error", item.message));
     box.append(el("p", "kept-labels", item.labels || JSON.stringify(item.fields)));
+    if (message === "deleted") {
+      // Saved once, then deleted on another phone: final, nothing to enter again; the phone only says so.
+      var seen = el("button", "button primary seen", words.seen);
+      seen.type = "button";
+      seen.addEventListener("click", function () { queue.remove(item.id).then(function () { box.remove(); }); });
+      box.append(seen);
+      sheet.before(box);
+      return;
+    }
     var target = isBids(item) ? sheet.dataset.bidsForm : sheet.dataset.form;
     if (target) {
       var next = el("a", "button primary again", words.next);
@@ -412,7 +422,9 @@
             blocked[item.game] = true;
             item.status = "stuck";
             var errors = answer.body.errors || {};
+            // A 4xx is final (never sent again): a hand saved once and deleted since on another phone is "deleted".
             item.reason = answer.status === 403 ? "forbidden"
+              : answer.status === 404 && errors.hand ? "deleted"
               : answer.status === 409 && errors.number && "latest" in answer.body ? "conflict" : "refused";
             item.message = item.reason === "conflict" ? "" : errorsText(answer.body);
             return queue.put(item).then(function () { return true; });

@@ -5,7 +5,17 @@ is sound and the disk has room."""
 from __future__ import annotations
 
 from scorekeeper.storage.connection import Database, close, connect, file_of
-from scorekeeper.storage.health import Damaged, check, ensure_sound, full, test_write
+from scorekeeper.storage.health import (
+    Damaged,
+    Unusable,
+    Unwritable,
+    check,
+    ensure_sound,
+    ensure_writable,
+    full,
+    test_write,
+    trouble,
+)
 from scorekeeper.storage.migrations import migrations
 from scorekeeper.storage.writes import probe, reading, writing
 
@@ -16,6 +26,7 @@ __all__ = [
     "close",
     "connect",
     "ensure_sound",
+    "ensure_writable",
     "file_of",
     "full",
     "migrate",
@@ -23,13 +34,17 @@ __all__ = [
     "probe",
     "reading",
     "test_write",
+    "trouble",
+    "Unusable",
+    "Unwritable",
     "writing",
 ]
 
 
 def migrate(path: str, *, checkpoints: bool = True) -> list[str]:
-    """Check the file (PRAGMA quick_check: a damaged one raises Damaged), then create or upgrade the schema; answer
-    the names of the migrations applied."""
+    """Check the folder (one that cannot be written raises Unwritable) and the file (PRAGMA quick_check: a damaged one
+    raises Damaged), then create or upgrade the schema; answer the names of the migrations applied."""
+    ensure_writable(path)
     ensure_sound(path)
     db = connect(path, checkpoints=checkpoints)
     try:

@@ -24,6 +24,7 @@ class LockFile:
     __slots__ = ("fd",)
 
     def __init__(self, path: str):
+        self.fd = -1  # closed, if the open below fails (a read-only folder): __del__ still runs
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
 
     def fileno(self) -> int:
@@ -46,16 +47,19 @@ class Database(sqlite_utils.Database):
     clock: Callable[[], datetime] = staticmethod(lambda: datetime.now(UTC))  # the time written into rows (config CLOCK)
 
 
-def connect(path: str, *, checkpoints: bool = True) -> Database:
+BUSY_TIMEOUT = 10.0  # seconds a write waits for SQLite's lock held by another program (config BUSY_TIMEOUT)
+
+
+def connect(path: str, *, checkpoints: bool = True, busy_timeout: float = BUSY_TIMEOUT) -> Database:
     """A connection with foreign keys on, WAL, and a busy timeout for concurrent phones.
 
     `checkpoints=False` when Litestream replicates the file (config LITESTREAM): it must own checkpointing, since it
     copies the WAL's frames before they go into the database, so this connection never checkpoints on its own.
     """
-    conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=busy_timeout, check_same_thread=False)
     db = Database(conn)
     db.execute("PRAGMA foreign_keys=ON")
-    db.execute("PRAGMA busy_timeout=10000")
+    db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
     # WAL is kept in the file: set it only once, since switching takes a lock that racing workers may hold.
     if path != ":memory:" and db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         for attempt in range(50):  # the switch does not wait in SQLite's busy handler: wait here, up to ~5 s

@@ -260,9 +260,16 @@ def put_idempotency(db, game_id: str, key: str, action: str, request: str, hand_
     )
 
 
-def purge_idempotency(db, before: str) -> int:
-    """Forget the idempotency keys made before `before` (an ISO time in UTC, as now() writes them)."""
-    return db.execute("DELETE FROM idempotency_keys WHERE created < ?", [before]).rowcount
+def purge_idempotency(db, before: str, keep: int = 0) -> int:
+    """Forget the idempotency keys made before `before` (an ISO time in UTC, as now() writes them), but never the
+    newest `keep` of each game, in the order they were written (rowid): a clock that jumps forward purges none of
+    those, so a retry of a recent write is still recognised."""
+    return db.execute(
+        "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM (SELECT rowid, created,"
+        " ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY rowid DESC) AS newer FROM idempotency_keys)"
+        " WHERE newer > ? AND created < ?)",
+        [keep, before],
+    ).rowcount
 
 
 # ================================================================ clubs
@@ -636,6 +643,25 @@ def table_by_code(db, code: str) -> str | None:
     """The game whose club table has this handover code."""
     row = db.execute("SELECT game_id FROM club_tables WHERE code = ?", [code]).fetchone()
     return row[0] if row else None
+
+
+def code_table(db, code: str) -> tuple[str, str, bool] | None:
+    """The club table that has this handover code: (game id, club id, whether its evening is still open)."""
+    row = db.execute(
+        "SELECT t.game_id, e.club_id, e.settled IS NULL FROM club_tables t"
+        " JOIN club_evenings e ON e.id = t.evening_id WHERE t.code = ?",
+        [code],
+    ).fetchone()
+    return (row[0], row[1], bool(row[2])) if row else None
+
+
+def table_open(db, game_id: str) -> bool:
+    """Whether a game is a club table whose evening is open (not settled): while its code's handed key holds."""
+    row = db.execute(
+        "SELECT e.settled IS NULL FROM club_tables t JOIN club_evenings e ON e.id = t.evening_id WHERE t.game_id = ?",
+        [game_id],
+    ).fetchone()
+    return bool(row and row[0])
 
 
 def set_table_code(db, game_id: str, code: str) -> None:

@@ -12,6 +12,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import storage
+from scorekeeper.server import health
 from scorekeeper.server.guard import limiter
 
 
@@ -74,10 +75,59 @@ def _disk_full(exc: Exception):
     return render_template("errors/error.html", code=507, title=_("Storage full"), message=message, back=_back()), 507
 
 
+BUSY_RETRY_AFTER = 5  # seconds, for a write refused while another program holds SQLite's write lock
+
+
 def _storage_error(exc: Exception):
-    if not storage.full(exc):
-        raise exc  # any other trouble: Flask's own 500, logged with its traceback
-    return _disk_full(exc)
+    """A storage error as what it is (storage.trouble): full (507), read-only or permission denied, busy, damaged
+    (503, each in words; a damaged file is marked for /healthz at once); any other: Flask's own 500, with its
+    traceback in the log."""
+    found = storage.trouble(exc, current_app.config.get("DATABASE"))
+    if found == storage.health.FULL:
+        return _disk_full(exc)
+    if found is None:
+        raise exc
+    current_app.logger.error("storage %s: %s %s: %s", found, request.method, request.path, exc)
+    hand = "hand" in (request.endpoint or "")
+    headers = {"Cache-Control": "no-store"}
+    if found == storage.health.BUSY:
+        headers["Retry-After"] = str(BUSY_RETRY_AFTER)
+        title = _("Busy, not saved")
+        page = (
+            _("This hand was not saved: the database is busy (another program holds it). Try again in a few seconds.")
+            if hand
+            else _("Not saved: the database is busy (another program holds it). Try again in a few seconds.")
+        )
+        api = _("the database is busy (another program holds it): not saved; try again in a few seconds")
+    elif found == storage.health.DAMAGED:
+        health.damaged(current_app._get_current_object(), str(exc))
+        title = _("Database damaged")
+        page = (
+            _("This hand was not saved: the server's database file is damaged. Tell whoever runs the server.")
+            if hand
+            else _(
+                "The server's database file is damaged: nothing can be read or saved now. Tell whoever runs the server."
+            )
+        )
+        api = _("the server's database file is damaged: not saved; tell whoever runs the server")
+    else:
+        why = _("its folder is read-only") if found == storage.health.READ_ONLY else _("permission denied")
+        title = _("Cannot save")
+        page = (
+            _(
+                "This hand was not saved: the server cannot write its database (%(why)s). Tell whoever runs the server.",
+                why=why,
+            )
+            if hand
+            else _(
+                "The server cannot write its database (%(why)s): nothing was saved. Tell whoever runs the server.",
+                why=why,
+            )
+        )
+        api = _("the server cannot write its database (%(why)s): not saved", why=why)
+    if request.path.startswith("/api/"):
+        return jsonify({"errors": {"storage": api}}), 503, headers
+    return render_template("errors/error.html", code=503, title=title, message=page, back=_back()), 503, headers
 
 
 def _back() -> tuple[str, str] | None:
@@ -96,7 +146,7 @@ def _back() -> tuple[str, str] | None:
 
 
 def init_app(app):
-    app.register_error_handler(sqlite3.OperationalError, _storage_error)
+    app.register_error_handler(sqlite3.DatabaseError, _storage_error)  # OperationalError too: full, busy, read-only
     app.register_error_handler(OSError, _storage_error)
 
     @app.errorhandler(HTTPException)

@@ -55,6 +55,13 @@ def _regional(code: str) -> str:
     return code
 
 
+def asked_language() -> str | None:
+    """The request's ?lang= when it names a language we speak, else None: what a link carries on and a kept page is
+    known by (a made-up value must neither miss a cache nor make a new entry in it)."""
+    chosen = request.args.get("lang")
+    return chosen if chosen in LANGUAGES else None
+
+
 def language() -> str:
     """The page's language as LANGUAGES names it (da, nb, sv, en): the region left out."""
     return get_locale().language if get_locale() else "en"

@@ -115,6 +115,10 @@ def words() -> dict[str, str]:
             "Hand %(n)d was not sent: this phone may no longer change this game. Open the game's edit link on this "
             "phone to enter it again. Your hand is kept here:"
         ),
+        "deleted": _(
+            "Hand %(n)d was saved, then deleted on another phone. It was not saved again, and is not sent again:"
+        ),
+        "seen": _("OK"),
         "next": _("Enter it as the next hand"),
         "drop": _("Drop it"),
         "drop_confirm": _("Drop this hand for good? It was never saved."),

@@ -391,3 +391,41 @@ def test_a_hand_the_server_could_not_store_is_kept_and_sent_once_later(page, liv
     page.reload()
     page.wait_for_selector("#hand-2")
     assert len(server_hands(base, game_id)) == 2
+
+
+def test_a_kept_hand_that_was_saved_and_deleted_since_is_not_offered_again(page, live_server, monkeypatch):
+    """Issue 34, F-E1: the hand was stored but its answer lost (a 500), so the phone kept it; meanwhile another phone
+    deleted that hand; sent again, the server says it was deleted (404): the phone says so and offers nothing to
+    enter again."""
+    from scorekeeper.games import service as games
+
+    base, _ = live_server
+    game_id, key = editor(page, base)
+    enter(page, "tricks-9")
+    real, lost = games.add_hand, {"answer": True}
+
+    def add_hand(db, game, *args, **kwargs):
+        scored = real(db, game, *args, **kwargs)
+        if lost["answer"]:
+            lost["answer"] = False
+            games.delete_hand(db, game, scored.number, key)  # another phone, before this phone hears back
+            raise RuntimeError("the answer was lost after the hand was stored")
+        return scored
+
+    monkeypatch.setattr(games, "add_hand", add_hand)
+    page.click("#enter-hand")
+    page.wait_for_selector("form.hand")
+    page.click("label[for='tricks-8']")
+    page.click("button.save")
+    page.wait_for_selector(".kept-hand")
+    text = page.inner_text(".kept-hand")
+    assert "deleted on another phone" in text and "hand 2" in text.lower(), text
+    assert page.locator(".kept-hand a.again").count() == 0, "the deleted hand is offered to be entered again"
+    assert [h["input"]["tricks"] for h in server_hands(base, game_id)] == [[9, 4]]
+    page.click(".kept-hand button.seen")
+    page.wait_for_selector(".kept-hand", state="detached")
+    assert page.evaluate("() => skQueue.all().then((items) => items.length)") == 0
+    page.reload()
+    page.wait_for_selector(".standing")
+    assert page.locator(".kept-hand, tbody.pending").count() == 0
+    assert len(server_hands(base, game_id)) == 1

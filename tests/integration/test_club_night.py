@@ -156,6 +156,43 @@ def test_a_code_hands_over_its_table_and_nothing_else(client, db, club):
     assert codes[0][:3] in client.get(f"/c/{club_id}/e/{evening_id}").get_data(as_text=True)
 
 
+def test_a_code_gives_the_edit_right_only_while_its_evening_is_open(client, db, club):
+    """Issue 34, F-A1: after the evening was settled the code still gave the hand form and a delete went through."""
+    from helpers import fields
+
+    club_id, ids = club
+    evening_id = club_service.create_evening(db, club_id, "2026-12-01")
+    game_id, key, _ = club_service.add_table(db, club_id, evening_id, ids[:4])
+    play(db, game_id, key, [PLAIN])
+    code = club_service.evening(db, club_id, evening_id).tables[0].record.code
+    scorer = client.application.test_client()
+    assert scorer.get(f"/c/{club_id}/k/{code}").status_code == 302
+    delete_form = fields(scorer.get(f"/g/{game_id}/hands/1/delete").get_data(as_text=True))
+    assert scorer.get(f"/g/{game_id}/hands/new").status_code == 200
+    club_service.set_settled(db, club_id, evening_id, "pairwise", True)
+    # the phone that took the code: no hand form, no delete, in words
+    page = scorer.get(f"/g/{game_id}/hands/new")
+    assert page.status_code == 403 and "code has expired" in page.get_data(as_text=True)
+    assert scorer.post(f"/g/{game_id}/hands/1/delete", data=delete_form).status_code == 403
+    assert "Enter hand 2" not in scorer.get(f"/g/{game_id}").get_data(as_text=True)
+    handed = service.handed_key(service.load(db, game_id).game)
+    r = client.post(f"/api/games/{game_id}/hands", json={"passed": True}, headers={"X-Edit-Key": handed})
+    assert r.status_code == 403
+    assert len(service.load(db, game_id).hands) == 1
+    # the code itself, scanned or typed: expired, in words
+    late = client.application.test_client()
+    r = late.get(f"/c/{club_id}/k/{code}")
+    assert r.status_code == 410 and "code has expired" in r.get_data(as_text=True)
+    r = late.post("/k", data={"csrf_token": token(late, "/k"), "code": code})
+    assert r.status_code == 410 and "code has expired" in r.get_data(as_text=True)
+    assert late.get(f"/g/{game_id}/hands/new").status_code == 403
+    # the admin's own edit key still changes it (the evening then shows it changed after settling)
+    play(db, game_id, key, [PLAIN])
+    # marked not settled again: the code works again
+    club_service.set_settled(db, club_id, evening_id, "pairwise", False)
+    assert scorer.get(f"/g/{game_id}/hands/new").status_code == 200
+
+
 def test_play_again_stays_on_the_evening(client, db, club):
     club_id, ids = club
     evening_id = club_service.create_evening(db, club_id, "2026-12-01")

@@ -353,3 +353,22 @@ def test_the_organisers_correction_carries_the_seating_too(client, drive, db_pat
     )
     assert "The seating changed — reload" in r.get_data(as_text=True)
     assert dump(db_path) == before
+
+
+def test_made_up_languages_neither_miss_the_kept_print_pages_nor_push_them_out(app, drive):
+    """Issue 34, F-S3: the print pages were kept by the raw ?lang=, so each made-up value was drawn anew and kept."""
+    from scorekeeper.drives.pages.paper import PAGES
+
+    drive_id, _urls = drive
+    stranger = app.test_client()  # not the organiser: the everyone's standings
+    PAGES.clear()
+    first = stranger.get(f"/d/{drive_id}/scorecards")
+    assert first.status_code == 200
+    assert len(PAGES) == 1
+    for n in range(20):
+        r = stranger.get(f"/d/{drive_id}/scorecards?lang=x{n}")
+        assert r.status_code == 200 and r.get_data() == first.get_data()
+    assert len(PAGES) == 1
+    danish = stranger.get(f"/d/{drive_id}/scorecards?lang=da")
+    assert 'lang="da"' in danish.get_data(as_text=True) and "lang=da" in danish.get_data(as_text=True)
+    assert len(PAGES) == 2

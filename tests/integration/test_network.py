@@ -222,7 +222,7 @@ def test_new_game_page_says_the_storage_is_full(db_path):
 
 
 def test_old_idempotency_keys_are_purged(db_path):
-    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600)
+    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_KEEP=0)
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
     headers = {"X-Edit-Key": game["edit_key"]}
@@ -251,7 +251,7 @@ def test_old_idempotency_keys_are_purged(db_path):
 
 
 def test_keys_are_purged_by_requests_without_a_command(db_path):
-    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_PURGE_EVERY=0)
+    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_PURGE_EVERY=0, IDEMPOTENCY_KEEP=0)
     client = app.test_client()
     game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
     client.post(
@@ -266,6 +266,43 @@ def test_keys_are_purged_by_requests_without_a_command(db_path):
     client.get("/")
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT count(*) FROM idempotency_keys").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_clock_that_jumps_forward_purges_no_recent_key(db_path):
+    """Issue 34, F-F4: a Raspberry Pi boots with last week's time, NTP then sets it a month on: the next purge must
+    not forget the keys of the hands just entered, or a retry doubles a hand."""
+    from datetime import UTC, datetime, timedelta
+
+    clock = [datetime(2026, 1, 10, 20, 0, tzinfo=UTC)]
+    app = limited_app(db_path, CLOCK=lambda: clock[0], IDEMPOTENCY_PURGE_EVERY=0)
+    client = app.test_client()
+    game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
+    headers = {"X-Edit-Key": game["edit_key"], "Idempotency-Key": "hand-1"}
+    assert client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers=headers).status_code == 201
+    clock[0] += timedelta(days=30)
+    client.get("/")  # the first request after the jump purges
+    r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers=headers)
+    assert r.status_code in (200, 201) and r.json["number"] == 1
+    assert len(client.get(f"/api/games/{game['id']}").json["hands"]) == 1
+
+
+def test_keys_beyond_the_newest_of_each_game_are_purged_by_age(db_path):
+    from scorekeeper.server import guard
+
+    app = limited_app(db_path, IDEMPOTENCY_MAX_AGE=3600, IDEMPOTENCY_KEEP=2)
+    client = app.test_client()
+    game = client.post("/api/games", json={"variant": "danish", "players": PLAYERS["danish"]}).json
+    for i in range(4):
+        headers = {"X-Edit-Key": game["edit_key"], "Idempotency-Key": f"k{i}"}
+        assert client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers=headers).status_code == 201
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE idempotency_keys SET created = '2020-01-01T00:00:00+00:00'")
+    conn.commit()
+    conn.close()
+    assert guard.purge_keys_now(app) == 2
+    conn = sqlite3.connect(db_path)
+    assert [r[0] for r in conn.execute("SELECT key FROM idempotency_keys ORDER BY key")] == ["k2", "k3"]
     conn.close()
 
 
@@ -343,6 +380,134 @@ def test_slow_clients_do_not_starve_the_server(served):
 def test_the_readme_run_command_uses_the_buffering_server():
     makefile = (ROOT / "Makefile").read_text()
     run = makefile.split("\nrun:")[1].split("\n\n")[0]
-    assert (
-        "-m scorekeeper serve" in run and "gunicorn" not in run
-    )  # scorekeeper/__main__.py: server/serve.py's waitress
+    assert "-m scorekeeper serve" in run and "gunicorn" not in run  # scorekeeper/__main__.py: server/serve.py's waitress
+
+
+# ---------------------------------------------------------------- issue 34, F-S1: heavy reads kept and bounded
+
+
+def big_game(client, hands=40):
+    """A Danish game of many hands, made by one import (as the attack made its 500-hand game)."""
+    from bench.run import game_data
+
+    r = client.post("/api/games/import", json=game_data("danish", hands))
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def test_a_strangers_heavy_reads_are_kept_per_version(db_path, monkeypatch):
+    from flask import template_rendered
+
+    from scorekeeper.server import heavy
+    from scorekeeper.web import xlsx
+
+    heavy.PAGES.clear()
+    app = limited_app(db_path)
+    owner, stranger = app.test_client(), app.test_client()
+    game = big_game(owner)
+    drawn: list[str] = []
+
+    def record(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(record, app)
+    books = []
+    real = xlsx.workbook
+    monkeypatch.setattr(xlsx, "workbook", lambda sheets: books.append(1) or real(sheets))
+    for _ in range(3):
+        assert stranger.get(f"/g/{game['id']}").status_code == 200
+        assert stranger.get(f"/g/{game['id']}/print").status_code == 200
+        assert stranger.get(f"/g/{game['id']}/hands.xlsx").status_code == 200
+    assert drawn.count("games/protokoll.html") == 1 and drawn.count("print/sheet.html") == 1 and len(books) == 1
+    etag = stranger.get(f"/g/{game['id']}/print").headers["ETag"]
+    again = stranger.get(f"/g/{game['id']}/print", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    r = owner.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 201
+    assert "passed" in stranger.get(f"/g/{game['id']}").get_data(as_text=True).lower()
+    stranger.get(f"/g/{game['id']}/hands.xlsx")
+    assert drawn.count("games/protokoll.html") == 2 and len(books) == 2  # a new version: drawn once more
+    # the table's own phone (its edit key) is drawn for it, with its buttons, never from the stranger's copy
+    assert owner.get(f"/g/{game['id']}/k/{game['edit_key']}").status_code == 302
+    assert 'id="enter-hand"' in owner.get(f"/g/{game['id']}").get_data(as_text=True)
+
+
+def test_heavy_reads_drawn_at_once_are_bounded_per_address_and_in_all(db_path, monkeypatch):
+    import threading
+
+    from scorekeeper.games import paper
+    from scorekeeper.server import heavy
+
+    heavy.PAGES.clear()
+    app = limited_app(db_path, HEAVY_READS_PER_ADDRESS=2, HEAVY_READS_AT_ONCE=3)
+    game = big_game(app.test_client(), hands=5)
+    release, started = threading.Event(), threading.Semaphore(0)
+    real = paper.sheet_context
+
+    def slow(*args, **kwargs):
+        started.release()
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(paper, "sheet_context", slow)
+
+    def fetch(address, path, out):
+        client = app.test_client()
+        out.append(client.get(path, environ_base={"REMOTE_ADDR": address}))
+
+    answers: list = []
+    held = [
+        threading.Thread(target=fetch, args=("10.0.0.1", f"/g/{game['id']}/print?n={n}", answers)) for n in range(2)
+    ]
+    for t in held:
+        t.start()
+    for _ in held:
+        assert started.acquire(timeout=30)
+    try:
+        third: list = []
+        fetch("10.0.0.1", f"/g/{game['id']}/print?n=3", third)
+        (refused,) = third
+        assert refused.status_code == 429 and refused.headers["Retry-After"].isdigit()
+        assert "too many large pages at once" in refused.get_data(as_text=True)
+        other = threading.Thread(target=fetch, args=("10.0.0.2", f"/g/{game['id']}/print?n=4", answers))
+        other.start()
+        assert started.acquire(timeout=30)  # another address is drawn
+        busy: list = []
+        fetch("10.0.0.3", f"/g/{game['id']}/print?n=5", busy)
+        assert busy[0].status_code == 503 and busy[0].headers["Retry-After"].isdigit()
+        assert "busy drawing large pages" in busy[0].get_data(as_text=True)
+    finally:
+        release.set()
+        for t in [*held, other]:
+            t.join(30)
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    kept: list = []
+    fetch("10.0.0.1", f"/g/{game['id']}/print?n=3", kept)
+    assert kept[0].status_code == 200  # the places are given back
+
+
+def test_a_strangers_heavy_read_is_drawn_by_a_process_of_its_own(db_path, caplog):
+    """The drawing process (HEAVY_ELSEWHERE): its CPU and interpreter lock are not the hand entry's; what it draws is
+    the page this worker would have drawn."""
+    from scorekeeper.server import heavy
+
+    heavy.PAGES.clear()
+    here = limited_app(db_path)
+    game = big_game(here.test_client(), hands=120)
+    there = limited_app(db_path, HEAVY_ELSEWHERE=True)
+    try:
+        for path in (f"/g/{game['id']}?lang=da", f"/g/{game['id']}/print?lang=da", f"/g/{game['id']}/hands.xlsx"):
+            heavy.PAGES.clear()
+            drawn = there.test_client().get(path, headers={"Accept-Language": "da"})
+            assert drawn.status_code == 200 and heavy._pool[0] is not None, path
+            heavy.PAGES.clear()
+            local = here.test_client().get(path, headers={"Accept-Language": "da"})
+            if path.endswith(".xlsx"):
+                assert len(drawn.data) > 1000 and drawn.data[:2] == b"PK"
+            else:
+                assert drawn.get_data(as_text=True) == local.get_data(as_text=True), path
+        assert "drawn here" not in caplog.text
+    finally:
+        if heavy._pool[0] is not None:
+            heavy._pool[0].shutdown()
+            heavy._pool[0] = None

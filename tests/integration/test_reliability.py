@@ -513,3 +513,29 @@ def test_a_new_wal_file_gets_its_directory_entry_flushed_once(tmp_path, monkeypa
         dbmod.close(db)
     wal, folder = os.path.realpath(path) + "-wal", os.path.realpath(tmp_path)
     assert flushed == [wal, folder, wal]
+
+
+# ---------------------------------------------------------------- issue 34: a resent form for a deleted hand (F-E1)
+
+
+def test_the_hand_form_sent_again_after_its_hand_was_deleted_says_so_and_stores_nothing(app, client, danish, db_path):
+    """Phone A saves hand 2 from the page; phone B deletes it; A's form is sent again (a reload, the service worker):
+    a 404 page in words, as the API answers, not a 500 (which the service worker would keep and send again)."""
+    from helpers import fields
+
+    assert post_hand(client, danish, DANISH_8).status_code == 201
+    assert client.get(f"/g/{danish['id']}/k/{danish['edit_key']}").status_code == 302
+    page = client.get(f"/g/{danish['id']}/hands/new")
+    form = {**fields(page.get_data(as_text=True)), "passed": "1"}
+    assert client.post(f"/g/{danish['id']}/hands/new", data=form).status_code == 302
+    r = client.delete(f"/api/games/{danish['id']}/hands/2", headers={"X-Edit-Key": danish["edit_key"]})
+    assert r.status_code == 200, r.data
+    before = everything(db_path)
+    again = client.post(f"/g/{danish['id']}/hands/new", data=form, headers={"Accept-Language": "da"})
+    html = again.get_data(as_text=True)
+    assert again.status_code == 404, html[:2000]
+    assert 'lang="da"' in html and "slettet" in html, html[:3000]
+    assert everything(db_path) == before
+    api = post_hand(client, danish, {"passed": True}, **{"Idempotency-Key": f"form:{form['token']}"})
+    assert api.status_code == 404 and "deleted" in api.json["errors"]["hand"], api.json
+    assert everything(db_path) == before

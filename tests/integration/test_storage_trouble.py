@@ -10,14 +10,16 @@ that could not be kept was a 500; a damaged file started silently (init-db: "sch
 import contextlib
 import errno
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from helpers import PLAYERS, fields
+from helpers import PLAYERS, call, fields, free_port
 from scorekeeper import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,3 +278,202 @@ def test_healthz_checks_the_file_now_and_then_not_at_every_probe(tmp_path):
     assert client.get("/healthz").json["integrity"]["checks"] == 1  # no probe ran a new one yet
     app.config["INTEGRITY_CHECK_EVERY"] = 0
     assert client.get("/healthz").json["integrity"]["checks"] == 2
+
+
+# ---------------------------------------------------------------- issue 34: faults said as what they are
+
+
+def filled(path: str) -> dict:
+    """A database at `path` with a game of one hand, every connection closed (no -wal or -shm left beside it)."""
+    from scorekeeper import storage
+    from scorekeeper.games import service
+
+    storage.migrate(path)
+    db = storage.connect(path)
+    try:
+        game_id, key = service.start_game(db, {"variant": "danish", "players": PLAYERS["danish"]})
+        service.add_hand(db, game_id, {"passed": True}, key)
+    finally:
+        storage.close(db)
+    return {"id": game_id, "edit_key": key}
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """A filled database on a tmpfs, its folder bound read-only at tmp_path/ro (a real EROFS, which stops root as it
+    stops anyone: chmod does not stop root): answers (the database's path there, its game, the writable path)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting needs root (or CAP_SYS_ADMIN): the read-only folder tests cannot run here")
+    rw, ro = tmp_path / "rw", tmp_path / "ro"
+    rw.mkdir()
+    ro.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(rw)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"mount -t tmpfs failed: {done.stderr.decode().strip()}")
+    try:
+        game = filled(str(rw / "scorekeeper.sqlite"))
+        subprocess.run(["mount", "--bind", str(rw), str(ro)], check=True)
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], check=True)
+        yield str(ro / "scorekeeper.sqlite"), game, str(rw / "scorekeeper.sqlite")
+    finally:
+        subprocess.run(["umount", "-l", str(ro)], check=False)
+        subprocess.run(["umount", "-l", str(rw)], check=False)
+
+
+def command(path, *args, prefix=(), **env):
+    environment = {**os.environ, "SCOREKEEPER_DATABASE": path, "SCOREKEEPER_SECRET_KEY": "t", **env}
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "scorekeeper", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def says_not_writable(done, why: str) -> None:
+    assert done.returncode != 0, done.stdout
+    assert why in done.stderr and "not damaged" in done.stderr, done.stderr[-3000:]
+    assert "restore the last good backup" not in done.stderr and "Traceback" not in done.stderr, done.stderr[-3000:]
+
+
+def test_init_db_and_serve_on_a_read_only_folder_say_read_only_not_damaged(read_only):
+    """Issue 34, F-F1: "damaged, restore the last good backup" was the advice, which loses the evening's hands."""
+    path, _game, _rw = read_only
+    says_not_writable(command(path, "init-db"), "read-only")
+    says_not_writable(command(path, "serve", "--host", "127.0.0.1", "--port", "0"), "read-only")
+
+
+def test_pages_api_and_healthz_on_a_read_only_folder_say_so(read_only):
+    path, game, rw = read_only
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "MIGRATE_ON_START": False})
+    client = app.test_client()
+    page = client.get(f"/g/{game['id']}", headers=DA)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 503 and 'lang="da"' in html, html[:2000]
+    assert "skrivebeskyttet" in html and "backup" not in html.lower(), html
+    r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 503 and "read-only" in r.json["errors"]["storage"], r.json
+    health = client.get("/healthz")
+    assert health.status_code == 503 and health.json["database"] == "read-only", health.json
+    assert "not damaged" in health.json["reason"] and path not in health.json["reason"]
+    assert stored_hands(rw) == 1
+
+
+def without_overriding_permissions() -> tuple[str, ...]:
+    """Root without the capabilities that pass over a file's mode: a folder of mode 555 refuses it, as it refuses the
+    user an app runs as (a user other than root cannot run this checkout's Python here)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("setpriv as root is needed to take away CAP_DAC_OVERRIDE")
+    return ("setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--")
+
+
+def test_a_folder_without_write_permission_is_said_as_permission_denied(tmp_path):
+    prefix = without_overriding_permissions()
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = str(folder / "scorekeeper.sqlite")
+    game = filled(path)
+    folder.chmod(0o555)
+    try:
+        says_not_writable(command(path, "init-db", prefix=prefix), "permission denied")
+        port = free_port()
+        server = subprocess.Popen(
+            [*prefix, sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "SCOREKEEPER_DATABASE": path,
+                "SCOREKEEPER_SECRET_KEY": "t",
+                "SCOREKEEPER_MIGRATE_ON_START": "false",
+            },
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    status, body = call(base + "/healthz")
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "the server did not start"
+                    time.sleep(0.2)
+            assert status == 503 and body["database"] == "permission denied", body
+            status, body = call(
+                f"{base}/api/games/{game['id']}/hands", "POST", {"passed": True}, {"X-Edit-Key": game["edit_key"]}
+            )
+            assert status == 503 and "permission denied" in body["errors"]["storage"], body
+        finally:
+            server.terminate()
+            server.wait(10)
+    finally:
+        folder.chmod(0o755)
+    assert stored_hands(path) == 1
+
+
+def damage(path: str) -> None:
+    """The root page of the hands' table overwritten with garbage, as damaged_copy does, in a file in use."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'hands'").fetchone()[0]
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(bytes(range(256)) * (page_size // 256))
+
+
+def test_damage_met_while_serving_is_said_in_words_and_healthz_says_so_at_once(tmp_path):
+    """Issue 34, F-F2: every page was a bare 500 while /healthz said "integrity ok" for up to an hour."""
+    from scorekeeper.games import cache
+
+    path = str(tmp_path / "serving.sqlite")
+    game = filled(path)
+    cache.games.clear()  # a fresh process: nothing scored kept
+    app = create_app(
+        {"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "INTEGRITY_CHECK_EVERY": 3600, "KEEP_CONNECTION": False}
+    )
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    damage(path)
+    page = client.get(f"/g/{game['id']}", headers=DA)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 503 and 'lang="da"' in html, html[:2000]
+    assert "beskadiget" in html, html
+    health = client.get("/healthz")
+    assert health.status_code == 503 and health.json["database"] == "damaged", health.json
+    assert "malformed" in health.json["reason"] and "scorekeeper restore" in health.json["reason"]
+    r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 503 and "damaged" in r.json["errors"]["storage"], r.json
+
+
+def test_a_hand_while_another_program_holds_the_write_lock_is_busy_not_saved(tmp_path):
+    """Issue 34, F-F3: past the busy timeout a hand was a bare 500; now 503 with Retry-After, in words, not stored."""
+    path = str(tmp_path / "busy.sqlite")
+    game = filled(path)
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "BUSY_TIMEOUT": 0.2})
+    client = app.test_client()
+    assert client.get(f"/g/{game['id']}/k/{game['edit_key']}").status_code == 302
+    form = client.get(f"/g/{game['id']}/hands/new").get_data(as_text=True)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program (sqlite3 at the file, a backup tool) holds the write lock
+    try:
+        r = client.post(
+            f"/api/games/{game['id']}/hands", json={"passed": True}, headers={"X-Edit-Key": game["edit_key"]}
+        )
+        assert r.status_code == 503 and r.headers["Retry-After"].isdigit(), r.get_data(as_text=True)[:2000]
+        assert "busy" in r.json["errors"]["storage"] and "not saved" in r.json["errors"]["storage"]
+        page = client.post(f"/g/{game['id']}/hands/new", data={**fields(form), "passed": "1"}, headers=DA)
+        html = page.get_data(as_text=True)
+        assert page.status_code == 503 and page.headers["Retry-After"].isdigit(), html[:2000]
+        assert "optaget" in html and "ikke gemt" in html, html
+        health = client.get("/healthz")
+        assert health.status_code == 503 and health.json["database"] == "busy", health.json
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert stored_hands(path) == 1
+    r = client.post(f"/api/games/{game['id']}/hands", json={"passed": True}, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 201

@@ -13,12 +13,14 @@ from scorekeeper.clubs import service as club_service
 from scorekeeper.clubs.pages import common
 from scorekeeper.clubs.pages.common import bp
 from scorekeeper.core import VARIANTS
+from scorekeeper.server import heavy
 from scorekeeper.server.db import get_db
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import xlsx
 
 
 @bp.get("/c/<club_id>/ledger")
+@heavy.bounded
 def ledger(club_id):
     club = common.club_or_404(club_id)
     (start, end), general = common.date_range()
@@ -37,6 +39,7 @@ def ledger(club_id):
 
 
 @bp.get("/c/<club_id>/ledger.csv")
+@heavy.bounded
 def ledger_csv(club_id):
     club = common.club_or_404(club_id)
     common.in_print_language(club)
@@ -53,6 +56,7 @@ def ledger_csv(club_id):
 
 
 @bp.get("/c/<club_id>/ledger.xlsx")
+@heavy.bounded
 def ledger_xlsx(club_id):
     club = common.club_or_404(club_id)
     common.in_print_language(club)
@@ -67,6 +71,7 @@ def ledger_xlsx(club_id):
 
 
 @bp.get("/c/<club_id>/stats")
+@heavy.bounded
 def stats(club_id):
     club = common.club_or_404(club_id)
     (start, end), general = common.date_range()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import segno
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -42,6 +42,14 @@ def title(place: club_service.TablePlace) -> str:
 def code_text(code: str | None) -> str:
     """A table's code as shown and read aloud: ABC-DEF."""
     return f"{code[:3]}-{code[3:]}" if code else ""
+
+
+def built_title(game) -> str | None:
+    """The title a game without one of its own is shown with: its club table's (None for a game of no club)."""
+    if game.title:
+        return None
+    place = club_service.table_of(get_db(), game.id)
+    return title(place) if place is not None else None
 
 
 def titled(scored_game: service.ScoredGame, built: str | None = None) -> service.ScoredGame:
@@ -189,8 +197,25 @@ def hand_over(club_id, evening_id, game_id):
     return page, NO_STORE
 
 
+def code_expired(status: int = 410):
+    """A table's code (or the edit right it handed to a phone) whose evening is settled: a page in words."""
+    page = render_template(
+        "errors/error.html",
+        code=status,
+        title=_("This table's code has expired"),
+        message=_(
+            "This table's code has expired: its evening is settled, so it gives no right to change the score. The "
+            "score sheet can still be read; ask the club's admin if a hand must be changed."
+        ),
+    )
+    return Response(page, status, headers=NO_STORE)
+
+
 def _claim(code, club_id=None):
-    found = club_service.claim_code(get_db(), code, club_id)
+    try:
+        found = club_service.claim_code(get_db(), code, club_id)
+    except club_service.CodeExpired:
+        return code_expired()
     if found is None:
         return None
     game_id, key = found

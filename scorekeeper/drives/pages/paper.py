@@ -19,6 +19,7 @@ from scorekeeper.games.sheets import kept_name, kept_pdf, kept_state, pdf_downlo
 from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url
 from scorekeeper.web import phone
+from scorekeeper.web.i18n import asked_language
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import link_args, whole_number
 from scorekeeper.web.messages import with_field
@@ -137,7 +138,7 @@ def _print_route(kind: str, organiser: bool = False):
     def page(drive_id):
         record = _paper_record(kind, drive_id, organiser)
         own = viewer_is_organiser(record)
-        pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=request.args.get("lang"))
+        pdf_url = url_for(f"drives.{kind}_pdf", drive_id=drive_id, lang=asked_language())
         state = _state(record, kind, own)
         key = (kind, drive_id, record.version, state, str(get_locale()), request.script_root, pdf_url)
         etag = hashlib.sha256(repr(key).encode()).hexdigest()[:24]

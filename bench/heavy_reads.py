@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""A table's hand entry while one stranger asks for a big game's heavy pages over and over (issue 34, F-S1): the
+victim's latency alone and under the attack, on one server `scorekeeper serve` (waitress, 8 threads), in one run, as
+ratios.
+
+The stranger (127.0.0.2, one client) imports a 500-hand Danish game (one request), then keeps 40 connections busy
+asking for its protokoll, print page and hands.xlsx, one after another on each. Three ways:
+- `unbounded`: the heavy reads' bounds and drawing process off (HEAVY_READS_PER_ADDRESS and HEAVY_READS_AT_ONCE null,
+  HEAVY_ELSEWHERE false) and every request a new address (`?x=<n>`), so each protokoll is drawn in the server's
+  threads (the print page and spreadsheet are kept per version whatever the query since 2026-12-02's last change, so
+  only the protokoll stands for what every request was before server/heavy.py);
+- `bounded-here`: the same requests with the bounds as shipped (2 per address, 4 in all: beyond them a 429 or 503),
+  drawn in the server's own threads (HEAVY_ELSEWHERE off);
+- `bounded`: the same, drawn by the worker's drawing process (HEAVY_ELSEWHERE, as shipped);
+- `kept`: as shipped, and the plain addresses, as a browser asks them: drawn once per version, then kept.
+Meanwhile a table (127.0.0.1) enters hands into its own game through the JSON API, one at a time; a hand that gets no
+answer in 60 s counts as 60 s and as failed.
+
+Usage: python bench/heavy_reads.py [--hands 500] [--connections 40] [--requests 20] [--kinds unbounded bounded kept]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from run import game_data  # bench/run.py: the long Danish game its tables use
+from slow_clients import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 60.0
+ATTACKER = "127.0.0.2"
+SWITCH_INTERVAL = None  # seconds (--switch-interval); None: Python's own (0.005)
+KINDS = {
+    "unbounded": {
+        "SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null",
+        "SCOREKEEPER_HEAVY_READS_AT_ONCE": "null",
+        "SCOREKEEPER_HEAVY_ELSEWHERE": "false",
+    },
+    "bounded-here": {"SCOREKEEPER_HEAVY_ELSEWHERE": "false"},
+    "bounded": {},
+    "kept": {},
+}
+
+
+def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {
+        "SCOREKEEPER_DATABASE": str(folder / f"{kind}.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "bench",
+        "PATH": "/usr/bin:/bin",
+        **KINDS[kind],
+    }
+    cmd = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)]
+    if SWITCH_INTERVAL is not None:  # the interpreter's GIL switch interval, for an experiment
+        cmd[1:3] = [
+            "-c",
+            f"import sys; sys.setswitchinterval({SWITCH_INTERVAL}); from scorekeeper.server.serve import main; "
+            "main(sys.argv[1:])",
+        ]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=2).read()
+            return proc, base
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"{kind} did not start")
+
+
+def post(base: str, path: str, body: dict, headers: dict | None = None) -> dict:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as r:
+        return json.load(r)
+
+
+def big_game(port: int, hands: int) -> dict:
+    """The stranger's game: one import, from the stranger's address."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT, source_address=(ATTACKER, 0))
+    conn.request(
+        "POST",
+        "/api/games/import",
+        json.dumps(game_data("danish", hands)),
+        {"Content-Type": "application/json"},
+    )
+    answer = conn.getresponse()
+    body = answer.read()
+    conn.close()
+    if answer.status != 201:
+        raise RuntimeError(f"import: {answer.status} {body[:300]!r}")
+    return json.loads(body)
+
+
+class Stranger(threading.Thread):
+    """One connection of the stranger's, asking for the heavy pages one after another until told to stop."""
+
+    def __init__(self, port: int, game_id: str, busting: bool, counts: dict, lock: threading.Lock, n: int):
+        super().__init__(daemon=True)
+        self.port, self.game_id, self.busting, self.counts, self.lock, self.n = port, game_id, busting, counts, lock, n
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        paths = [f"/g/{self.game_id}", f"/g/{self.game_id}/print", f"/g/{self.game_id}/hands.xlsx"]
+        conn = None
+        i = 0
+        while not self.stop.is_set():
+            path = paths[i % len(paths)] + (f"?x={self.n}-{i}" if self.busting else "")
+            i += 1
+            try:
+                if conn is None:
+                    conn = http.client.HTTPConnection(
+                        "127.0.0.1", self.port, timeout=TIMEOUT, source_address=(ATTACKER, 0)
+                    )
+                conn.request("GET", path)
+                answer = conn.getresponse()
+                answer.read()
+                status = answer.status
+                if answer.getheader("Connection", "").lower() == "close":
+                    conn.close()
+                    conn = None
+            except (OSError, http.client.HTTPException):
+                status = "error"
+                if conn is not None:
+                    conn.close()
+                conn = None
+                time.sleep(0.05)
+            with self.lock:
+                self.counts[status] = self.counts.get(status, 0) + 1
+        if conn is not None:
+            conn.close()
+
+
+def hand_entries(base: str, game: dict, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        started = time.monotonic()
+        try:
+            post(base, f"/api/games/{game['id']}/hands", {"passed": True}, {"X-Edit-Key": game["edit_key"]})
+            out.append(time.monotonic() - started)
+        except OSError:
+            out.append(float("inf"))
+    return out
+
+
+def summary(values: list[float]) -> dict:
+    finite = sorted(min(v, TIMEOUT) for v in values)
+    return {
+        "median_ms": round(statistics.median(finite) * 1000, 1),
+        "p90_ms": round(finite[min(len(finite) - 1, int(len(finite) * 0.9))] * 1000, 1),
+        "max_ms": round(finite[-1] * 1000, 1),
+        "failed": sum(v == float("inf") for v in values),
+        "requests": len(values),
+    }
+
+
+def run(hands: int = 500, connections: int = 40, requests: int = 20, kinds=tuple(KINDS)) -> dict:
+    results: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in kinds:
+            proc, base = start(kind, Path(tmp))
+            port = int(base.rsplit(":", 1)[1])
+            try:
+                table = post(base, "/api/games", {"variant": "danish", "players": ["A", "B", "C", "D"]})
+                target = big_game(port, hands)
+                quiet = summary(hand_entries(base, table, requests))
+                counts: dict = {}
+                lock = threading.Lock()
+                strangers = [Stranger(port, target["id"], kind != "kept", counts, lock, n) for n in range(connections)]
+                for s in strangers:
+                    s.start()
+                time.sleep(3)
+                loaded = summary(hand_entries(base, table, requests))
+                for s in strangers:
+                    s.stop.set()
+                for s in strangers:
+                    s.join(TIMEOUT)
+                loaded["stranger_answers"] = {str(k): v for k, v in sorted(counts.items(), key=str)}
+                loaded["median_over_quiet"] = round(loaded["median_ms"] / quiet["median_ms"], 1)
+                loaded["p90_over_quiet"] = round(loaded["p90_ms"] / quiet["p90_ms"], 1)
+                results[kind] = {"quiet": quiet, "attacked": loaded}
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
+    return results
+
+
+def table(results: dict) -> str:
+    lines = [
+        "| server | quiet median / p90 (ms) | attacked median / p90 / max (ms) | ×median | ×p90 | failed | "
+        "the stranger's answers |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for kind, r in results.items():
+        q, a = r["quiet"], r["attacked"]
+        answers = ", ".join(f"{k}: {v}" for k, v in a["stranger_answers"].items())
+        lines.append(
+            f"| {kind} | {q['median_ms']} / {q['p90_ms']} | {a['median_ms']} / {a['p90_ms']} / {a['max_ms']} | "
+            f"×{a['median_over_quiet']} | ×{a['p90_over_quiet']} | {a['failed']}/{a['requests']} | {answers} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=500)
+    parser.add_argument("--connections", type=int, default=40)
+    parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument("--switch-interval", type=float, default=None, help="the server's sys.setswitchinterval")
+    args = parser.parse_args(argv)
+    global SWITCH_INTERVAL
+    SWITCH_INTERVAL = args.switch_interval
+    results = run(args.hands, args.connections, args.requests, tuple(args.kinds))
+    print(json.dumps(results, indent=2))
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
