@@ -71,12 +71,10 @@ def number_text(value: Any) -> str:
 
 
 def _number(text: str, path: str, high: int, errors: dict, where: str) -> Fraction | None:
-    """A typed number (a decimal comma or point, or "1/2") through the core's strict reader; None if wrong (said)."""
-    raw = text.strip().replace(" ", "")
-    if "/" not in raw:
-        raw = raw.replace(",", ".")
+    """A typed number as written on paper (3, 0,75, 0.75, 3/4, ¾, 1¼, 1 1/4) through the core's strict reader; None if
+    wrong (said)."""
     try:
-        return model.number(raw, path, high)
+        return model.number(text, path, high, on_paper=True)
     except (OptionError, NumberError) as exc:
         errors[where] = message_of(exc)
         return None
