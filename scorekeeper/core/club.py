@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 from scorekeeper.core import VARIANTS
@@ -391,7 +392,10 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     out = []
     for m in sorted(seen):
         n = counts["evenings"][m]
-        average = (Decimal(counts["points"][m]) / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
+        points = Fraction(counts["points"][m])  # exact points are Fractions, which Decimal does not take
+        average = (
+            (Decimal(points.numerator) / points.denominator / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
+        )
         best = sorted(partners.get(m, Counter()).items(), key=lambda kv: (-kv[1], kv[0]))[:PARTNERS_SHOWN]
         out.append(
             MemberStats(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -59,6 +60,22 @@ def written(value: Point) -> int | str:
     if isinstance(value, int):
         return value
     return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+DECIMALS_MAX = 6  # a point that no decimal writes exactly (a third) is written to this many places in a spreadsheet
+
+
+def as_decimal(value: Point) -> int | Decimal:
+    """A point as a spreadsheet cell's number: an int when whole, else the exact decimal (¾ → 0.75, −10¾ → −10.75);
+    a fraction no decimal writes (⅓) to DECIMALS_MAX places."""
+    if isinstance(value, int) or value.denominator == 1:
+        return int(value)
+    for places in range(1, DECIMALS_MAX + 1):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            return Decimal(scaled.numerator).scaleb(-places)
+    quantum = Decimal(1).scaleb(-DECIMALS_MAX)
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(quantum, rounding=ROUND_HALF_UP)
 
 
 # The vulgar fractions a card prints ("¾", "1¼"), as (numerator, denominator).

@@ -10,11 +10,11 @@ from scorekeeper.core.variants import danish as rules
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
 from scorekeeper.web.games.forms import radio
-from scorekeeper.web.i18n import MINUS, ngettext
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import ngettext, point
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
-from scorekeeper.web.variants.danish_card import ROUNDING_WORDS, CardEditor, number_text
+from scorekeeper.web.variants.danish_card import ROUNDING_WORDS, CardEditor
 from scorekeeper.web.variants.danish_words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 
 NAME = rules.NAME
@@ -181,8 +181,9 @@ def hand_words(inp, ctx) -> str:
     )
 
 
-def minus(value: int) -> str:
-    return str(value).replace("-", MINUS)
+def minus(value) -> str:
+    """A point of the card as it prints it: 10, −3, ¾, 2½ (i18n.point)."""
+    return point(value)
 
 
 def _values(pairs, all_levels: bool) -> str:
@@ -205,10 +206,10 @@ def house_rules(table) -> list[tuple[str, str]]:
         lost = [(n, minus(abs(house.trick_value(n, "plain", n - 1)))) for n in levels]
         label = _("Plain bid made (points)")
     else:
-        made = [(n, number_text(house.levels[n].made)) for n in levels]
-        lost = [(n, number_text(house.levels[n].lost)) for n in levels]
+        made = [(n, minus(house.levels[n].made)) for n in levels]
+        lost = [(n, minus(house.levels[n].lost)) for n in levels]
         label = _("Bid made (points, before the suffix)")
-    over = [(n, number_text(house.levels[n].over)) for n in levels]
+    over = [(n, minus(house.levels[n].over)) for n in levels]
     if over == made:
         lines.append((label, _("%(values)s; each trick over the same again", values=_values(made, every))))
     else:
@@ -216,7 +217,7 @@ def house_rules(table) -> list[tuple[str, str]]:
         lines.append((_("Each trick over"), _values(over, every)))
     lines.append((_("Lost by one trick"), _values(lost, every)))
     if any(house.levels[n].short for n in levels):
-        short = [(n, number_text(house.levels[n].short)) for n in levels]
+        short = [(n, minus(house.levels[n].short)) for n in levels]
         lines.append((_("Each further trick short"), _values(short, every)))
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
@@ -227,7 +228,7 @@ def house_rules(table) -> list[tuple[str, str]]:
             (
                 _("Suffixes"),
                 ", ".join(
-                    f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
+                    f"{suffix_name(name)} ×{minus(base)}" + (f"/×{minus(trick)}" if trick != base else "")
                     for name, (base, trick) in factors.items()
                 ),
             )
@@ -238,15 +239,15 @@ def house_rules(table) -> list[tuple[str, str]]:
                 _("Selvmakker"),
                 _(
                     "each other pays %(factor)s of the value, the bidder three times that",
-                    factor=number_text(house.selv_factor),
+                    factor=minus(house.selv_factor),
                 ),
             )
         )
     if house.made_factor or house.lost_factor or house.made_extra:
-        slam = [_("%(n)d tricks made: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.made_factor.items())]
-        slam += [_("%(n)d tricks lost: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.lost_factor.items())]
+        slam = [_("%(n)d tricks made: ×%(f)s", n=t, f=minus(f)) for t, f in sorted(house.made_factor.items())]
+        slam += [_("%(n)d tricks lost: ×%(f)s", n=t, f=minus(f)) for t, f in sorted(house.lost_factor.items())]
         slam += [
-            _("%(n)d tricks made: %(x)s more tricks over counted", n=t, x=number_text(x))
+            _("%(n)d tricks made: %(x)s more tricks over counted", n=t, x=minus(x))
             for t, x in sorted(house.made_extra.items())
         ]
         lines.append((_("Slam"), "; ".join(slam)))

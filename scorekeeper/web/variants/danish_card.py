@@ -466,6 +466,7 @@ ROUNDING_WORDS = {
     "floor": _l("always down"),
     "trunc": _l("towards zero (drop the fraction)"),
     "away": _l("away from zero (any fraction counts a whole)"),
+    "none": _l("not at all: fractions of a point are kept (ingen afrunding)"),
 }
 GAA_MED_WORDS = {
     "": _l("No: a sol is played by one player"),
