@@ -193,3 +193,78 @@ def test_a_number_that_is_none_is_refused_beside_its_field(client, typed):
     assert re.search(
         r'id="card-levels-8-made-error" role="alert">(skal være et tal fra 0 til|brøken i et blandet)', page
     )
+
+
+# ---------------------------------------------------------------- a club's evening with the card, settled to the øre
+
+
+@pytest.fixture
+def quarter_club(client, db):
+    """A club with the quarter-point card, ten members, an evening through the kitty with two tables of five: the
+    worked example at the first, its first four hands at the second."""
+    from helpers import log_in
+    from scorekeeper.services import clubs as club_service
+    from scorekeeper.services import games as service
+
+    club_id = club_service.create_club(
+        db,
+        {
+            "name": "Læderwhist",
+            "currency": "DKK",
+            "variant": "danish",
+            "options": {"rate": "0.05", "house": QUARTER_CARD},
+            "password": PASSWORD,
+        },
+    )
+    names = QUARTER_PLAYERS + ["Finn", "Gro", "Hans", "Ida", "Jens"]
+    ids = [club_service.add_member(db, club_id, name) for name in names]
+    evening_id = club_service.create_evening(db, club_id, "2026-03-05", "0", "kitty")
+    for members, hands in ((ids[:5], QUARTER_HANDS), (ids[5:], QUARTER_HANDS[:4])):
+        game_id, key, _number = club_service.add_table(db, club_id, evening_id, members, 0, "danish")
+        for inp, _points in hands:
+            service.add_hand(db, game_id, inp, key)
+    assert log_in(client, club_id).status_code == 302
+    return {"club": club_id, "evening": evening_id, "names": names}
+
+
+PASSWORD = "kløver-es-42"
+# The second table's four hands: [0, 1½, −1½, 1½, −1½] + [−2½, 0, 7½, −2½, −2½] + 0 + [−3, 3, 3, 0, −3].
+SECOND_TABLE = ["-11/2", "9/2", "9", "-1", "-7"]
+
+
+def test_the_evening_settles_every_member_once_to_the_ore(client, quarter_club):
+    from scorekeeper.core.settlement import to_cents
+
+    club_id, evening_id, names = quarter_club["club"], quarter_club["evening"], quarter_club["names"]
+    points = [Fraction(x) for x in QUARTER_TOTALS] + [Fraction(x) for x in SECOND_TABLE]
+    cents = to_cents(points, "0.05")
+    assert sum(cents) == 0 and list(cents[:5]) == [-54, 116, 124, -116, -70]
+    page = client.get(f"/c/{club_id}/e/{evening_id}/result?lang=da").get_data(as_text=True)
+    words = text_of(page)
+    for name, p in zip(names, points):
+        assert re.search(rf"{name}\b.*?{re.escape(minus_text(p))}", words), (name, minus_text(p))
+    assert "Carl +1,24" in words and "Anna −0,54" in words and "Dina −1,16" in words
+    rows = list(csv.reader(io.StringIO(client.get(f"/c/{club_id}/e/{evening_id}/result.csv").data.decode("utf-8-sig"))))
+    header = rows[0]
+    by_name = {row[0]: row for row in rows[1:]}
+    assert by_name["Carl"][header.index("points")] == "24.75"
+    assert by_name["Anna"][header.index("points")] == "-10.75"  # a number, never the text '-10.75
+    assert by_name["Carl"][header.index("net")] == "1.24" and by_name["Anna"][header.index("net")] == "-0.54"
+    book = load_workbook(io.BytesIO(client.get(f"/c/{club_id}/e/{evening_id}/result.xlsx").data))
+    sheet = book.worksheets[0]
+    column = [c.value for c in sheet[1]].index("points")
+    anna = next(row for row in sheet.iter_rows(min_row=2) if row[0].value == "Anna")
+    assert anna[column].data_type == "n" and Decimal(str(anna[column].value)) == Decimal("-10.75")
+
+
+def minus_text(value: Fraction) -> str:
+    from scorekeeper.web.i18n import point
+
+    return point(value)
+
+
+def test_the_clubs_card_shows_the_quarter_points(client, quarter_club):
+    page = client.get(f"/c/{quarter_club['club']}/card?lang=da").get_data(as_text=True)
+    words = text_of(page)
+    assert "8: ¾" in words and "0,75" not in words
+    assert "sol 2½/2½" in words

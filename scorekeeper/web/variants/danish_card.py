@@ -27,6 +27,7 @@ from scorekeeper.core.variants import danish as rules
 from scorekeeper.core.variants import danish_house as model
 from scorekeeper.web import cards
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import point
 from scorekeeper.web.i18n import say as translate
 from scorekeeper.web.inputs import JSONRefused, read_json
 from scorekeeper.web.variants.danish_words import PRESET_LABELS, solo_name, suffix_name
@@ -523,12 +524,22 @@ def path_words(path: str) -> str:
     return _("The card")
 
 
+def card_text(text: str) -> str:
+    """A field's number as the printed card shows it (¾, 1¼, 2½: i18n.point), for the card read, not edited; a text
+    that is no number as it is."""
+    try:
+        return point(model.number(text, "", model.MONEY_MAX, on_paper=True)) if text else text
+    except (OptionError, NumberError):
+        return text
+
+
 def _cell(texts, errors, key: str, *, label: Any = "", kind: str = "number") -> dict:
     error = errors.get(key)
     return {
         "name": key,
         "id": key.replace(".", "-"),
         "value": texts.get(key, ""),
+        "shown": card_text(texts.get(key, "")) if kind == "number" else texts.get(key, ""),
         "label": str(label),
         "error": translate(error) if error is not None else None,
         "kind": kind,
