@@ -268,3 +268,9 @@ def test_the_clubs_card_shows_the_quarter_points(client, quarter_club):
     words = text_of(page)
     assert "8: ¾" in words and "0,75" not in words
     assert "sol 2½/2½" in words
+    from scorekeeper.web.clubs.present import matrix_context
+
+    with client.application.test_request_context("/?lang=da"):
+        matrix = matrix_context("danish", {"house": QUARTER_CARD})  # the club settings' matrix
+    assert [c["text"] for c in matrix["rows"][0]["cells"][7:11]] == ["−¾", "¾", "1½", "2¼"]
+    assert (matrix["sol"][0]["made"], matrix["sol"][0]["lost"]) == ("2½", "2½")
