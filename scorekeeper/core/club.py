@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from fractions import Fraction
 from typing import Any
 
 from scorekeeper.core import VARIANTS
@@ -392,7 +391,7 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     out = []
     for m in sorted(seen):
         n = counts["evenings"][m]
-        points = Fraction(counts["points"][m])  # exact points are Fractions, which Decimal does not take
+        points = counts["points"][m]  # an int, or a Fraction (exact points), which Decimal does not take
         average = (
             (Decimal(points.numerator) / points.denominator / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
         )

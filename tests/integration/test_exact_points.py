@@ -274,3 +274,15 @@ def test_the_clubs_card_shows_the_quarter_points(client, quarter_club):
         matrix = matrix_context("danish", {"house": QUARTER_CARD})  # the club settings' matrix
     assert [c["text"] for c in matrix["rows"][0]["cells"][7:11]] == ["−¾", "¾", "1½", "2¼"]
     assert (matrix["sol"][0]["made"], matrix["sol"][0]["lost"]) == ("2½", "2½")
+
+
+def test_the_season_pages_add_up_exact_points(client, quarter_club):
+    club_id = quarter_club["club"]
+    stats = client.get(f"/c/{club_id}/stats?lang=da")
+    assert stats.status_code == 200
+    assert "−10,8" in text_of(stats.get_data(as_text=True))  # Anna: −10¾ in one evening, to one decimal
+    ledger = client.get(f"/c/{club_id}/ledger?lang=da")
+    assert ledger.status_code == 200 and "−10¾" in text_of(ledger.get_data(as_text=True))
+    rows = list(csv.reader(io.StringIO(client.get(f"/c/{club_id}/ledger.csv").data.decode("utf-8-sig"))))
+    anna = next(row for row in rows if row[0] == "Anna")
+    assert anna[rows[0].index("points")] == "-10.75"
