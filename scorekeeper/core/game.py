@@ -7,6 +7,7 @@ breaks no variant.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,10 +156,11 @@ class BidResult:
 
 def add(totals: tuple[Point, ...], points: tuple[Point, ...]) -> tuple[Point, ...]:
     """The running totals after a hand: exact sums, an int where whole (RULES.md "Exact points")."""
-    out = tuple(t + p for t, p in zip(totals, points))
-    if all(type(x) is int for x in out):
-        return out
-    return tuple(exact(x) for x in out)
+    out = tuple(map(operator.add, totals, points))
+    for p in points:
+        if type(p) is not int:  # only a Fraction can make a total whole again
+            return tuple(map(exact, out))
+    return out
 
 
 def one_seat_a_side(n: int) -> Sides:
