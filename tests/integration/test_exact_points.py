@@ -286,3 +286,13 @@ def test_the_season_pages_add_up_exact_points(client, quarter_club):
     rows = list(csv.reader(io.StringIO(client.get(f"/c/{club_id}/ledger.csv").data.decode("utf-8-sig"))))
     anna = next(row for row in rows if row[0] == "Anna")
     assert anna[rows[0].index("points")] == "-10.75"
+
+
+def test_a_card_with_fractions_that_rounds_says_how(client, api):
+    """The card said "8 vundet: 1" beside "hvert overstik 8: 0,75" without a word on rounding: now the overtrick is
+    ¾ as printed and the rounding is said."""
+    game = quarter_game(api, rounding="half_away")
+    sheet = client.get(f"/g/{game['id']}/print?lang=da").get_data(as_text=True)
+    rules = text_of(re.search(r'<dl class="rules"[^>]*>(.*?)</dl>', sheet, re.S).group(1))
+    assert "Afrunding til nærmeste; en halv væk fra nul" in rules
+    assert "0,75" not in rules

@@ -262,7 +262,11 @@ def house_rules(table) -> list[tuple[str, str]]:
                 ),
             )
         )
-    if house.rounding != "half_away" or house.selv_rounding != "half_away":
+    # Said also when the card has fractions and rounds them: "made 1" beside "each trick over ¾" is then explained.
+    fractions = [v for lv in house.levels.values() for v in (lv.made, lv.over, lv.lost, lv.short)]
+    fractions += [v for pair in house.suffixes.values() for v in pair]
+    fractions += [v for sol in house.sol.values() for v in (sol.won, sol.lost, sol.won_per_under, sol.lost_per_over)]
+    if house.rounding != "half_away" or house.selv_rounding != "half_away" or any(v.denominator > 1 for v in fractions):
         lines.append((_("Rounding"), str(ROUNDING_WORDS[house.rounding])))
     sol = []
     for bid in rules.SOLO_BIDS:
