@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from helpers import examples, point_value
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS, table_for, variant_options
-from scorekeeper.core.variants import danish
-from scorekeeper.web.sheets.paper import tariff_view
-from scorekeeper.web.variants import VIEWS
-from scorekeeper.web.variants.danish_words import bid_name, solo_name
+from scorekeeper.games.paper import tariff_view
+from scorekeeper.variants.danish import rules as danish
+from scorekeeper.variants.danish.words import bid_name, solo_name
+from scorekeeper.variants.views import VIEWS
 from variants.danish import houses
 
 APP = create_app({"TESTING": True, "DATABASE": tempfile.mkstemp(suffix=".sqlite")[1], "SECRET_KEY": "t"})
