@@ -18,6 +18,7 @@ from scorekeeper.drives import pages as drives
 from scorekeeper.games import api, sheets
 from scorekeeper.games import pages as games
 from scorekeeper.server import db, guard, health, live_door, logs, security
+from scorekeeper.variants import views as variant_views
 from scorekeeper.web import errors, i18n, offline
 
 csrf = CSRFProtect()
@@ -65,6 +66,8 @@ def create_app(config=None) -> Flask:
         storage.migrate(app.config["DATABASE"], checkpoints=not app.config["LITESTREAM"])
         health.record(app, [])  # the start's check, what /healthz answers until INTEGRITY_CHECK_EVERY has passed
 
+    for blueprint in variant_views.static_blueprints():  # /static/variants/<name>/: a variant's own script and styles
+        app.register_blueprint(blueprint)
     app.register_blueprint(api.bp)
     app.register_blueprint(health.bp)  # GET /healthz
     csrf.exempt(api.bp)  # JSON writes are guarded by the game's edit key instead
@@ -73,7 +76,7 @@ def create_app(config=None) -> Flask:
     for blueprint in (games.bp, sheets.bp, clubs.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(drives.bp)  # /drives, /d/<id>: the whist drive's pages and paper
-    csrf.exempt(drives.table)  # a table's page: its address carries the table's token, no cookie grants anything
+    csrf.exempt(drives.table.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
     live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask

@@ -142,7 +142,16 @@ def prizes_context(data: EveningData, members) -> list[dict]:
             label, value = prize_label("place", prize.place), _("%(points)s points", points=minus(prize.value))
         else:
             label, value = prize_label(prize.kind), str(prize.value)
-        out.append({"kind": prize.kind, "label": label, "winners": names, "value": value, "shared": len(names) > 1})
+        out.append(
+            {
+                "kind": prize.kind,
+                "label": label,
+                "winners": names,
+                "value": value,
+                "figure": prize.value,  # the number itself, for the spreadsheet
+                "shared": len(names) > 1,
+            }
+        )
     return out
 
 
@@ -465,13 +474,13 @@ def evening_sheets(data: EveningData, members, club_name: str) -> list:
     )
     about = xlsx.Sheet(
         _("Evening"),
-        [(_("club"), "text"), (_("date"), "date"), (_("rate"), "text"), (_("fee"), "money")],
-        [[club_name, data.record.date, data.record.rate or "", data.record.fee_cents]],
+        [(_("club"), "text"), (_("date"), "date"), (_("rate"), "rate"), (_("fee"), "money")],
+        [[club_name, data.record.date, data.record.rate, data.record.fee_cents]],
     )
     prizes = xlsx.Sheet(
         _("Prizes"),
-        [(_("prize"), "text"), (_("winners"), "text"), (_("with"), "text")],
-        [[p["label"], ", ".join(p["winners"]), p["value"]] for p in prizes_context(data, members)],
+        [(_("prize"), "text"), (_("winners"), "text"), (_("with"), "int")],  # the points or the count, a number
+        [[p["label"], ", ".join(p["winners"]), p["figure"]] for p in prizes_context(data, members)],
     )
     return [result, payments, prizes, about]
 

@@ -31,7 +31,7 @@ from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url, is_secure
 from scorekeeper.variants.views import VIEWS, option_labels
 from scorekeeper.web import editors, live, phone, words
-from scorekeeper.web.i18n import LANGUAGES, one_catalogue
+from scorekeeper.web.i18n import LANGUAGES, language, one_catalogue
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
 from scorekeeper.web.messages import translate
@@ -97,7 +97,7 @@ def _new_game_page(variant: str, preview: bool = False):
     if module is None:
         abort(404)
     posted = request.method == "POST"
-    form = forms.new_game_form(variant, request.form if posted else None)
+    form = forms.new_game_form(variant, request.form if posted else None, language())
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
     card = _card_from(variant)

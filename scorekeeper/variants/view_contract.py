@@ -46,7 +46,9 @@ class ViewDefaults(Protocol):
     FIELD_LABELS: Mapping[
         str, str
     ]  # its own input fields in words, for error messages ("red" → "First red / black"). Default {}
-    CHOICE_LABELS: Mapping[str, str]  # labels for values of its "choice" options (others show as they are). Default {}
+    # Labels for values of its "choice" options (others show as they are), and for its hand's choices a message lists
+    # (core Choices: "is missing: one of prop, solo …" in the buttons' words, web/messages.py). Default {}
+    CHOICE_LABELS: Mapping[str, str]
     PLAYER_HINT: str | None  # the new-game page's line on the players. Default None: the table sizes in words
     BLANK_ROWS: int  # rows of a blank sheet that fill one A4 page under the head. Default 27
     TARIFF_PRESETS: Mapping[str, Mapping]  # named sets of tariff options a table or club can pick. Default {}
@@ -57,8 +59,8 @@ class ViewDefaults(Protocol):
     # "self" (the bidder its own partner); a row without a word is not shown. Default {}: no bid rows (every club's page
     # still shows the points per evening and the partners)
     STATS_WORDS: Mapping[str, str]
-    STYLESHEET: str | None  # a static file of its own (static/variants/<name>.css) linked on its pages. Default None
-    SCRIPT: str | None  # a script of its own (static/variants/<name>.js) on its hand page. Default None
+    STYLESHEET: str | None  # its own stylesheet (variants/<name>/static/, named variants/<name>/<file>) on its pages. Default None
+    SCRIPT: str | None  # its own script (variants/<name>/static/, named variants/<name>/<file>) on its hand page. Default None
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers. Default None: no tariff
     # An editor of its own for an option, drawn in its place on every page that sets house rules (new game, a club's
     # card, blank sheets; web/editors.py): option name → an object with `template` (templates/variants/<name>_*.html),

@@ -7,6 +7,9 @@ Built from the core registry, so a core variant without a view (or a view short 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+
+from flask import Blueprint
 
 from scorekeeper.core import VARIANTS
 from scorekeeper.variants import view_shared as shared
@@ -51,3 +54,27 @@ def option_labels(variant: str) -> dict:
 
 
 CLUB_VARIANT = club_variant()
+
+
+def static_blueprints() -> list[Blueprint]:
+    """A blueprint per variant with a `static/` folder of its own (`variants/<name>/static/`), served under
+    /static/variants/<name>/, so that its view names its files as `variants/<name>/<file>` and a page asks for them with
+    `url_for("static", filename=…)` as for every other static file."""
+    found = []
+    for name in VIEWS:
+        folder = Path(importlib.import_module(f"{PACKAGE}.{name}").__path__[0]) / "static"
+        if folder.is_dir():
+            found.append(
+                Blueprint(
+                    f"variant_static_{name}",
+                    __name__,
+                    static_folder=str(folder),
+                    static_url_path=f"/static/variants/{name}",
+                )
+            )
+    return found
+
+
+def static_folders() -> list[Path]:
+    """Every folder static files are served from besides the app's own (the service worker's version hashes them)."""
+    return [Path(bp.static_folder) for bp in static_blueprints() if bp.static_folder]

@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core import VARIANTS, InputError, hand_context, table_context
 from scorekeeper.core.messages import Msg
-from scorekeeper.variants.views import VIEWS
+from scorekeeper.variants.views import VIEWS, static_folders
 from scorekeeper.web.i18n import gettext as _
 
 bp = Blueprint("offline", __name__)
@@ -37,20 +37,22 @@ def precache() -> list[str]:
 
 
 @cache
-def _version(static: str) -> str:
-    """A hash of the static files: a new one makes a new service worker and a fresh cache."""
+def _version(*folders: Path) -> str:
+    """A hash of the static files (the app's and the variants'): a new one makes a new service worker and a fresh
+    cache."""
     digest = hashlib.sha256()
-    for path in sorted(Path(static).rglob("*")):
-        if path.is_file():
-            digest.update(path.relative_to(static).as_posix().encode())
-            digest.update(path.read_bytes())
+    for static in folders:
+        for path in sorted(Path(static).rglob("*")):
+            if path.is_file():
+                digest.update(path.relative_to(static).as_posix().encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
 @bp.get("/sw.js")
 def service_worker():
     static = current_app.static_folder
-    version = _version(static)
+    version = _version(Path(static), *static_folders())
     source = (Path(static) / "sw.js").read_text(encoding="utf-8")
     source = source.replace('"__VERSION__"', json.dumps(version)).replace(
         '"__PRECACHE__"', json.dumps([url_for("static", filename=name) for name in precache()])

@@ -2,7 +2,8 @@
 numbers with two decimals, dates as dates — for the pages' downloads (a club evening's result, the ledger, a game).
 
 A sheet is described by its columns, each with a kind: "text", "int", "points" (an int, or a point that is not whole
-as its exact decimal: ¾ is 0.75), "money" (cents, shown with two decimals) or "date" (an ISO date); a cell of None
+as its exact decimal: ¾ is 0.75), "money" (cents, shown with two decimals), "rate" (money per point as written,
+"0.05" or "0.0125": up to four decimals) or "date" (an ISO date); a cell of None
 stays empty. A text that a spreadsheet would read as a formula stays text.
 """
 
@@ -22,8 +23,9 @@ from openpyxl.styles import Font
 from scorekeeper.core.numbers import as_decimal
 
 MONEY_FORMAT = "#,##0.00"
+RATE_FORMAT = "#,##0.00##"  # money, with a rate's third and fourth decimal when it has them
 DATE_FORMAT = "yyyy-mm-dd"
-KINDS = ("text", "int", "points", "money", "date", "auto")  # auto: a number as a number, anything else as text
+KINDS = ("text", "int", "points", "money", "rate", "date", "auto")  # auto: a number as a number, anything else as text
 TITLE_MAX = 31  # what a spreadsheet allows a sheet's name
 MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -77,6 +79,9 @@ def _put(cell, kind: str, value) -> None:
     elif kind == "money":
         cell.value = Decimal(int(value)).scaleb(-2)
         cell.number_format = MONEY_FORMAT
+    elif kind == "rate":
+        cell.value = Decimal(str(value))
+        cell.number_format = RATE_FORMAT
     elif kind == "date":
         cell.value = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
         cell.number_format = DATE_FORMAT

@@ -317,6 +317,35 @@ def test_the_spreadsheets_have_typed_cells(client, played, db, tmp_path):
     assert hsheet["A2"].value == 1 and isinstance(hsheet.cell(2, hsheet.max_column).value, int)
 
 
+NUMBER_AS_TEXT = re.compile(r"[−+-]?\d[\d\s.,]*")
+
+
+def test_no_spreadsheet_writes_a_number_as_text(client, played, db):
+    """The stake (0.05 DKK a point) is a number with the money format on the evening's sheet, and no cell of any
+    .xlsx the app answers (the result, the ledger, a table's hands) holds a number as text."""
+    import io
+    from decimal import Decimal
+
+    import openpyxl
+
+    club_id, evening_id = played
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"/c/{club_id}/e/{evening_id}/result.xlsx").data))
+    about = book["Evening"]
+    assert about["C1"].value == "rate" and about["C2"].data_type == "n", (about["C2"].value, about["C2"].data_type)
+    assert Decimal(str(about["C2"].value)) == Decimal("0.05") and about["C2"].number_format.startswith("#,##0.00")
+    game_id = club_service.evening(db, club_id, evening_id).tables[0].record.game_id
+    texts = []
+    for url in (f"/c/{club_id}/e/{evening_id}/result.xlsx", f"/c/{club_id}/ledger.xlsx", f"/g/{game_id}/hands.xlsx"):
+        for sheet in openpyxl.load_workbook(io.BytesIO(client.get(url).data)):
+            for row in sheet.iter_rows(min_row=2):
+                texts += [
+                    f"{url} {sheet.title}!{c.coordinate}: {c.value!r}"
+                    for c in row
+                    if c.data_type == "s" and NUMBER_AS_TEXT.fullmatch(str(c.value))
+                ]
+    assert texts == []
+
+
 def test_a_csv_a_nordic_spreadsheet_splits(client, played):
     import csv
 

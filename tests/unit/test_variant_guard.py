@@ -3,7 +3,7 @@ option or input field only one variant has, no value of such an option, and comp
 
 A variant's own files (OWN below) are the only places allowed to name it:
 its folder scorekeeper/variants/<name>/ (rules.py, view.py and its other modules), its templates
-templates/variants/<name>/ (hand.html, an option editor's), scorekeeper/static/variants/<name>.* . What a variant is (played for money, its
+templates/variants/<name>/ (hand.html, an option editor's), its scripts and styles scorekeeper/variants/<name>/static/ . What a variant is (played for money, its
 table sizes, the columns of its sheet) the shared code asks the variant's contract (core/contract.py,
 variants/view_contract.py); docs/adding-a-variant.md lists the files from OWN.
 """
@@ -30,7 +30,7 @@ def own_files(name: str) -> list[str]:
     return [
         f"scorekeeper/variants/{name}/*",
         f"templates/variants/{name}/*",
-        f"scorekeeper/static/variants/{name}.*",
+        f"scorekeeper/variants/{name}/static/*",
     ]
 
 

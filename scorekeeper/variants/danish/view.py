@@ -34,8 +34,8 @@ CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tari
 FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "suffix": _l("Bid")}
 PLAYER_HINT = _l("Four players, or five: the dealer then sits out.")
 BLANK_ROWS = 17  # leaves room for the tariff table and a head of a club card's rules
-STYLESHEET = "variants/danish.css"
-SCRIPT = "variants/danish.js"
+STYLESHEET = "variants/danish/danish.css"
+SCRIPT = "variants/danish/danish.js"
 TARIFF_PRESETS = rules.TARIFF_PRESETS
 STATS_WORDS = {"bids": _l("Bids 7–13 as bidder"), "alone": _l("Sol bids"), "self": _l("Selvmakker")}
 # The tariff card: option `house` in fields as a club prints its card (variants/danish/card.py), drawing the

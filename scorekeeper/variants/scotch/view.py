@@ -37,8 +37,8 @@ PLAYER_HINT = _l(
     "never side by side."
 )
 BLANK_ROWS = 24  # the head says the honours, card points, deal and count-out: three rows less than most
-STYLESHEET = "variants/scotch.css"
-SCRIPT = "variants/scotch.js"
+STYLESHEET = "variants/scotch/scotch.css"
+SCRIPT = "variants/scotch/scotch.js"
 
 
 def _width(ctx) -> int:
