@@ -589,3 +589,22 @@ def pdf_words(data: bytes, tmp_path, title: str, header: list[str] | None = None
             words = words[len(header) :]
         out += words
     return out
+
+
+def point_value(text: str):
+    """A point as the pages print it (12, −3, ¾, −10¾, 1⁵⁄₁₆: web/i18n.point) read back as an int or a Fraction."""
+    from fractions import Fraction
+
+    from scorekeeper.core.numbers import ascii_written
+
+    text = text.strip().replace("\u2212", "-").removeprefix("+")
+    text = re.sub(
+        r"([0-9]?)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁄([₀₁₂₃₄₅₆₇₈₉]+)", lambda m: f"{m[1]}{' ' if m[1] else ''}{m[2]}/{m[3]}", text
+    )
+    text = text.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", "01234567890123456789"))
+    text = ascii_written(text)
+    sign = -1 if text.startswith("-") else 1
+    whole, _space, part = text.lstrip("-").rpartition(" ") if " " in text else ("", "", text.lstrip("-"))
+    value = Fraction(part) + (int(whole) if whole else 0)
+    value *= sign
+    return int(value) if value.denominator == 1 else value

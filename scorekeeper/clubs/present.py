@@ -14,6 +14,7 @@ from scorekeeper.clubs.forms import PRIZE_LABELS
 from scorekeeper.clubs.rules import club as club_rules
 from scorekeeper.clubs.service import EveningData
 from scorekeeper.core import VARIANTS, table_for
+from scorekeeper.core.numbers import as_decimal
 from scorekeeper.games.paper import guard, tariff_view
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import chart, describe, i18n, words, xlsx
@@ -57,7 +58,7 @@ def matrix_context(variant: str, options) -> dict | None:
             {"bid": bid, "cells": [{"text": minus(v), "made": v > 0} for v in values]}
             for bid, values in matrix["bids"].items()
         ],
-        "sol": [{"bid": name, "made": made, "lost": lost} for name, made, lost in matrix["sol"]],
+        "sol": [{"bid": name, "made": minus(made), "lost": minus(lost)} for name, made, lost in matrix["sol"]],
     }
 
 
@@ -406,7 +407,7 @@ def result_columns() -> list[tuple[str, str]]:
         (_("place"), "int"),
         (_("tables"), "int"),
         (_("hands"), "int"),
-        (_("points"), "int"),
+        (_("points"), "points"),
         (_("before fee"), "money"),
         (_("fee"), "money"),
         (_("net"), "money"),
@@ -444,7 +445,10 @@ def _result_rows(data: EveningData, members, currency: str | None = None) -> lis
 
 def _as_csv_cells(columns, rows):
     return [
-        ["" if v is None else amount(v) if kind == "money" else v for (_h, kind), v in zip(columns, row)]
+        [
+            "" if v is None else amount(v) if kind == "money" else as_decimal(v) if kind == "points" else v
+            for (_h, kind), v in zip(columns, row)
+        ]
         for row in rows
     ]
 
@@ -483,7 +487,7 @@ def evening_sheets(data: EveningData, members, club_name: str) -> list:
 
 def ledger_columns(ledger: club_rules.Ledger, currency: str) -> list[tuple[str, str]]:
     currencies = _currencies(ledger, currency)
-    head = [(_("member"), "text"), (_("evenings"), "int"), (_("hands"), "int"), (_("points"), "int")]
+    head = [(_("member"), "text"), (_("evenings"), "int"), (_("hands"), "int"), (_("points"), "points")]
     for c in currencies:
         head += [(_("net (%(currency)s)", currency=c), "money"), (_("unsettled (%(currency)s)", currency=c), "money")]
     head += [(_("games won"), "int"), (_("standing points"), "int")]
@@ -491,7 +495,7 @@ def ledger_columns(ledger: club_rules.Ledger, currency: str) -> list[tuple[str, 
     for r in ledger.results:
         label = r.evening.date if dates.count(r.evening.date) == 1 else f"{r.evening.date} ({r.evening.id})"
         head += [
-            (_("%(date)s points", date=label), "int"),
+            (_("%(date)s points", date=label), "points"),
             (_("%(date)s net (%(currency)s)", date=label, currency=r.evening.currency or currency), "money"),
         ]
     return head

@@ -15,6 +15,7 @@ from scorekeeper.core.contract import REQUIRED, VariantModule, VariantRules, var
 from scorekeeper.core.fields import is_int
 from scorekeeper.core.game import HandContext, Protokoll, ScoredHand, Setup, TableContext
 from scorekeeper.core.messages import GameOver, InputError, Msg, message_of
+from scorekeeper.core.numbers import Point
 from scorekeeper.core.options import check_options
 from scorekeeper.core.replay import hand_context, replay, scored_context, table_context
 from scorekeeper.core.settlement import Settlement, format_cents, settle, side_balances
@@ -283,13 +284,13 @@ def deal_sizes(setup: Setup) -> tuple[int, ...] | None:
     return None if not deals else tuple(rules.cards(k, table) for k in range(1, deals + 1))
 
 
-def settlement_points(protokoll: Protokoll) -> tuple[int, ...]:
+def settlement_points(protokoll: Protokoll) -> tuple[Point, ...]:
     """Points per player for the money: zero-sum totals are that already; otherwise each side's points (a match's own
     points where it has them) against every other side's (settlement.side_balances)."""
     setup = protokoll.setup
     if VARIANTS[setup.variant].ZERO_SUM:
         return protokoll.totals
-    side_points = protokoll.rubber_points or tuple(
-        sum(h.points[s] for h in protokoll.hands) for s in range(len(protokoll.sides))
+    side_points: tuple[Point, ...] = protokoll.rubber_points or tuple(
+        sum((h.points[s] for h in protokoll.hands), 0) for s in range(len(protokoll.sides))
     )
     return side_balances(side_points, protokoll.sides, setup.n)

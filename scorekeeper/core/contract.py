@@ -23,6 +23,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 from scorekeeper.core import defaults
 from scorekeeper.core.game import BidResult, HandContext, Match, ScoredHand, Sides, TableContext
+from scorekeeper.core.numbers import Point
 from scorekeeper.core.options import Option
 
 
@@ -59,7 +60,7 @@ class VariantModule(Protocol):
         """The hand as entered, checked in its place and normalised into what is stored; raises InputError, so that
         nothing the rules cannot score reaches the sheet."""
 
-    def hand_points(self, inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
+    def hand_points(self, inp: Mapping[str, Any], ctx: HandContext) -> tuple[Point, ...]:
         """A checked hand's points per side; the score before it is `ctx.totals`, since some rules depend on it."""
 
 

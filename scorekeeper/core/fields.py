@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.numbers import Point
 
 
 def is_int(value: Any) -> TypeGuard[int]:
@@ -77,7 +78,7 @@ def trick_pair(value: Any, total: int, errors: dict, name: str = "tricks") -> tu
     return (a, b)
 
 
-def side_winner(totals: tuple[int, ...]) -> int | None:
+def side_winner(totals: tuple[Point, ...]) -> int | None:
     """The side with the single highest total, or None for a draw."""
     best = max(totals)
     leaders = [i for i, t in enumerate(totals) if t == best]

@@ -7,9 +7,12 @@ breaks no variant.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from scorekeeper.core.numbers import Point, exact
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 NO_TRUMP = "none"  # the trump of a deal played without one, as inputs and the API spell it
@@ -61,7 +64,7 @@ class HandContext(TableContext):
 
     number: int
     dealer: int
-    totals: tuple[int, ...] = ()
+    totals: tuple[Point, ...] = ()
     cards: int = 13
     sitting_out: int | None = None
 
@@ -80,8 +83,8 @@ class ScoredHand:
     number: int
     dealer: int
     input: Mapping[str, Any]
-    points: tuple[int, ...]
-    totals: tuple[int, ...]
+    points: tuple[Point, ...]
+    totals: tuple[Point, ...]
     leader: int
     sitting_out: int | None = None
     game: int | None = None
@@ -98,9 +101,9 @@ class Match:
 
     to_win: int
     games_won: tuple[int, ...]
-    results: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    results: tuple[tuple[int, tuple[Point, ...]], ...] = ()
 
-    def won(self, side: int, totals: tuple[int, ...]) -> Match:
+    def won(self, side: int, totals: tuple[Point, ...]) -> Match:
         games_won = tuple(w + (s == side) for s, w in enumerate(self.games_won))
         return Match(self.to_win, games_won, self.results + ((side, totals),))
 
@@ -126,7 +129,7 @@ class Protokoll:
     setup: Setup
     sides: Sides
     hands: tuple[ScoredHand, ...]
-    totals: tuple[int, ...]
+    totals: tuple[Point, ...]
     next_dealer: int
     next_leader: int
     finished: bool
@@ -151,8 +154,13 @@ class BidResult:
     partner: int | None = None
 
 
-def add(totals: tuple[int, ...], points: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(t + p for t, p in zip(totals, points))
+def add(totals: tuple[Point, ...], points: tuple[Point, ...]) -> tuple[Point, ...]:
+    """The running totals after a hand: exact sums, an int where whole (RULES.md "Exact points")."""
+    out = tuple(map(operator.add, totals, points))
+    for p in points:
+        if type(p) is not int:  # only a Fraction can make a total whole again
+            return tuple(map(exact, out))
+    return out
 
 
 def one_seat_a_side(n: int) -> Sides:

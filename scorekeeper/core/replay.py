@@ -12,6 +12,7 @@ from typing import Any
 from scorekeeper.core.contract import VariantRules
 from scorekeeper.core.game import HandContext, Match, Protokoll, ScoredHand, Setup, TableContext, add
 from scorekeeper.core.messages import GameOver, InputError, Msg
+from scorekeeper.core.numbers import Point
 
 
 def table_context(setup: Setup) -> TableContext:
@@ -25,7 +26,7 @@ def table_context(setup: Setup) -> TableContext:
     )
 
 
-def hand_context(rules: VariantRules, table: TableContext, number: int, totals: tuple[int, ...] = ()) -> HandContext:
+def hand_context(rules: VariantRules, table: TableContext, number: int, totals: tuple[Point, ...] = ()) -> HandContext:
     """Hand `number` at this table, after `totals`: its dealer, and the cards and the seat out the variant says.
     The table's first dealer must be known."""
     dealer = table.dealer_of(number)
@@ -45,7 +46,7 @@ def hand_context(rules: VariantRules, table: TableContext, number: int, totals: 
     )
 
 
-def scored_context(table: TableContext, hand: ScoredHand, totals: tuple[int, ...]) -> HandContext:
+def scored_context(table: TableContext, hand: ScoredHand, totals: tuple[Point, ...]) -> HandContext:
     """The context a scored hand was scored in (`totals` before it), from what the hand keeps: no hook asked again."""
     return HandContext(
         variant=table.variant,
@@ -72,6 +73,7 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
     sides = rules.sides(table)
     zeros = (0,) * len(sides)
     match: Match | None
+    totals: tuple[Point, ...]
     if start is None:
         totals = zeros
         hands: list[ScoredHand] = []

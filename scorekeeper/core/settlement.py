@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from decimal import Decimal
+from fractions import Fraction
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,14 @@ def side_balances(side_points, sides, n: int) -> tuple[int, ...]:
 
 
 def to_cents(points, rate) -> tuple[int, ...]:
-    """Points × rate in cents; rounding by largest remainder so the cents add up to the rounded exact sum."""
-    rate = Decimal(str(rate))
-    exact = [Decimal(p) * rate * 100 for p in points]
-    floors = [int(x.to_integral_value(rounding=ROUND_FLOOR)) for x in exact]
-    wanted = int(sum(exact).to_integral_value(rounding=ROUND_HALF_UP))
+    """Points × rate in cents, rounded once per balance by largest remainder (RULES.md "Exact points"): each rounded
+    down, and the cents still missing to the exact sum (rounded half away from zero) go one each to the largest
+    remainders, equal ones to the lower seat first. Exact for points that are not whole (Fractions) too."""
+    per_point = Fraction(str(rate)) * 100
+    exact = [Fraction(p) * per_point for p in points]
+    floors = [math.floor(x) for x in exact]
+    total = sum(exact, Fraction(0))
+    wanted = (1 if total >= 0 else -1) * math.floor(abs(total) + Fraction(1, 2))
     short = wanted - sum(floors)
     order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - floors[i]), i))
     cents = list(floors)

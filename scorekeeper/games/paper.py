@@ -12,6 +12,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 
 from scorekeeper.core import VARIANTS, InputError, check_name, player_counts, table_context, table_for, variant_options
+from scorekeeper.core.numbers import as_decimal
 from scorekeeper.games.service import ScoredGame
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import describe, words
@@ -69,7 +70,7 @@ def tariff_view(variant: str, options) -> dict | None:
         ],
         "multiples": ", ".join(f"{name} ×{factor}" for name, factor in multiples),
         "standard_suffixes": [factor for _name, factor in multiples] == [2, 2, 2, 2],
-        "sol": [{"name": name, "made": str(made), "lost": str(lost)} for name, made, lost in matrix["sol"]],
+        "sol": [{"name": name, "made": minus(made), "lost": minus(lost)} for name, made, lost in matrix["sol"]],
         "pool": matrix.get("gaa_med") == "winners_pool",
     }
 
@@ -298,7 +299,7 @@ def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
             + ([h.game] if rubber else [])
             + [players[h.dealer]]
             + [get(inp) for _c, get in columns]
-            + list(h.points)
-            + list(h.totals)
+            + [as_decimal(x) for x in h.points]
+            + [as_decimal(x) for x in h.totals]
         )
     return [[guard(v) for v in row] for row in out] if guarded else out

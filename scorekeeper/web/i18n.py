@@ -11,6 +11,7 @@ from flask import request
 from flask_babel import Babel, get_locale
 
 from scorekeeper.core.messages import FIELD_MESSAGE, Choices, Msg
+from scorekeeper.core.numbers import VULGAR
 
 LANGUAGES = {"da": "Dansk", "nb": "Norsk", "sv": "Svenska", "en": "English"}
 babel = Babel()
@@ -157,6 +158,26 @@ def ngettext(singular: str, plural: str, num: int, **variables) -> str:
 
 
 MINUS = "\u2212"  # the one minus sign of points and money on a page (CSV files keep "-")
+
+
+# A card's fractions (RULES.md "Exact points"): the vulgar fraction where Unicode has one, else ¹⁵⁄₁₆.
+VULGAR_FRACTIONS = {(top, bottom): glyph for glyph, (top, bottom) in VULGAR.items()}
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def point(value, *, signed: bool = False) -> str:
+    """A point or a total as a card prints it: 12, −3, ¾, 2½, −10¾ (a real minus sign); `signed` puts a + before a
+    gain (+¾). The one formatter of points on the pages, the sheets and the PDF (an int or a Fraction)."""
+    sign = MINUS if value < 0 else ("+" if signed and value > 0 else "")
+    size = -value if value < 0 else value
+    if isinstance(size, int) or size.denominator == 1:
+        return f"{sign}{int(size)}"
+    units, part = divmod(size.numerator, size.denominator)
+    glyph = VULGAR_FRACTIONS.get((part, size.denominator))
+    if glyph is None:
+        glyph = f"{str(part).translate(_SUPERSCRIPT)}\u2044{str(size.denominator).translate(_SUBSCRIPT)}"
+    return f"{sign}{units or ''}{glyph}"
 
 
 def money(cents: int, currency: str | None = None, *, signed: bool = False) -> str:

@@ -17,10 +17,11 @@ from scorekeeper.core import (
     settlement_points,
     table_context,
 )
+from scorekeeper.core.numbers import written
 from scorekeeper.games.service import ScoredGame, open_deal
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import chart, words
-from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
+from scorekeeper.web.i18n import gettext, ngettext, one_catalogue, point
 from scorekeeper.web.messages import translate
 
 
@@ -43,8 +44,8 @@ def hand_dict(hand, view=None) -> dict:
         "number": hand.number,
         "dealer": hand.dealer,
         "input": dict(hand.input),
-        "points": list(hand.points),
-        "totals": list(hand.totals),
+        "points": [written(x) for x in hand.points],
+        "totals": [written(x) for x in hand.totals],
         "leader": hand.leader,
     }
     if hand.sitting_out is not None:
@@ -101,7 +102,7 @@ def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
         "created": game.created,
         "version": game.version,
         "hands": [hand_dict(h, view) for h in p.hands] if hands else None,
-        "totals": list(p.totals),
+        "totals": [written(x) for x in p.totals],
         "next_dealer": p.next_dealer,
         "next_leader": p.next_leader,
         "finished": p.finished,
@@ -140,14 +141,14 @@ def settlement_dict(scored_game: ScoredGame) -> dict | None:
     }
 
 
-def signed(n: int) -> str:
-    """Points with their sign: +60, −60, 0 (a real minus sign)."""
-    return f"+{n}" if n > 0 else minus(n)
+def signed(n) -> str:
+    """Points with their sign: +60, −60, 0, +¾ (a real minus sign; i18n.point)."""
+    return point(n, signed=True)
 
 
-def minus(n: int) -> str:
-    """A number with a real minus sign when negative."""
-    return "−" + str(-n) if n < 0 else str(n)
+def minus(n) -> str:
+    """Points with a real minus sign when negative: −60, 2½ (i18n.point)."""
+    return point(n)
 
 
 def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved: int | None = None) -> dict:

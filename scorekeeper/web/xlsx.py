@@ -1,8 +1,9 @@
 """Spreadsheets that open right: an .xlsx workbook (openpyxl) with typed cells — whole numbers as numbers, money as
 numbers with two decimals, dates as dates — for the pages' downloads (a club evening's result, the ledger, a game).
 
-A sheet is described by its columns, each with a kind: "text", "int", "money" (cents, shown with two decimals),
-"rate" (money per point as written, "0.05" or "0.0125": up to four decimals) or "date" (an ISO date); a cell of None
+A sheet is described by its columns, each with a kind: "text", "int", "points" (an int, or a point that is not whole
+as its exact decimal: ¾ is 0.75), "money" (cents, shown with two decimals), "rate" (money per point as written,
+"0.05" or "0.0125": up to four decimals) or "date" (an ISO date); a cell of None
 stays empty. A text that a spreadsheet would read as a formula stays text.
 """
 
@@ -13,15 +14,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 
 from flask import Response
 from openpyxl import Workbook
 from openpyxl.styles import Font
 
+from scorekeeper.core.numbers import as_decimal
+
 MONEY_FORMAT = "#,##0.00"
 RATE_FORMAT = "#,##0.00##"  # money, with a rate's third and fourth decimal when it has them
 DATE_FORMAT = "yyyy-mm-dd"
-KINDS = ("text", "int", "money", "rate", "date", "auto")  # auto: a whole number as a number, anything else as text
+KINDS = ("text", "int", "points", "money", "rate", "date", "auto")  # auto: a number as a number, anything else as text
 TITLE_MAX = 31  # what a spreadsheet allows a sheet's name
 MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -67,9 +71,11 @@ def _put(cell, kind: str, value) -> None:
     if value is None or value == "":
         return
     if kind == "auto":
-        kind = "int" if isinstance(value, int) and not isinstance(value, bool) else "text"
+        kind = "points" if isinstance(value, (int, Decimal, Fraction)) and not isinstance(value, bool) else "text"
     if kind == "int":
         cell.value = int(value)
+    elif kind == "points":
+        cell.value = as_decimal(value if isinstance(value, (int, Fraction)) else Fraction(value))
     elif kind == "money":
         cell.value = Decimal(int(value)).scaleb(-2)
         cell.number_format = MONEY_FORMAT

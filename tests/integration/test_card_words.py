@@ -9,7 +9,7 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import examples
+from helpers import examples, point_value
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS, table_for, variant_options
 from scorekeeper.games.paper import tariff_view
@@ -25,8 +25,8 @@ SHORTHANDS = st.fixed_dictionaries(
 )
 
 
-def number(text: str) -> int:
-    return int(text.replace("\u2212", "-"))
+def number(text: str):
+    return point_value(text)
 
 
 def values(text: str, levels: list[int]) -> dict[int, int]:

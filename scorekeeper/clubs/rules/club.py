@@ -391,7 +391,10 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     out = []
     for m in sorted(seen):
         n = counts["evenings"][m]
-        average = (Decimal(counts["points"][m]) / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
+        points = counts["points"][m]  # an int, or a Fraction (exact points), which Decimal does not take
+        average = (
+            (Decimal(points.numerator) / points.denominator / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
+        )
         best = sorted(partners.get(m, Counter()).items(), key=lambda kv: (-kv[1], kv[0]))[:PARTNERS_SHOWN]
         out.append(
             MemberStats(

@@ -188,7 +188,7 @@ def match_parts(match: Match | None, table: TableContext) -> tuple[tuple[tuple[i
         return None
     parts: list[list[tuple[int | None, int]]] = [[], []]
     for number, (side, totals) in enumerate(match.results, 1):
-        parts[side].append((number, game_value(totals[1 - side])))
+        parts[side].append((number, game_value(int(totals[1 - side]))))
     parts[match.games_won.index(match.to_win)].append((None, RUBBER_BONUS))
     return tuple(tuple(side) for side in parts)
 

@@ -28,6 +28,7 @@ from scorekeeper.variants.danish import rules
 from scorekeeper.variants.danish.words import PRESET_LABELS, solo_name, suffix_name
 from scorekeeper.web import cards
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import point
 from scorekeeper.web.i18n import say as translate
 from scorekeeper.web.inputs import JSONRefused, read_json
 
@@ -71,12 +72,10 @@ def number_text(value: Any) -> str:
 
 
 def _number(text: str, path: str, high: int, errors: dict, where: str) -> Fraction | None:
-    """A typed number (a decimal comma or point, or "1/2") through the core's strict reader; None if wrong (said)."""
-    raw = text.strip().replace(" ", "")
-    if "/" not in raw:
-        raw = raw.replace(",", ".")
+    """A typed number as written on paper (3, 0,75, 0.75, 3/4, ¾, 1¼, 1 1/4) through the core's strict reader; None if
+    wrong (said)."""
     try:
-        return model.number(raw, path, high)
+        return model.number(text, path, high, on_paper=True)
     except (OptionError, NumberError) as exc:
         errors[where] = message_of(exc)
         return None
@@ -468,6 +467,7 @@ ROUNDING_WORDS = {
     "floor": _l("always down"),
     "trunc": _l("towards zero (drop the fraction)"),
     "away": _l("away from zero (any fraction counts a whole)"),
+    "none": _l("not at all: fractions of a point are kept (ingen afrunding)"),
 }
 GAA_MED_WORDS = {
     "": _l("No: a sol is played by one player"),
@@ -524,12 +524,22 @@ def path_words(path: str) -> str:
     return _("The card")
 
 
+def card_text(text: str) -> str:
+    """A field's number as the printed card shows it (¾, 1¼, 2½: i18n.point), for the card read, not edited; a text
+    that is no number as it is."""
+    try:
+        return point(model.number(text, "", model.MONEY_MAX, on_paper=True)) if text else text
+    except (OptionError, NumberError):
+        return text
+
+
 def _cell(texts, errors, key: str, *, label: Any = "", kind: str = "number") -> dict:
     error = errors.get(key)
     return {
         "name": key,
         "id": key.replace(".", "-"),
         "value": texts.get(key, ""),
+        "shown": card_text(texts.get(key, "")) if kind == "number" else texts.get(key, ""),
         "label": str(label),
         "error": translate(error) if error is not None else None,
         "kind": kind,

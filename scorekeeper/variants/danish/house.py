@@ -16,14 +16,14 @@ from functools import lru_cache
 from typing import Any
 
 from scorekeeper.core.messages import Msg, OptionError
-from scorekeeper.core.numbers import read_number
+from scorekeeper.core.numbers import ascii_written, exact, read_number
 
 LEVELS = tuple(str(n) for n in range(7, 14))
 BASE_SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
 EXTRA_SUFFIXES = ("vip2", "vip3", "staerke")  # club rules: vip on the 2nd/3rd card turned; stærke, spades trump
 SUFFIX_NAMES = BASE_SUFFIXES + EXTRA_SUFFIXES
 SOL_BIDS = ("sol", "ren_sol", "bordlaegger", "ren_bordlaegger")
-ROUNDINGS = ("half_away", "ceil", "floor", "trunc", "away")
+ROUNDINGS = ("half_away", "ceil", "floor", "trunc", "away", "none")  # none: exact points (RULES.md "Exact points")
 GAA_MED = ("independent", "vs_non_participants", "winners_pool")
 LEVEL_FIELDS = ("made", "over", "lost", "short")
 SOL_FIELDS = ("max_tricks", "won", "lost", "won_per_under", "lost_per_over")
@@ -36,10 +36,18 @@ FACTOR_MAX = 100
 # ---------------------------------------------------------------- numbers
 
 
-def number(value: Any, path: str, high: int = MONEY_MAX) -> Fraction:
-    """A number from 0 to `high` as a table writes it: an integer, a decimal, or a fraction "p/q"; exact, read by
-    the one strict reader (ASCII digits, bounded before any arithmetic)."""
-    wrong = Msg('must be a number from 0 to %(high)d (a whole number, a decimal or a fraction "1/2")', high=high)
+def number(value: Any, path: str, high: int = MONEY_MAX, *, on_paper: bool = False) -> Fraction:
+    """A number from 0 to `high` as a table writes it: an integer, a decimal, a fraction "p/q" or a mixed number
+    "1 1/4"; exact, read by the one strict reader (ASCII digits, bounded before any arithmetic). `on_paper` (the
+    pages) also reads what a card prints: "0,75", "¾", "1¼"."""
+    if on_paper:
+        wrong = Msg(
+            "must be a number from 0 to %(high)d, written as on the card: 3, 0,75, 3/4, ¾, 1¼ or 1 1/4", high=high
+        )
+        if isinstance(value, str):
+            value = ascii_written(value)
+    else:
+        wrong = Msg('must be a number from 0 to %(high)d (a whole number, a decimal or a fraction "1/2")', high=high)
     return read_number(value, path, high=high, fraction=True, messages={"shape": wrong})
 
 
@@ -63,8 +71,11 @@ def whole(value: Any, path: str, low: int, high: int) -> int:
     return value
 
 
-def rounded(value: Fraction, mode: str) -> int:
-    """`value` rounded by a house's rounding mode: half_away, ceil, floor, trunc (toward 0) or away (from 0)."""
+def rounded(value: Fraction, mode: str) -> int | Fraction:
+    """`value` rounded by a house's rounding mode: half_away, ceil, floor, trunc (toward 0) or away (from 0); none
+    keeps it exact (an int when whole)."""
+    if mode == "none":
+        return exact(value)
     if mode == "ceil":
         return math.ceil(value)
     if mode == "floor":
@@ -199,9 +210,10 @@ def check_house(value: Any, path: str = "") -> dict[str, Any]:
     if "selvmakker" in given:
         p = _join(path, "selvmakker")
         selv = _object(given["selvmakker"], p, ("factor", "rounding"))
+        unsaid = "none" if given.get("rounding") == "none" else "half_away"  # follows an exact house
         out["selvmakker"] = {
             "factor": shown(number(selv.get("factor", 1), _join(p, "factor"), FACTOR_MAX)),
-            "rounding": _choice(selv.get("rounding", "half_away"), _join(p, "rounding"), ROUNDINGS),
+            "rounding": _choice(selv.get("rounding", unsaid), _join(p, "rounding"), ROUNDINGS),
         }
     if "sol" in given:
         p = _join(path, "sol")
@@ -244,6 +256,8 @@ def merged(base: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
     """A complete house: each top-level key given replaces the one the preset and shorthands built."""
     out = {key: base[key] for key in KEYS}
     out.update(given)
+    if given.get("rounding") == "none" and "selvmakker" not in given:
+        out["selvmakker"] = dict(out["selvmakker"]) | {"rounding": "none"}  # RULES.md: the share follows
     return out
 
 
@@ -319,7 +333,7 @@ class House:
         level, (base, trick) = self.levels[n], self.suffixes[suffix]
         return Level(level.made * base, level.over * trick, level.lost * base, level.short * trick)
 
-    def trick_value(self, n: int, suffix: str, tricks: int) -> int:
+    def trick_value(self, n: int, suffix: str, tricks: int) -> int | Fraction:
         """X: what bidder and partner each receive (negative: pay) for a trick bid of n with `tricks` tricks."""
         lv = self.level(n, suffix)
         if tricks >= n:
@@ -331,11 +345,11 @@ class House:
         cell = self.cells.get(f"{n}/{suffix}/-{n - tricks}")
         return -cell if cell is not None else rounded(value, self.rounding)
 
-    def selvmakker(self, value: int) -> int:
+    def selvmakker(self, value: int | Fraction) -> int | Fraction:
         """Q: what each of the other three pays a selvmakker (the bidder receives 3Q)."""
         return rounded(self.selv_factor * value, self.selv_rounding)
 
-    def sol_value(self, bid: str, tricks: int) -> tuple[int, bool]:
+    def sol_value(self, bid: str, tricks: int) -> tuple[int | Fraction, bool]:
         """V and whether the sol was made: made, each other pays V; lost, the bidder pays V to each."""
         sol = self.sol[bid]
         if tricks <= sol.max_tricks:
@@ -379,10 +393,12 @@ def parse(house: Mapping[str, Any]) -> House:
 # ---------------------------------------------------------------- the sol bids of one hand
 
 
-def sol_points(house: House, bid: str, players: list[tuple[int, int]], playing: list[int], n: int) -> list[int]:
+def sol_points(
+    house: House, bid: str, players: list[tuple[int, int]], playing: list[int], n: int
+) -> list[int | Fraction]:
     """Points per seat for a sol hand: `players` are (seat, tricks) of everyone playing the sol (the bidder first),
-    `playing` the seats dealt in; by the house's gå med rule (RULES.md)."""
-    points = [0] * n
+    `playing` the seats dealt in; by the house's gå med rule (RULES.md; under `none` the pool's shares are exact)."""
+    points: list[int | Fraction] = [0] * n
     values = [(s, *house.sol_value(bid, t)) for s, t in players]
     sol_seats = {s for s, _t in players}
     if house.gaa_med == "winners_pool":
@@ -391,23 +407,25 @@ def sol_points(house: House, bid: str, players: list[tuple[int, int]], playing: 
             [s for s in playing if s not in {s for s, _v in won}] if won else [s for s in playing if s not in sol_seats]
         )
         if won:
-            each = math.ceil(Fraction(sum(v for _s, v in won), len(others))) if others else 0
+            share = Fraction(sum(v for _s, v in won), len(others)) if others else Fraction(0)
+            each = exact(share) if house.rounding == "none" else math.ceil(share)
             for s, v in won:
                 points[s] += v
         else:
-            each = -math.floor(Fraction(sum(v for _s, v, _m in values), len(others))) if others else 0
+            share = Fraction(sum(v for _s, v, _m in values), len(others)) if others else Fraction(0)
+            each = -(exact(share) if house.rounding == "none" else math.floor(share))
             for s, v, _m in values:
                 points[s] -= v
         for s in others:
             points[s] -= each
-        return points
+        return [exact(p) for p in points]
     for s, v, made in values:
         signed = v if made else -v
         payers = [o for o in playing if o != s and (house.gaa_med != "vs_non_participants" or o not in sol_seats)]
         for o in payers:
             points[o] -= signed
         points[s] += signed * len(payers)
-    return points
+    return [exact(p) for p in points]
 
 
 Builder = Callable[[dict[str, Any]], dict[str, Any]]

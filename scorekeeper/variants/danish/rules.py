@@ -9,6 +9,7 @@ from typing import Any, TypeGuard
 from scorekeeper.core.fields import is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
 from scorekeeper.core.messages import InputError, Msg, OptionError
+from scorekeeper.core.numbers import exact
 from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
 from scorekeeper.variants.danish import house as model
 from scorekeeper.variants.danish.house import EXTRA_SUFFIXES, House
@@ -338,7 +339,7 @@ def ladder(house: House | None = None) -> list[tuple]:
     return bids
 
 
-def bid_value(inp, options) -> tuple[int, bool]:
+def bid_value(inp, options) -> tuple[int | Fraction, bool]:
     """The value of a hand's bid for the bidder's side (per player: a sol's V, a trick bid's X as a size) and whether
     it was made."""
     house = house_of(options)
@@ -346,7 +347,7 @@ def bid_value(inp, options) -> tuple[int, bool]:
     if is_solo(bid):
         return house.sol_value(bid, tricks)
     value = house.trick_value(bid, inp.get("suffix") or "plain", tricks)
-    return abs(value), tricks >= bid
+    return (-value if value < 0 else value), tricks >= bid
 
 
 def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: list[int], n: int, errors: dict):
@@ -494,9 +495,9 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     return out
 
 
-def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int | Fraction, ...]:
     n = ctx.n_players
-    points = [0] * n
+    points: list[int | Fraction] = [0] * n
     if inp.get("passed") or "iron_hand" in inp:
         return tuple(points)
     playing = list(ctx.playing)
@@ -515,7 +516,7 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
         points[s] = value if s in team else -value
     if len(team) == 1:
         points[bidder] = value * (len(playing) - 1)
-    return tuple(points)
+    return tuple(map(exact, points))
 
 
 def bid_result(inp: Mapping[str, Any], table: TableContext) -> BidResult | None:

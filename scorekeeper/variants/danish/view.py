@@ -11,11 +11,11 @@ from scorekeeper.games.forms import radio
 from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.danish import rules
-from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor, number_text
+from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor
 from scorekeeper.variants.danish.words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 from scorekeeper.web import words
-from scorekeeper.web.i18n import MINUS, ngettext
 from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import ngettext, point
 from scorekeeper.web.inputs import number_or_raw
 
 NAME = rules.NAME
@@ -201,8 +201,9 @@ def outcome(inp, points, ctx) -> str | None:
     return defaults.outcome(inp, points, ctx)
 
 
-def minus(value: int) -> str:
-    return str(value).replace("-", MINUS)
+def minus(value) -> str:
+    """A point of the card as it prints it: 10, −3, ¾, 2½ (i18n.point)."""
+    return point(value)
 
 
 def _values(pairs, all_levels: bool) -> str:
@@ -225,10 +226,10 @@ def house_rules(table) -> list[tuple[str, str]]:
         lost = [(n, minus(abs(house.trick_value(n, "plain", n - 1)))) for n in levels]
         label = _("Plain bid made (points)")
     else:
-        made = [(n, number_text(house.levels[n].made)) for n in levels]
-        lost = [(n, number_text(house.levels[n].lost)) for n in levels]
+        made = [(n, minus(house.levels[n].made)) for n in levels]
+        lost = [(n, minus(house.levels[n].lost)) for n in levels]
         label = _("Bid made (points, before the suffix)")
-    over = [(n, number_text(house.levels[n].over)) for n in levels]
+    over = [(n, minus(house.levels[n].over)) for n in levels]
     if over == made:
         lines.append((label, _("%(values)s; each trick over the same again", values=_values(made, every))))
     else:
@@ -236,7 +237,7 @@ def house_rules(table) -> list[tuple[str, str]]:
         lines.append((_("Each trick over"), _values(over, every)))
     lines.append((_("Lost by one trick"), _values(lost, every)))
     if any(house.levels[n].short for n in levels):
-        short = [(n, number_text(house.levels[n].short)) for n in levels]
+        short = [(n, minus(house.levels[n].short)) for n in levels]
         lines.append((_("Each further trick short"), _values(short, every)))
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
@@ -256,7 +257,7 @@ def house_rules(table) -> list[tuple[str, str]]:
     elif factors:
         parts = []
         for name, (base, trick) in factors.items():
-            factor = f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
+            factor = f"{suffix_name(name)} ×{minus(base)}" + (f"/×{minus(trick)}" if trick != base else "")
             if own[name] >= set(levels):
                 parts.append(_("%(suffix)s: own values (in the table)", suffix=suffix_name(name)))
             elif own[name]:
@@ -271,15 +272,15 @@ def house_rules(table) -> list[tuple[str, str]]:
                 _("Selvmakker"),
                 _(
                     "each other pays %(factor)s of the value, the bidder three times that",
-                    factor=number_text(house.selv_factor),
+                    factor=minus(house.selv_factor),
                 ),
             )
         )
     if house.made_factor or house.lost_factor or house.made_extra:
-        slam = [_("%(n)d tricks made: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.made_factor.items())]
-        slam += [_("%(n)d tricks lost: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.lost_factor.items())]
+        slam = [_("%(n)d tricks made: ×%(f)s", n=t, f=minus(f)) for t, f in sorted(house.made_factor.items())]
+        slam += [_("%(n)d tricks lost: ×%(f)s", n=t, f=minus(f)) for t, f in sorted(house.lost_factor.items())]
         slam += [
-            _("%(n)d tricks made: %(x)s more tricks over counted", n=t, x=number_text(x))
+            _("%(n)d tricks made: %(x)s more tricks over counted", n=t, x=minus(x))
             for t, x in sorted(house.made_extra.items())
         ]
         lines.append((_("Slam"), "; ".join(slam)))
@@ -294,7 +295,11 @@ def house_rules(table) -> list[tuple[str, str]]:
                 ),
             )
         )
-    if house.rounding != "half_away" or house.selv_rounding != "half_away":
+    # Said also when the card has fractions and rounds them: "made 1" beside "each trick over ¾" is then explained.
+    fractions = [v for lv in house.levels.values() for v in (lv.made, lv.over, lv.lost, lv.short)]
+    fractions += [v for pair in house.suffixes.values() for v in pair]
+    fractions += [v for sol in house.sol.values() for v in (sol.won, sol.lost, sol.won_per_under, sol.lost_per_over)]
+    if house.rounding != "half_away" or house.selv_rounding != "half_away" or any(v.denominator > 1 for v in fractions):
         lines.append((_("Rounding"), str(ROUNDING_WORDS[house.rounding])))
     sol = []
     for bid in rules.SOLO_BIDS:

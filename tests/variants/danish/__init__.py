@@ -24,6 +24,48 @@ GAME = {
         {"bidder": 3, "bid": 10, "suffix": "plain", "trump": "spades", "partner": 1, "tricks": 8},
     ],
 }
+# RULES.md "Exact points": the club's card with quarter points ("ingen afrunding: kvarte point føres"), as the API takes
+# it (strings "3/4", "1 1/4"), its eight hands at five players and what each scores, the totals and the money.
+Q = {"made": "3/4", "over": "3/4", "lost": 0, "short": "3/4"}
+QUARTER_CARD = {
+    "levels": {
+        "8": Q,
+        "9": {"made": "3/2", "over": "3/2", "lost": 0, "short": "3/2"},
+        "10": {"made": 3, "over": 3, "lost": 0, "short": 3},
+    },
+    "suffixes": {s: {"base": 1, "trick": 1} for s in ("plain", "vip", "gode", "sans", "halve", "vip2", "vip3")},
+    "overrides": {
+        "8/sans": {"made": "1 1/4", "over": "1 1/4", "lost": 0, "short": "1 1/4"},
+        "8/halve": {"made": "1 1/4", "over": "1 1/4", "lost": 0, "short": "1 1/4"},
+        "8/vip2": {"made": "1 1/4", "over": "1 1/4", "lost": 0, "short": "1 1/4"},
+        "8/gode": {"made": "1 3/4", "over": "1 3/4", "lost": 0, "short": "1 3/4"},
+        "8/vip3": {"made": "1 3/4", "over": "1 3/4", "lost": 0, "short": "1 3/4"},
+        "9/vip2": {"made": 3, "over": 3, "lost": 0, "short": 3},
+        "10/sans": {"made": 7, "over": 7, "lost": 0, "short": 7},
+    },
+    "sol": {
+        "sol": {"max_tricks": 1, "won": "2 1/2", "lost": "2 1/2"},
+        "bordlaegger": {"max_tricks": 1, "won": 14, "lost": 14},
+    },
+    "gaa_med": "independent",
+    "rounding": "none",
+}
+QUARTER_PLAYERS = ["Anna", "Bo", "Carl", "Dina", "Eva"]
+QUARTER_HANDS = [
+    ({"bidder": 1, "bid": 8, "suffix": "plain", "trump": "hearts", "partner": 3, "tricks": 9}, "0 3/2 -3/2 3/2 -3/2"),
+    ({"bidder": 2, "bid": "sol", "tricks": 0}, "-5/2 0 15/2 -5/2 -5/2"),
+    ({"passed": True}, "0 0 0 0 0"),
+    ({"bidder": 4, "bid": 9, "suffix": "vip2", "trump": "hearts", "partner": 0, "tricks": 8}, "-3 3 3 0 -3"),
+    (
+        {"bidder": 0, "bid": 8, "suffix": "gode", "trump": "clubs", "partner": 0, "tricks": 10},
+        "63/4 -21/4 -21/4 -21/4 0",
+    ),
+    ({"bidder": 1, "bid": "sol", "tricks": 1, "with": [{"seat": 3, "tricks": 2}]}, "0 10 0 -10 0"),
+    ({"bidder": 3, "bid": 10, "suffix": "sans", "trump": "none", "partner": 4, "tricks": 7}, "21 0 21 -21 -21"),
+    ({"bidder": 0, "bid": "bordlaegger", "tricks": 2}, "-42 14 0 14 14"),
+]
+QUARTER_TOTALS = ["-43/4", "93/4", "99/4", "-93/4", -14]  # as the API writes them
+QUARTER_BALANCES = ["-0.54", "1.16", "1.24", "-1.16", "-0.70"]  # at 0.05 a point, largest remainder
 FORM_HANDS = [
     {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "10"},
     {"bidder": "1", "bid": "9-sans", "partner": "self", "tricks": "9"},
@@ -133,7 +175,7 @@ PRESET_NAMES = [
 ]
 ALL_SUFFIXES = ["plain", "vip", "gode", "sans", "halve", "vip2", "vip3", "staerke"]
 SUFFIX_TRUMPS = {"gode": ["clubs"], "sans": ["none"], "staerke": ["spades"]}
-ROUNDINGS = ["half_away", "ceil", "floor", "trunc", "away"]
+ROUNDINGS = ["half_away", "ceil", "floor", "trunc", "away", "none"]
 # Numbers as a table might type them: whole, decimal, a fraction string.
 AMOUNTS = st.one_of(st.integers(0, 500), st.sampled_from([0.5, 2.5, "1/2", "7/3", "10/4", "12.5"]))
 FACTORS = st.sampled_from([1, 2, 3, "5/4", "3/2", "7/4", "1/2", 0.75, "2/3"])
