@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Hashable
 from contextlib import contextmanager, nullcontext
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from flask import Response, abort, current_app, render_template, request
 from flask_babel import get_locale
@@ -195,9 +196,12 @@ def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:
     headers = {"Accept-Language": request.headers.get("Accept-Language", "")}
     if request.cookies.get("lang"):
         headers["Cookie"] = f"lang={request.cookies['lang']}"
+    # The language this reader is answered in, whichever way it was chosen (a link's ?lang=, the session, the
+    # browser's): the drawing process sees no session, so it is told.
+    query = [(k, v) for k, v in parse_qsl(request.query_string.decode("latin-1"), keep_blank_values=True) if k != "lang"]
     job = (
         request.path,
-        request.query_string.decode("latin-1"),
+        urlencode([*query, ("lang", str(get_locale()))]),
         headers,
         request.host_url.rstrip("/") + request.script_root + "/",
     )

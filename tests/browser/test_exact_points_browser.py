@@ -1,5 +1,5 @@
 """Issue 32 in real headless Chromium at a phone's size (390×844), in Danish: the club's quarter-point card typed as
-printed (¾, 0,75, 3/4, 2½, 2 1/2) with "ingen afrunding", two hands entered with the buttons, and the protokoll shows
+printed (¾, 2½, 2 1/2) with "ingen afrunding", two hands entered with the buttons, and the protokoll shows
 ¾ and 7½ as the card prints them, never 1 or 3."""
 
 import pytest
@@ -16,10 +16,9 @@ def test_the_protokoll_shows_quarter_points_on_a_phone(page, live_server):
     page.goto(f"{base}/lang/da?next=/new/danish")
     for i, name in enumerate(PLAYERS):
         page.fill(f"#player{i}", name)
-    page.fill("#card-levels-8-made", "¾")
-    page.fill("#card-levels-8-over", "0,75")
-    page.fill("#card-levels-8-lost", "0")
-    page.fill("#card-levels-8-short", "3/4")
+    page.select_option("#card-made", "over")  # made: the value and the value per trick over
+    page.select_option("#card-lost", "per_trick")  # lost: the value per missing trick
+    page.fill("#card-cell-8-0", "¾")
     page.fill("#card-sol-sol-won", "2½")
     page.fill("#card-sol-sol-lost", "2 1/2")
     page.select_option("#card-rounding", "none")

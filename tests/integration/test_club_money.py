@@ -251,7 +251,10 @@ def test_table_sheets_and_the_evening_pdf_carry_the_cards_matrix(client, db, tmp
     tariff = sheet[sheet.index('class="tariff"') :]
     rows = dict(re.findall(r"<tr><th>([^<]+)</th>((?:<td[^>]*>[^<]*</td>)+)</tr>", tariff))
     cells = {name: re.findall(r">([^<]*)</td>", tds) for name, tds in rows.items()}
-    assert cells["9 gode"][9:11] == ["4", "8"] and cells["10 sans"][10] == "7" and cells["8"][8] == "1"
+    # A row per bid and column of the card (issue 32's card editor): the columns are plain and vip, sans and halve, gode.
+    assert (
+        cells["9 gode"][9:11] == ["4", "8"] and cells["10 sans, halve"][10] == "7" and cells["8 plain, vip"][8] == "1"
+    )
     assert cells["sol"] == ["3", "3"] and cells["bordlægger"] == ["14", "14"]
     printed = client.get(f"/c/{club_id}/e/{evening_id}/print").get_data(as_text=True)
     assert printed.count('class="tariff"') == 1  # the evening's tables play one card: printed once

@@ -511,3 +511,23 @@ def test_a_strangers_heavy_read_is_drawn_by_a_process_of_its_own(db_path, caplog
         if heavy._pool[0] is not None:
             heavy._pool[0].shutdown()
             heavy._pool[0] = None
+
+
+def test_a_heavy_read_drawn_elsewhere_speaks_the_readers_chosen_language(db_path):
+    """The drawing process sees no session: a reader who chose Danish by the language link (kept in the session) got
+    an English print page from it."""
+    from scorekeeper.server import heavy
+
+    heavy.PAGES.clear()
+    there = limited_app(db_path, HEAVY_ELSEWHERE=True)
+    game = big_game(there.test_client(), hands=120)
+    reader = there.test_client()
+    try:
+        reader.get("/lang/da?next=/")
+        page = reader.get(f"/g/{game['id']}/print", headers={"Accept-Language": "en"})
+        assert page.status_code == 200 and heavy._pool[0] is not None
+        assert '<html lang="da"' in page.get_data(as_text=True)
+    finally:
+        if heavy._pool[0] is not None:
+            heavy._pool[0].shutdown()
+            heavy._pool[0] = None

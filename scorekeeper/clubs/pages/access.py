@@ -17,11 +17,12 @@ from flask_babel import gettext as _
 from scorekeeper.clubs import forms as club_forms
 from scorekeeper.clubs import present as club_present
 from scorekeeper.clubs import service as club_service
-from scorekeeper.clubs.pages import common
+from scorekeeper.clubs.pages import card_paper, common
 from scorekeeper.clubs.pages.common import bp
 from scorekeeper.core import VARIANTS, InputError, format_cents
 from scorekeeper.games import forms as games_forms
 from scorekeeper.games.paper import tariff_view
+from scorekeeper.games.sheets import pdf_download
 from scorekeeper.server import guard
 from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url
@@ -258,6 +259,22 @@ def card(club_id):
         blank_args=_blank_args(club),
         **club_present.rules_context(club),
     )
+
+
+@bp.get("/c/<club_id>/card/print")
+def card_print(club_id):
+    """The club's card on one A4 page: the whole bid × tricks table and the sol bids, to print and hang up."""
+    club = common.club_or_404(club_id)
+    pdf_url = url_for("clubs.card_pdf", club_id=club_id)
+    return render_template("print/card.html", pdf=False, pdf_url=pdf_url, club=club, **card_paper.card_context(club))
+
+
+@bp.get("/c/<club_id>/card.pdf")
+def card_pdf(club_id):
+    """The same page as a PDF (ReportLab)."""
+    club = common.club_or_404(club_id)
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in club.name).strip("-").lower() or "club"
+    return pdf_download(card_paper.card_document, f"card-{name}.pdf", **card_paper.card_context(club))
 
 
 def _blank_args(club) -> dict:

@@ -11,6 +11,7 @@ from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContex
 from scorekeeper.core.messages import InputError, Msg, OptionError
 from scorekeeper.core.numbers import exact
 from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
+from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import house as model
 from scorekeeper.variants.danish.house import EXTRA_SUFFIXES, House
 
@@ -188,6 +189,15 @@ OPTIONS = {
         ),
         "json",
     ),
+    "card_names": Option(
+        None,
+        lambda value: danish_grid.check_names(value),  # late: grid.py may be the module being imported
+        Msg(
+            "The club's own words on its card: its columns (a heading and the suffixes each covers) and the names of "
+            "its sol bids; every page, button and sheet uses them."
+        ),
+        "json",
+    ),
     "iron_hand": bool_option(
         False, Msg("Jernhånd: a player with no picture cards, aces or jokers may ask for a new deal (0 for all).")
     ),
@@ -287,6 +297,10 @@ def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict
         model.check_playable(options["house"])
     except OptionError as exc:  # a preset's numbers over a table's tariff out of range
         return options, {f"options.house.{exc.path}": exc.args[0]}
+    # The shorthands only where they say what the house does: never a tariff, lost rule or sol values it contradicts.
+    for key in SHORTHANDS:
+        options.pop(key, None)
+    options.update(shorthands_of(options["house"]))
     return options, {}
 
 

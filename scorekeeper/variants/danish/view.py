@@ -10,8 +10,9 @@ from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
 from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
+from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import rules
-from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor
+from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor, column_heading
 from scorekeeper.variants.danish.words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
@@ -121,7 +122,7 @@ def bid_rows(options=None) -> list[list]:
             rows.append([None, None])
             last = number
         if suffix is None:
-            rows[-1][1] = SelectChoice(bid, solo_name(bid).replace("bordlægger", "bord\u00adlægger"))
+            rows[-1][1] = SelectChoice(bid, solo_name(bid, options).replace("bordlægger", "bord\u00adlægger"))
         elif suffix == "plain":
             rows[-1][0] = SelectChoice(str(bid), str(bid))
         else:
@@ -162,14 +163,16 @@ def hand_words(inp, ctx) -> str:
     tricks = words.tricks_words(inp["tricks"])
     if rules.is_solo(inp["bid"]):
         if not inp.get("with"):
-            return _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
+            return _(
+                "%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"], ctx.options), tricks=tricks
+            )
         # Gå med: each sol player's own result, as one word for the hand would be wrong for some of them.
         sol = rules.house_of(ctx.options).sol[inp["bid"]]
         result = {True: _("made"), False: _("lost")}
         text = _(
             "%(bidder)s %(bid)s, %(tricks)s, %(result)s",
             bidder=bidder,
-            bid=solo_name(inp["bid"]),
+            bid=solo_name(inp["bid"], ctx.options),
             tricks=tricks,
             result=result[inp["tricks"] <= sol.max_tricks],
         )
@@ -284,14 +287,14 @@ def house_rules(table) -> list[tuple[str, str]]:
             for t, x in sorted(house.made_extra.items())
         ]
         lines.append((_("Slam"), "; ".join(slam)))
-    if house.overrides or house.cells:
+    if house.cells:
         lines.append(
             (
                 _("Exceptions"),
                 ngettext(
                     "own values for %(num)d bid or cell (in the table)",
                     "own values for %(num)d bids or cells (in the table)",
-                    len(house.overrides) + len(house.cells),
+                    len(house.cells),
                 ),
             )
         )
@@ -300,13 +303,13 @@ def house_rules(table) -> list[tuple[str, str]]:
     fractions += [v for pair in house.suffixes.values() for v in pair]
     fractions += [v for sol in house.sol.values() for v in (sol.won, sol.lost, sol.won_per_under, sol.lost_per_over)]
     if house.rounding != "half_away" or house.selv_rounding != "half_away" or any(v.denominator > 1 for v in fractions):
-        lines.append((_("Rounding"), str(ROUNDING_WORDS[house.rounding])))
+        lines.append((_("Rounding"), str(ROUNDING_WORDS.get(house.rounding, house.rounding))))
     sol = []
     for bid in rules.SOLO_BIDS:
         if bid in house.sol:
             won = house.sol_value(bid, house.sol[bid].max_tricks)[0]
             lost_v = house.sol_value(bid, house.sol[bid].max_tricks + 1)[0]
-            sol.append(f"{solo_name(bid)} {minus(won)}/{minus(lost_v)}")
+            sol.append(f"{solo_name(bid, o)} {minus(won)}/{minus(lost_v)}")
     if sol:
         lines.append((_("Sol bids (made / lost)"), ", ".join(sol)))
     if house.gaa_med:
@@ -317,32 +320,54 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def tariff_matrix(options) -> dict:
-    """The core's matrix with names: "rows" of (bid name, points per tricks 0..13) for every bid of the house (a
-    suffix whose row is the plain row times a whole number is said in "multiples" instead), "sol" as (name, made,
-    lost) and "sol_rows" as (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
+    """The core's matrix as the club's card has it, square by square: "rows" of (bid and column heading, points per
+    tricks 0..13), a row per bid and column of the card (a suffix whose squares differ from its column's gets a row of
+    its own), so no row is hidden and no factor claimed; "sol" as (the club's name, made, lost) and "sol_rows" as
+    (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
     matrix = rules.tariff_matrix(options)
-    plain = matrix["bids"]
-    rows, multiples, broken = [], {}, set()
-    for bid, suffix, values in matrix["rows"]:
-        base = plain.get(bid)
-        if suffix != "plain" and base and any(base):
-            ratio = next((v // b for v, b in zip(values, base) if b), None)
-            if ratio and all(v == b * ratio for v, b in zip(values, base)):
-                multiples.setdefault(suffix, set()).add(ratio)
+    by_bid = {(bid, suffix): values for bid, suffix, values in matrix["rows"]}
+    grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("card_names"))
+    rows, by_column = [], {}
+    for n in grid.levels:
+        for i, column in enumerate(grid.columns):
+            found = [(s, by_bid[(n, s)]) for s in column.suffixes if (n, s) in by_bid]
+            if not found:
                 continue
-        broken.add(suffix)
-        rows.append((bid_name(bid, suffix), values))
-    # A suffix shown as a multiple must be the same one for every bid (a card in columns is not); else its rows are
-    # printed, every one.
-    uneven = {s for s, r in multiples.items() if len(r) > 1 or s in broken}
-    if uneven:
-        rows = [(bid_name(b, s), v) for b, s, v in matrix["rows"] if s == "plain" or s in uneven or s not in multiples]
+            if len({values for _s, values in found}) == 1:
+                plain = not column.heading and column.suffixes == ("plain",)  # the plain bid: its number alone
+                rows.append(
+                    (str(n) if plain else f"{n} {column_heading(column.heading, column.suffixes)}", found[0][1])
+                )
+                by_column.setdefault(i, {})[n] = found[0][1]
+            else:
+                rows += [(bid_name(n, s) if s != "plain" else f"{n} {_('plain')}", values) for s, values in found]
+                by_column.setdefault(i, {})[n] = None
+    # The short form a score sheet prints: a column that is, square by square, one whole multiple of the plain column
+    # is said once as its factor (only then: never a factor the card does not have).
+    base = next((i for i, c in enumerate(grid.columns) if c.suffixes == ("plain",)), None)
+    folded, multiples = set(), []
+    if base is not None and all(by_column.get(base, {}).get(n) for n in grid.levels):
+        for i, column in enumerate(grid.columns):
+            squares = by_column.get(i, {})
+            if i == base or any(squares.get(n) is None for n in grid.levels):
+                continue
+            factors = {
+                v // b if b and v % b == 0 else None
+                for n in grid.levels
+                for v, b in zip(squares[n], by_column[base][n])
+            }
+            if len(factors) == 1 and None not in factors and 0 not in factors:
+                folded.add(column_heading(column.heading, column.suffixes))
+                multiples.append((column_heading(column.heading, column.suffixes), factors.pop(), column.suffixes))
+    short = [(label, values) for label, values in rows if label.partition(" ")[2] not in folded]
     return {
-        "bids": plain,
+        "bids": matrix["bids"],
         "rows": rows,
-        "multiples": [(suffix_name(s), next(iter(r))) for s, r in multiples.items() if s not in uneven],
-        "sol": [(solo_name(bid), made, lost) for bid, (made, lost) in matrix["sol"].items()],
-        "sol_rows": [(solo_name(bid), values) for bid, values in matrix["sol_rows"]],
+        "short_rows": short,
+        "multiples": [(heading, factor) for heading, factor, _s in multiples],
+        "standard_suffixes": [(set(s), f) for _h, f, s in multiples] == [(set(rules.SUFFIXES[1:]), 2)],
+        "sol": [(solo_name(bid, options), made, lost) for bid, (made, lost) in matrix["sol"].items()],
+        "sol_rows": [(solo_name(bid, options), values) for bid, values in matrix["sol_rows"]],
         "gaa_med": matrix["gaa_med"],
     }
 

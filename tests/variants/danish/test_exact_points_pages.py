@@ -114,7 +114,9 @@ def test_the_card_of_the_sheet_says_the_same_value_for_a_made_bid_and_its_overtr
     assert "8: ¾" in rules and "0,75" not in rules and "8: 1," not in rules
     assert "sol 2½/2½" in rules
     matrix = re.search(r'<table class="matrix">.*?<tbody>(.*?)</tbody>', sheet, re.S).group(1)
-    row = next(r for r in re.findall(r"<tr>(.*?)</tr>", matrix, re.S) if re.search(r"<th[^>]*>\s*8\s*</th>", r))
+    row = next(
+        r for r in re.findall(r"<tr>(.*?)</tr>", matrix, re.S) if re.search(r"<th[^>]*>\s*8 ", r)
+    )  # the first row of bid 8: its plain column
     cells = [text_of(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
     assert cells[7:11] == ["−¾", "¾", "1½", "2¼"]
 
@@ -143,19 +145,20 @@ def test_csv_and_xlsx_carry_exact_decimals_as_numbers(client, api):
 
 
 def test_the_card_typed_as_printed_scores_quarter_points(client, api):
-    """Issue 32: "1 1/4" was read as 11/4; "¾" and "1¼" were refused. Typed on the page as a card prints them."""
+    """Issue 32: "1 1/4" was read as 11/4; "¾" and "1¼" were refused. Typed in the card's squares as a card prints
+    them: made = the value and the value per trick over, lost = the value per missing trick."""
     game_id = start(
         client,
         "danish",
         QUARTER_PLAYERS[:4],
         rate="0,05",
         **{
-            "card.levels.8.made": "¾",
-            "card.levels.8.over": "0,75",
-            "card.levels.8.lost": "0",
-            "card.levels.8.short": "3/4",
-            "card.suffixes.gode.base": "1 1/4",
-            "card.suffixes.gode.trick": "1¼",
+            "card.made": "over",
+            "card.lost": "per_trick",
+            "card.per_trick": "column",
+            "card.cell.8.0": "¾",
+            "card.cell.9.0": "1 1/4",
+            "card.cell.10.0": "1¼",
             "card.sol.sol.won": "2½",
             "card.sol.sol.lost": "2 1/2",
             "card.rounding": "none",
@@ -165,19 +168,14 @@ def test_the_card_typed_as_printed_scores_quarter_points(client, api):
     game = client.get(f"/api/games/{game_id}").json
     house = game["options"]["house"]
     assert house["levels"]["8"] == {"made": "3/4", "over": "3/4", "lost": 0, "short": "3/4"}
-    assert house["suffixes"]["gode"] == {"base": "5/4", "trick": "5/4"}  # never 11/4
+    assert house["levels"]["9"]["made"] == house["levels"]["10"]["made"] == "5/4"  # never 11/4
     assert house["sol"]["sol"]["won"] == "5/2" and house["rounding"] == "none"
     post_hand(client, game_id, {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"})
     post_hand(client, game_id, {"bidder": "1", "bid": "sol", "tricks": "1"})
-    post_hand(client, game_id, {"bidder": "2", "bid": "8-gode", "partner": "self", "tricks": "8"})
     game = client.get(f"/api/games/{game_id}").json
-    assert [h["points"] for h in game["hands"]] == [
-        ["3/2", "-3/2", "3/2", "-3/2"],
-        ["-5/2", "15/2", "-5/2", "-5/2"],
-        ["-15/16", "-15/16", "45/16", "-15/16"],
-    ]
+    assert [h["points"] for h in game["hands"]] == [["3/2", "-3/2", "3/2", "-3/2"], ["-5/2", "15/2", "-5/2", "-5/2"]]
     page = client.get(f"/g/{game_id}?lang=da").get_data(as_text=True)
-    assert "+2⁴⁵⁄₁₆" not in page and "+2¹³⁄₁₆" in page_words(page)
+    assert "+1½" in page_words(page) and "+7½" in page_words(page)
 
 
 @pytest.mark.parametrize("typed", ["1 5/4", "¾¾", "1,2,3"])
@@ -185,14 +183,12 @@ def test_a_number_that_is_none_is_refused_beside_its_field(client, typed):
     from helpers import form_data
 
     data = form_data(client.get("/new/danish").get_data(as_text=True))
-    data |= {"dealer": "0", "card.levels.8.made": typed}
+    data |= {"dealer": "0", "card.cell.8.0": typed}
     data |= {f"player{i}": name for i, name in enumerate(QUARTER_PLAYERS[:4])}
     r = client.post("/new/danish?lang=da", data=data)
     assert r.status_code == 400
     page = r.get_data(as_text=True)
-    assert re.search(
-        r'id="card-levels-8-made-error" role="alert">(skal være et tal fra 0 til|brøken i et blandet)', page
-    )
+    assert re.search(r'id="card-cell-8-0-error" role="alert">(skal være et tal fra 0 til|brøken i et blandet)', page)
 
 
 # ---------------------------------------------------------------- a club's evening with the card, settled to the øre
