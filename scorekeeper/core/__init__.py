@@ -16,7 +16,7 @@ from scorekeeper.core.fields import is_int
 from scorekeeper.core.game import HandContext, Protokoll, ScoredHand, Setup, TableContext
 from scorekeeper.core.messages import GameOver, InputError, Msg, message_of
 from scorekeeper.core.options import check_options
-from scorekeeper.core.replay import hand_context, replay, scored_context, table_context
+from scorekeeper.core.replay import game_context, hand_context, replay, scored_context, table_context
 from scorekeeper.core.settlement import Settlement, format_cents, settle, side_balances
 
 
@@ -61,6 +61,7 @@ __all__ = [
     "check_name",
     "deal_sizes",
     "format_cents",
+    "game_context",
     "hand_context",
     "make_setup",
     "play",

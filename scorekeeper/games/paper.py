@@ -186,13 +186,24 @@ def blank_request(variant: str, args: Mapping) -> dict:
 
 
 def blank_context(
-    variant: str, players, options, *, title=None, dealer=None, rows=None, first=1, carried=None, date=None
+    variant: str,
+    players,
+    options,
+    *,
+    title=None,
+    dealer=None,
+    rows=None,
+    first=1,
+    carried=None,
+    date=None,
+    state=None,
 ) -> dict:
     """An empty score sheet: the head, the columns the variant needs, numbered rows with their dealers.
 
     `players` holds a name or None (a line to write on) per seat. With a first `dealer`, each row names
     who deals it (on five-seat Danish sheets that player's columns are shaded: the dealer sits out). A sheet
-    that continues a game starts at hand `first` with the game's totals `carried` forward.
+    that continues a game starts at hand `first` with the game's totals `carried` forward and its variant's `state`
+    (the variant's `dealer` hook names a row's dealer where it can know it ahead: a later row's state is unknown).
     """
     module, view = VARIANTS[variant], VIEWS[variant]
     n = len(players)
@@ -215,7 +226,10 @@ def blank_context(
     }
     lines = []
     for number in range(first, first + rows):
-        seat = table.dealer_of(number)
+        folded = state if number == first else None
+        if number == 1:
+            folded = module.initial_state(table)
+        seat = module.dealer(number, folded, table)
         printed = view.blank_cells(number, table)
         out = module.sits_out(number, table)
         lines.append(
@@ -259,6 +273,7 @@ def blank_from_game(scored_game: ScoredGame) -> dict:
         dealer=game.dealer,
         first=len(p.hands) + 1,
         carried=p.totals,
+        state=p.state,
     )
 
 

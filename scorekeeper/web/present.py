@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from scorekeeper.core import (
     VARIANTS,
     format_cents,
+    game_context,
     hand_context,
     scored_context,
     settle,
@@ -266,10 +267,13 @@ def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[dict]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
 
     game = scored_game.game
-    view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(scored_game.setup)
+    view, rules, p = VIEWS[game.variant], VARIANTS[game.variant], scored_game.protokoll
+    table = table_context(scored_game.setup)
 
     def text(inp, number):
-        return view.hand_words(inp, hand_context(rules, table, number))
+        if number <= len(p.hands) + 1:
+            return view.hand_words(inp, game_context(rules, p, number))
+        return view.hand_words(inp, hand_context(rules, table, number, (), p.state))  # a hand since deleted
 
     rows = []
     for entry in reversed(log):
