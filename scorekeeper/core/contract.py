@@ -73,6 +73,17 @@ class VariantDefaults(Protocol):
         sheet shows their sum (Σ) as a check. Default False."""
 
     @property
+    def POINTS(self) -> bool:
+        """The game is kept in points: the sheets show each hand's points, the running totals, their sum and the
+        chart. A variant that keeps none (knock-out: who is still in) says False, and its `standing` says how each
+        side stands. Default True."""
+
+    def standing(self, state: Any, totals: tuple[int, ...], table: TableContext) -> tuple[Any, ...] | None:
+        """Each side's standing in words (a Msg or text: "7 tricks", "still in", "out after hand 4") from the state
+        and the totals after the last hand, shown wherever the totals would be (the protokoll, the sheets, the API),
+        because not every game is won on points. Default None: the totals are the standing."""
+
+    @property
     def ORDER(self) -> int:
         """Where the variant stands in the menus: lower first, then by NAME. Default 100."""
 

@@ -15,6 +15,7 @@ from scorekeeper.core.messages import InputError, Msg
 
 ORDER = 100
 ZERO_SUM = False
+POINTS = True
 FOR_MONEY = False
 CARDS = 13
 BID_FIELDS: tuple[str, ...] = ()
@@ -50,6 +51,10 @@ def dealer(number: int, state: Any, table: TableContext) -> int | None:
 
 def next_leader(ctx: HandContext) -> int:
     return (ctx.dealer + 1) % ctx.n_players
+
+
+def standing(state: Any, totals: tuple[int, ...], table: TableContext) -> tuple[Any, ...] | None:
+    return None
 
 
 def cards(number: int, table: TableContext) -> int:

@@ -40,6 +40,8 @@ def test_the_contract_requires_little_and_defaults_the_rest():
     assert set(OPTIONAL) == {
         "ORDER",
         "ZERO_SUM",
+        "POINTS",
+        "standing",
         "FOR_MONEY",
         "check_options",
         "resolve_options",
