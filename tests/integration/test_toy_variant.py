@@ -311,6 +311,13 @@ GAME = {"options": {}, "hands": [{"tricks": [3, 4, 0]}, {"tricks": [4, 2, 0]}]}
 FORM_HANDS = [{"t0": "3", "t1": "4", "t2": "0"}]
 BLANK_COLUMNS = ["Cards"]
 CONTEXT_FREE = False
+LONG = ({}, None)
+OPTION_SETS = [{}]
+
+
+def long_hands(n, seed=1):
+    \"\"\"Until one is left (Cy out after hand 1, Bea after hand 3), then hands the finished game refuses.\"\"\"
+    return ([{"tricks": [4, 3, 0]}, {"tricks": [3, 3, 0]}, {"tricks": [5, 0, 0]}] + [{"tricks": [4, 0, 0]}] * n)[:n]
 
 
 def from_csv(row, game):
