@@ -625,3 +625,18 @@ def test_the_knockout_toy_on_paper_in_csv_in_a_spreadsheet_and_the_api(client, a
     cells = [[c.value for c in row] for row in book.worksheets[0].iter_rows()]
     assert "standing Cy" in cells[0] and "out after hand 1" in cells[1] and "points Ada" not in cells[0]
     assert client.get(f"/g/{game['id']}/game.json").json["standing"] == answer["standing"]
+
+
+def test_the_knockout_state_goes_on_from_a_protokoll_as_from_the_first_hand(knock):
+    """play_on carries the variant's state from the protokoll it goes on from: the same as replaying every hand."""
+    from scorekeeper.core import Setup, game_context, play, play_on
+
+    setup = Setup("knock", ("Ada", "Bea", "Cy"), 1, {})
+    hands = [{"tricks": [3, 4, 0]}, {"tricks": [4, 2, 0]}, {"tricks": [0, 5, 0]}]
+    whole = play(setup, hands)
+    for k in range(len(hands) + 1):
+        assert play_on(play(setup, hands[:k]), hands[k:]) == whole
+    assert [h.dealer for h in whole.hands] == [1, 0, 1] and whole.finished and whole.winner == 1
+    assert whole.state.out_after == (3, None, 1) and [h.state.out_after for h in whole.hands][1] == (None, None, 1)
+    ctx = game_context(VARIANTS["knock"], whole, 2)  # a hand's context again, as a page asks it: its own state
+    assert ctx.dealer == 0 and ctx.state == whole.hands[1].state and ctx.state.most == 1
