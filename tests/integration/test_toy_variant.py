@@ -4,6 +4,9 @@ its rules, its view, its hand page, its test examples — registered by monkeypa
 page, print view, blank sheet, PDF, CSV and the API. Nothing shared is edited for it; docs/adding-a-variant.md lists
 these files (TOY_FILES), and the guard test (unit/test_variant_guard.py) holds that no shared file names a variant.
 
+A toy of knock-out's shape (KNOCK_FILES) keeps a state of its own over the hands: players leave, nobody scores, the
+deal skips those out and whoever took most tricks leads; its standing is words, not points, on every page and sheet.
+
 A second toy, whose deal size shrinks hand by hand, shows that deleting a hand that would leave a later one not
 fitting its new size is refused with 400 and changes nothing."""
 
