@@ -166,7 +166,15 @@ class Server:
             command = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}"]
             command += ["--chdir", str(chdir), app]
         elif app.startswith("scorekeeper:"):
-            command = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)]
+            command = [
+                sys.executable,
+                "-m",
+                "scorekeeper.server.serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ]
         else:
             module, attribute = app.split(":")
             command = [

@@ -17,7 +17,7 @@ from scorekeeper.core.game import HandContext, Protokoll, ScoredHand, Setup, Tab
 from scorekeeper.core.messages import GameOver, InputError, Msg, message_of
 from scorekeeper.core.numbers import Point
 from scorekeeper.core.options import check_options
-from scorekeeper.core.replay import hand_context, replay, scored_context, table_context
+from scorekeeper.core.replay import game_context, hand_context, replay, scored_context, table_context
 from scorekeeper.core.settlement import Settlement, format_cents, settle, side_balances
 
 
@@ -62,6 +62,7 @@ __all__ = [
     "check_name",
     "deal_sizes",
     "format_cents",
+    "game_context",
     "hand_context",
     "make_setup",
     "play",

@@ -8,8 +8,9 @@ Datasette's optional hooks: a module defines one only where its rule differs. `V
 
 Every hook is asked with a context, last: a `TableContext` (the players, how many, the first dealer, the options)
 for what holds for the whole game, a `HandContext` (also the hand's number, dealer, cards, who sits out, the totals
-before it) for what holds for one hand, and the deal's `number` beside the table for what a table knows of a deal
-before it is played. A hook reads the fields it needs, so a field added to a context later breaks no variant.
+before it, the variant's own state folded over the hands) for what holds for one hand, and the deal's `number` beside
+the table for what a table knows of a deal before it is played. A hook reads the fields it needs, so a field added
+to a context later breaks no variant.
 
 mypy checks every registered module against `VariantModule` and core/defaults.py against `VariantDefaults`;
 tests/unit/test_variant_contract.py checks the same at run time, and each member's parameters.
@@ -73,6 +74,17 @@ class VariantDefaults(Protocol):
         sheet shows their sum (Σ) as a check. Default False."""
 
     @property
+    def POINTS(self) -> bool:
+        """The game is kept in points: the sheets show each hand's points, the running totals, their sum and the
+        chart. A variant that keeps none (knock-out: who is still in) says False, and its `standing` says how each
+        side stands. Default True."""
+
+    def standing(self, state: Any, totals: tuple[int, ...], table: TableContext) -> tuple[Any, ...] | None:
+        """Each side's standing in words (a Msg or text: "7 tricks", "still in", "out after hand 4") from the state
+        and the totals after the last hand, shown wherever the totals would be (the protokoll, the sheets, the API),
+        because not every game is won on points. Default None: the totals are the standing."""
+
+    @property
     def ORDER(self) -> int:
         """Where the variant stands in the menus: lower first, then by NAME. Default 100."""
 
@@ -96,6 +108,25 @@ class VariantDefaults(Protocol):
     def deals(self, table: TableContext) -> int | None:
         """How many deals the game has, if that is known when it starts, so the sheet can say how many are left.
         Default: the `deals` option, if the variant has it and it is set."""
+
+    def initial_state(self, table: TableContext) -> Any:
+        """The variant's own state before the first hand (who is in, lives left), which `fold` carries over the hands
+        and every HandContext holds as `state`, so a rule that depends on the game so far need not hide it in the
+        points. Keep it immutable (a tuple, a frozen dataclass): it is shared by the contexts. Default None: no state."""
+
+    def fold(self, state: Any, hand: ScoredHand, ctx: HandContext) -> Any:
+        """The state after `hand` (scored in `ctx`, whose `state` is the one before it): knock-out whist marks who
+        is out and who took most tricks. Default: the state unchanged."""
+
+    def dealer(self, number: int, state: Any, table: TableContext) -> int | None:
+        """The seat that deals hand `number`, given the state after the hands before it (None: a sheet printed
+        ahead, which does not know it), so that a dealer can skip players who are out; None when it cannot be known
+        yet. Default: the deal passes one seat clockwise from the first dealer (`table.dealer_of`)."""
+
+    def next_leader(self, ctx: HandContext) -> int:
+        """The seat that leads hand `ctx.number` as known before it is entered (the protokoll's "next to lead", the
+        hand page's header), so a variant may decide it from its state (whoever took most tricks last deal). Once
+        entered, the hand's own leader is `leader`. Default: the player to the dealer's left."""
 
     def cards(self, number: int, table: TableContext) -> int:
         """How many cards each player holds in deal `number` (and so how many tricks it has). Default 13."""

@@ -1,7 +1,7 @@
 """The default of every optional member of the variant contract (core/contract.py), written as a variant module
 would write it: a variant module defines only the members whose rule is its own, and core.variant() takes the rest
 from here. What these say is what most whist variants do: every player alone, 13 cards, nobody sits out, the player
-to the dealer's left leads, a game to the `target` option or over the `deals` option.
+to the dealer's left leads, the deal passes clockwise, no state of its own, a game to the `target` option or over the `deals` option.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from scorekeeper.core.messages import InputError, Msg
 
 ORDER = 100
 ZERO_SUM = False
+POINTS = True
 FOR_MONEY = False
 CARDS = 13
 BID_FIELDS: tuple[str, ...] = ()
@@ -34,6 +35,26 @@ def sides(table: TableContext) -> Sides:
 
 def deals(table: TableContext) -> int | None:
     return table.options.get("deals") or None
+
+
+def initial_state(table: TableContext) -> Any:
+    return None
+
+
+def fold(state: Any, hand: ScoredHand, ctx: HandContext) -> Any:
+    return state
+
+
+def dealer(number: int, state: Any, table: TableContext) -> int | None:
+    return table.dealer_of(number)
+
+
+def next_leader(ctx: HandContext) -> int:
+    return (ctx.dealer + 1) % ctx.n_players
+
+
+def standing(state: Any, totals: tuple[int, ...], table: TableContext) -> tuple[Any, ...] | None:
+    return None
 
 
 def cards(number: int, table: TableContext) -> int:

@@ -52,21 +52,24 @@ class TableContext:
         return self.n_players
 
     def dealer_of(self, number: int) -> int | None:
-        """The seat that deals hand `number` (the deal passes one seat clockwise), None if the first is unknown."""
+        """The seat that deals hand `number` by the default rule (the deal passes one seat clockwise), None if the
+        first is unknown; a variant's own rule is its `dealer` hook (core/contract.py)."""
         return None if self.first_dealer is None else (self.first_dealer + number - 1) % self.n_players
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandContext(TableContext):
     """One hand in its place, as the hand-level hooks see it: its number and dealer, the cards each player holds this
-    deal, who sits out, and the totals before it (some rules depend on the score). Built by core.hand_context from
-    the variant's own `cards` and `sits_out`."""
+    deal, who sits out, the totals before it (some rules depend on the score) and the variant's own `state` folded
+    over the hands before it (who is still in, who took most tricks: its `fold` hook). Built by core.hand_context
+    from the variant's own `dealer`, `cards` and `sits_out`."""
 
     number: int
     dealer: int
     totals: tuple[Point, ...] = ()
     cards: int = 13
     sitting_out: int | None = None
+    state: Any = None
 
     @property
     def playing(self) -> tuple[int, ...]:
@@ -78,7 +81,7 @@ class HandContext(TableContext):
 class ScoredHand:
     """One hand as scored in its place: `game` is its game of a match (a rubber), `trump` the trump it was played in
     when the variant keeps it beside the input (classic: the rotation can fix it without the input saying it),
-    `cards` how many cards each player held."""
+    `cards` how many cards each player held, `state` the variant's own state it was played in (before it)."""
 
     number: int
     dealer: int
@@ -90,6 +93,7 @@ class ScoredHand:
     game: int | None = None
     trump: str | None = None
     cards: int = 13
+    state: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +127,8 @@ class Protokoll:
 
     `games_won`, `game` and `match` are set in a match of several games (a rubber); `next_trump` when the rules
     fix the next deal's trump and `next_cards` the next deal's size, so that the sheet can say them before the hand
-    is entered; `deals_left` when the game has a known number of deals.
+    is entered; `deals_left` when the game has a known number of deals; `state` the variant's own state folded over
+    every hand (the state the next hand is played in).
     """
 
     setup: Setup
@@ -141,6 +146,7 @@ class Protokoll:
     next_trump: str | None = None
     match: Match | None = None
     next_cards: int | None = None
+    state: Any = None
 
 
 @dataclass(frozen=True, slots=True)

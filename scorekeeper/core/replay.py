@@ -26,12 +26,14 @@ def table_context(setup: Setup) -> TableContext:
     )
 
 
-def hand_context(rules: VariantRules, table: TableContext, number: int, totals: tuple[Point, ...] = ()) -> HandContext:
-    """Hand `number` at this table, after `totals`: its dealer, and the cards and the seat out the variant says.
-    The table's first dealer must be known."""
-    dealer = table.dealer_of(number)
+def hand_context(
+    rules: VariantRules, table: TableContext, number: int, totals: tuple[Point, ...] = (), state: Any = None
+) -> HandContext:
+    """Hand `number` at this table, after `totals` and the variant's `state` folded over the hands before it: its
+    dealer, the cards and the seat out the variant says. The dealer must be known (the table's first, the state)."""
+    dealer = rules.dealer(number, state, table)
     if dealer is None:
-        raise ValueError("a hand's context needs the table's first dealer")
+        raise ValueError("a hand's context needs its dealer: the table's first dealer and the hands before it")
     return HandContext(
         variant=table.variant,
         n_players=table.n_players,
@@ -43,6 +45,7 @@ def hand_context(rules: VariantRules, table: TableContext, number: int, totals: 
         totals=totals,
         cards=rules.cards(number, table),
         sitting_out=rules.sits_out(number, table),
+        state=state,
     )
 
 
@@ -59,6 +62,7 @@ def scored_context(table: TableContext, hand: ScoredHand, totals: tuple[Point, .
         totals=totals,
         cards=hand.cards,
         sitting_out=hand.sitting_out,
+        state=hand.state,
     )
 
 
@@ -80,14 +84,15 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
         finished, winner = False, None
         games_to_win = rules.games_to_win(table)
         match = Match(games_to_win, zeros) if games_to_win > 1 else None
+        state = rules.initial_state(table)
     else:
         totals, hands, finished, winner = start.totals, list(start.hands), start.finished, start.winner
-        match = start.match
+        match, state = start.match, start.state
     for i, raw in enumerate(inputs, len(hands)):
         number = i + 1
         if finished:
             raise GameOver({"hand": Msg("the game ended with hand %(n)d; it takes no more hands", n=i)}, number)
-        ctx = hand_context(rules, table, number, totals)
+        ctx = hand_context(rules, table, number, totals, state)
         try:
             inp = rules.check_hand(raw, ctx)
         except InputError as exc:
@@ -106,15 +111,32 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
             match.game if match else None,
             rules.trump(inp, ctx),
             ctx.cards,
+            state,
         )
         hands.append(hand)
+        state = rules.fold(state, hand, ctx)
         finished, winner = rules.game_end(hand, ctx)
         if match is not None and finished and winner is not None:
             match = match.won(winner, totals)
             if not match.over:
                 finished, winner, totals = False, None, zeros
     next_number = len(hands) + 1
-    next_dealer = (setup.dealer + len(hands)) % setup.n
+    next_dealer = rules.dealer(next_number, state, table)
+    if next_dealer is None:
+        raise ValueError(f"{rules.NAME}: the dealer of hand {next_number} must be known after the hands before it")
+    next_ctx = HandContext(
+        variant=table.variant,
+        n_players=table.n_players,
+        options=table.options,
+        players=table.players,
+        first_dealer=table.first_dealer,
+        number=next_number,
+        dealer=next_dealer,
+        totals=totals,
+        cards=0 if finished else rules.cards(next_number, table),
+        sitting_out=rules.sits_out(next_number, table),
+        state=state,
+    )  # the next hand's, as far as it is known before it is entered (a finished game has no cards to deal)
     deals = rules.deals(table)
     return Protokoll(
         setup=setup,
@@ -122,7 +144,7 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
         hands=tuple(hands),
         totals=totals,
         next_dealer=next_dealer,
-        next_leader=(next_dealer + 1) % setup.n,
+        next_leader=rules.next_leader(next_ctx),
         finished=finished,
         winner=winner,
         games_won=match.games_won if match else None,
@@ -131,5 +153,20 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
         game=match.game if match else None,
         next_trump=None if finished else rules.fixed_trump(next_number, table),
         match=match,
-        next_cards=None if finished else rules.cards(next_number, table),
+        next_cards=None if finished else next_ctx.cards,
+        state=state,
     )
+
+
+def game_context(rules: VariantRules, protokoll: Protokoll, number: int) -> HandContext:
+    """The context hand `number` of a scored game is (or will be) played in: a scored hand's own, else the next
+    hand's, after every hand and the state they folded; so a page asks the hooks as the scorer did."""
+    table = table_context(protokoll.setup)
+    hands = protokoll.hands
+    if number <= len(hands):
+        hand = hands[number - 1]
+        before = hands[number - 2] if number > 1 else None
+        zeros = (0,) * len(protokoll.sides)
+        totals = before.totals if before is not None and before.game == hand.game else zeros
+        return scored_context(table, hand, totals)
+    return hand_context(rules, table, len(hands) + 1, protokoll.totals, protokoll.state)

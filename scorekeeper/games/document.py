@@ -304,11 +304,12 @@ def blank_document(ctx: dict) -> dict:
     sits out), the carried-forward totals of a sheet that goes on, and the tariff."""
     columns_in, sides, zero_sum = ctx["columns"], ctx["sides"], ctx["zero_sum"]
     side_columns = ctx.get("side_columns") or []
+    scores = ctx.get("points", True)  # a variant kept in no points: only its own columns per side
     dealer_mm, entries_mm, score_mm, sum_mm = blank_widths(
         [_entry_mm(c["label"]) for c in columns_in], len(sides), zero_sum
     )
     small = len(sides) > SMALL_TABLE  # six sides and more
-    per_side = 2 + len(side_columns)
+    per_side = (2 if scores else 0) + len(side_columns) or 1
     cell_mm = 2 * score_mm / per_side  # a side's width shared by its own columns, its points and its total
     columns = [{"width": 7, "align": "right", "color": "#444444"}, {"width": dealer_mm, "size": 8}]
     columns += [{"width": w, "align": "center", "rule": True} for w in entries_mm]
@@ -323,14 +324,17 @@ def blank_document(ctx: dict) -> dict:
     second = ["", "", *["" for _c in columns_in]]
     for _side in sides:
         second += [{"text": c["label"], "bold": False} for c in side_columns]
-        second += [{"text": _("points"), "bold": False}, {"text": _("total"), "bold": False}]
+        if scores:
+            second += [{"text": _("points"), "bold": False}, {"text": _("total"), "bold": False}]
+        elif not side_columns:
+            second.append("")
     if zero_sum:
         second.append("")
     rows = []
     if ctx["carried"]:
         carried = ["", {"text": _("Carried forward"), "span": len(columns_in) + 1, "bold": True}]
         for total in ctx["carried"]:
-            carried += ["" for _c in side_columns] + ["", {"text": total, "bold": True, "align": "right"}]
+            carried += ["" for _c in range(per_side - 1)] + [{"text": total, "bold": True, "align": "right"}]
         rows.append(carried + ([""] if zero_sum else []))
     for row in ctx["rows"]:
         cells = [str(row["number"]), row["dealer"], *row["entries"]]

@@ -19,9 +19,8 @@ from scorekeeper.core import (
     GameOver,
     HandContext,
     InputError,
-    hand_context,
+    game_context,
     player_counts,
-    table_context,
     variant_options,
 )
 from scorekeeper.games import forms, service
@@ -427,8 +426,7 @@ def qr(game_id):
 
 
 def _hand_context(scored_game, number: int) -> HandContext:
-    totals = scored_game.protokoll.hands[number - 2].totals if number > 1 else (0,) * len(scored_game.protokoll.sides)
-    return hand_context(VARIANTS[scored_game.game.variant], table_context(scored_game.setup), number, totals)
+    return game_context(VARIANTS[scored_game.game.variant], scored_game.protokoll, number)
 
 
 def _choices(scored_game, form, ctx: HandContext) -> dict:
@@ -441,7 +439,8 @@ def _buttons(scored_game, form, ctx: HandContext) -> dict:
     players = list(scored_game.game.players)
     side_names = words.side_names(players, scored_game.protokoll.sides)
     deal = service.open_deal(scored_game)
-    leader = deal.leader if deal is not None and deal.number == ctx.number else (ctx.dealer + 1) % ctx.n_players
+    rules = VARIANTS[scored_game.game.variant]
+    leader = deal.leader if deal is not None and deal.number == ctx.number else rules.next_leader(ctx)
     extra: dict = {
         "side_names": side_names,
         "dealer": players[ctx.dealer],

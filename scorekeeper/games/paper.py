@@ -82,7 +82,9 @@ def sheet_context(scored_game: ScoredGame) -> dict:
     ctx["chart"] = chart_view(scored_game)
     ctx["variant_stylesheet"] = VIEWS[scored_game.game.variant].STYLESHEET
     ctx["final"] = (
-        _("Total")
+        _("Standing")
+        if not ctx["points"]
+        else _("Total")
         if not ctx["games_won"]
         else _("Total, game %(n)d", n=sum(ctx["games_won"]) + (0 if ctx["finished"] else 1))
     )
@@ -186,13 +188,24 @@ def blank_request(variant: str, args: Mapping) -> dict:
 
 
 def blank_context(
-    variant: str, players, options, *, title=None, dealer=None, rows=None, first=1, carried=None, date=None
+    variant: str,
+    players,
+    options,
+    *,
+    title=None,
+    dealer=None,
+    rows=None,
+    first=1,
+    carried=None,
+    date=None,
+    state=None,
 ) -> dict:
     """An empty score sheet: the head, the columns the variant needs, numbered rows with their dealers.
 
     `players` holds a name or None (a line to write on) per seat. With a first `dealer`, each row names
     who deals it (on five-seat Danish sheets that player's columns are shaded: the dealer sits out). A sheet
-    that continues a game starts at hand `first` with the game's totals `carried` forward.
+    that continues a game starts at hand `first` with the game's totals `carried` forward and its variant's `state`
+    (the variant's `dealer` hook names a row's dealer where it can know it ahead: a later row's state is unknown).
     """
     module, view = VARIANTS[variant], VIEWS[variant]
     n = len(players)
@@ -215,7 +228,10 @@ def blank_context(
     }
     lines = []
     for number in range(first, first + rows):
-        seat = table.dealer_of(number)
+        folded = state if number == first else None
+        if number == 1:
+            folded = module.initial_state(table)
+        seat = module.dealer(number, folded, table)
         printed = view.blank_cells(number, table)
         out = module.sits_out(number, table)
         lines.append(
@@ -235,7 +251,8 @@ def blank_context(
         "sides": [[players[s] for s in side] for side in sides],
         "rows": lines,
         "carried": [minus(t) for t in carried] if carried else None,
-        "zero_sum": module.ZERO_SUM,
+        "zero_sum": module.ZERO_SUM and module.POINTS,
+        "points": module.POINTS,
         "tariff_table": tariff_view(variant, options, whole=False),
     }
 
@@ -258,7 +275,8 @@ def blank_from_game(scored_game: ScoredGame) -> dict:
         title=game.title,
         dealer=game.dealer,
         first=len(p.hands) + 1,
-        carried=p.totals,
+        carried=p.totals if VARIANTS[game.variant].POINTS else None,
+        state=p.state,
     )
 
 
@@ -280,16 +298,20 @@ def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
     names = words.side_names(players, p.sides)
     rubber = p.games_won is not None
     columns = VIEWS[game.variant].csv_columns(table_context(scored_game.setup), names)
+    rules, table = VARIANTS[game.variant], table_context(scored_game.setup)
+    scores = rules.POINTS  # a variant kept in no points has no points or totals to list
+    standing = "standing" in rules.own  # a variant's own words for the standing after each hand
     header = (
         ["hand"]
         + (["game"] if rubber else [])
         + ["dealer"]
         + [c for c, _get in columns]
-        + [f"points {s}" for s in names]
-        + [f"total {s}" for s in names]
+        + ([f"points {s}" for s in names] + [f"total {s}" for s in names] if scores else [])
+        + ([f"standing {s}" for s in names] if standing else [])
     )
     out = [header]
-    for h in p.hands:
+    after = [h.state for h in p.hands[1:]] + [p.state]  # the state after each hand
+    for h, state in zip(p.hands, after):
         inp = dict(h.input)
         if not inp.get("trump") and h.trump:  # a trump the rules fixed, not entered
             inp["trump"] = h.trump
@@ -298,7 +320,7 @@ def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
             + ([h.game] if rubber else [])
             + [players[h.dealer]]
             + [get(inp) for _c, get in columns]
-            + [as_decimal(x) for x in h.points]
-            + [as_decimal(x) for x in h.totals]
+            + ([as_decimal(x) for x in h.points] + [as_decimal(x) for x in h.totals] if scores else [])
+            + ([translate(w) for w in rules.standing(state, h.totals, table) or ()] if standing else [])
         )
     return [[guard(v) for v in row] for row in out] if guarded else out

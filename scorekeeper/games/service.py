@@ -20,13 +20,12 @@ from scorekeeper.core import (
     ScoredHand,
     Setup,
     check_name,
-    hand_context,
+    game_context,
     is_int,
     make_setup,
     play,
     play_on,
     stored_options,
-    table_context,
 )
 from scorekeeper.core.messages import Msg, field_messages, message_of
 from scorekeeper.games import cache
@@ -464,9 +463,7 @@ class OpenDeal:
 def next_context(scored_game: ScoredGame) -> HandContext:
     """The context of the next deal, after the game's last hand."""
     p = scored_game.protokoll
-    return hand_context(
-        VARIANTS[scored_game.game.variant], table_context(scored_game.setup), len(p.hands) + 1, p.totals
-    )
+    return game_context(VARIANTS[scored_game.game.variant], p, len(p.hands) + 1)
 
 
 def open_deal(scored_game: ScoredGame) -> OpenDeal | None:
@@ -501,7 +498,7 @@ def _deal_still_fits(scored_game: ScoredGame, protokoll: Protokoll, changed: int
             changed,
         )
     rules = VARIANTS[scored_game.game.variant]
-    ctx = hand_context(rules, table_context(scored_game.setup), len(protokoll.hands) + 1, protokoll.totals)
+    ctx = game_context(rules, protokoll, len(protokoll.hands) + 1)
     try:
         rules.check_bids(deal, ctx)
     except InputError as exc:

@@ -383,9 +383,7 @@ def _sheet_context(scored_game: service.ScoredGame, kitty: bool) -> dict:
     return ctx
 
 
-def _kept_read(
-    game_id: str, kind: str, draw, mimetype: str, headers: dict | None = None, more: tuple = ()
-) -> Response:
+def _kept_read(game_id: str, kind: str, draw, mimetype: str, headers: dict | None = None, more: tuple = ()) -> Response:
     """A game's heavy read (its print page, its spreadsheet) kept per version (server/heavy.py), with an ETag: what the
     sheet prints of the game besides its hands (and a club table's built title), the language and the address; 304
     when the browser's copy is current."""

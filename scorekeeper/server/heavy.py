@@ -198,7 +198,9 @@ def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:
         headers["Cookie"] = f"lang={request.cookies['lang']}"
     # The language this reader is answered in, whichever way it was chosen (a link's ?lang=, the session, the
     # browser's): the drawing process sees no session, so it is told.
-    query = [(k, v) for k, v in parse_qsl(request.query_string.decode("latin-1"), keep_blank_values=True) if k != "lang"]
+    query = [
+        (k, v) for k, v in parse_qsl(request.query_string.decode("latin-1"), keep_blank_values=True) if k != "lang"
+    ]
     job = (
         request.path,
         urlencode([*query, ("lang", str(get_locale()))]),

@@ -59,8 +59,12 @@ class ViewDefaults(Protocol):
     # "self" (the bidder its own partner); a row without a word is not shown. Default {}: no bid rows (every club's page
     # still shows the points per evening and the partners)
     STATS_WORDS: Mapping[str, str]
-    STYLESHEET: str | None  # its own stylesheet (variants/<name>/static/, named variants/<name>/<file>) on its pages. Default None
-    SCRIPT: str | None  # its own script (variants/<name>/static/, named variants/<name>/<file>) on its hand page. Default None
+    STYLESHEET: (
+        str | None
+    )  # its own stylesheet (variants/<name>/static/, named variants/<name>/<file>) on its pages. Default None
+    SCRIPT: (
+        str | None
+    )  # its own script (variants/<name>/static/, named variants/<name>/<file>) on its hand page. Default None
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers. Default None: no tariff
     # An editor of its own for an option, drawn in its place on every page that sets house rules (new game, a club's
     # card, blank sheets; web/editors.py): option name → an object with `template` (templates/variants/<name>_*.html),

@@ -61,8 +61,8 @@ def static_blueprints() -> list[Blueprint]:
     /static/variants/<name>/, so that its view names its files as `variants/<name>/<file>` and a page asks for them with
     `url_for("static", filename=…)` as for every other static file."""
     found = []
-    for name in VIEWS:
-        folder = Path(importlib.import_module(f"{PACKAGE}.{name}").__path__[0]) / "static"
+    for name, view in VIEWS.items():
+        folder = Path(view.module.__file__ or "").parent / "static"  # beside its view.py
         if folder.is_dir():
             found.append(
                 Blueprint(

@@ -16,7 +16,7 @@ from flask import Blueprint, Response, current_app, url_for
 from flask_babel import get_translations
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.core import VARIANTS, InputError, hand_context, table_context
+from scorekeeper.core import VARIANTS, InputError, game_context
 from scorekeeper.core.messages import Msg
 from scorekeeper.variants.views import VIEWS, static_folders
 from scorekeeper.web.i18n import gettext as _
@@ -140,9 +140,7 @@ def posted_hand(scored_game, fields: dict) -> dict:
         raise InputError({"form": Msg("must map field names to text")})
     view = VIEWS[scored_game.game.variant]
     p = scored_game.protokoll
-    ctx = hand_context(
-        VARIANTS[scored_game.game.variant], table_context(scored_game.setup), len(p.hands) + 1, p.totals
-    )  # the next hand: a kept hand is sent as the next one
+    ctx = game_context(VARIANTS[scored_game.game.variant], p, len(p.hands) + 1)  # a kept hand is sent as the next one
     formdata = MultiDict(fields)
     form = view.HandForm(formdata=formdata)
     form.total = view.tricks_total(ctx)
@@ -161,7 +159,7 @@ def posted_bids(scored_game, fields: dict) -> dict:
         raise InputError({"form": Msg("must map field names to text")})
     view, rules = VIEWS[scored_game.game.variant], VARIANTS[scored_game.game.variant]
     p = scored_game.protokoll
-    ctx = hand_context(rules, table_context(scored_game.setup), len(p.hands) + 1, p.totals)
+    ctx = game_context(rules, p, len(p.hands) + 1)
     form = view.HandForm(formdata=MultiDict(fields))
     form.total = view.tricks_total(ctx)
     return form.bids_input(ctx, rules.BID_FIELDS)

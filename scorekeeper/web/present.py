@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from scorekeeper.core import (
     VARIANTS,
     format_cents,
+    game_context,
     hand_context,
     scored_context,
     settle,
@@ -86,6 +87,13 @@ def links(game_id: str) -> dict:
     }
 
 
+def standing_words(scored_game: ScoredGame) -> list[str] | None:
+    """Each side's standing in the variant's own words, where its totals are not the standing (its `standing`)."""
+    p = scored_game.protokoll
+    said = VARIANTS[scored_game.game.variant].standing(p.state, p.totals, table_context(scored_game.setup))
+    return None if said is None else [translate(w) for w in said]
+
+
 def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
     game, p = scored_game.game, scored_game.protokoll
@@ -109,6 +117,11 @@ def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
         "winner": p.winner,
         "links": links(game.id),
     }
+    standing = standing_words(scored_game)
+    if standing is not None:
+        out["standing"] = standing
+    if not VARIANTS[game.variant].POINTS:
+        out["points"] = False
     if p.games_won is not None:
         out["games_won"] = list(p.games_won)
         out["game"] = p.game
@@ -170,7 +183,8 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
 
     players = list(scored_game.game.players)
     names = words.side_names(players, p.sides)
-    zero_sum = VARIANTS[scored_game.game.variant].ZERO_SUM
+    kept_in_points = VARIANTS[scored_game.game.variant].POINTS
+    zero_sum = VARIANTS[scored_game.game.variant].ZERO_SUM and kept_in_points
     rows = []
     # Per page, not per row (a 1,000-hand sheet): the words (the edit links are the template's, relative: hands/7).
     deals = [gettext("%(name)s deals", name=name) for name in players]
@@ -187,7 +201,12 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
                     "cards": cards(h.cards),
                     "text": view.hand_words(h.input, ctx),
                     "cells": [
-                        {"points": signed(pt), "total": minus(t), "out": h.sitting_out in p.sides[i], "words": w}
+                        {
+                            "points": signed(pt) if kept_in_points else "",
+                            "total": minus(t) if kept_in_points else "",
+                            "out": h.sitting_out in p.sides[i],
+                            "words": w,
+                        }
                         for i, (pt, t, w) in enumerate(zip(h.points, h.totals, cell_words))
                     ],
                     "sum": signed(sum(h.points)) if zero_sum else None,
@@ -221,7 +240,8 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
         "variant_title": translate(VARIANTS[scored_game.game.variant].TITLE),
         "date": format_date(datetime.fromisoformat(scored_game.game.created), "medium"),
         "sides": names,
-        "totals": [minus(t) for t in p.totals],
+        "totals": standing_words(scored_game) or [minus(t) for t in p.totals],
+        "points": kept_in_points,
         "rows": rows,
         "zero_sum": zero_sum,
         "next_dealer": players[p.next_dealer],
@@ -243,9 +263,12 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
 
 
 def chart_view(scored_game: ScoredGame) -> dict | None:
-    """The running totals per side as a chart's finished coordinates (None before the first hand)."""
+    """The running totals per side as a chart's finished coordinates (None before the first hand, and for a variant
+    kept in no points)."""
 
     p = scored_game.protokoll
+    if not VARIANTS[scored_game.game.variant].POINTS:
+        return None  # no points, no running totals to draw
     names = words.side_names(list(scored_game.game.players), p.sides)
     return chart.running_totals([h.totals for h in p.hands], names, label=minus)
 
@@ -267,10 +290,13 @@ def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[dict]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
 
     game = scored_game.game
-    view, rules, table = VIEWS[game.variant], VARIANTS[game.variant], table_context(scored_game.setup)
+    view, rules, p = VIEWS[game.variant], VARIANTS[game.variant], scored_game.protokoll
+    table = table_context(scored_game.setup)
 
     def text(inp, number):
-        return view.hand_words(inp, hand_context(rules, table, number))
+        if number <= len(p.hands) + 1:
+            return view.hand_words(inp, game_context(rules, p, number))
+        return view.hand_words(inp, hand_context(rules, table, number, (), p.state))  # a hand since deleted
 
     rows = []
     for entry in reversed(log):

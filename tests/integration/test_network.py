@@ -380,7 +380,9 @@ def test_slow_clients_do_not_starve_the_server(served):
 def test_the_readme_run_command_uses_the_buffering_server():
     makefile = (ROOT / "Makefile").read_text()
     run = makefile.split("\nrun:")[1].split("\n\n")[0]
-    assert "-m scorekeeper serve" in run and "gunicorn" not in run  # scorekeeper/__main__.py: server/serve.py's waitress
+    assert (
+        "-m scorekeeper serve" in run and "gunicorn" not in run
+    )  # scorekeeper/__main__.py: server/serve.py's waitress
 
 
 # ---------------------------------------------------------------- issue 34, F-S1: heavy reads kept and bounded

@@ -4,6 +4,9 @@ its rules, its view, its hand page, its test examples — registered by monkeypa
 page, print view, blank sheet, PDF, CSV and the API. Nothing shared is edited for it; docs/adding-a-variant.md lists
 these files (TOY_FILES), and the guard test (unit/test_variant_guard.py) holds that no shared file names a variant.
 
+A toy of knock-out's shape (KNOCK_FILES) keeps a state of its own over the hands: players leave, nobody scores, the
+deal skips those out and whoever took most tricks leads; its standing is words, not points, on every page and sheet.
+
 A second toy, whose deal size shrinks hand by hand, shows that deleting a hand that would leave a later one not
 fitting its new size is refused with 400 and changes nothing."""
 
@@ -159,6 +162,179 @@ TOY_FILES = {
 }
 
 
+# ---------------------------------------------------------------- a toy of knock-out's shape, as a newcomer writes it
+
+KNOCK_RULES = """
+\"\"\"Knock-out toy: three players; seven cards the first deal and one fewer each deal after; whoever takes no trick is
+out; the last one in wins (or whoever takes the one-card deal's trick). No points: the standing is who is still in.
+The deal passes to the next player still in, and whoever took most tricks last deal leads the next.\"\"\"
+
+from typing import NamedTuple
+
+from scorekeeper.core.fields import is_int, require_fields
+from scorekeeper.core.messages import InputError, Msg
+
+NAME = "knock"
+TITLE = Msg("Knock-out toy")
+DESCRIPTION = Msg("Whoever takes no trick is out.")
+PLAYER_COUNTS = (3,)
+INPUT_FIELDS = ("tricks",)
+OPTIONS = {}
+POINTS = False
+
+
+class State(NamedTuple):
+    out_after: tuple  # per seat: the hand a player went out with, None while still in
+    most: int | None  # who took most tricks last deal
+    dealt: int | None  # who dealt last
+
+
+def initial_state(table):
+    return State((None,) * table.n_players, None, None)
+
+
+def fold(state, hand, ctx):
+    tricks = hand.input["tricks"]
+    out_after = tuple(o if o is not None or t else hand.number for o, t in zip(state.out_after, tricks))
+    return State(out_after, tricks.index(max(tricks)), hand.dealer)
+
+
+def _next_in(seat, state, n):
+    return next(s for k in range(1, n + 1) if state.out_after[(s := (seat + k) % n)] is None)
+
+
+def dealer(number, state, table):
+    if number == 1:
+        return table.first_dealer
+    if state is None or state.dealt is None:
+        return None  # a sheet printed ahead cannot know who will be out
+    return _next_in(state.dealt, state, table.n_players)
+
+
+def next_leader(ctx):
+    state = ctx.state
+    return state.most if state.most is not None else _next_in(ctx.dealer, state, ctx.n_players)
+
+
+def leader(inp, ctx):
+    return next_leader(ctx)
+
+
+def cards(number, table):
+    return max(1, 8 - number)
+
+
+def check_hand(raw, ctx):
+    data = require_fields(raw, INPUT_FIELDS)
+    tricks = data.get("tricks")
+    if not isinstance(tricks, list) or len(tricks) != ctx.n_players or not all(is_int(t) and t >= 0 for t in tricks):
+        raise InputError({"tricks": Msg("one number per player")})
+    if any(t and ctx.state.out_after[s] is not None for s, t in enumerate(tricks)):
+        raise InputError({"tricks": Msg("a player who is out takes no tricks")})
+    if sum(tricks) != ctx.cards:
+        raise InputError({"tricks": Msg("must add up to %(n)d", n=ctx.cards)})
+    return {"tricks": list(tricks)}
+
+
+def hand_points(inp, ctx):
+    return (0,) * ctx.n_players
+
+
+def game_end(hand, ctx):
+    after = fold(ctx.state, hand, ctx)
+    left = [s for s, o in enumerate(after.out_after) if o is None]
+    if len(left) == 1:
+        return True, left[0]
+    if hand.cards == 1:
+        return True, after.most
+    return False, None
+
+
+def standing(state, totals, table):
+    return tuple(Msg("still in") if o is None else Msg("out after hand %(n)d", n=o) for o in state.out_after)
+"""
+
+KNOCK_VIEW = """
+\"\"\"The knock-out toy on the pages: the tricks of the players still in.\"\"\"
+
+from scorekeeper.games.forms import HandForm as BaseHandForm
+from scorekeeper.games.forms import radio
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.inputs import number_or_raw
+from wtforms.fields import SelectChoice
+
+NAME = "knock"
+
+
+class HandForm(BaseHandForm):
+    t0 = radio()
+    t1 = radio()
+    t2 = radio()
+
+    def to_input(self, ctx):
+        out = ctx.state.out_after
+        return {"tricks": [0 if out[s] is not None else number_or_raw(self[f"t{s}"].data) for s in range(3)]}
+
+    @staticmethod
+    def data_from(inp, ctx):
+        return {f"t{s}": t for s, t in enumerate(inp["tricks"])}
+
+
+def buttons(form, ctx, side_names):
+    for s in range(ctx.n_players):
+        form[f"t{s}"].choices = [SelectChoice(str(t), str(t)) for t in range(ctx.cards + 1)]
+    return {"seats": [(f"t{s}", name) for s, name in enumerate(ctx.players) if ctx.state.out_after[s] is None]}
+
+
+def hand_words(inp, ctx):
+    return _("Tricks") + " " + "–".join(map(str, inp["tricks"]))
+
+
+def cell_words(inp, ctx):
+    return [str(t) if o is None else "·" for t, o in zip(inp["tricks"], ctx.state.out_after)]
+
+
+def blank_columns(table):
+    return [("cards", _("Cards"))]
+
+
+def blank_side_columns(table):
+    return [("tricks", _("Tricks"))]
+
+
+def blank_cells(number, table):
+    return {"cards": str(max(1, 8 - number))}
+"""
+
+KNOCK_EXAMPLES = """
+\"\"\"The knock-out toy's test data.\"\"\"
+
+PLAYERS = ["Ada", "Bea", "Cy"]
+GAME = {"options": {}, "hands": [{"tricks": [3, 4, 0]}, {"tricks": [4, 2, 0]}]}
+FORM_HANDS = [{"t0": "3", "t1": "4", "t2": "0"}]
+BLANK_COLUMNS = ["Cards"]
+CONTEXT_FREE = False
+LONG = ({}, None)
+OPTION_SETS = [{}]
+
+
+def long_hands(n, seed=1):
+    \"\"\"Until one is left (Cy out after hand 1, Bea after hand 3), then hands the finished game refuses.\"\"\"
+    return ([{"tricks": [4, 3, 0]}, {"tricks": [3, 3, 0]}, {"tricks": [5, 0, 0]}] + [{"tricks": [4, 0, 0]}] * n)[:n]
+
+
+def from_csv(row, game):
+    return {"tricks": [int(t) for t in row["tricks"].split()]}
+"""
+
+KNOCK_FILES = {
+    "scorekeeper/variants/knock/rules.py": KNOCK_RULES,
+    "scorekeeper/variants/knock/view.py": KNOCK_VIEW,
+    "templates/variants/knock/hand.html": TOY_TEMPLATE,
+    "tests/variants/knock/__init__.py": KNOCK_EXAMPLES,
+}
+
+
 def _module(monkeypatch, tmp_path, name: str, source: str):
     """A module written to a file and imported under `name` (gone from sys.modules after the test)."""
     path = tmp_path / f"{name.replace('.', '_')}.py"
@@ -170,13 +346,15 @@ def _module(monkeypatch, tmp_path, name: str, source: str):
     return module
 
 
-def register(monkeypatch, tmp_path, app, rules_source=TOY_RULES, view_source=TOY_VIEW, name="toy"):
+def register(
+    monkeypatch, tmp_path, app, rules_source=TOY_RULES, view_source=TOY_VIEW, name="toy", examples=TOY_EXAMPLES
+):
     """The toy in every registry the app reads: the core's, the views', the tests' examples, the hand template."""
     rules = _module(monkeypatch, tmp_path, f"scorekeeper.variants.{name}.rules", rules_source)
     view = _module(monkeypatch, tmp_path, f"scorekeeper.variants.{name}.view", view_source)
     monkeypatch.setitem(VARIANTS, name, variant(rules))
     monkeypatch.setitem(web_variants.VIEWS, name, View(view))
-    monkeypatch.setitem(EXAMPLES, name, _module(monkeypatch, tmp_path, f"variants.{name}", TOY_EXAMPLES))
+    monkeypatch.setitem(EXAMPLES, name, _module(monkeypatch, tmp_path, f"variants.{name}", examples))
     monkeypatch.setattr(
         app, "jinja_loader", ChoiceLoader([DictLoader({f"variants/{name}/hand.html": TOY_TEMPLATE}), app.jinja_loader])
     )
@@ -373,3 +551,95 @@ def test_six_to_eight_players_fit_the_phone_and_a4(client, api, monkeypatch, tmp
     pdf = client.get(f"/g/{game['id']}/sheet.pdf")
     assert pdf.status_code == 200 and not words_off_the_page(pdf.data, tmp_path)
     assert not words_off_the_page(client.get(f"/g/{game['id']}/blank.pdf").data, tmp_path)
+
+
+@pytest.fixture
+def knock(monkeypatch, tmp_path, app):
+    return register(monkeypatch, tmp_path, app, KNOCK_RULES, KNOCK_VIEW, "knock", KNOCK_EXAMPLES)
+
+
+def test_the_knockout_toy_is_its_own_files_and_nothing_else():
+    assert sorted(KNOCK_FILES) == sorted(path.replace("toy", "knock") for path in TOY_FILES)
+    assert "knock" not in VARIANTS
+
+
+def test_the_pages_play_a_knockout_game_the_variant_deals_and_leads(client, knock):
+    """Players leave, nobody scores: the variant's state says who is in, its dealer skips them, whoever took most
+    tricks leads; every page says its standing in its words, with no points, totals, Σ or chart."""
+    gid = start(client, "knock", ["Ada", "Bea", "Cy"])
+    post_hand(client, gid, {"t0": "3", "t1": "4", "t2": "0"})  # Ada deals; Cy takes nothing: out
+    entry = text(client.get(f"/g/{gid}/hands/new"))
+    assert "Deals: Bea Leads: Bea" in entry  # the deal passes on; Bea took most tricks last deal
+    assert "Cy" not in entry.split("Leads:", 1)[1]  # no buttons for a player who is out
+    r = client.post(f"/api/games/{gid}/hands", json={"tricks": [3, 2, 1]})
+    assert r.status_code in (400, 401, 403)
+    post_hand(client, gid, {"t0": "4", "t1": "2"})  # six cards; Cy's tricks are not asked
+    game = client.get(f"/api/games/{gid}").json
+    # The deal passes from Bea to Ada, skipping Cy who is out; Ada took most and leads.
+    assert game["next_dealer"] == 0 and game["next_leader"] == 0
+    assert [h["dealer"] for h in game["hands"]] == [0, 1] and [h["leader"] for h in game["hands"]] == [1, 1]
+    assert game["standing"] == ["still in", "still in", "out after hand 1"] and game["points"] is False
+    page = client.get(f"/g/{gid}").get_data(as_text=True)
+    protokoll = text(client.get(f"/g/{gid}"))
+    assert "out after hand 1" in protokoll and "still in" in protokoll
+    assert "Hand 3: Ada deals, Ada leads." in protokoll
+    assert "Σ" not in page and 'class="chart"' not in page
+    printed = client.get(f"/g/{gid}/print").get_data(as_text=True)
+    assert "Standing" in text(client.get(f"/g/{gid}/print")) and "out after hand 1" in printed
+    assert 'class="chart"' not in printed and "Σ" not in printed
+    blank = client.get(f"/g/{gid}/blank").get_data(as_text=True)
+    assert ">Tricks<" in blank and ">points<" not in blank  # the variant's own column, no points or total
+    assert '<td class="dealer">Ada</td>' in blank and '<td class="dealer"></td>' in blank  # hand 3, then unknown
+    post_hand(client, gid, {"t0": "5", "t1": "0"})  # five cards: Bea out, Ada the last one in
+    game = client.get(f"/api/games/{gid}").json
+    assert game["finished"] and game["winner"] == 0
+    assert game["standing"] == ["still in", "out after hand 3", "out after hand 1"]
+    assert "Game over: Ada won." in text(client.get(f"/g/{gid}"))
+
+
+def test_the_knockout_toy_on_paper_in_csv_in_a_spreadsheet_and_the_api(client, api, knock, tmp_path):
+    import openpyxl
+
+    game = api.create("knock", players=["Ada", "Bea", "Cy"], dealer=1)
+    for hand in EXAMPLES["knock"].GAME["hands"]:
+        api.hand(game, hand)
+    answer = api.get(game)
+    # Bea dealt first; Cy went out, so the deal goes Bea, Ada (not Cy), then Bea again.
+    assert [h["dealer"] for h in answer["hands"]] == [1, 0] and answer["next_dealer"] == 1
+    assert answer["next_leader"] == 0 and answer["standing"][2] == "out after hand 1"
+    pdf = client.get(f"/g/{game['id']}/sheet.pdf")
+    assert pdf.status_code == 200
+    pdf_text = pdftotext(pdf.data, tmp_path)
+    assert "Standing" in pdf_text and "after hand 1" in pdf_text and "Running totals" not in pdf_text
+    assert not words_off_the_page(pdf.data, tmp_path)
+    for url in (f"/g/{game['id']}/blank.pdf", "/blank/knock.pdf?player=Ada&player=Bea&player=Cy&dealer=0"):
+        blank = client.get(url)
+        assert blank.status_code == 200 and "Tricks" in pdftotext(blank.data, tmp_path)
+        assert "points" not in pdftotext(blank.data, tmp_path) and not words_off_the_page(blank.data, tmp_path)
+    blank = client.get("/blank/knock?player=Ada&player=Bea&player=Cy&dealer=2").get_data(as_text=True)
+    assert '<td class="dealer">Cy</td>' in blank and ">points<" not in blank
+    data = client.get(f"/g/{game['id']}/hands.csv").data.decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(data)))
+    assert [EXAMPLES["knock"].from_csv(row, game) for row in rows] == EXAMPLES["knock"].GAME["hands"]
+    assert not any(key.startswith(("points", "total")) for key in rows[0])
+    assert [row["standing Cy"] for row in rows] == ["out after hand 1", "out after hand 1"]
+    assert [row["standing Bea"] for row in rows] == ["still in", "still in"]
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"/g/{game['id']}/hands.xlsx").data))
+    cells = [[c.value for c in row] for row in book.worksheets[0].iter_rows()]
+    assert "standing Cy" in cells[0] and "out after hand 1" in cells[1] and "points Ada" not in cells[0]
+    assert client.get(f"/g/{game['id']}/game.json").json["standing"] == answer["standing"]
+
+
+def test_the_knockout_state_goes_on_from_a_protokoll_as_from_the_first_hand(knock):
+    """play_on carries the variant's state from the protokoll it goes on from: the same as replaying every hand."""
+    from scorekeeper.core import Setup, game_context, play, play_on
+
+    setup = Setup("knock", ("Ada", "Bea", "Cy"), 1, {})
+    hands = [{"tricks": [3, 4, 0]}, {"tricks": [4, 2, 0]}, {"tricks": [0, 5, 0]}]
+    whole = play(setup, hands)
+    for k in range(len(hands) + 1):
+        assert play_on(play(setup, hands[:k]), hands[k:]) == whole
+    assert [h.dealer for h in whole.hands] == [1, 0, 1] and whole.finished and whole.winner == 1
+    assert whole.state.out_after == (3, None, 1) and [h.state.out_after for h in whole.hands][1] == (None, None, 1)
+    ctx = game_context(VARIANTS["knock"], whole, 2)  # a hand's context again, as a page asks it: its own state
+    assert ctx.dealer == 0 and ctx.state == whole.hands[1].state and ctx.state.most == 1
