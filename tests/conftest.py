@@ -1,6 +1,9 @@
 """The fixtures every test may ask for: an app over a fresh SQLite file, its client, a small API client, a browser
 at a phone's size, the app served on 127.0.0.1, and a club's season. Plain helpers are in helpers.py."""
 
+import shutil
+import sys
+
 import pytest
 from hypothesis import settings
 
@@ -8,7 +11,7 @@ from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, 
 from scorekeeper import create_app
 from scorekeeper.services import clubs as club_service
 from scorekeeper.services import games as service
-from scorekeeper.storage import close, connect
+from scorekeeper.storage import close, connect, migrate
 from scorekeeper.web import db as web_db
 
 # `dev` (the default): few examples and no example database between runs, for a quick loop; `ci` (make test): the
@@ -18,9 +21,25 @@ settings.register_profile("dev", max_examples=10)
 settings.load_profile(PROFILE)
 
 
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory):
+    """A database file migrated once per session (per xdist worker): the tests copy it rather than each migrating a new
+    file through every migration. The migrations' own tests start from files of their own."""
+    path = tmp_path_factory.mktemp("migrated") / "scorekeeper.sqlite"
+    migrate(str(path))
+    return path
+
+
+def migrated_copy(migrated_db, path) -> str:
+    """A copy of the migrated database at `path` (the file alone: migrate() closed it, so no WAL is left)."""
+    shutil.copyfile(migrated_db, path)
+    return str(path)
+
+
 @pytest.fixture
-def db_path(tmp_path):
-    return str(tmp_path / "scorekeeper.sqlite")
+def db_path(tmp_path, migrated_db):
+    """A fresh database with the schema as create_app leaves it: a copy of the migrated one."""
+    return migrated_copy(migrated_db, tmp_path / "scorekeeper.sqlite")
 
 
 @pytest.fixture
@@ -64,13 +83,13 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path):
+def live_server(tmp_path, migrated_db):
     """The app on 127.0.0.1 in a thread, over a real SQLite file; answers (base_url, db_path)."""
     import threading
 
     from werkzeug.serving import make_server
 
-    path = str(tmp_path / "live.sqlite")
+    path = migrated_copy(migrated_db, tmp_path / "live.sqlite")
     app = create_app({"DATABASE": path, "SECRET_KEY": "live", "GC_FREEZE": False})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -143,3 +162,42 @@ def season(db):
                 assert {k: v for k, v in got.items() if v} == {k: v for k, v in pts.items() if v}, (date, inp)
         evenings.append(evening_id)
     return {"club": club_id, "ids": ids, "names": {v: k for k, v in ids.items()}, "evenings": evenings, "keys": keys}
+
+
+# ------------------------------------------------------------------ programs outside Python: the needs_program marker
+
+# Every program started while a test runs (sys.audit's "subprocess.Popen" event, whoever starts it): a test that starts
+# one must be marked needs_program (or browser), so that `make quick` (-m "not needs_program") runs none. The app's own
+# PDF renderer (scorekeeper.web.sheets.pdf) is part of the app under test, not a program of its own.
+STARTED: list[str] = []
+OWN_PROCESSES = ("scorekeeper.web.sheets.pdf",)
+STARTED_BEFORE = pytest.StashKey[int]()
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "subprocess.Popen":
+        argv = [args[1]] if isinstance(args[1], (str, bytes)) else list(args[1] or [])
+        command = " ".join(map(str, argv or [args[0]]))
+        if not any(own in command for own in OWN_PROCESSES):
+            STARTED.append(command.replace(sys.executable, "python"))
+    elif event == "os.system":
+        STARTED.append(str(args[0]))
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    item.stash[STARTED_BEFORE] = len(STARTED)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    started = STARTED[item.stash.get(STARTED_BEFORE, len(STARTED)) :]
+    marked = item.get_closest_marker("needs_program") or item.get_closest_marker("browser")
+    if call.when == "teardown" and report.passed and started and not marked:
+        report.outcome = "failed"
+        report.longrepr = f"started {started[0][:200]!r} but is not marked needs_program (pyproject.toml's markers)"
+    return report
