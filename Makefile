@@ -35,12 +35,15 @@ run: setup system-run
 dev: setup
 	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)
 
+# Every test, on every core (pytest-xdist; docs/testing.md has the timings). A file's tests stay on one worker
+# (--dist loadfile): the module-scoped servers (nginx, the fuzzers' apps) start once per file, not once per worker.
 test: setup system-test
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n auto --dist loadfile
 
-# The quick loop at the desk: no browser, no servers or wheels, hypothesis's dev profile.
+# The quick loop at the desk: in-process tests only (no browser, no server, no program outside Python), on every core,
+# hypothesis's dev profile.
 quick: setup
-	$(PY) -m pytest -q -m "not slow and not browser" -x
+	$(PY) -m pytest -q -n auto -m "not slow and not browser and not needs_program" -x
 
 bench: setup system-test
 	$(PY) bench/run.py

@@ -164,6 +164,15 @@ def season(db):
     return {"club": club_id, "ids": ids, "names": {v: k for k, v in ids.items()}, "evenings": evenings, "keys": keys}
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items):
+    """A test that takes Playwright's page, context or browser drives Chromium: marked browser, whatever its file says
+    (tests/browser/test_layout.py once said nothing, and `make quick` started Chromium)."""
+    for item in items:
+        if {"page", "context", "browser"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
 # ------------------------------------------------------------------ programs outside Python: the needs_program marker
 
 # Every program started while a test runs (sys.audit's "subprocess.Popen" event, whoever starts it): a test that starts

@@ -11,7 +11,7 @@ import pytest
 
 from helpers import ARTIFACTS, PHONE, pdftotext
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.needs_program]  # zbarimg reads the QR codes
 
 LANDSCAPE = {"width": 844, "height": 390}
 MEMBERS = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans", "Ida"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # builds and installs the wheel
+pytestmark = [pytest.mark.slow, pytest.mark.needs_program]  # builds and installs the wheel
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """

@@ -180,6 +180,7 @@ def test_the_protokoll_print_csv_and_blank_sheet(client):
 NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
 
 
+@pytest.mark.needs_program
 @pytest.mark.parametrize("n", range(2, 9))
 def test_the_blank_sheet_prints_each_deals_cards_and_a_bid_column_per_player_within_a4(client, tmp_path, n):
     from helpers import pdfinfo, pdftotext, words_off_the_page
