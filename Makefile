@@ -41,12 +41,16 @@ run: setup
 dev: setup
 	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)
 
+# Every test, on every core (pytest-xdist). A file's tests stay on one worker (--dist loadfile): a module's server
+# (nginx, the fuzzers' apps, the every-page walk) starts once, not once per worker. About 14 CPU minutes: 7 min on two
+# idle cores (serial: 12-13 min); 34 min with -n 2 while eight other agents loaded them (docs/testing.md).
 test: setup system-test
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n auto --dist loadfile
 
-# The quick loop at the desk: no browser, no servers or wheels, hypothesis's dev profile.
+# The quick loop at the desk: in-process tests only (no browser, no server, no program of its own: needs_program), on
+# every core, hypothesis's dev profile.
 quick: setup
-	$(PY) -m pytest -q -m "not slow and not browser" -x
+	$(PY) -m pytest -q -n auto -m "not slow and not browser and not needs_program" -x
 
 bench: setup $(VENV)/.bench system-bench
 	$(PY) bench/run.py

@@ -2,6 +2,8 @@
 at a phone's size, the app served on 127.0.0.1, and a club's season. Plain helpers are in helpers.py."""
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from scorekeeper import create_app
 from scorekeeper.clubs import service as club_service
 from scorekeeper.games import service
 from scorekeeper.server import db as web_db
-from scorekeeper.storage import close, connect
+from scorekeeper.storage import close, connect, migrate
 
 # `dev` (the default): few examples and no example database between runs, for a quick loop; `ci` (make test): the
 # full count. helpers.examples(n) scales the tests that set their own count.
@@ -26,9 +28,25 @@ CHECKOUT = str(Path(__file__).resolve().parents[1])
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (CHECKOUT, os.environ.get("PYTHONPATH", "")) if p)
 
 
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory):
+    """A database file migrated once per session (per xdist worker): the tests copy it rather than each migrating a new
+    file through every migration. The migrations' own tests start from files of their own."""
+    path = tmp_path_factory.mktemp("migrated") / "scorekeeper.sqlite"
+    migrate(str(path))
+    return path
+
+
+def migrated_copy(migrated_db, path) -> str:
+    """A copy of the migrated database at `path` (the file alone: migrate() closed it, so no WAL is left)."""
+    shutil.copyfile(migrated_db, path)
+    return str(path)
+
+
 @pytest.fixture
-def db_path(tmp_path):
-    return str(tmp_path / "scorekeeper.sqlite")
+def db_path(tmp_path, migrated_db):
+    """A fresh database with the schema as create_app leaves it: a copy of the migrated one."""
+    return migrated_copy(migrated_db, tmp_path / "scorekeeper.sqlite")
 
 
 @pytest.fixture
@@ -72,13 +90,13 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path):
+def live_server(tmp_path, migrated_db):
     """The app on 127.0.0.1 in a thread, over a real SQLite file; answers (base_url, db_path)."""
     import threading
 
     from werkzeug.serving import make_server
 
-    path = str(tmp_path / "live.sqlite")
+    path = migrated_copy(migrated_db, tmp_path / "live.sqlite")
     app = create_app({"DATABASE": path, "SECRET_KEY": "live", "GC_FREEZE": False})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -151,3 +169,51 @@ def season(db):
                 assert {k: v for k, v in got.items() if v} == {k: v for k, v in pts.items() if v}, (date, inp)
         evenings.append(evening_id)
     return {"club": club_id, "ids": ids, "names": {v: k for k, v in ids.items()}, "evenings": evenings, "keys": keys}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items):
+    """A test that takes Playwright's page, context or browser drives Chromium: marked browser, whatever its file says
+    (tests/browser/test_layout.py once said nothing, and `make quick` started Chromium)."""
+    for item in items:
+        if {"page", "context", "browser"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
+# ------------------------------------------------------------------ programs outside Python: the needs_program marker
+
+# Every program started while a test runs (sys.audit's "subprocess.Popen" event, whoever starts it): a test that starts
+# one must be marked needs_program (or browser), so that `make quick` (-m "not needs_program") runs none. The app's own
+# PDF renderer (scorekeeper.server.pdf) is part of the app under test, not a program of its own.
+STARTED: list[str] = []
+OWN_PROCESSES = ("scorekeeper.server.pdf",)
+STARTED_BEFORE = pytest.StashKey[int]()
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "subprocess.Popen":
+        argv = [args[1]] if isinstance(args[1], (str, bytes)) else list(args[1] or [])
+        command = " ".join(map(str, argv or [args[0]]))
+        if not any(own in command for own in OWN_PROCESSES):
+            STARTED.append(command.replace(sys.executable, "python"))
+    elif event == "os.system":
+        STARTED.append(str(args[0]))
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    item.stash[STARTED_BEFORE] = len(STARTED)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    started = STARTED[item.stash.get(STARTED_BEFORE, len(STARTED)) :]
+    marked = item.get_closest_marker("needs_program") or item.get_closest_marker("browser")
+    if call.when == "teardown" and report.passed and started and not marked:
+        report.outcome = "failed"
+        report.longrepr = f"started {started[0][:200]!r} but is not marked needs_program (pyproject.toml's markers)"
+    return report

@@ -98,7 +98,7 @@ def clubs(db, ids: list[str]) -> list[store.ClubRecord]:
     return store.list_clubs(db, ids)
 
 
-def check_rules(variant: Any, options: Any, currency: str) -> dict:
+def check_rules(variant: Any, options: Any, currency: Any) -> dict:
     """The club's rule set as its tables will be started with it; raises InputError keyed like start_game's.
 
     Checked for every table size the variant has, not one: a club keeps any house rule its tables may use, and what
@@ -449,7 +449,7 @@ def _check_evening(date: Any, fee: Any, settlement: Any) -> tuple[str, int]:
         errors.update(exc.errors)
     if settlement not in club_rules.SETTLEMENTS:
         errors["settlement"] = _("must be one of %(choices)s", choices=", ".join(club_rules.SETTLEMENTS))
-    if errors:
+    if errors or day is None or fee_cents is None:
         raise InputError(errors)
     return day, fee_cents
 
@@ -505,7 +505,7 @@ def table_options(club: store.ClubRecord, variant: str) -> dict:
     """A table plays the club's rule set; another variant gets its own defaults and is not played for money."""
     if variant == club.variant:
         return dict(club.options)
-    options = {"currency": club.currency} if "currency" in VARIANTS[variant].OPTIONS else {}
+    options: dict[str, Any] = {"currency": club.currency} if "currency" in VARIANTS[variant].OPTIONS else {}
     if "rate" in VARIANTS[variant].OPTIONS:
         options["rate"] = None
     return options

@@ -123,7 +123,7 @@ def read_number(
     places: int | None = None,
     fraction: bool = False,
     exponent: bool = True,
-    messages: Mapping[str, Msg] | None = None,
+    messages: Mapping[str, str] | None = None,  # Msg for the core; the shell may pass text already translated
 ) -> Fraction:
     """`value` (an int, a finite float or a text) as an exact Fraction from `low` to `high`; OptionError if not.
 

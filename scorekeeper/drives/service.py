@@ -258,10 +258,15 @@ def _replayed(db, record: store.DriveRecord) -> ScoredDrive:
 def load(db, drive_id: str) -> ScoredDrive:
     """The drive replayed from its setup and results (read from one snapshot); NotFound if there is none."""
     with reading(db):
-        record = store.get_drive(db, drive_id)
-        if record is None:
-            raise NotFound("drive")
-        return _replayed(db, record)
+        return _replayed(db, _record(db, drive_id))
+
+
+def _record(db, drive_id: str) -> store.DriveRecord:
+    """The drive's row; NotFound if there is none."""
+    record = store.get_drive(db, drive_id)
+    if record is None:
+        raise NotFound("drive")
+    return record
 
 
 def head(db, drive_id: str) -> store.DriveRecord:
@@ -311,9 +316,7 @@ def _same_token(expected: str, token: Any) -> bool:
 
 def _open(db, drive_id: str, allowed: Callable[[store.DriveRecord], bool]) -> ScoredDrive:
     """The drive to write to, inside writing(): NotFound, Forbidden."""
-    record = store.get_drive(db, drive_id)
-    if record is None:
-        raise NotFound("drive")
+    record = _record(db, drive_id)
     if not allowed(record):
         raise Forbidden()
     return _replayed(db, record)
@@ -396,7 +399,7 @@ def _enter(db, drive_id, hand, table, raw, allowed, fields=frozenset({"tricks", 
             )
         change = core.enter(before.setup, before.results, before.kept, hand, table, tricks)
         _store_change(db, before, change, hand, table)
-        after = _replayed(db, store.get_drive(db, drive_id))
+        after = _replayed(db, _record(db, drive_id))
     return after
 
 
@@ -433,7 +436,7 @@ def correct_result(
         if dry_run or body.get("dry_run") is True:
             return scored_drive, change
         _store_change(db, scored_drive, change, hand, table)
-        after = _replayed(db, store.get_drive(db, drive_id))
+        after = _replayed(db, _record(db, drive_id))
     return after, change
 
 
@@ -447,7 +450,7 @@ def rename_player(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
         body = _body(raw, {"from", "to"}, '{"from": "Bae", "to": "Bea"}')
         setup = core.rename(scored_drive.setup, body.get("from"), body.get("to"))
         store.put_drive_setup(db, drive_id, setup.as_dict(), setup.title)
-        return _replayed(db, store.get_drive(db, drive_id))
+        return _replayed(db, _record(db, drive_id))
 
 
 def add_substitute(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
@@ -461,7 +464,7 @@ def add_substitute(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
         as_gent = body.get("lady_as_gent", False) is True
         setup = core.substitute(scored_drive.setup, body.get("out"), body.get("in"), hand, as_gent)
         store.put_drive_setup(db, drive_id, setup.as_dict(), setup.title)
-        return _replayed(db, store.get_drive(db, drive_id))
+        return _replayed(db, _record(db, drive_id))
 
 
 def delete_drive(db, drive_id: str, key: Any) -> None:
@@ -484,7 +487,7 @@ def put_money(db, drive_id: str, data: Any, key: Any, language: str | None = Non
         checked = check_money(data, scored_drive.setup, language)
         store.put_drive_money(db, drive_id, checked, changed=True)
         store.put_drive_draws(db, drive_id, [])
-        return _replayed(db, store.get_drive(db, drive_id))
+        return _replayed(db, _record(db, drive_id))
 
 
 def _draw(db, scored_drive: ScoredDrive, prizes: dict | None, rng: secrets.SystemRandom) -> list[dict]:
@@ -527,7 +530,7 @@ def draw_prizes(db, drive_id: str, key: Any) -> ScoredDrive:
         draws = _draw(db, scored_drive, prizes, secrets.SystemRandom())
         if draws != list(scored_drive.record.draws):
             store.put_drive_draws(db, drive_id, draws)
-        return _replayed(db, store.get_drive(db, drive_id))
+        return _replayed(db, _record(db, drive_id))
 
 
 def give_prizes(db, drive_id: str, key: Any) -> ScoredDrive:
@@ -543,4 +546,4 @@ def give_prizes(db, drive_id: str, key: Any) -> ScoredDrive:
         if draws != list(scored_drive.record.draws):
             store.put_drive_draws(db, drive_id, draws)
         store.put_drive_prizes_given(db, drive_id, store.now(db))
-        return _replayed(db, store.get_drive(db, drive_id))
+        return _replayed(db, _record(db, drive_id))

@@ -9,7 +9,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from scorekeeper.core import (
     VARIANTS,
@@ -80,14 +80,24 @@ def hash_key(key: str) -> str:
 HANDED = "h."  # a handed key (handed_key) starts so: no edit key does (token_urlsafe makes none with a dot)
 
 
-def handed_key(game: store.GameRecord) -> str:
+class Keyed(Protocol):
+    """A row guarded by an edit key (a game, a drive): what key_matches and handed_key read."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def edit_key_hash(self) -> str: ...
+
+
+def handed_key(game: Keyed) -> str:
     """The key a club table's code hands to its scorer's phone: an HMAC of the game under its (hashed) edit key, as a
     drive table's token is, so it gives this game's edit right and nothing else, and nothing new is stored."""
     mac = hmac.new(game.edit_key_hash.encode(), f"{game.id}/handed".encode(), hashlib.sha256)
     return HANDED + base64.urlsafe_b64encode(mac.digest()[:18]).decode()
 
 
-def key_matches(game: store.GameRecord, key: Any) -> bool:
+def key_matches(game: Keyed, key: Any) -> bool:
     """Constant-time comparison of a presented edit key with the stored hash (or of a handed key with its HMAC)."""
     if not isinstance(key, str) or not key or not key.isascii():
         return False
@@ -118,7 +128,7 @@ def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setu
     """Check what a game is started with; answer its setup and title, or raise InputError naming every wrong field."""
     if not isinstance(data, dict):
         raise InputError({"body": Msg("must be a JSON object with variant, players, dealer, title and options")})
-    errors = {k: Msg("unknown field") for k in sorted(set(data) - set(allowed))}
+    errors: dict[str, str] = {k: Msg("unknown field") for k in sorted(set(data) - set(allowed))}
     title = None
     try:
         title = check_name(data.get("title"), Msg("the title"), required=False, limit=80)
@@ -135,7 +145,7 @@ def _check_game(data: Any, allowed: tuple[str, ...] = GAME_FIELDS) -> tuple[Setu
         setup = make_setup(data.get("variant"), data.get("players"), data.get("dealer", 0), options)
     except InputError as exc:
         errors.update({"preset" if k == "options.preset" and "preset" in data else k: v for k, v in exc.errors.items()})
-    if errors:
+    if errors or setup is None:
         raise InputError(errors)
     return setup, title, language
 
@@ -229,10 +239,15 @@ def _scored_game(db, game: store.GameRecord) -> ScoredGame:
 
 
 def load(db, game_id: str) -> ScoredGame:
+    return _scored_game(db, _game(db, game_id))
+
+
+def _game(db, game_id: str) -> store.GameRecord:
+    """The game's row; NotFound if there is none."""
     game = store.get_game(db, game_id)
     if game is None:
         raise NotFound("game")
-    return _scored_game(db, game)
+    return game
 
 
 def authorise(db, scored_game: ScoredGame, key: Any) -> None:
@@ -406,7 +421,7 @@ def replace_hand(
             changed = store.update_hand(db, game_id, record.id, dict(scored.input))
             mark = store.log_edit(db, game_id, "edited", number, record.id, record.input, dict(scored.input))
             hands = scored_game.hands[: number - 1] + (changed,) + scored_game.hands[number:]
-            after = ScoredGame(store.get_game(db, game_id), hands, protokoll, mark)
+            after = ScoredGame(_game(db, game_id), hands, protokoll, mark)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
     if after is not None:
@@ -436,7 +451,7 @@ def delete_hand(
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "deleted", request, record.id)
         after = ScoredGame(
-            store.get_game(db, game_id), scored_game.hands[: number - 1] + scored_game.hands[number:], protokoll, mark
+            _game(db, game_id), scored_game.hands[: number - 1] + scored_game.hands[number:], protokoll, mark
         )
     _remember(db, after)
 
@@ -555,7 +570,7 @@ def put_bids(
                 store.put_open_deal(db, game_id, bids)
             if idempotency_key is not None:
                 store.put_idempotency(db, game_id, idempotency_key, "bids", request, None)
-        after = replace(scored_game, game=store.get_game(db, game_id))
+        after = replace(scored_game, game=_game(db, game_id))
     _remember(db, after)
     return after
 
@@ -578,7 +593,7 @@ def clear_bids(
             store.close_open_deal(db, game_id)
             if idempotency_key is not None:
                 store.put_idempotency(db, game_id, idempotency_key, "bids cleared", request, None)
-        after = replace(scored_game, game=store.get_game(db, game_id))
+        after = replace(scored_game, game=_game(db, game_id))
     _remember(db, after)
     return after
 
@@ -627,13 +642,14 @@ def import_game(db, data: Any, max_hands: int | None = None) -> tuple[str, str]:
         errors["hands"] = Msg("must be a list of hand inputs")
     elif max_hands is not None and len(hands) > max_hands:
         errors["hands"] = Msg("has %(n)d hands; a game takes at most %(max)d", n=len(hands), max=max_hands)
-    setup = title = language = None
+    checked = None
     try:
-        setup, title, language = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
+        checked = _check_game({k: v for k, v in data.items() if k not in ("format", "hands")})
     except InputError as exc:
         errors.update(exc.errors)
-    if errors:
+    if errors or checked is None:
         raise InputError(errors)
+    setup, title, language = checked
     try:
         protokoll = play(setup, hands)
     except InputError as exc:

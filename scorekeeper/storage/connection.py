@@ -13,8 +13,10 @@ import sqlite_utils
 try:
     import fcntl
 except ImportError:  # Windows: writers then wait in SQLite's busy handler, and SQLite flushes each commit
-    fcntl = None
-GROUP_FLUSH = fcntl is not None  # writing() flushes the WAL after the commit, outside the lock (see connect)
+    FLOCK = False
+else:
+    FLOCK = True
+GROUP_FLUSH = FLOCK  # writing() flushes the WAL after the commit, outside the lock (see connect)
 
 
 class LockFile:
@@ -29,6 +31,13 @@ class LockFile:
 
     def fileno(self) -> int:
         return self.fd
+
+    def hold(self) -> None:
+        """Wait for the lock and take it (flock, exclusive)."""
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def release(self) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -79,7 +88,7 @@ def connect(path: str, *, checkpoints: bool = True, busy_timeout: float = BUSY_T
     if not checkpoints:
         db.execute("PRAGMA wal_autocheckpoint=0")
     db.file = None if path == ":memory:" else os.path.realpath(path)
-    db.lock = None if fcntl is None or db.file is None else LockFile(db.file + ".lock")
+    db.lock = None if not FLOCK or db.file is None else LockFile(db.file + ".lock")
     return db
 
 

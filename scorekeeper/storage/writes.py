@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 
-from scorekeeper.storage.connection import GROUP_FLUSH, Database, fcntl
+from scorekeeper.storage.connection import GROUP_FLUSH, Database
 
 
 @contextmanager
@@ -33,12 +33,12 @@ def queued(db: Database):
     """Hold the writers' lock file of the connection's database (nothing to hold where there is no fcntl)."""
     lock = db.lock
     if lock is not None:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.hold()
     try:
         yield
     finally:
         if lock is not None:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            lock.release()
 
 
 def flush(db: Database) -> None:

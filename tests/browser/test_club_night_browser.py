@@ -15,7 +15,7 @@ from scorekeeper.clubs import service as club_service
 from scorekeeper.games import service
 from scorekeeper.storage import close, connect
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.needs_program]  # zbarimg reads the QR codes
 
 LANDSCAPE = {"width": 844, "height": 390}
 MEMBERS = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans", "Ida"]

@@ -94,20 +94,21 @@ def screen_cycle(browser, base, drive_id):
     count = int(screen.locator(".screen-page").first.get_attribute("data-pages"))
     seen, kinds = set(), []
     for n in range(1, count + 1):
-        screen.wait_for_selector(f"#screen[data-shown='{n}']", timeout=5000)
-        page = screen.locator(f".screen-page[data-page='{n}']")
-        kinds.append(page.get_attribute("class").split("page-")[-1].split()[0])
-        screen.screenshot(path=str(ARTIFACTS / f"drive-hall-screen-{n}.png"))
-        # at once, in the page: the page shown may change while Python asks element by element
-        seen |= set(
-            screen.evaluate(
-                """n => [...document.querySelectorAll(`.screen-page[data-page='${n}'].shown li[data-name]`)]
+        # at once, in the page, while page n is the one shown: on a loaded machine the screen moves on while Python
+        # asks element by element (or takes a screenshot)
+        shown = screen.wait_for_function(
+            """n => document.querySelector('#screen').dataset.shown === String(n) &&
+                [...document.querySelectorAll(`.screen-page[data-page='${n}'].shown li[data-name]`)]
                 .filter(li => { const r = li.getBoundingClientRect();
                                 return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; })
                 .map(li => li.dataset.name)""",
-                n,
-            )
+            arg=n,
+            timeout=(count + 5) * 1000,  # missed by a moment, it comes round again after a cycle of `count` seconds
         )
+        seen |= set(shown.json_value())
+        page = screen.locator(f".screen-page[data-page='{n}']")
+        kinds.append(page.get_attribute("class").split("page-")[-1].split()[0])
+        screen.screenshot(path=str(ARTIFACTS / f"drive-hall-screen-{n}.png"))
     ctx.close()
     return seen, kinds
 

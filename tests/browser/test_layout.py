@@ -9,6 +9,8 @@ import pytest
 
 from helpers import ARTIFACTS
 
+pytestmark = pytest.mark.browser
+
 NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Maximilian"]
 LANDSCAPE = {"width": 844, "height": 390}
 # Every link, button and radio label a thumb taps: its box, unless hidden.

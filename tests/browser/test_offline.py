@@ -71,7 +71,8 @@ def test_two_hands_offline_survive_a_reload_and_are_sent_once(page, context, liv
     page.wait_for_selector("#waiting-note:not([hidden])")
     assert "2 hands waiting" in page.inner_text("#waiting-note")
 
-    context.set_offline(False)
+    with page.expect_navigation():  # the waiting note's page sends them and reloads itself: a goto now would abort
+        context.set_offline(False)
     page.goto(f"{base}/g/{game_id}")
     page.wait_for_selector("#hand-2")
     page.wait_for_selector("tbody.pending", state="detached")

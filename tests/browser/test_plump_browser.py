@@ -217,8 +217,8 @@ def test_offline_the_bids_and_then_the_tricks_are_kept_and_sent_in_order(page, c
     page.wait_for_selector("#pending-1")
     assert server_game(base, game_id)["hands"] == []
 
-    context.set_offline(False)
-    page.goto(f"{base}/g/{game_id}")
+    with page.expect_navigation():  # back online, the page sends what it kept and reloads itself: wait for that
+        context.set_offline(False)
     page.wait_for_selector("#hand-1")
     page.wait_for_selector("tbody.pending", state="detached")
     got = server_game(base, game_id)

@@ -164,8 +164,8 @@ def test_bid_whist_offline_the_contract_and_then_the_books_are_kept_and_sent_in_
     page.click("button.save")
     page.wait_for_selector("#pending-1")
     assert server_game(base, game_id)["hands"] == []
-    context.set_offline(False)
-    page.goto(f"{base}/g/{game_id}")
+    with page.expect_navigation():  # back online, the page sends what it kept and reloads itself: wait for that
+        context.set_offline(False)
     page.wait_for_selector("#hand-1")
     page.wait_for_selector("tbody.pending", state="detached")
     got = server_game(base, game_id)

@@ -183,6 +183,7 @@ def test_backup_to_a_missing_folder_fails_cleanly(app, tmp_path):
     assert result.exit_code != 0 and "Error" in result.output
 
 
+@pytest.mark.needs_program
 def test_flask_backup_command_line(api, db_path, tmp_path):
     """The command as documented: `flask --app scorekeeper backup PATH`."""
     import os

@@ -99,6 +99,7 @@ def test_the_scale_always_holds_zero_and_stays_in_the_box(totals):
             assert c["left"] <= x <= c["right"] and 0 <= y <= c["height"]
 
 
+@pytest.mark.needs_program
 def test_the_pdf_prints_the_chart(client, api, danish, tmp_path):
     r = client.get(danish["links"]["pdf"])
     assert r.status_code == 200 and r.data[:4] == b"%PDF"

@@ -268,6 +268,7 @@ def played(client, db, club):
     return club_id, evening_id
 
 
+@pytest.mark.needs_program
 def test_the_evening_on_paper_one_pdf(client, played, tmp_path):
     from helpers import pdftotext
 
@@ -299,6 +300,7 @@ def evening_words(data: bytes, tmp_path, titles: list[str]) -> list[str]:
     return out
 
 
+@pytest.mark.needs_program
 @pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path, lang):
     """The evening's PDF (ReportLab, clubs/document.py) and its print page: the same words in the same order, the

@@ -50,6 +50,7 @@ def test_create_app_starts_from_config_py(tmp_path, testing):
     assert "CLUB_CLOCK" not in app.config  # the clubs' views hold its default
 
 
+@pytest.mark.needs_program
 def test_the_config_command_lists_every_key_and_hides_the_secret(tmp_path):
     env = {
         "PATH": "/usr/bin:/bin",

@@ -273,6 +273,7 @@ def test_score_and_tally_cards_carry_the_tricks(client, drive):
     assert blank.count("<tr><td>24</td>") == 2  # two cards per page, each with 24 hands
 
 
+@pytest.mark.needs_program
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler-utils missing")
 def test_the_final_standings_as_a_pdf(client, drive, tmp_path):
     drive_id, urls = drive

@@ -63,6 +63,7 @@ def test_every_game_page_escapes_names(client, game, path):
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
 
 
+@pytest.mark.needs_program
 def test_the_pdf_prints_the_name_as_text(client, game, tmp_path):
     path = tmp_path / "sheet.pdf"
     path.write_bytes(client.get(f"/g/{game['id']}/sheet.pdf").data)

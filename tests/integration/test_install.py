@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # builds a wheel from a clean clone and installs it into a new venv
+# builds a wheel from a clean clone and installs it into a new venv
+pytestmark = [pytest.mark.slow, pytest.mark.needs_program]
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """

@@ -335,6 +335,7 @@ def holding(job) -> bytes:
     return b"%PDF-held-one."
 
 
+@pytest.mark.needs_program  # a stand-in renderer that holds the drives' renderer
 def test_a_games_pdf_is_drawn_while_a_drives_paper_is_drawn(tmp_path, monkeypatch):
     """While one drive's score cards are drawn (held by a stand-in renderer until the test lets it go), a game's PDF
     is drawn by the real renderer and answered 200, the drive's other paper is told to come back (503), and the

@@ -24,7 +24,7 @@ import pytest
 from helpers import PLAYERS, ROOT, call, free_port
 from scorekeeper import create_app
 
-pytestmark = pytest.mark.slow  # replicates under load, kills and restores
+pytestmark = [pytest.mark.slow, pytest.mark.needs_program]  # replicates under load, kills and restores
 
 SYNC_INTERVAL = 1.0  # seconds, deploy/litestream.yml's example too
 BOUND = 2 * SYNC_INTERVAL  # a hand acknowledged longer ago than this before the kill must be in the replica

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 import sqlite3
 import tempfile
 from html import unescape
@@ -16,6 +17,7 @@ from flask import request_started
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.server.live_door import LiveDoor, mark
 from variants import EXAMPLES
@@ -281,14 +283,15 @@ STEPS = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=STEPS)
-def test_with_the_door_or_without_every_poll_is_answered_alike(steps):
+def test_with_the_door_or_without_every_poll_is_answered_alike(migrated_db, steps):
     """Two apps over one SQLite file, the door on in one and off in the other; the same phones (a viewer and the
     scorer) watch the same game on both through every sequence of changes: every poll gets the same status and the
     same tag from both."""
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "s.sqlite")
+        shutil.copyfile(migrated_db, path)  # the schema without migrating a file per example (tests/conftest.py)
         apps = {
             door: create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "test", "LIVE_DOOR": door})
             for door in (True, False)

@@ -119,6 +119,7 @@ def test_redaction_keeps_the_rest_of_the_line():
     assert redact("GET /c/C1/login?next=%2Fc%2FC1%2Fsettings 200") == "GET /c/C1/login?next=%2Fc%2FC1%2Fsettings 200"
 
 
+@pytest.mark.needs_program
 def test_the_served_apps_log_keeps_no_secret(tmp_path):
     """`python -m scorekeeper.server.serve` (waitress, the root logger's handler): its stderr after the odd spellings."""
     port = free_port()

@@ -360,6 +360,7 @@ def slow_client(port: int) -> socket.socket:
     return s
 
 
+@pytest.mark.needs_program
 @pytest.mark.slow  # 50 slowloris clients against the server
 def test_slow_clients_do_not_starve_the_server(served):
     base, port = served

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-pytestmark = pytest.mark.slow  # builds and installs the wheel
+pytestmark = [pytest.mark.slow, pytest.mark.needs_program]  # builds and installs the wheel
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """

@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.games import sheets
 
-pytestmark = pytest.mark.slow  # starts, times out and kills PDF renderer processes
+pytestmark = [pytest.mark.slow, pytest.mark.needs_program]  # starts, times out, kills renderer processes
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 SHEET = {"title": "Æ Ø Å", "blocks": [{"kind": "p", "text": "Æ Ø Å −20 ♠ ♥ ♦ ♣"}]}

@@ -10,6 +10,8 @@ from helpers import ARTIFACTS, page_words, paper_words, pdf_words, pdfinfo, pdft
 from scorekeeper.core import VARIANTS
 from variants import EXAMPLES
 
+pytestmark = pytest.mark.needs_program  # poppler's pdftotext (and zbarimg)
+
 LONG_HANDS = 45  # enough for a second and third page
 
 

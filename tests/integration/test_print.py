@@ -100,6 +100,7 @@ def test_the_game_links_to_its_pdf_and_csv(client, evening):
         assert client.get(evening["links"][link]).status_code == 200
 
 
+@pytest.mark.needs_program
 def test_the_pdf_of_a_finished_danish_evening(client, evening, tmp_path):
     assert evening["finished"]
     r = client.get(evening["links"]["pdf"])
@@ -137,6 +138,7 @@ def test_the_pdf_of_a_finished_danish_evening(client, evening, tmp_path):
     assert not words_off_the_page(r.data, tmp_path)
 
 
+@pytest.mark.needs_program
 def test_the_pdf_of_a_classic_rubber(client, rubber, tmp_path):
     assert rubber["finished"] and rubber["games_won"] == [2, 1]
     r = client.get(rubber["links"]["pdf"])
@@ -162,6 +164,7 @@ def test_the_pdf_of_a_classic_rubber(client, rubber, tmp_path):
     assert not words_off_the_page(r.data, tmp_path)
 
 
+@pytest.mark.needs_program
 def test_a_40_hand_game_spans_pages_with_the_header_row_on_each(client, api, tmp_path):
     players = ["Ann-Kristin Østergård", "Søren", "Åsa", "Bo", "Jørgen Æbelø"]
     game = api.create("danish", players=players, title="Lang aften i Ærøskøbing")
@@ -256,6 +259,7 @@ def test_unknown_games_and_variants_are_404(client, path):
     assert client.get(path).status_code == 404
 
 
+@pytest.mark.needs_program
 def test_the_pdf_renderer_reads_no_file_and_no_markup(app, tmp_path):
     """ReportLab's Paragraph markup would read a file for <img src>: every text reaches it escaped, and a table cell
     is drawn as a plain string (never parsed)."""
@@ -288,6 +292,7 @@ def test_the_pdf_renderer_reads_no_file_and_no_markup(app, tmp_path):
 BLANK_COLUMNS = {name: example.BLANK_COLUMNS for name, example in EXAMPLES.items()}
 
 
+@pytest.mark.needs_program
 @pytest.mark.parametrize("variant", sorted(BLANK_COLUMNS))
 def test_a_blank_sheet_for_each_variant(client, variant, tmp_path):
     from scorekeeper.core import VARIANTS
@@ -309,6 +314,7 @@ def test_a_blank_sheet_for_each_variant(client, variant, tmp_path):
     assert not words_off_the_page(r.data, tmp_path)
 
 
+@pytest.mark.needs_program
 @pytest.mark.parametrize("variant", sorted(BLANK_COLUMNS))
 def test_a_named_blank_sheet_names_the_dealer_of_each_row(client, variant, tmp_path):
     players = (NORDIC + ["Örjan", "Märta", "Øystein", "Æsa"])[: len(EXAMPLES[variant].PLAYERS)]
@@ -325,6 +331,7 @@ def test_a_named_blank_sheet_names_the_dealer_of_each_row(client, variant, tmp_p
     assert int(pdfinfo(r.data, tmp_path)["Pages"]) == 1
 
 
+@pytest.mark.needs_program
 def test_a_danish_blank_sheet_prints_the_tables_tariff(client, tmp_path):
     r = client.get(
         "/blank/danish.pdf?tariff=5,10,20,40,80,160,320&lost=per_trick&solo_values=60,120,180,240&seats=5&rate=0.1"
@@ -342,6 +349,7 @@ def test_a_danish_blank_sheet_prints_the_tables_tariff(client, tmp_path):
     assert "ren bordlægger 400 800" in preset
 
 
+@pytest.mark.needs_program
 def test_a_blank_sheet_from_a_game_goes_on_where_it_stands(client, api, tmp_path):
     game = api.create("swedish", players=["Åsa", "Björn", "Örjan", "Märta"], options={"deals": 8})
     api.hand(game, {"red": 3, "tricks": [5, 8]})
@@ -422,6 +430,7 @@ def test_the_tariff_matrix_per_missing_trick():
 # ---------------------------------------------------------------- in a real browser
 
 
+@pytest.mark.needs_program
 @pytest.mark.browser
 def test_printing_the_protokoll_from_the_browser(page, live_server, tmp_path):
     base, _ = live_server

@@ -7,6 +7,8 @@ import pytest
 from helpers import pdftotext, raw_pages
 from scorekeeper.games import service
 
+pytestmark = pytest.mark.needs_program  # poppler's pdftotext
+
 DANISH_HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 
 

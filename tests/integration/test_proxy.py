@@ -354,6 +354,7 @@ def call(port, method, path, *, tls=True, headers=None, body=None):
         conn.close()
 
 
+@pytest.mark.needs_program
 def test_nginx_with_tls_in_front(stack):
     import json
 

@@ -55,6 +55,7 @@ def expected_totals(game, inputs):
 GAMES, THREADS, HANDS = 4, 8, 15
 
 
+@pytest.mark.needs_program
 def test_concurrent_phones_never_make_the_same_hand_twice(server_factory):
     server = server_factory().start()
     games = []
@@ -127,6 +128,7 @@ def test_concurrent_phones_never_make_the_same_hand_twice(server_factory):
 # ---------------------------------------------------------------- crashes
 
 
+@pytest.mark.needs_program
 def test_sigkill_mid_stream_loses_no_acknowledged_hand(server_factory, tmp_path):
     server = server_factory().start()
     games = []

@@ -141,6 +141,7 @@ def test_werkzeug_request_log_redacts_the_edit_page(tmp_path, caplog):
     assert game["edit_key"] not in logged and "y" * 32 not in logged
 
 
+@pytest.mark.needs_program
 def test_gunicorn_access_log_redacts_the_edit_page(tmp_path):
     access = tmp_path / "access.log"
     server = Server(tmp_path / "live.sqlite", tmp_path / "gunicorn.log", ["--access-logfile", str(access)]).start()

@@ -90,6 +90,7 @@ def get(base: str, source: str | None = None) -> int:
     return int(head.split()[1]) if head.startswith(b"HTTP/") else 0
 
 
+@pytest.mark.needs_program
 def test_one_address_holds_no_more_sockets_than_its_cap(tmp_path):
     with serving(tmp_path, SERVER_CONNECTIONS_PER_ADDRESS="5", SERVER_REQUEST_TIMEOUT="null") as (base, port):
         held = [slow_socket(port) for _ in range(12)]
@@ -113,6 +114,7 @@ def test_one_address_holds_no_more_sockets_than_its_cap(tmp_path):
             time.sleep(0.5)
 
 
+@pytest.mark.needs_program
 def test_a_drip_fed_request_is_closed_after_the_total_time(tmp_path):
     with serving(tmp_path, SERVER_REQUEST_TIMEOUT="2", SERVER_CONNECTIONS_PER_ADDRESS="null") as (base, port):
         s = slow_socket(port)
@@ -135,6 +137,7 @@ def test_a_drip_fed_request_is_closed_after_the_total_time(tmp_path):
         assert get(base) == 200
 
 
+@pytest.mark.needs_program
 @pytest.mark.slow  # a phone that sends slowly, in real time
 def test_an_honest_slow_phone_is_still_answered(tmp_path):
     """A request that arrives in pieces, but whole within the total time, is served: a phone on bad Wi-Fi."""

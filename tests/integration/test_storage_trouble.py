@@ -96,6 +96,7 @@ def stored_hands(path) -> int:
 DA = {"Accept-Language": "da"}
 
 
+@pytest.mark.needs_program
 def test_a_hand_on_a_full_disk_is_a_507_in_the_readers_language_and_is_not_stored(disk):
     app = app_on(disk)
     client = app.test_client()
@@ -125,6 +126,7 @@ def test_a_hand_on_a_full_disk_is_a_507_in_the_readers_language_and_is_not_store
     assert stored_hands(app.config["DATABASE"]) == acknowledged + 1
 
 
+@pytest.mark.needs_program
 def test_the_hand_page_on_a_full_disk_says_so_in_the_readers_language(disk):
     app = app_on(disk, WTF_CSRF_ENABLED=False)
     client = app.test_client()
@@ -151,6 +153,7 @@ def test_the_hand_page_on_a_full_disk_says_so_in_the_readers_language(disk):
     assert "Lageret er fuldt" in html and "Dette spil blev ikke gemt" in html
 
 
+@pytest.mark.needs_program
 def test_healthz_reports_a_full_disk_and_low_space(disk):
     app = app_on(disk)
     client = app.test_client()
@@ -168,6 +171,7 @@ def test_healthz_reports_a_full_disk_and_low_space(disk):
     assert client.get("/healthz").status_code == 200
 
 
+@pytest.mark.needs_program
 def test_a_pdf_that_cannot_be_kept_is_still_served(disk, caplog):
     app = app_on(disk)
     client = app.test_client()
@@ -221,6 +225,7 @@ def test_quick_check_finds_the_damage(tmp_path):
     assert storage.check(good) == []
 
 
+@pytest.mark.needs_program
 def test_init_db_refuses_a_damaged_file_and_points_to_restore(tmp_path):
     path = damaged_copy(tmp_path)
     env = {**os.environ, "SCOREKEEPER_DATABASE": path, "SCOREKEEPER_SECRET_KEY": "t"}
@@ -232,6 +237,7 @@ def test_init_db_refuses_a_damaged_file_and_points_to_restore(tmp_path):
     assert "damaged" in done.stderr and "scorekeeper restore" in done.stderr, done.stderr
 
 
+@pytest.mark.needs_program
 def test_the_server_refuses_to_start_on_a_damaged_file(tmp_path):
     path = damaged_copy(tmp_path)
     env = {**os.environ, "SCOREKEEPER_DATABASE": path, "SCOREKEEPER_SECRET_KEY": "t"}

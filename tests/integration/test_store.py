@@ -30,6 +30,26 @@ def test_init_db_on_an_empty_file_applies_the_migrations(tmp_path):
     assert result.exit_code == 0 and "applied m001_games_and_hands" in result.output
 
 
+def schema(path):
+    conn = sqlite3.connect(path)
+    try:
+        tables = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        applied = conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id").fetchall()
+        return tables, applied, conn.execute("PRAGMA journal_mode").fetchone()
+    finally:
+        conn.close()
+
+
+def test_the_tests_copied_database_is_a_freshly_migrated_one_and_create_app_applies_nothing_to_it(db_path, tmp_path):
+    """db_path (tests/conftest.py) copies a file migrated once per session instead of migrating one per test."""
+    fresh = str(tmp_path / "fresh.sqlite")
+    assert dbmod.migrate(fresh) == [m.name for m in dbmod.migrations.pending(dbmod.connect(":memory:"))]
+    assert schema(db_path) == schema(fresh)
+    rows = {table: got for table, got in dump(db_path).items() if table != "_sqlite_migrations"}  # (applied when)
+    assert rows == {table: got for table, got in dump(fresh).items() if table != "_sqlite_migrations"}
+    assert dbmod.migrate(db_path) == []
+
+
 def test_wal_and_foreign_keys(app, db_path):
     with app.app_context():
         db = web_db.get_db()

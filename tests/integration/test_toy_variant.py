@@ -410,6 +410,7 @@ def test_the_pages_play_a_game_of_the_toy(client, toy):
     assert r.status_code == 302 and len(client.get(f"/api/games/{gid}").json["hands"]) == 1
 
 
+@pytest.mark.needs_program
 def test_print_blank_sheets_pdf_and_csv_of_the_toy(client, api, toy, tmp_path):
     game = api.create("toy", players=["Ada", "Bea", "Cy"], options={"rate": 0.5})
     for hand in EXAMPLES["toy"].GAME["hands"]:
@@ -531,6 +532,7 @@ EIGHT_VIEW = TOY_VIEW.replace('NAME = "toy"', 'NAME = "eight"').replace(
 LONG_NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
 
 
+@pytest.mark.needs_program
 @pytest.mark.parametrize("n", [6, 7, 8])
 def test_six_to_eight_players_fit_the_phone_and_a4(client, api, monkeypatch, tmp_path, app, n):
     """A table of up to eight: grids for its buttons and totals, and blank and printed sheets within an A4 page."""

@@ -176,6 +176,7 @@ def pdf_text(data: bytes, tmp_path) -> str:
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
+@pytest.mark.needs_program
 def test_a_danish_sheet_prints_in_danish_and_a_swedish_one_in_swedish(client, tmp_path):
     danish = client.post(
         "/api/games",

@@ -1,9 +1,11 @@
-"""The scoring core type-checks: mypy over scorekeeper/core (the [tool.mypy] settings in pyproject.toml) is clean, and
-every variant module the registry finds is checked against the contract's required part (core/contract.py:
-VariantModule), so that a variant module that drifts from the contract fails here and not at a table."""
+"""The scoring core, the services and the storage type-check: mypy over the [tool.mypy] files of pyproject.toml
+(scorekeeper/core, the variants' rules, the services, storage) is clean, and every variant module the registry finds is checked against the
+contract's required part (core/contract.py: VariantModule), so that a variant module that drifts from the contract
+fails here and not at a table."""
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,10 @@ import pytest
 import scorekeeper
 from scorekeeper.core import VARIANTS
 
-pytestmark = pytest.mark.slow  # runs mypy over the core
-
 ROOT = Path(scorekeeper.__file__).resolve().parents[1]
+FILES = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]["files"]
+# mypy reads the globs of its config itself; on its command line they are spelled out.
+CHECKED = [str(p.relative_to(ROOT)) for f in FILES for p in sorted(ROOT.glob(f))]
 
 
 def registry_check() -> str:
@@ -27,14 +30,25 @@ def registry_check() -> str:
 
 def mypy(tmp_path, *files):
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy"), "scorekeeper/core", *map(str, files)],
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy"), *CHECKED, *map(str, files)],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
 
 
-def test_mypy_finds_no_errors_in_the_core_nor_in_a_registered_variant(tmp_path):
+def test_mypy_checks_the_core_the_services_and_the_storage():
+    assert {"scorekeeper/core", "scorekeeper/storage", "scorekeeper/games/service.py"} <= set(CHECKED)
+    assert {
+        "scorekeeper/clubs/service.py",
+        "scorekeeper/drives/service.py",
+        "scorekeeper/variants/danish/rules.py",
+    } <= set(CHECKED)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_program  # mypy in a subprocess
+def test_mypy_finds_no_errors_in_the_checked_layers_nor_in_a_registered_variant(tmp_path):
     check = tmp_path / "registry_check.py"
     check.write_text(registry_check(), encoding="utf-8")
     done = mypy(tmp_path, check)
@@ -42,6 +56,8 @@ def test_mypy_finds_no_errors_in_the_core_nor_in_a_registered_variant(tmp_path):
     assert "Success" in done.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.needs_program
 def test_the_registry_check_fails_a_module_short_of_the_contract(tmp_path):
     """The check above can fail: a module without hand_points is no VariantModule to mypy."""
     (tmp_path / "short_variant.py").write_text(

@@ -197,6 +197,7 @@ def test_only_a_variants_own_module_spells_its_name(path):
     assert named <= {path.stem}, f"{path.relative_to(ROOT)} names {sorted(named)}"
 
 
+@pytest.mark.needs_program
 def test_importing_the_core_loads_no_web_or_storage_library():
     code = (
         "import sys, pkgutil, importlib, scorekeeper.core, scorekeeper.core.contract, scorekeeper.clubs.rules.club, "

@@ -6,7 +6,7 @@ settlement.payments, so an evening's cents add up exactly and its payments clear
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -15,6 +15,7 @@ from typing import Any
 from scorekeeper.clubs.rules.evening import Standing
 from scorekeeper.core import VARIANTS
 from scorekeeper.core.game import TableContext
+from scorekeeper.core.numbers import Point
 from scorekeeper.core.settlement import payments as _payments
 from scorekeeper.core.settlement import to_cents
 
@@ -27,7 +28,7 @@ PARTNERS_SHOWN = 3
 class Hand:
     """One scored hand of a table: points per side, the seat that sat out, the input as the scorer normalised it."""
 
-    points: tuple[int, ...]
+    points: tuple[Point, ...]
     sitting_out: int | None = None
     input: Mapping[str, Any] = field(default_factory=dict)
 
@@ -47,7 +48,7 @@ class Table:
     money: bool = True
     games_won: tuple[int, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
-    money_points: tuple[int, ...] = ()
+    money_points: tuple[Point, ...] = ()
     variant: str = ""
     half: int = 1  # the half of the evening it was played in
 
@@ -55,7 +56,7 @@ class Table:
         return next(s for s, seats in enumerate(self.sides) if seat in seats)
 
     @property
-    def totals(self) -> tuple[int, ...]:
+    def totals(self) -> tuple[Point, ...]:
         return tuple(sum(h.points[s] for h in self.hands) for s in range(len(self.sides)))
 
 
@@ -84,12 +85,12 @@ class MemberResult:
     member: int
     tables: int
     hands: int
-    points: int  # from the money (Danish) tables
+    points: Point  # from the money (Danish) tables (exact under rounding none)
     winnings: int  # cents: points × rate
     fee: int  # cents paid to the kitty
     net: int  # winnings − fee
     games_won: int  # from the standings tables
-    standing_points: int
+    standing_points: Point
 
 
 @dataclass(frozen=True)
@@ -166,9 +167,9 @@ def evening_result(evening: Evening) -> EveningResult:
     present = _present(evening.tables)
     tables: Counter[int] = Counter()
     hands: Counter[int] = Counter()
-    points: Counter[int] = Counter()
+    points: defaultdict[int, Point] = defaultdict(int)  # exact under rounding none: a member's ¾ add up first
     games_won: Counter[int] = Counter()
-    standing_points: Counter[int] = Counter()
+    standing_points: defaultdict[int, Point] = defaultdict(int)
     has_money = has_standings = False
     for table in evening.tables:
         totals = table.totals
@@ -231,7 +232,7 @@ class LedgerEntry:
     """One member's evening in the ledger."""
 
     evening: int
-    points: int
+    points: Point
     net: int
 
 
@@ -243,11 +244,11 @@ class LedgerLine:
     member: int
     evenings: int
     hands: int
-    points: int
+    points: Point
     net: int | None
     unsettled: int | None
     games_won: int
-    standing_points: int
+    standing_points: Point
     entries: tuple[LedgerEntry | None, ...]  # aligned with Ledger.results; None where the member was absent
     by_currency: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # only currencies with any money
 
@@ -332,7 +333,7 @@ class MemberStats:
     selvmakker: int  # bids whose bidder was its own partner (Danish: called its own ace)
     selvmakker_made: int
     evenings: int  # evenings with a table counted: those played for money where the evening has any, else all
-    points: int
+    points: Point
     average: Decimal | None  # points per such evening, to one decimal
     partners: tuple[tuple[int, int], ...]  # (member, hands together), most frequent first
 
@@ -345,8 +346,9 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     on one side with, hand by hand, where the sides are fixed partnerships (two seats or more a side: classic,
     norwegian, bid whist …), else the bidder and the partner the bid named (Danish, solo)."""
     counts: dict[str, Counter] = {
-        k: Counter() for k in ("bids", "bids_made", "sol", "sol_made", "self", "self_made", "evenings", "points")
+        k: Counter() for k in ("bids", "bids_made", "sol", "sol_made", "self", "self_made", "evenings")
     }
+    points_of: defaultdict[Any, Point] = defaultdict(int)  # exact points (a Fraction under rounding none)
     partners: dict[int, Counter] = {}
     seen = set(members)
     for evening in evenings:
@@ -358,7 +360,7 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
             totals = table.totals
             for seat, member in enumerate(table.members):
                 played.add(member)
-                counts["points"][member] += totals[table.side_of(seat)]
+                points_of[member] += totals[table.side_of(seat)]
             rules = VARIANTS.get(table.variant)
             ctx = TableContext(variant=table.variant, n_players=len(table.members), options=table.options)
             fixed = [side for side in table.sides if len(side) > 1]
@@ -391,7 +393,7 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     out = []
     for m in sorted(seen):
         n = counts["evenings"][m]
-        points = counts["points"][m]  # an int, or a Fraction (exact points), which Decimal does not take
+        points = points_of[m]  # an int, or a Fraction (exact points), which Decimal does not take
         average = (
             (Decimal(points.numerator) / points.denominator / n).quantize(Decimal("0.1"), ROUND_HALF_UP) if n else None
         )
@@ -406,7 +408,7 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
                 counts["self"][m],
                 counts["self_made"][m],
                 n,
-                counts["points"][m],
+                points_of[m],
                 average,
                 tuple(best),
             )
@@ -422,7 +424,7 @@ def standings(result: EveningResult, halves: int = 1) -> tuple[Standing, ...]:
     has any, else the standings tables'), per half, and the figures of the extra prizes: bids made as bidder and bids played alone made."""
     money = any(t.money for t in result.evening.tables)
     count = max([halves, *(t.half for t in result.evening.tables)])
-    per_half: dict[int, list[int]] = {m.member: [0] * count for m in result.members}
+    per_half: dict[int, list[Point]] = {m.member: [0] * count for m in result.members}
     for table in result.evening.tables:
         if table.money != money:
             continue

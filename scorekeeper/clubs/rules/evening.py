@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from scorekeeper.core.numbers import Point
+
 HALVES_MAX = 6
 DEALS_MAX = 60
 PLACES_MAX = 10
@@ -211,8 +213,8 @@ class Standing:
     """A member's evening: points in all (the figure the places go by), points per half, and the extra figures."""
 
     member: Any
-    points: int
-    halves: tuple[int, ...] = ()
+    points: Point
+    halves: tuple[Point, ...] = ()
     figures: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -248,7 +250,7 @@ class Prize:
 
     kind: str
     winners: tuple[Any, ...]
-    value: int
+    value: Point
     place: int = 0
 
 

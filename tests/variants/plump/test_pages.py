@@ -184,6 +184,7 @@ def test_the_protokoll_print_csv_and_blank_sheet(client):
         ("en", "The hook", "the dealer may not make the bids add up"),
     ],
 )
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_the_hook_is_said_once_in_the_sheets_heading(client, tmp_path, lang, label, value):
     """Issue 33: the Danish PDF's heading read "Giverreglen: til: giveren må ikke …", its label and its value both
     saying the rule is on; the print page and the PDF give the label, then the rule."""
@@ -200,6 +201,7 @@ def test_the_hook_is_said_once_in_the_sheets_heading(client, tmp_path, lang, lab
 NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
 
 
+@pytest.mark.needs_program
 @pytest.mark.parametrize("n", range(2, 9))
 def test_the_blank_sheet_prints_each_deals_cards_and_a_bid_column_per_player_within_a4(client, tmp_path, n):
     from helpers import pdfinfo, pdftotext, words_off_the_page

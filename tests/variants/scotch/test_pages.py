@@ -205,6 +205,7 @@ def test_two_sides_share_one_row_of_buttons(client):
         (SIX[:2], {"target": 500}),
     ],
 )
+@pytest.mark.needs_program
 def test_printed_and_blank_sheets_fit_a4(client, api, tmp_path, players, options):
     game = api.create("scotch", players=players, options={"target": 500, **options})
     width = len(game["sides"])
