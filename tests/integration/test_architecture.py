@@ -185,7 +185,7 @@ def storage(module: str) -> bool:
 
 def service(module: str) -> bool:
     """What a write does: a feature's service.py and what only it keeps (a game's cache, a live page's row)."""
-    return module.endswith(".service") or module in ("scorekeeper.games.cache", "scorekeeper.games.live")
+    return "service" in module.split(".") or module in ("scorekeeper.games.cache", "scorekeeper.games.live")
 
 
 # Each room by its path, and the rooms it may import from. Everything else (pages, server, paper) may import these.
