@@ -1,0 +1,142 @@
+"""A drive's setup as checked and the tables' results as entered (migration m107); the seating is replayed from these."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.storage.store.games import dumped, now
+
+# A drive's setup as checked and the tables' results as entered (migration m107); the seating is replayed from these.
+
+
+@dataclass(frozen=True, slots=True)
+class DriveRecord:
+    id: str
+    title: str | None
+    setup: dict[str, Any]
+    edit_key_hash: str
+    created: str
+    updated: str
+    version: int
+    reseat: dict[str, Any] | None = None  # {"hand", "seating"}: hand `hand` as shown before a correction re-seated it
+    draws: tuple[dict[str, Any], ...] = ()  # the app's draws for the prizes (cuts, lucky numbers), as made
+    prizes_given: str | None = None  # when the organiser gave the prizes: the results are final since
+
+
+@dataclass(frozen=True, slots=True)
+class DriveResultRecord:
+    hand: int
+    table: int
+    tricks: list[int]
+
+
+def insert_drive(db, *, id: str, title: str | None, setup: dict, edit_key_hash: str) -> None:
+    stamp = now(db)
+    db.execute(
+        "INSERT INTO drives (id, title, setup, edit_key_hash, created, updated, version) VALUES (?, ?, ?, ?, ?, ?, 0)",
+        [id, title, dumped(setup), edit_key_hash, stamp, stamp],
+    )
+
+
+def get_drive(db, drive_id: str) -> DriveRecord | None:
+    row = db.execute(
+        "SELECT id, title, setup, edit_key_hash, created, updated, version, reseat, draws, prizes_given FROM drives"
+        " WHERE id = ?",
+        [drive_id],
+    ).fetchone()
+    if row is None:
+        return None
+    id, title, setup, edit_key_hash, created, updated, version, reseat, draws, given = row
+    return DriveRecord(
+        id,
+        title,
+        json.loads(setup),
+        edit_key_hash,
+        created,
+        updated,
+        version,
+        json.loads(reseat) if reseat else None,
+        tuple(json.loads(draws)) if draws else (),
+        given,
+    )
+
+
+def _drive_changed(db, drive_id: str) -> None:
+    db.execute("UPDATE drives SET version = version + 1, updated = ? WHERE id = ?", [now(db), drive_id])
+
+
+def put_drive_setup(db, drive_id: str, setup: dict, title: str | None) -> None:
+    """The setup after a rename or a substitute (as checked by the core); the version goes up."""
+    db.execute("UPDATE drives SET setup = ?, title = ? WHERE id = ?", [dumped(setup), title, drive_id])
+    _drive_changed(db, drive_id)
+
+
+def drive_kept_seatings(db, drive_id: str) -> dict[int, list]:
+    """The seatings kept as played (migration m120), hand → [[[lady, gent], [lady, gent]] per table]."""
+    return {
+        hand: json.loads(seating)
+        for hand, seating in db.execute("SELECT hand, seating FROM drive_seatings WHERE drive_id = ?", [drive_id])
+    }
+
+
+def keep_drive_seatings(db, drive_id: str, seatings: dict[int, Any]) -> None:
+    for hand, seating in seatings.items():
+        db.execute(
+            "INSERT OR REPLACE INTO drive_seatings (drive_id, hand, seating) VALUES (?, ?, ?)",
+            [drive_id, hand, dumped([[list(p) for p in t] for t in seating])],
+        )
+
+
+def put_drive_reseat(db, drive_id: str, reseat: dict | None) -> None:
+    db.execute("UPDATE drives SET reseat = ? WHERE id = ?", [dumped(reseat) if reseat else None, drive_id])
+
+
+def put_drive_draws(db, drive_id: str, draws: list[dict]) -> None:
+    db.execute("UPDATE drives SET draws = ? WHERE id = ?", [dumped(draws) if draws else None, drive_id])
+    _drive_changed(db, drive_id)
+
+
+def put_drive_prizes_given(db, drive_id: str, when: str | None) -> None:
+    db.execute("UPDATE drives SET prizes_given = ? WHERE id = ?", [when, drive_id])
+    _drive_changed(db, drive_id)
+
+
+def delete_drive(db, drive_id: str) -> None:
+    """A drive and everything it holds (its results and kept seatings go with it: ON DELETE CASCADE)."""
+    db.execute("DELETE FROM drives WHERE id = ?", [drive_id])
+
+
+def drive_results(db, drive_id: str) -> list[DriveResultRecord]:
+    return [
+        DriveResultRecord(hand, table, json.loads(tricks))
+        for hand, table, tricks in db.execute(
+            "SELECT hand, table_number, tricks FROM drive_results WHERE drive_id = ? ORDER BY hand, table_number",
+            [drive_id],
+        )
+    ]
+
+
+def put_drive_result(db, drive_id: str, hand: int, table: int, tricks: list[int]) -> None:
+    """Store a table's result for a hand, replacing the one it had; the drive's version goes up by one."""
+    stamp = now(db)
+    db.execute(
+        "INSERT INTO drive_results (drive_id, hand, table_number, tricks, created, updated) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (drive_id, hand, table_number) DO UPDATE SET tricks = excluded.tricks, updated = excluded.updated",
+        [drive_id, hand, table, dumped(tricks), stamp, stamp],
+    )
+    db.execute("UPDATE drives SET version = version + 1, updated = ? WHERE id = ?", [stamp, drive_id])
+
+
+def put_drive_money(db, drive_id: str, money: dict, changed: bool = False) -> None:
+    """A drive's currency, entry fee and prizes (migration m108), as the organiser typed them; `changed` raises the
+    version (prizes edited after the drive was started)."""
+    db.execute("UPDATE drives SET money = ? WHERE id = ?", [dumped(money), drive_id])
+    if changed:
+        _drive_changed(db, drive_id)
+
+
+def drive_money(db, drive_id: str) -> dict | None:
+    row = db.execute("SELECT money FROM drives WHERE id = ?", [drive_id]).fetchone()
+    return json.loads(row[0]) if row and row[0] else None
