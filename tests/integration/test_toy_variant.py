@@ -599,6 +599,7 @@ def test_the_pages_play_a_knockout_game_the_variant_deals_and_leads(client, knoc
     assert "Game over: Ada won." in text(client.get(f"/g/{gid}"))
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_the_knockout_toy_on_paper_in_csv_in_a_spreadsheet_and_the_api(client, api, knock, tmp_path):
     import openpyxl
 

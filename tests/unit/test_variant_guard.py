@@ -258,7 +258,7 @@ def test_the_guard_looks_everywhere_it_should():
     assert owner(ROOT / "templates/variants/danish/hand.html") == "danish"
     assert owner(ROOT / "templates/variants/danish/card.html") == "danish"
     assert owner(ROOT / "scorekeeper/variants/danish/card.py") == "danish"
-    assert owner(ROOT / "scorekeeper/games/pages.py") is None
+    assert owner(ROOT / "scorekeeper/games/pages/hands.py") is None
 
 
 @pytest.mark.parametrize(
