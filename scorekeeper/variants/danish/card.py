@@ -111,7 +111,8 @@ def texts_of(house: Mapping[str, Any], names: Mapping[str, Any] | None = None) -
         for f in model.SOL_FIELDS[1:]:
             out[name("sol", bid, f)] = number_text(entry[f]) if entry else ""
     out[name("selvmakker", "factor")] = number_text(house["selvmakker"]["factor"])
-    out[name("selvmakker", "rounding")] = house["selvmakker"]["rounding"]
+    selv = house["selvmakker"]["rounding"]
+    out[name("selvmakker", "rounding")] = "" if selv == house["rounding"] else selv  # "": as the points round
     out[name("rounding")] = house["rounding"]
     out[name("gaa_med")] = house["gaa_med"] or ""
     slam = house["slam"]
@@ -674,6 +675,8 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
         "rounding": _cell(texts, errors, name("rounding"), kind="select"),
         "gaa_med": _cell(texts, errors, name("gaa_med"), kind="choice"),
         "roundings": [(k, str(ROUNDING_WORDS[k])) for k in model.ROUNDINGS if k in ROUNDING_WORDS],
+        "selv_roundings": [("", _("as the points round"))]
+        + [(k, str(ROUNDING_WORDS[k])) for k in model.ROUNDINGS if k in ROUNDING_WORDS],
         "gaa_med_choices": [(k, str(v)) for k, v in GAA_MED_WORDS.items()],
         "tricks_choices": [(str(t), str(t)) for t in TRICKS],
         "presets": [(p, rules_label(p)) for p in rules.PRESETS],

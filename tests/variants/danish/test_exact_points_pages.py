@@ -292,3 +292,20 @@ def test_a_card_with_fractions_that_rounds_says_how(client, api):
     rules = text_of(re.search(r'<dl class="rules"[^>]*>(.*?)</dl>', sheet, re.S).group(1))
     assert "Afrunding til nærmeste; en halv væk fra nul" in rules
     assert "0,75" not in rules
+
+
+def test_a_card_without_rounding_keeps_the_selvmakker_share_exact_too(client):
+    """The card's "ingen afrunding" chosen once: the selvmakker field, shown "as the points round", follows it (it kept
+    rounding to the nearest, and a selvmakker's ¾ became 1)."""
+    game_id = start(client, "danish", QUARTER_PLAYERS[:4], **{"card.rounding": "none"})
+    house = client.get(f"/api/games/{game_id}").json["options"]["house"]
+    assert house["rounding"] == "none" and house["selvmakker"]["rounding"] == "none"
+    page = client.get("/new/danish").get_data(as_text=True)
+    assert re.search(r'<select name="card\.selvmakker\.rounding"[^>]*><option value="" selected>', page)
+
+
+def test_the_cards_squares_take_a_fraction_on_a_phones_keyboard(client):
+    """A decimal keypad has no "/" and no space: "1 1/4" could not be typed in a square on a phone."""
+    page = client.get("/new/danish").get_data(as_text=True)
+    square = re.search(r'<input[^>]*name="card\.cell\.8\.0"[^>]*>', page).group(0)
+    assert 'inputmode="decimal"' not in square
