@@ -43,6 +43,9 @@ def every_field_shows_its_value(page):
 
 def the_bid_column_stays_in_sight(page):
     box = page.locator("#card-matrix .matrix-box")
+    if box.evaluate("el => el.scrollWidth <= el.clientWidth"):  # the whole table fits the phone (¾ is narrow)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        return
     box.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
     assert box.evaluate("el => el.scrollLeft") > 0  # the table is wider than the phone: it scrolls inside its box
     left = box.evaluate("el => el.getBoundingClientRect().left")

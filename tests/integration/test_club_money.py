@@ -91,6 +91,7 @@ def pairwise_lines(text: str) -> list[str]:
 # ---------------------------------------------------------------- 1. the kitty, never pairwise
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_a_table_of_a_kitty_evening_shows_the_money_to_and_from_the_kitty(client, db, tmp_path):
     club_id, ids = make_club(client, db)
     evening_id, games = evening(db, club_id, ids, "kitty", fee="10")
@@ -118,6 +119,7 @@ def test_a_table_of_a_kitty_evening_shows_the_money_to_and_from_the_kitty(client
         assert "to the kitty" in text and "The evening settles through the kitty" in text
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_the_kitty_evenings_pdfs_say_what_their_print_pages_say(client, db, tmp_path):
     """The table's sheet and the evening's paper on a kitty evening: the PDF's words are the print page's."""
     import html as html_lib
@@ -216,6 +218,7 @@ def test_csv_numbers_stay_numbers_and_text_formulas_are_guarded(client, db):
 # ---------------------------------------------------------------- 3. the club's print language
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_the_evenings_paper_and_spreadsheets_speak_the_clubs_print_language(client, db, tmp_path):
     import openpyxl
 
@@ -239,6 +242,7 @@ def test_the_evenings_paper_and_spreadsheets_speak_the_clubs_print_language(clie
 # ---------------------------------------------------------------- 4. the card's matrix on paper
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_table_sheets_and_the_evening_pdf_carry_the_cards_matrix(client, db, tmp_path):
     club_id, ids = make_club(client, db, {"house": CARD})
     hand = {"bidder": 1, "bid": 9, "suffix": "gode", "trump": "clubs", "partner": 3, "tricks": 10}
@@ -262,6 +266,7 @@ def test_table_sheets_and_the_evening_pdf_carry_the_cards_matrix(client, db, tmp
     assert "Tariff" in text and "9 gode" in text and "10 sans" in text and "bordlægger 14 14" in text
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_an_evening_whose_card_changed_prints_each_card_with_its_tables(client, db, tmp_path):
     club_id, ids = make_club(client, db, {"house": CARD})
     evening_id = club_service.create_evening(db, club_id, "2026-12-01")
@@ -330,6 +335,7 @@ def test_play_again_in_a_half_still_being_played_starts_the_next_table(client, d
 # ---------------------------------------------------------------- 6. gå med: each sol player's result
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_a_gaa_med_hand_says_each_sol_players_result(client, db, tmp_path):
     club_id, ids = make_club(client, db, {"house": CARD})
     evening_id = club_service.create_evening(db, club_id, "2026-12-01")

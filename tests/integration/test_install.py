@@ -2,6 +2,7 @@
 no *.mo catalogue that `make` compiled here) installed into a new virtual environment outside the checkout, with the
 `scorekeeper` command, speaking Danish. It sees committed work only: that is the point."""
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -23,6 +24,9 @@ page = app.test_client().get("/", headers={"Accept-Language": "da"}).get_data(as
 assert "Nyt parti" in page and "New game" not in page, page[:2000]
 print("dansk")
 """
+
+
+WITHOUT_CHECKOUT = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 def test_a_wheel_from_a_clean_clone_installs_with_its_command_and_speaks_danish(tmp_path):
@@ -63,6 +67,7 @@ def test_a_wheel_from_a_clean_clone_installs_with_its_command_and_speaks_danish(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
         check=True,
         cwd=tmp_path,
+        env=WITHOUT_CHECKOUT,  # the checkout on PYTHONPATH (conftest) would be "already installed"
     )
 
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}

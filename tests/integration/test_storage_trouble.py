@@ -344,6 +344,7 @@ def says_not_writable(done, why: str) -> None:
     assert "restore the last good backup" not in done.stderr and "Traceback" not in done.stderr, done.stderr[-3000:]
 
 
+@pytest.mark.needs_program  # a tmpfs mount or setpriv: a program of its own
 def test_init_db_and_serve_on_a_read_only_folder_say_read_only_not_damaged(read_only):
     """Issue 34, F-F1: "damaged, restore the last good backup" was the advice, which loses the evening's hands."""
     path, _game, _rw = read_only
@@ -351,6 +352,7 @@ def test_init_db_and_serve_on_a_read_only_folder_say_read_only_not_damaged(read_
     says_not_writable(command(path, "serve", "--host", "127.0.0.1", "--port", "0"), "read-only")
 
 
+@pytest.mark.needs_program  # a tmpfs mount or setpriv: a program of its own
 def test_pages_api_and_healthz_on_a_read_only_folder_say_so(read_only):
     path, game, rw = read_only
     app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "MIGRATE_ON_START": False})
@@ -375,6 +377,7 @@ def without_overriding_permissions() -> tuple[str, ...]:
     return ("setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--")
 
 
+@pytest.mark.needs_program  # a tmpfs mount or setpriv: a program of its own
 def test_a_folder_without_write_permission_is_said_as_permission_denied(tmp_path):
     prefix = without_overriding_permissions()
     folder = tmp_path / "data"

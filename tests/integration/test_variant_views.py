@@ -87,7 +87,8 @@ def test_the_view_provides_the_contract(name):
     }
     for static in (view.STYLESHEET, view.SCRIPT):
         assert static is None or (
-            static.startswith(f"variants/{name}.") and (ROOT / "scorekeeper/static" / static).is_file()
+            static.startswith(f"variants/{name}/")
+            and (ROOT / "scorekeeper/variants" / name / "static" / static.split("/", 2)[2]).is_file()
         )
 
 

@@ -30,6 +30,7 @@ OPTION_LABELS = shared.labels(
     preset=_l("Tariff preset"),
     house=_l("The table's own tariff"),
     iron_hand=_l("Jernhånd (a new deal for a hand without pictures, aces or jokers)"),
+    card_names=_l("The card's own names: its columns' headings and its sol bids"),
 )
 CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick")}
 FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "suffix": _l("Bid")}

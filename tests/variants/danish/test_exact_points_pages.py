@@ -89,6 +89,7 @@ def test_the_ascii_forms_are_read_over_json(client, value, kept):
 # ---------------------------------------------------------------- the pages, the sheet, the PDF, CSV and .xlsx
 
 
+@pytest.mark.needs_program  # pdftotext reads the PDF back
 def test_the_protokoll_the_sheet_and_the_pdf_show_the_points_as_a_card_prints_them(client, api, tmp_path):
     game = quarter_game(api)
     page = client.get(f"/g/{game['id']}?lang=da").get_data(as_text=True)
