@@ -1,4 +1,4 @@
-"""What a renderer process runs (games/sheets.Renderer, a pebble ProcessPool): one job after another, in a
+"""What a renderer process runs (server/printing.Renderer, a pebble ProcessPool): one job after another, in a
 process that imported ReportLab and registered the fonts once (draw.warm, the pool's initializer). No Flask here: the
 worker keeps neither the drawing's time (it holds the GIL) nor its memory.
 

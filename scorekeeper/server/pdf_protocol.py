@@ -1,4 +1,4 @@
-"""What the worker hands its renderer processes (pebble's ProcessPool, games/sheets.Renderer): the function to run
+"""What the worker hands its renderer processes (pebble's ProcessPool, server/printing.Renderer): the function to run
 by name, so that the worker never imports ReportLab (server/pdf.py and draw.py are imported in the renderer)."""
 
 from __future__ import annotations

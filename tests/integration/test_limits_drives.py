@@ -19,6 +19,7 @@ from scorekeeper import create_app
 from scorekeeper.drives import present
 from scorekeeper.games import service as game_service
 from scorekeeper.games import sheets
+from scorekeeper.server import printing
 from scorekeeper.server.db import get_db
 
 
@@ -343,8 +344,9 @@ def test_a_games_pdf_is_drawn_while_a_drives_paper_is_drawn(tmp_path, monkeypatc
     started, release = tmp_path / "started", tmp_path / "release"
     monkeypatch.setenv("HOLD_STARTED", str(started))
     monkeypatch.setenv("HOLD_RELEASE", str(release))
-    held = sheets.Renderer(1, None)
+    held = printing.Renderer(1, None)
     monkeypatch.setattr(held, "TASK", f"{__name__}:holding")
+    monkeypatch.setattr(printing, "drive_renderer", held)
     monkeypatch.setattr(sheets, "drive_renderer", held)
     app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False})
     client = app.test_client()

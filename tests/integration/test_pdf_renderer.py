@@ -9,6 +9,7 @@ import time
 import pytest
 
 from scorekeeper.games import sheets
+from scorekeeper.server import printing
 
 pytestmark = [pytest.mark.slow, pytest.mark.needs_program]  # starts, times out, kills renderer processes
 
@@ -36,7 +37,8 @@ def sleeps(job) -> bytes:
 @pytest.fixture
 def renderer(monkeypatch):
     """A renderer of this test's own, stopped after it."""
-    fresh = sheets.Renderer(2, "RENDER_QUEUE")
+    fresh = printing.Renderer(2, "RENDER_QUEUE")
+    monkeypatch.setattr(printing, "renderer", fresh)
     monkeypatch.setattr(sheets, "renderer", fresh)
     yield fresh
     fresh.stop()
@@ -47,7 +49,7 @@ def ask(renderer, monkeypatch, task: str, job=None, timeout: float = 60):
     try:
         return renderer.draw(job or {}, timeout)
     finally:
-        monkeypatch.setattr(renderer, "TASK", sheets.Renderer.TASK)
+        monkeypatch.setattr(renderer, "TASK", printing.Renderer.TASK)
 
 
 def test_the_renderers_draw_one_pdf_after_another_in_the_same_processes(app, renderer, monkeypatch):
@@ -73,7 +75,7 @@ def test_a_renderer_that_dies_during_a_pdf_is_503_and_the_next_pdf_works(client,
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5"
     assert renderer.turns.taken() == 0
-    monkeypatch.setattr(renderer, "TASK", sheets.Renderer.TASK)
+    monkeypatch.setattr(renderer, "TASK", printing.Renderer.TASK)
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 200 and r.data.startswith(b"%PDF")
 
