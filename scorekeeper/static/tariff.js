@@ -5,6 +5,35 @@
 // the form: nothing here is needed to enter a card.
 (function () {
   "use strict";
+  // The card's shape: as many columns and bids as chosen are shown at once (the server reads only those).
+  document.querySelectorAll(".card-editor").forEach(function (editor) {
+    var count = editor.querySelector('select[name="card.columns"]');
+    var low = editor.querySelector('select[name="card.low"]');
+    var high = editor.querySelector('select[name="card.high"]');
+    function shape() {
+      var n = count ? parseInt(count.value, 10) : 8;
+      editor.querySelectorAll("[data-col]").forEach(function (el) { el.hidden = parseInt(el.dataset.col, 10) >= n; });
+      var from = low ? parseInt(low.value, 10) : 7, to = high ? parseInt(high.value, 10) : 13;
+      editor.querySelectorAll("[data-row]").forEach(function (el) {
+        var bid = parseInt(el.dataset.row, 10);
+        el.hidden = bid < from || bid > to;
+      });
+    }
+    [count, low, high].forEach(function (el) { if (el) el.addEventListener("change", shape); });
+    editor.querySelectorAll("input[data-heading]").forEach(function (input) {
+      input.addEventListener("input", function () {
+        var th = editor.querySelector('th[data-title="' + input.dataset.heading + '"]');
+        if (th && input.value.trim()) th.textContent = input.value.trim();
+      });
+    });
+    var file = editor.querySelector('input[type="file"]');
+    var fileName = editor.querySelector(".file-name");
+    if (file && fileName) {
+      file.addEventListener("change", function () {
+        fileName.textContent = file.files.length ? file.files[0].name : fileName.dataset.none;
+      });
+    }
+  });
   if (!window.fetch || !window.FormData) return;
 
   function post(url, form, extra) {

@@ -127,11 +127,12 @@ def test_a_rate_limit_says_how_long_to_wait(db_path):
 
 
 def card_fields(tariff=CARD_TARIFF, sol=CARD_SOL) -> dict:
-    """The issue's card as a treasurer types it: each bid's made and over, lost double, sol won and lost double."""
-    out = {}
+    """The issue's card as a treasurer types it: two columns (plain | the suffixes, double), a value per square, made
+    = the value and the value per trick over, lost = the value doubled; sol won and lost double."""
+    out = {"card.columns": "2", "card.low": "7", "card.high": "13", "card.made": "over", "card.lost": "double"}
+    out |= {"card.col.0.plain": "y"} | {f"card.col.1.{s}": "y" for s in ("vip", "gode", "sans", "halve")}
     for n, value in zip(range(7, 14), tariff):
-        out |= {f"card.levels.{n}.made": str(value), f"card.levels.{n}.over": str(value)}
-        out |= {f"card.levels.{n}.lost": str(2 * value), f"card.levels.{n}.short": "0"}
+        out |= {f"card.cell.{n}.0": str(value), f"card.cell.{n}.1": str(2 * value)}
     for bid, value in sol.items():
         out |= {f"card.sol.{bid}.won": str(value), f"card.sol.{bid}.lost": str(2 * value)}
     return out | {"card.gaa_med": "independent"}
@@ -183,12 +184,12 @@ def test_the_issues_card_through_the_fields_alone(client, db):
 def test_errors_are_in_words_beside_their_field(client):
     """Finding 1: errors were raw keys at the top ("skal være en af independent, vs_non_participants …") and a phone's
     curly quotes gave "Skriv bordets takst som JSON". Now each is in words, in the reader's language, by its field."""
-    data = club_form(client, **{"card.levels.7.made": "ti", "card.suffixes.vip.base": ""})
+    data = club_form(client, **{"card.cell.7.0": "ti", "card.cell.8.1": ""})
     r = client.post("/clubs/new?lang=da", data=data)
     page = r.get_data(as_text=True)
     assert r.status_code == 400
-    assert re.search(r'id="card-levels-7-made-error" role="alert">skal være et tal fra 0 til 1000000', page), page
-    assert 'id="card-suffixes-vip-base-error" role="alert">udfyld faktoren, eller slå påhænget fra' in page
+    assert re.search(r'id="card-cell-7-0-error" role="alert">skal være et tal fra 0 til 1000000', page), page
+    assert 'id="card-cell-8-1-error" role="alert">udfyld feltet, eller lad kortet begynde ved en højere melding' in page
     assert "2 værdier på kortet skal ses efter" in text_of(page)
     curly = club_form(client, **{"opt_house": "{“gaa_med”: “independent”}"})
     r = client.post("/clubs/new?lang=da", data=curly)
@@ -215,7 +216,7 @@ def test_a_preset_only_fills_the_fields_and_the_page_shows_it(client, db, where)
     shown = r.get_data(as_text=True)
     assert r.status_code == 200 and "Others may join a sol (gå med), each settles with all" in shown
     filled = form_data(shown) | {"name": "Klub 2", "password": PASSWORD, "password2": PASSWORD}
-    assert filled["card.levels.13.made"] == "640" and filled["card.gaa_med"] == "independent"  # the page shows it
+    assert filled["card.cell.13.0"] == "640" and filled["card.gaa_med"] == "independent"  # the page shows it
     if where == "club":
         house = club_service.get_club(db, saved_club(client, db, filled)).options["house"]
     else:
@@ -224,13 +225,17 @@ def test_a_preset_only_fills_the_fields_and_the_page_shows_it(client, db, where)
 
 
 def test_the_card_says_what_the_clubs_card_says(client):
-    """Finding 5: the card's "halv bordlægger / bordlægger" are the app's "bordlægger / ren bordlægger", and its
-    "grundtakst 0,50 kr" is money where the app's "Grundtakst" was the trick value."""
+    """Finding 5 (issue 23), and issue 32: a sol row is named as the club names it (a field, the app's word until then)
+    with its own number of tricks, never "in the app: …"; "grundtakst 0,50 kr" is money, never the trick value."""
     page = client.get("/clubs/new?lang=da").get_data(as_text=True)
-    sol = text_of(page.split('id="card-sol"')[1].split("</fieldset>")[0])
-    assert "halv bordlægger i appen: bordlægger" in sol and "bordlægger i appen: ren bordlægger" in sol
+    sol_html = page.split('id="card-sol"')[1].split("</fieldset>")[0]
+    sol = text_of(sol_html)
+    assert "i appen" not in sol and "halv bordlægger" not in sol
+    placeholders = re.findall(r'name="card\.sol\.(\w+)\.name"[^>]*placeholder="([^"]*)"', sol_html)
+    assert placeholders == [("sol", "sol"), ("ren_sol", "ren sol"), ("bordlaegger", "bordlægger"),
+                            ("ren_bordlaegger", "ren bordlægger")]
     words = text_of(page)
-    assert "Stikmeldinger: point for en almindelig melding" in words
+    assert "Meldingerne og deres værdier" in words
     stake = text_of(page.split('id="o-rate"')[1].split("</div>")[0])
     assert "Penge pr. point" in stake and "grundtakst i kroner" in stake
     assert words.lower().count("grundtakst") == stake.lower().count("grundtakst")  # money only, never points
@@ -238,10 +243,10 @@ def test_the_card_says_what_the_clubs_card_says(client):
 
 def test_a_card_in_which_nothing_can_be_bid_is_refused_on_the_page(client, db_path):
     """Finding 7, at the club's card: every bid's row emptied."""
-    empty = {f"card.levels.{n}.{f}": "" for n in range(7, 14) for f in ("made", "over", "lost", "short")}
+    empty = {f"card.col.{i}.{s}": "" for i in range(8) for s in danish.SUFFIXES + danish.EXTRA_SUFFIXES}
     before = dump(db_path)
     r = client.post("/clubs/new?lang=da", data=club_form(client) | empty)
-    assert r.status_code == 400 and "med denne takst kan der ikke meldes noget" in text_of(r.get_data(as_text=True))
+    assert r.status_code == 400 and "sæt flueben ved de påhæng, kolonnen dækker" in text_of(r.get_data(as_text=True))
     assert dump(db_path) == before
 
 
@@ -273,7 +278,7 @@ def test_an_edited_card_applies_to_tables_started_afterwards(client, db):
     url = f"/c/{club_id}/settings"
     page = client.get(url).get_data(as_text=True)
     assert "A change applies to the tables started from now on" in page
-    r = client.post(url, data=form_data(page) | {"card.levels.13.made": "500", "card.levels.13.over": "500"})
+    r = client.post(url, data=form_data(page) | {"card.cell.13.0": "500", "card.cell.13.1": "1000"})
     assert r.status_code == 302
     flashed = client.get(r.location).get_data(as_text=True)
     assert "the tables already started keep the rules they began with" in flashed
@@ -292,7 +297,7 @@ def test_the_card_is_shared_as_a_file_or_a_link_and_imported_in_one_step(client,
     page = card.get_data(as_text=True)
     assert card.status_code == 200 and f"/c/{club_id}/card" in page and 'id="card-download"' in page
     assert matrix_cell(page, "13", 13) == "400" and "100,00" in text_of(page)
-    assert 'name="card.levels.7.made"' not in page  # the card as text, nothing to type in
+    assert 'name="card.cell.7.0"' not in page  # the card as text, nothing to type in
     file = client.get(f"/c/{club_id}/card.json")
     assert file.mimetype == "application/json" and "attachment" in file.headers["Content-Disposition"]
     # Another club imports the file in one step: the fields, the stake and the evening's defaults fill in.
@@ -303,14 +308,14 @@ def test_the_card_is_shared_as_a_file_or_a_link_and_imported_in_one_step(client,
     shown = r.get_data(as_text=True)
     assert r.status_code == 200 and "Kortklubben" in shown
     filled = form_data(shown) | {"name": "Nabo", "password": PASSWORD, "password2": PASSWORD}
-    assert filled["card.levels.13.made"] == "400" and filled["opt_rate"] in ("0.5", "0,5", "0.50")
+    assert filled["card.cell.13.0"] == "400" and filled["opt_rate"] in ("0.5", "0,5", "0.50")
     assert filled["evening_fee"] == "100.00" and filled["evening_settlement"] == "kitty"
     new = club_service.get_club(db, saved_club(other, db, filled))
     mine = club_service.get_club(db, club_id)
     assert new.options["house"] == mine.options["house"] and new.evening_defaults == mine.evening_defaults
     # A table (or a club) by the card's link: the fields open filled.
     game = client.get(f"/new/danish?card={club_id}").get_data(as_text=True)
-    assert form_data(game)["card.levels.13.made"] == "400" and form_data(game)["card.gaa_med"] == "independent"
+    assert form_data(game)["card.cell.13.0"] == "400" and form_data(game)["card.gaa_med"] == "independent"
     blank = re.search(r'id="card-blank" href="([^"]+)"', page).group(1).replace("&amp;", "&")
     sheet = client.get(blank).get_data(as_text=True)
     assert matrix_cell(sheet, "13", 13) == "400" and "400" in head_rules(sheet)
@@ -321,9 +326,9 @@ def test_the_card_is_shared_as_a_file_or_a_link_and_imported_in_one_step(client,
 
 def test_a_field_with_thousands_of_digits_is_refused_by_its_field_and_costs_nothing(client, db_path):
     """Previews are free but bounded: a field is cut to one more than a number may be long."""
-    data = game_form(client, **{"card.levels.7.made": "9" * 5000})
+    data = game_form(client, **{"card.cell.7.0": "9" * 5000})
     before = dump(db_path)
     r = client.post("/new/danish/tariff", data=data)
-    assert r.status_code == 400 and 'data-field="card.levels.7.made"' in r.get_data(as_text=True)
+    assert r.status_code == 400 and 'data-field="card.cell.7.0"' in r.get_data(as_text=True)
     assert "has too many digits" in r.get_data(as_text=True)
     assert dump(db_path) == before

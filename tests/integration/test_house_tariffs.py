@@ -111,12 +111,12 @@ def test_the_new_game_page_previews_the_tariff_of_a_preset(client):
     assert r.status_code == 200
     page = r.get_data(as_text=True)
     # half overtricks: 7 with 8 is 10 + 5 = 15; the fields now hold the preset, and the page says so.
-    assert ">15<" in page and 'name="card.levels.7.over" id="card-levels-7-over" value="5"' in page
+    assert ">15<" in page and 'name="card.cell.7.0" id="card-cell-7-0" value="10"' in page
     assert "The fields now hold the preset" in page
     filled = form_data(page)
-    assert filled["card.levels.7.over"] == "5"
-    fragment = client.post("/new/danish/tariff", data=filled | {"card.levels.7.made": "ten"})
-    assert fragment.status_code == 400 and 'data-field="card.levels.7.made"' in fragment.get_data(as_text=True)
+    assert filled["card.cell.7.0"] == "10" and filled["card.made"] == "half_over"
+    fragment = client.post("/new/danish/tariff", data=filled | {"card.cell.7.0": "ten"})
+    assert fragment.status_code == 400 and 'data-field="card.cell.7.0"' in fragment.get_data(as_text=True)
     r = client.post("/new/danish", data=filled)
     assert r.status_code == 302
     game_id = r.headers["Location"].rsplit("/", 1)[1]

@@ -61,11 +61,7 @@ def test_new_game_with_house_rules(client):
     gid = start(client, "classic", honours="y", target="7", revoke_penalty="2")
     options = api_game(client, gid)["options"]
     assert options["honours"] is True and options["target"] == 7 and options["revoke_penalty"] == 2
-    card = {
-        f"card.levels.{n}.{f}": str(v * (2 if f == "lost" else 1))
-        for n, v in zip(range(7, 14), range(1, 8))
-        for f in ("made", "over", "lost")
-    }
+    card = {f"card.cell.{n}.{i}": str(v * (i + 1)) for n, v in zip(range(7, 14), range(1, 8)) for i in (0, 1)}
     gid = start(client, "danish", ["A", "B", "C", "D", "E"], rate="0,25", **card)
     game = api_game(client, gid)
     assert game["options"]["rate"] == 0.25 and game["options"]["tariff"] == [1, 2, 3, 4, 5, 6, 7]

@@ -10,6 +10,7 @@ from scorekeeper.core.fields import is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
 from scorekeeper.core.messages import InputError, Msg, OptionError
 from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
+from scorekeeper.core.variants import danish_grid
 from scorekeeper.core.variants import danish_house as model
 from scorekeeper.core.variants.danish_house import EXTRA_SUFFIXES, House
 
@@ -187,6 +188,15 @@ OPTIONS = {
         ),
         "json",
     ),
+    "names": Option(
+        None,
+        danish_grid.check_names,
+        Msg(
+            "The club's own words on its card: its columns (a heading and the suffixes each covers) and the names of "
+            "its sol bids; every page, button and sheet uses them."
+        ),
+        "json",
+    ),
     "iron_hand": bool_option(
         False, Msg("Jernhånd: a player with no picture cards, aces or jokers may ask for a new deal (0 for all).")
     ),
@@ -286,6 +296,10 @@ def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict
         model.check_playable(options["house"])
     except OptionError as exc:  # a preset's numbers over a table's tariff out of range
         return options, {f"options.house.{exc.path}": exc.args[0]}
+    # The shorthands only where they say what the house does: never a tariff, lost rule or sol values it contradicts.
+    for key in SHORTHANDS:
+        options.pop(key, None)
+    options.update(shorthands_of(options["house"]))
     return options, {}
 
 

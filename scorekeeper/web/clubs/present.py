@@ -46,7 +46,8 @@ def rules_context(club) -> dict:
 
 
 def matrix_context(variant: str, options) -> dict | None:
-    """Rows of the bid × tricks matrix (plain bids; a suffix doubles) and the sol values; None without a tariff."""
+    """Rows of the bid × tricks matrix as the card has them (a row per bid and column, web/variants/danish.py) and the
+    sol values; None without a tariff."""
     tariff_matrix = VIEWS[variant].tariff_matrix
     if tariff_matrix is None:
         return None
@@ -55,7 +56,7 @@ def matrix_context(variant: str, options) -> dict | None:
         "tricks": list(range(14)),
         "rows": [
             {"bid": bid, "cells": [{"text": minus(v), "made": v > 0} for v in values]}
-            for bid, values in matrix["bids"].items()
+            for bid, values in matrix.get("rows", list(matrix["bids"].items()))
         ],
         "sol": [{"bid": name, "made": made, "lost": lost} for name, made, lost in matrix["sol"]],
     }

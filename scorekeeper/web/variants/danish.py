@@ -7,6 +7,7 @@ from wtforms.fields import SelectChoice
 
 from scorekeeper.core.game import TRUMPS
 from scorekeeper.core.variants import danish as rules
+from scorekeeper.core.variants import danish_grid
 from scorekeeper.web import words
 from scorekeeper.web.games.forms import HandForm as BaseHandForm
 from scorekeeper.web.games.forms import radio
@@ -14,7 +15,7 @@ from scorekeeper.web.i18n import MINUS, ngettext
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.variants import shared
-from scorekeeper.web.variants.danish_card import ROUNDING_WORDS, CardEditor, number_text
+from scorekeeper.web.variants.danish_card import ROUNDING_WORDS, CardEditor, column_heading, number_text
 from scorekeeper.web.variants.danish_words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 
 NAME = rules.NAME
@@ -120,7 +121,7 @@ def bid_rows(options=None) -> list[list]:
             rows.append([None, None])
             last = number
         if suffix is None:
-            rows[-1][1] = SelectChoice(bid, solo_name(bid).replace("bordlægger", "bord\u00adlægger"))
+            rows[-1][1] = SelectChoice(bid, solo_name(bid, options).replace("bordlægger", "bord\u00adlægger"))
         elif suffix == "plain":
             rows[-1][0] = SelectChoice(str(bid), str(bid))
         else:
@@ -160,7 +161,7 @@ def hand_words(inp, ctx) -> str:
     bidder = players[inp["bidder"]]
     tricks = words.tricks_words(inp["tricks"])
     if rules.is_solo(inp["bid"]):
-        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"]), tricks=tricks)
+        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"], ctx.options), tricks=tricks)
         for joined in inp.get("with", ()):
             text += "; " + _(
                 "%(player)s too, %(tricks)s",
@@ -220,7 +221,17 @@ def house_rules(table) -> list[tuple[str, str]]:
         lines.append((_("Each further trick short"), _values(short, every)))
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
-    if factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
+    if house.overrides:  # a card in columns: no factor says it; the columns and the table do
+        grid, _exact = danish_grid.grid_of(rules.house_dict(o), o.get("names"))
+        lines.append(
+            (
+                _("Columns"),
+                " | ".join(column_heading(c.heading, c.suffixes) for c in grid.columns)
+                + " "
+                + _("(values in the table)"),
+            )
+        )
+    elif factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
         lines.append((_("Suffixes"), _("vip, gode, sans and halve count double")))
     elif factors:
         lines.append(
@@ -250,25 +261,25 @@ def house_rules(table) -> list[tuple[str, str]]:
             for t, x in sorted(house.made_extra.items())
         ]
         lines.append((_("Slam"), "; ".join(slam)))
-    if house.overrides or house.cells:
+    if house.cells:
         lines.append(
             (
                 _("Exceptions"),
                 ngettext(
                     "own values for %(num)d bid or cell (in the table)",
                     "own values for %(num)d bids or cells (in the table)",
-                    len(house.overrides) + len(house.cells),
+                    len(house.cells),
                 ),
             )
         )
     if house.rounding != "half_away" or house.selv_rounding != "half_away":
-        lines.append((_("Rounding"), str(ROUNDING_WORDS[house.rounding])))
+        lines.append((_("Rounding"), str(ROUNDING_WORDS.get(house.rounding, house.rounding))))
     sol = []
     for bid in rules.SOLO_BIDS:
         if bid in house.sol:
             won = house.sol_value(bid, house.sol[bid].max_tricks)[0]
             lost_v = house.sol_value(bid, house.sol[bid].max_tricks + 1)[0]
-            sol.append(f"{solo_name(bid)} {minus(won)}/{minus(lost_v)}")
+            sol.append(f"{solo_name(bid, o)} {minus(won)}/{minus(lost_v)}")
     if sol:
         lines.append((_("Sol bids (made / lost)"), ", ".join(sol)))
     if house.gaa_med:
@@ -279,30 +290,30 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def tariff_matrix(options) -> dict:
-    """The core's matrix with names: "rows" of (bid name, points per tricks 0..13) for every bid of the house (a
-    suffix whose row is the plain row times a whole number is said in "multiples" instead), "sol" as (name, made,
-    lost) and "sol_rows" as (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
+    """The core's matrix as the club's card has it, square by square: "rows" of (bid and column heading, points per
+    tricks 0..13), a row per bid and column of the card (a suffix whose squares differ from its column's gets a row of
+    its own), so no row is hidden and no factor claimed; "sol" as (the club's name, made, lost) and "sol_rows" as
+    (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
     matrix = rules.tariff_matrix(options)
-    plain = matrix["bids"]
-    rows, multiples = [], {}
-    for bid, suffix, values in matrix["rows"]:
-        base = plain.get(bid)
-        if suffix != "plain" and base and any(base):
-            ratio = next((v // b for v, b in zip(values, base) if b), None)
-            if ratio and all(v == b * ratio for v, b in zip(values, base)):
-                multiples.setdefault(suffix, set()).add(ratio)
+    by_bid = {(bid, suffix): values for bid, suffix, values in matrix["rows"]}
+    grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("names"))
+    rows = []
+    for n in grid.levels:
+        for column in grid.columns:
+            found = [(s, by_bid[(n, s)]) for s in column.suffixes if (n, s) in by_bid]
+            if not found:
                 continue
-        rows.append((bid_name(bid, suffix), values))
-    # A suffix shown as a multiple must be one for every bid; otherwise its rows are printed.
-    uneven = {s for s, r in multiples.items() if len(r) > 1}
-    if uneven:
-        rows = [(bid_name(b, s), v) for b, s, v in matrix["rows"] if s == "plain" or s in uneven or s not in multiples]
+            if len({values for _s, values in found}) == 1:
+                plain = not column.heading and column.suffixes == ("plain",)  # the plain bid: its number alone
+                rows.append((str(n) if plain else f"{n} {column_heading(column.heading, column.suffixes)}", found[0][1]))
+            else:
+                rows += [(bid_name(n, s) if s != "plain" else f"{n} {_('plain')}", values) for s, values in found]
     return {
-        "bids": plain,
+        "bids": matrix["bids"],
         "rows": rows,
-        "multiples": [(suffix_name(s), next(iter(r))) for s, r in multiples.items() if s not in uneven],
-        "sol": [(solo_name(bid), made, lost) for bid, (made, lost) in matrix["sol"].items()],
-        "sol_rows": [(solo_name(bid), values) for bid, values in matrix["sol_rows"]],
+        "multiples": [],
+        "sol": [(solo_name(bid, options), made, lost) for bid, (made, lost) in matrix["sol"].items()],
+        "sol_rows": [(solo_name(bid, options), values) for bid, values in matrix["sol_rows"]],
         "gaa_med": matrix["gaa_med"],
     }
 

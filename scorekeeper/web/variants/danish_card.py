@@ -1,12 +1,13 @@
-"""The club's tariff card as a form: every value of the `house` model (core/variants/danish_house.py) in a field of
-its own, laid out as a Danish club prints its card, so that a treasurer never types a brace.
+"""The club's tariff card as a form shaped like the printed card: its columns (a heading and the suffixes each
+covers), a row per bid the club plays, a value in each square, and once for the card how a made bid, an overtrick and
+a lost bid follow from a square; the sol bids by the club's own names beside it. No brace, no exception rows: the grid
+is translated into the house of RULES.md (core/variants/danish_grid.py) and back, so a stored house opens as its grid.
 
 The editor of option `house` (OPTION_EDITORS in web/variants/danish.py): `blank(options)` fills the fields from a
-rule set, `read(formdata, files)` turns posted fields into the options they set (a complete house, the preset it is if
-it is one, the shorthands that say the same), with each error keyed by the field it belongs to; `view(state, …)` is
-the template's context (templates/variants/danish_card.html). The fields are the truth: a preset only fills them when
-the treasurer asks (the "Fill in" button), the data box (the house as JSON, for the API's users) only counts when it
-was changed, and either shows in the fields at once, so nothing typed is replaced without the page showing it.
+rule set, `read(formdata, files)` turns posted fields into the options they set (a complete house, the club's words in
+option `names`, the preset it is if it is one, the shorthands that say the same), with each error keyed by the field
+it belongs to; `view(state, …)` is the template's context (templates/variants/danish_card.html). The fields are the
+truth: a preset only fills them when the treasurer asks (the "Fill in" button), and shows in them at once.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper.core.messages import Msg, OptionError, message_of
 from scorekeeper.core.numbers import TEXT_MAX, NumberError
 from scorekeeper.core.variants import danish as rules
+from scorekeeper.core.variants import danish_grid
 from scorekeeper.core.variants import danish_house as model
 from scorekeeper.web import cards
 from scorekeeper.web.i18n import gettext as _
@@ -39,9 +41,6 @@ IMPORT, FILE = "card.import", "card.file"  # "Import a card file"
 LEVELS = tuple(int(n) for n in model.LEVELS)
 TRICKS = tuple(range(14))
 CUT = TEXT_MAX + 1  # a field's text kept: one more than a number may be long, so a longer one is refused as too long
-SPARE_ROWS = 2  # empty rows for one more override or cell (a preview adds two more when they are used)
-ROWS_MAX = 56  # 7 bids × 8 suffixes: no card needs more exceptions
-SUFFIX_DEFAULT = {"plain": (1, 1)}  # a new switch of any other suffix starts at double
 
 
 def name(*parts: Any) -> str:
@@ -71,8 +70,9 @@ def number_text(value: Any) -> str:
 
 
 def _number(text: str, path: str, high: int, errors: dict, where: str) -> Fraction | None:
-    """A typed number (a decimal comma or point, or "1/2") through the core's strict reader; None if wrong (said)."""
-    raw = text.strip().replace(" ", "")
+    """A typed number (a decimal comma or point, or "1/2") through the core's strict reader; None if wrong (said).
+    Spaces are the reader's to judge ("1 1/4" is one and a quarter, never 11/4)."""
+    raw = " ".join(text.split())
     if "/" not in raw:
         raw = raw.replace(",", ".")
     try:
@@ -82,26 +82,32 @@ def _number(text: str, path: str, high: int, errors: dict, where: str) -> Fracti
         return None
 
 
-# ---------------------------------------------------------------- the fields of a house
+# ---------------------------------------------------------------- the fields of a card
 
 
-def texts_of(house: Mapping[str, Any]) -> dict[str, str]:
-    """Every field's text for a complete, normalised house."""
+def texts_of(house: Mapping[str, Any], names: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Every field's text for a complete, normalised house: the grid it opens as (core/variants/danish_grid.py), in
+    the club's own column layout and words (option `names`) when they fit it."""
     out: dict[str, str] = {}
-    levels = house["levels"]
-    for n in model.LEVELS:
-        for f in model.LEVEL_FIELDS:
-            out[name("levels", n, f)] = number_text(levels[n][f]) if n in levels else ""
-    suffixes = house["suffixes"]
-    for s in model.SUFFIX_NAMES:
-        on = s in suffixes
-        base, trick = (suffixes[s]["base"], suffixes[s]["trick"]) if on else SUFFIX_DEFAULT.get(s, (2, 2))
-        out[name("suffixes", s, "on")] = "y" if on else ""
-        out[name("suffixes", s, "base")] = number_text(base)
-        out[name("suffixes", s, "trick")] = number_text(trick)
+    grid, _exact = danish_grid.grid_of(house, names)
+    out[name("columns")] = str(len(grid.columns))
+    for i in range(COLUMNS):
+        column = grid.columns[i] if i < len(grid.columns) else None
+        out[name("col", i, "heading")] = column.heading if column else ""
+        for s in model.SUFFIX_NAMES:
+            out[name("col", i, s)] = "y" if column and s in column.suffixes else ""
+    levels = grid.levels or LEVELS
+    out[name("low")], out[name("high")] = str(levels[0]), str(levels[-1])
+    for n in LEVELS:
+        for i in range(COLUMNS):
+            value = grid.values[n][i] if n in grid.values and i < len(grid.columns) else None
+            out[name("cell", n, i)] = number_text(value) if value is not None else ""
+    out[name("made")], out[name("lost")], out[name("per_trick")] = grid.made, grid.lost, grid.per_trick
     sol = house["sol"]
+    sol_names = (names or {}).get("sol") or {}
     for bid in model.SOL_BIDS:
         entry = sol.get(bid)
+        out[name("sol", bid, "name")] = sol_names.get(bid, "")
         out[name("sol", bid, "max_tricks")] = str(entry["max_tricks"] if entry else rules.SOLO_MAX_TRICKS[bid])
         for f in model.SOL_FIELDS[1:]:
             out[name("sol", bid, f)] = number_text(entry[f]) if entry else ""
@@ -114,92 +120,99 @@ def texts_of(house: Mapping[str, Any]) -> dict[str, str]:
         for t in TRICKS:
             value = slam.get(key, {}).get(str(t))
             out[name("slam", key, t)] = "" if value is None else number_text(value)
-    for i, (key, level) in enumerate(house["overrides"].items()):
-        n, s = key.split("/")
-        out |= {name("overrides", i, "bid"): n, name("overrides", i, "suffix"): s}
-        out |= {name("overrides", i, f): number_text(level[f]) for f in model.LEVEL_FIELDS}
-    for i, (key, value) in enumerate(house["cells"].items()):
-        n, s, step = key.split("/")
-        tricks = int(n) + int(step)  # "+2": made with 2 over; "-1": one short
-        out |= {name("cells", i, "bid"): n, name("cells", i, "suffix"): s, name("cells", i, "tricks"): str(tricks)}
-        out[name("cells", i, "value")] = str(value)
-    out[name("overrides", "rows")] = str(len(house["overrides"]) + SPARE_ROWS)
-    out[name("cells", "rows")] = str(len(house["cells"]) + SPARE_ROWS)
+    out[name("cells")] = " ".join(f"{k}={v}" for k, v in house["cells"].items())
     return out
 
 
-def _rows(formdata, what: str) -> int:
-    raw = str(formdata.get(name(what, "rows"), "") or "")
-    count = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else SPARE_ROWS
-    return max(SPARE_ROWS, min(count, ROWS_MAX))
-
-
-def typed(formdata) -> dict[str, str]:
-    """The fields' texts as posted (bounded: no field longer than a number may be, no more rows than a card has)."""
-    out: dict[str, str] = {key: str(formdata.get(key, "") or "")[:CUT] for key in FIXED_FIELDS}
-    for what, fields in (("overrides", ("bid", "suffix", *model.LEVEL_FIELDS)), ("cells", CELL_FIELDS)):
-        rows = _rows(formdata, what)
-        out[name(what, "rows")] = str(rows)
-        for i in range(rows):
-            for f in fields:
-                out[name(what, i, f)] = str(formdata.get(name(what, i, f), "") or "")[:CUT]
-    return out
-
-
-CELL_FIELDS = ("bid", "suffix", "tricks", "value")
-# The fields every card has (the rows of overrides and cells come as many as the form says).
+COLUMNS = danish_grid.COLUMNS_MAX
+# The fields every card has.
 FIXED_FIELDS = tuple(
-    [name("levels", n, f) for n in model.LEVELS for f in model.LEVEL_FIELDS]
-    + [name("suffixes", s, f) for s in model.SUFFIX_NAMES for f in ("on", "base", "trick")]
-    + [name("sol", bid, f) for bid in model.SOL_BIDS for f in model.SOL_FIELDS]
+    [name("columns"), name("low"), name("high"), name("made"), name("lost"), name("per_trick"), name("cells")]
+    + [name("col", i, f) for i in range(COLUMNS) for f in ("heading", *model.SUFFIX_NAMES)]
+    + [name("cell", n, i) for n in LEVELS for i in range(COLUMNS)]
+    + [name("sol", bid, f) for bid in model.SOL_BIDS for f in ("name", *model.SOL_FIELDS)]
     + [name("selvmakker", "factor"), name("selvmakker", "rounding"), name("rounding"), name("gaa_med")]
     + [name("slam", key, t) for key in model.SLAM_KEYS for t in TRICKS]
 )
+TEXT_FIELDS = {name("col", i, "heading") for i in range(COLUMNS)} | {name("sol", b, "name") for b in model.SOL_BIDS}
+CELLS_CUT = 4096  # the kept squares of a card made elsewhere: 56 bids and suffixes × 14 tricks at most
 
 
-def house_of(texts: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    """The complete, checked house the fields hold, or None and the errors by field name (messages the core's, or
-    said here)."""
+def typed(formdata) -> dict[str, str]:
+    """The fields' texts as posted (bounded: no field longer than a number or a name may be)."""
+    out = {}
+    for key in FIXED_FIELDS:
+        cut = danish_grid.NAME_MAX + 1 if key in TEXT_FIELDS else CELLS_CUT if key == name("cells") else CUT
+        out[key] = str(formdata.get(key, "") or "")[:cut]
+    return out
+
+
+def _count(text: str, low: int, high: int, default: int) -> int:
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and low <= int(text) <= high else default
+
+
+def _choice(text: str, choices: tuple[str, ...], default: str) -> str:
+    return text if text in choices else default
+
+
+def _kept_cells(text: str) -> dict[str, int]:
+    """The squares of their own a card made elsewhere holds ("8/vip/+1=60 …", kept through the page unchanged)."""
+    out = {}
+    for item in text.split():
+        key, _sep, value = item.partition("=")
+        if value.isascii() and value.isdigit():
+            out[key] = int(value)
+    return out
+
+
+def house_of(texts: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
+    """The complete, checked house and the names the fields hold, or None and the errors by field name."""
     errors: dict[str, Any] = {}
-    missing = Msg("fill in this value, or empty the whole row to leave the bid out")
-    house: dict[str, Any] = {"levels": {}, "suffixes": {}, "overrides": {}, "cells": {}, "slam": {}, "sol": {}}
-
-    def read_level(prefix: tuple, path: str) -> dict | None:
-        cells = {f: texts.get(name(*prefix, f), "").strip() for f in model.LEVEL_FIELDS}
-        if not any(cells.values()):
-            return None
-        level: dict[str, Any] = {}
-        for f, text in cells.items():
-            where = name(*prefix, f)
+    count = _count(texts.get(name("columns"), ""), 1, COLUMNS, 1)
+    low = _count(texts.get(name("low"), ""), 7, 13, 7)
+    high = _count(texts.get(name("high"), ""), low, 13, 13)
+    columns: list[danish_grid.Column] = []
+    seen: dict[str, int] = {}
+    for i in range(count):
+        heading = " ".join(texts.get(name("col", i, "heading"), "").split())
+        if len(heading) > danish_grid.NAME_MAX:
+            errors[name("col", i, "heading")] = Msg("at most %(n)d characters", n=danish_grid.NAME_MAX)
+        suffixes = tuple(s for s in model.SUFFIX_NAMES if texts.get(name("col", i, s)))
+        if not suffixes:
+            errors[name("col", i, "plain")] = Msg("tick the suffixes this column covers, or have fewer columns")
+        for s in suffixes:
+            if s in seen:
+                errors[name("col", i, s)] = Msg(
+                    "%(suffix)s is in column %(n)d already", suffix=suffix_label(s), n=seen[s] + 1
+                )
+            seen.setdefault(s, i)
+        columns.append(danish_grid.Column(heading, suffixes))
+    values: dict[int, tuple[Fraction, ...]] = {}
+    for n in range(low, high + 1):
+        row = []
+        for i in range(count):
+            where = name("cell", n, i)
+            text = texts.get(where, "").strip()
             if not text:
-                if f == "short":
-                    level[f] = 0
-                else:
-                    errors[where] = missing
+                errors[where] = Msg("fill in this square, or let the card start at a higher bid")
+                row.append(Fraction(0))
                 continue
-            value = _number(text, f"{path}.{f}", model.MONEY_MAX, errors, where)
-            if value is not None:
-                level[f] = model.shown(value)
-        return level
-
-    for n in model.LEVELS:
-        level = read_level(("levels", n), f"levels.{n}")
-        if level is not None:
-            house["levels"][n] = level
-    for s in model.SUFFIX_NAMES:
-        if not texts.get(name("suffixes", s, "on")):
-            continue
-        entry = {}
-        for f in ("base", "trick"):
-            where, text = name("suffixes", s, f), texts.get(name("suffixes", s, f), "").strip()
-            if not text:
-                errors[where] = Msg("fill in the factor, or switch the suffix off")
-                continue
-            value = _number(text, f"suffixes.{s}.{f}", model.FACTOR_MAX, errors, where)
-            if value is not None:
-                entry[f] = model.shown(value)
-        house["suffixes"][s] = entry
+            value = _number(text, f"cell.{n}.{i}", model.MONEY_MAX, errors, where)
+            row.append(value if value is not None else Fraction(0))
+        values[n] = tuple(row)
+    grid = danish_grid.Grid(
+        columns=tuple(columns),
+        levels=tuple(range(low, high + 1)),
+        values=values,
+        made=_choice(texts.get(name("made"), ""), danish_grid.MADE_RULES, "over"),
+        lost=_choice(texts.get(name("lost"), ""), danish_grid.LOST_RULES, "double"),
+        per_trick=_choice(texts.get(name("per_trick"), ""), danish_grid.PER_TRICK, "column"),
+    )
+    house: dict[str, Any] = {"slam": {}, "sol": {}}
+    sol_names: dict[str, str] = {}
     for bid in model.SOL_BIDS:
+        sol_names[bid] = " ".join(texts.get(name("sol", bid, "name"), "").split())[: danish_grid.NAME_MAX]
         won, lost = (texts.get(name("sol", bid, f), "").strip() for f in ("won", "lost"))
         if not won and not lost:
             continue
@@ -222,72 +235,41 @@ def house_of(texts: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str,
         house["sol"][bid] = entry
     factor = texts.get(name("selvmakker", "factor"), "").strip() or "1"
     value = _number(factor, "selvmakker.factor", model.FACTOR_MAX, errors, name("selvmakker", "factor"))
+    rounding = _choice(texts.get(name("rounding"), ""), model.ROUNDINGS, "half_away")
     house["selvmakker"] = {
         "factor": model.shown(value) if value is not None else 1,
-        "rounding": texts.get(name("selvmakker", "rounding")) or "half_away",
+        "rounding": _choice(texts.get(name("selvmakker", "rounding"), ""), model.ROUNDINGS, rounding),
     }
-    house["rounding"] = texts.get(name("rounding")) or "half_away"
-    house["gaa_med"] = texts.get(name("gaa_med")) or None
+    house["rounding"] = rounding
+    house["gaa_med"] = _choice(texts.get(name("gaa_med"), ""), model.GAA_MED, "") or None
     for key in model.SLAM_KEYS:
         entries = {}
         for t in TRICKS:
             where, text = name("slam", key, t), texts.get(name("slam", key, t), "").strip()
             if not text:
                 continue
-            high = 13 if key == "made_extra" else model.FACTOR_MAX
-            value = _number(text, f"slam.{key}.{t}", high, errors, where)
-            if value is not None:
-                if key != "made_extra" and value == 0:
+            high_value = 13 if key == "made_extra" else model.FACTOR_MAX
+            got = _number(text, f"slam.{key}.{t}", high_value, errors, where)
+            if got is not None:
+                if key != "made_extra" and got == 0:
                     errors[where] = Msg("a factor must be more than 0 (1: no change)")
-                entries[str(t)] = model.shown(value)
+                entries[str(t)] = model.shown(got)
         if entries:
             house["slam"][key] = entries
-    rows: dict[str, str] = {}  # a key of the house → the row of fields it came from, for its errors
-    for i in range(_rows(texts, "overrides")):
-        n, s = texts.get(name("overrides", i, "bid"), ""), texts.get(name("overrides", i, "suffix"), "")
-        if not n:
-            continue
-        key = f"{n}/{s}"
-        if n not in model.LEVELS or s not in model.SUFFIX_NAMES:
-            errors[name("overrides", i, "bid")] = Msg("choose a bid and a suffix")
-            continue
-        if key in house["overrides"]:
-            errors[name("overrides", i, "bid")] = Msg("this bid and suffix has a row already")
-            continue
-        level = read_level(("overrides", i), f"overrides.{key}")
-        if level is None:
-            errors[name("overrides", i, "made")] = missing
-            continue
-        house["overrides"][key] = level
-        rows[f"overrides.{key}"] = name("overrides", i, "bid")
-    for i in range(_rows(texts, "cells")):
-        n, s = texts.get(name("cells", i, "bid"), ""), texts.get(name("cells", i, "suffix"), "")
-        if not n:
-            continue
-        if n not in model.LEVELS or s not in model.SUFFIX_NAMES:
-            errors[name("cells", i, "bid")] = Msg("choose a bid and a suffix")
-            continue
-        tricks = _choice_int(texts.get(name("cells", i, "tricks")), 13, errors, name("cells", i, "tricks"))
-        step = f"+{tricks - int(n)}" if tricks >= int(n) else f"-{int(n) - tricks}"
-        key = f"{n}/{s}/{step}"
-        if key in house["cells"]:
-            errors[name("cells", i, "bid")] = Msg("this bid, suffix and number of tricks has a row already")
-            continue
-        text = texts.get(name("cells", i, "value"), "").strip()
-        if not (text.isascii() and text.isdigit() and len(text) <= 7):
-            errors[name("cells", i, "value")] = Msg("must be a whole number of points from 0 to 1000000")
-            continue
-        house["cells"][key] = int(text)
-        rows[f"cells.{key}"] = name("cells", i, "value")
     if errors:
-        return None, errors
+        return None, {}, errors
+    house |= danish_grid.house_parts(grid)
+    kept_cells = _kept_cells(texts.get(name("cells"), ""))
+    try:
+        house["cells"] = model.check_house({"cells": kept_cells})["cells"]
+    except OptionError:
+        house["cells"] = {}
     try:
         checked = model.check_house(house)
         model.check_playable(checked)
     except OptionError as exc:
-        where = rows.get(exc.path) or rows.get(exc.path.rpartition(".")[0]) or name(*exc.path.split("."))
-        return None, {where: message_of(exc)}
-    return checked, {}
+        return None, {}, {_field_of_path(exc.path, grid): message_of(exc)}
+    return checked, danish_grid.names_of(grid, sol_names), {}
 
 
 def _choice_int(raw: Any, high: int, errors: dict, where: str) -> int:
@@ -296,6 +278,24 @@ def _choice_int(raw: Any, high: int, errors: dict, where: str) -> int:
         errors[where] = Msg("must be a whole number from 0 to %(high)d", high=high)
         return 0
     return int(text)
+
+
+def _field_of_path(path: str, grid: danish_grid.Grid | None = None) -> str:
+    """The field an error of the house belongs to: a sol's own field, a level's square in the first column, a
+    suffix's column."""
+    parts = path.split(".")
+    if parts[0] == "sol" and len(parts) >= 2:
+        return name(*parts)
+    if parts[0] in ("selvmakker", "rounding", "gaa_med", "slam"):
+        return name(*parts)
+    low = grid.levels[0] if grid and grid.levels else 7
+    if parts[0] == "levels" and len(parts) >= 2 and parts[1] in model.LEVELS:
+        return name("cell", parts[1], 0)
+    if parts[0] == "overrides" and len(parts) >= 2:
+        n, _sep, s = parts[1].partition("/")
+        column = next((i for i, c in enumerate(grid.columns) if s in c.suffixes), 0) if grid else 0
+        return name("cell", n if n in model.LEVELS else low, column)
+    return name("cell", low, 0)
 
 
 # ---------------------------------------------------------------- the editor
@@ -315,9 +315,11 @@ class State:
     box: str = ""
 
 
-def options_of(house: dict[str, Any]) -> dict[str, Any]:
-    """The options a card sets: the house whole, the preset it is (if one), the shorthands that say the same."""
-    return {"house": house, "preset": rules.preset_of_house(house)} | rules.shorthands_of(house)
+def options_of(house: dict[str, Any], names: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The options a card sets: the house whole, the club's words, the preset it is (if one), the shorthands that say
+    the same (only those: none that contradicts the house)."""
+    words = danish_grid.check_names(names) if names else None
+    return {"house": house, "names": words, "preset": rules.preset_of_house(house)} | rules.shorthands_of(house)
 
 
 def box_text(house: Mapping[str, Any]) -> str:
@@ -328,7 +330,7 @@ class CardEditor:
     """The editor of option `house`; it draws the tariff, the lost rule, the sol values and the preset too."""
 
     template = "variants/danish_card.html"
-    covers = ("tariff", "lost", "solo_values", "preset", "house")
+    covers = ("tariff", "lost", "solo_values", "preset", "house", "names")
     mark = MARK
     files = (FILE,)
 
@@ -342,7 +344,8 @@ class CardEditor:
     def blank(self, options: Mapping[str, Any], notice: str | None = None) -> State:
         """The fields of a rule set (resolved options, as a game or club keeps them)."""
         house = model.check_house(rules.house_dict(options))
-        return State(texts_of(house), options=options_of(house), notice=notice, box=box_text(house))
+        names = options.get("names")
+        return State(texts_of(house, names), options=options_of(house, names), notice=notice, box=box_text(house))
 
     def read(self, formdata, files=None) -> State:
         """The posted fields; the data box when it was changed, a preset when "Fill in" was pressed, a card file when
@@ -363,10 +366,10 @@ class CardEditor:
         texts = typed(formdata)
         if box.strip() and " ".join(box.split()) != " ".join(shown.split()):
             return self.from_box(box, texts)
-        house, errors = house_of(texts)
+        house, names, errors = house_of(texts)
         if house is None:
             return State(texts, errors, box=box or shown)
-        return State(texts, options=options_of(house), box=box_text(house))
+        return State(texts, options=options_of(house, names), box=box_text(house))
 
     def from_box(self, box: str, texts: dict[str, str]) -> State:
         """The data box was changed: what it gives goes over the fields' card, and the fields show the result."""
@@ -384,7 +387,7 @@ class CardEditor:
             return State(
                 texts, {BOX: Msg("the card as data could not be read: check its brackets and quotes")}, box=box
             )
-        fields_house, _errors = house_of(texts)
+        fields_house, _names, _errors = house_of(texts)
         house = model.check_house(model.merged(fields_house or rules.build_house({}), given))
         try:
             model.check_playable(house)
@@ -416,7 +419,12 @@ class CardEditor:
         except (JSONRefused, OptionError) as exc:
             return State(texts, {FILE: Msg("%(reason)s: %(detail)s", reason=wrong, detail=message_of(exc))})
         notice = _("The card “%(name)s” is in the fields. Nothing is saved yet.", name=card["name"] or "?")
-        state = self.blank({"house": house}, notice)
+        names = card["options"].get("names")
+        try:
+            names = danish_grid.check_names(names)
+        except ValueError:
+            names = None
+        state = self.blank({"house": house, "names": names}, notice)
         state.more = {k: v for k, v in card["options"].items() if k not in self.covers}
         state.more["evening"] = card["evening"]
         return state
@@ -443,7 +451,9 @@ class CardEditor:
         data box or of a shorthand (a form posted without the card's fields) goes to the data box."""
         path = error_key.removeprefix("options.").removeprefix("opt_")
         if path.startswith("house."):
-            return name(*path.removeprefix("house.").split("."))
+            return _field_of_path(path.removeprefix("house."))
+        if path.startswith("names"):
+            return name("col", 0, "heading")
         return BOX
 
     def without_fields(self, formdata, options: Mapping[str, Any]) -> State:
@@ -468,6 +478,7 @@ ROUNDING_WORDS = {
     "floor": _l("always down"),
     "trunc": _l("towards zero (drop the fraction)"),
     "away": _l("away from zero (any fraction counts a whole)"),
+    "none": _l("not at all: fractions of a point are kept (ingen afrunding)"),
 }
 GAA_MED_WORDS = {
     "": _l("No: a sol is played by one player"),
@@ -475,12 +486,23 @@ GAA_MED_WORDS = {
     "vs_non_participants": _l("Yes: each sol player settles with those not playing sol"),
     "winners_pool": _l("Yes: the sol values are totals; the winners share what the others pay"),
 }
-# The sol bids as Danish club cards name them, and the app's names (its hand buttons) as their help.
-SOL_CARD_NAMES = {
-    "sol": (_l("sol"), _l("at most 1 trick")),
-    "ren_sol": (_l("ren sol"), _l("no trick")),
-    "bordlaegger": (_l("halv bordlægger"), _l("in the app: bordlægger; at most 1 trick, cards on the table")),
-    "ren_bordlaegger": (_l("bordlægger"), _l("in the app: ren bordlægger; no trick, cards on the table")),
+MADE_WORDS = {
+    "over": _l("the value, and the value again for each trick over"),
+    "flat": _l("the value; tricks over pay nothing"),
+    "half_over": _l("the value, and half the value for each trick over"),
+    "times_bid": _l("the value times the tricks bid, and the value for each trick over"),
+}
+LOST_WORDS = {
+    "per_trick": _l("the value for each missing trick"),
+    "double": _l("the value doubled"),
+    "double_per_trick": _l("the value doubled for each missing trick"),
+    "plus_per_trick": _l("the value, and the value again for each missing trick"),
+    "value": _l("the value"),
+    "times_bid": _l("the value times the tricks bid"),
+}
+PER_TRICK_WORDS = {
+    "column": _l("in each column's own value"),
+    "first": _l("in the first column's value (the columns raise the bid only)"),
 }
 LEVEL_WORDS = {
     "made": _l("made"),
@@ -509,7 +531,7 @@ def path_words(path: str) -> str:
     if head == "levels" and len(parts) >= 2:
         return f"{parts[1]}: {LEVEL_WORDS.get(parts[2], parts[2]) if len(parts) > 2 else _('the row')}"
     if head == "sol" and len(parts) >= 2:
-        label = SOL_CARD_NAMES.get(parts[1], (parts[1], ""))[0]
+        label = solo_name(parts[1]) if parts[1] in model.SOL_BIDS else parts[1]
         return f"{label}: {SOL_WORDS.get(parts[2], parts[2])}" if len(parts) > 2 else str(label)
     if head == "suffixes":
         return _("Suffixes")
@@ -536,39 +558,63 @@ def _cell(texts, errors, key: str, *, label: Any = "", kind: str = "number") -> 
     }
 
 
+def suffix_label(suffix: str) -> str:
+    return suffix_name(suffix) or _("plain")
+
+
+def column_heading(heading: str, suffixes) -> str:
+    """A column's heading as the club wrote it, or its suffixes' names."""
+    return heading or ", ".join(suffix_label(s) for s in suffixes)
+
+
 def card_view(state: State, *, tariff=None, preview_url="", method="post", readonly=False) -> dict:
     texts, errors = state.texts, state.errors
-    levels = [
+    count = _count(texts.get(name("columns"), ""), 1, COLUMNS, 1)
+    low = _count(texts.get(name("low"), ""), 7, 13, 7)
+    high = _count(texts.get(name("high"), ""), low, 13, 13)
+    columns = []
+    for i in range(COLUMNS):
+        ticked = [s for s in model.SUFFIX_NAMES if texts.get(name("col", i, s))]
+        heading = _cell(texts, errors, name("col", i, "heading"), label=_("Heading of column %(n)d", n=i + 1))
+        columns.append(
+            {
+                "i": i,
+                "n": i + 1,
+                "hidden": i >= count,
+                "heading": heading | {"kind": "text"},
+                "title": column_heading(heading["value"], ticked) or _("Column %(n)d", n=i + 1),
+                "suffixes": [
+                    _cell(texts, errors, name("col", i, s), label=suffix_label(s), kind="switch")
+                    for s in model.SUFFIX_NAMES
+                ],
+            }
+        )
+    rows = [
         {
             "n": n,
-            "cells": [_cell(texts, errors, name("levels", n, f), label=LEVEL_WORDS[f]) for f in model.LEVEL_FIELDS],
+            "hidden": not low <= n <= high,
+            "cells": [
+                _cell(texts, errors, name("cell", n, i), label=f"{n} · {columns[i]['title']}") | {"i": i}
+                for i in range(COLUMNS)
+            ],
         }
-        for n in model.LEVELS
+        for n in LEVELS
     ]
-    suffixes = [
-        {
-            "key": s,
-            "label": suffix_name(s) or _("plain (almindelige)"),
-            "extra": s in model.EXTRA_SUFFIXES,
-            "on": _cell(texts, errors, name("suffixes", s, "on"), kind="switch"),
-            "base": _cell(texts, errors, name("suffixes", s, "base"), label=_("made and lost: times")),
-            "trick": _cell(texts, errors, name("suffixes", s, "trick"), label=_("tricks over and short: times")),
-        }
-        for s in model.SUFFIX_NAMES
-    ]
-    sol = [
-        {
-            "key": bid,
-            "label": str(SOL_CARD_NAMES[bid][0]),
-            "help": str(SOL_CARD_NAMES[bid][1]),
-            "app": solo_name(bid),
-            "cells": [_cell(texts, errors, name("sol", bid, f), label=SOL_WORDS[f]) for f in model.SOL_FIELDS[1:]],
-            "max_tricks": _cell(
-                texts, errors, name("sol", bid, "max_tricks"), label=SOL_WORDS["max_tricks"], kind="select"
-            ),
-        }
-        for bid in model.SOL_BIDS
-    ]
+    sol = []
+    for bid in model.SOL_BIDS:
+        own = _cell(texts, errors, name("sol", bid, "name"), label=_("The club's name for it")) | {"kind": "text"}
+        sol.append(
+            {
+                "key": bid,
+                "label": own["value"] or solo_name(bid),
+                "default": solo_name(bid),
+                "name": own,
+                "cells": [_cell(texts, errors, name("sol", bid, f), label=SOL_WORDS[f]) for f in model.SOL_FIELDS[1:]],
+                "max_tricks": _cell(
+                    texts, errors, name("sol", bid, "max_tricks"), label=SOL_WORDS["max_tricks"], kind="select"
+                ),
+            }
+        )
     slam = [
         {
             "tricks": t,
@@ -576,57 +622,42 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
         }
         for t in TRICKS
     ]
-    rows = {what: int(texts.get(name(what, "rows"), SPARE_ROWS) or SPARE_ROWS) for what in ("overrides", "cells")}
-    overrides = [
-        {
-            "bid": _cell(texts, errors, name("overrides", i, "bid"), kind="select"),
-            "suffix": _cell(texts, errors, name("overrides", i, "suffix"), kind="select"),
-            "cells": [_cell(texts, errors, name("overrides", i, f), label=LEVEL_WORDS[f]) for f in model.LEVEL_FIELDS],
-        }
-        for i in range(rows["overrides"])
-    ]
-    cells = [
-        {
-            "bid": _cell(texts, errors, name("cells", i, "bid"), kind="select"),
-            "suffix": _cell(texts, errors, name("cells", i, "suffix"), kind="select"),
-            "tricks": _cell(texts, errors, name("cells", i, "tricks"), kind="select"),
-            "value": _cell(texts, errors, name("cells", i, "value"), label=_("points")),
-        }
-        for i in range(rows["cells"])
-    ]
-    known = {c["name"] for group in (levels, slam) for row in group for c in row["cells"]}
+    known = {c["name"] for row in rows for c in row["cells"]} | {c["name"] for row in slam for c in row["cells"]}
+    known |= {c["name"] for col in columns for c in col["suffixes"]} | {col["heading"]["name"] for col in columns}
     known |= {c["name"] for row in sol for c in row["cells"]} | {row["max_tricks"]["name"] for row in sol}
-    known |= {row[k]["name"] for row in suffixes for k in ("on", "base", "trick")}
-    known |= {row[k]["name"] for row in overrides for k in ("bid", "suffix")} | {
-        c["name"] for row in overrides for c in row["cells"]
-    }
-    known |= {row[k]["name"] for row in cells for k in ("bid", "suffix", "tricks", "value")}
+    known |= {row["name"]["name"] for row in sol}
     known |= {name("selvmakker", "factor"), name("selvmakker", "rounding"), name("rounding"), name("gaa_med")}
     general = [translate(m) for k, m in errors.items() if k not in known and k not in (BOX, FILE)]
+    levels = [(str(n), str(n)) for n in LEVELS]
     return {
         "mark": MARK,
         "readonly": readonly,
         "method": method,
         "preview_url": preview_url,
-        "levels": levels,
-        "suffixes": suffixes,
+        "count": _cell(texts, errors, name("columns"), kind="select"),
+        "count_choices": [(str(k), str(k)) for k in range(1, COLUMNS + 1)],
+        "low": _cell(texts, errors, name("low"), kind="select"),
+        "high": _cell(texts, errors, name("high"), kind="select"),
+        "level_choices": levels,
+        "columns": columns,
+        "rows": rows,
+        "made": _cell(texts, errors, name("made"), kind="select"),
+        "lost": _cell(texts, errors, name("lost"), kind="select"),
+        "per_trick": _cell(texts, errors, name("per_trick"), kind="select"),
+        "made_choices": [(k, str(v)) for k, v in MADE_WORDS.items()],
+        "lost_choices": [(k, str(v)) for k, v in LOST_WORDS.items()],
+        "per_trick_choices": [(k, str(v)) for k, v in PER_TRICK_WORDS.items()],
+        "cells_name": name("cells"),
+        "cells_kept": texts.get(name("cells"), ""),
         "sol": sol,
         "slam": slam,
         "slam_open": any(c["value"] or c["error"] for row in slam for c in row["cells"]),
-        "overrides": overrides,
-        "cells": cells,
-        "exceptions_open": any(row["bid"]["value"] or row["bid"]["error"] for row in overrides + cells),
-        "overrides_rows": name("overrides", "rows"),
-        "cells_rows": name("cells", "rows"),
-        "rows_count": dict(rows),
         "selvmakker": _cell(texts, errors, name("selvmakker", "factor"), label=_("each other pays the value times")),
         "selvmakker_rounding": _cell(texts, errors, name("selvmakker", "rounding"), kind="select"),
         "rounding": _cell(texts, errors, name("rounding"), kind="select"),
         "gaa_med": _cell(texts, errors, name("gaa_med"), kind="choice"),
-        "roundings": [(k, str(v)) for k, v in ROUNDING_WORDS.items()],
+        "roundings": [(k, str(ROUNDING_WORDS[k])) for k in model.ROUNDINGS if k in ROUNDING_WORDS],
         "gaa_med_choices": [(k, str(v)) for k, v in GAA_MED_WORDS.items()],
-        "bid_choices": [("", "–")] + [(n, n) for n in model.LEVELS],
-        "suffix_choices": [(s, suffix_name(s) or _("plain")) for s in model.SUFFIX_NAMES],
         "tricks_choices": [(str(t), str(t)) for t in TRICKS],
         "presets": [(p, rules_label(p)) for p in rules.PRESETS],
         "preset": (state.options or {}).get("preset"),
@@ -635,9 +666,6 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
         "import": IMPORT,
         "file": FILE,
         "file_error": translate(errors[FILE]) if FILE in errors else None,
-        "box_name": BOX,
-        "shown_name": SHOWN,
-        "box": state.box,
         "box_error": translate(errors[BOX]) if BOX in errors else None,
         "notice": state.notice,
         "general": general,

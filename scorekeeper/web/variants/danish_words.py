@@ -28,8 +28,11 @@ PRESET_LABELS = {
 }
 
 
-def solo_name(bid: str) -> str:
-    """The one word asked for, translated (not all four)."""
+def solo_name(bid: str, options=None) -> str:
+    """The club's own name of a sol bid (option `names`), else the one word asked for, translated (not all four)."""
+    own = ((options or {}).get("names") or {}).get("sol") or {}
+    if own.get(bid):
+        return own[bid]
     return {
         "sol": lambda: _("sol"),
         "ren_sol": lambda: _("ren sol"),
@@ -52,9 +55,9 @@ def suffix_name(suffix: str) -> str:
     }[suffix]()
 
 
-def bid_name(bid, suffix=None) -> str:
+def bid_name(bid, suffix=None, options=None) -> str:
     if rules.is_solo(bid):
-        return solo_name(bid)
+        return solo_name(bid, options)
     return f"{bid} {suffix_name(suffix or 'plain')}".strip()
 
 
