@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from scorekeeper.core import VARIANTS, InputError, format_cents
 from scorekeeper.services import clubs as club_service
 from scorekeeper.web import cards, editors, guard, phone
-from scorekeeper.web.clubs import common
+from scorekeeper.web.clubs import card_paper, common
 from scorekeeper.web.clubs import forms as club_forms
 from scorekeeper.web.clubs import present as club_present
 from scorekeeper.web.clubs.common import bp
@@ -28,6 +28,7 @@ from scorekeeper.web.messages import translate
 from scorekeeper.web.options import option_text
 from scorekeeper.web.proxy import external_url
 from scorekeeper.web.sheets.paper import tariff_view
+from scorekeeper.web.sheets.views import pdf_download
 from scorekeeper.web.variants import CLUB_VARIANT, VIEWS, option_labels
 
 
@@ -257,6 +258,22 @@ def card(club_id):
         blank_args=_blank_args(club),
         **club_present.rules_context(club),
     )
+
+
+@bp.get("/c/<club_id>/card/print")
+def card_print(club_id):
+    """The club's card on one A4 page: the whole bid × tricks table and the sol bids, to print and hang up."""
+    club = common.club_or_404(club_id)
+    pdf_url = url_for("clubs.card_pdf", club_id=club_id)
+    return render_template("print/card.html", pdf=False, pdf_url=pdf_url, club=club, **card_paper.card_context(club))
+
+
+@bp.get("/c/<club_id>/card.pdf")
+def card_pdf(club_id):
+    """The same page as a PDF (ReportLab)."""
+    club = common.club_or_404(club_id)
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in club.name).strip("-").lower() or "club"
+    return pdf_download(card_paper.card_document, f"card-{name}.pdf", **card_paper.card_context(club))
 
 
 def _blank_args(club) -> dict:

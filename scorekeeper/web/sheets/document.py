@@ -33,8 +33,9 @@ def head_block(head: dict) -> dict:
     }
 
 
-def tariff_blocks(tariff: dict | None) -> list[dict]:
-    """print/_tariff.html: the bid × tricks matrix and the sol bids, kept on one page with their heading."""
+def tariff_blocks(tariff: dict | None, label_mm: float = 8) -> list[dict]:
+    """print/_tariff.html: the bid × tricks matrix and the sol bids, kept on one page with their heading; `label_mm`
+    the width of the bids' labels (a club's card names each row by its column's heading: they wrap)."""
     if not tariff:
         return []
     if tariff["standard_suffixes"]:
@@ -47,7 +48,9 @@ def tariff_blocks(tariff: dict | None) -> list[dict]:
         ) + _("selvmakker: the bidder gets three times what each other pays")
     matrix = {
         "kind": "table",
-        "columns": [{"width": 8, "align": "right", "bold": True}]
+        "columns": [
+            {"width": label_mm, "align": "right" if label_mm <= 8 else "left", "bold": True, "wrap": label_mm > 8}
+        ]
         + [{"align": "right", "size": 7.5} for _t in tariff["tricks"]],
         "header": [[f"{_('bid')} \\ {_('tricks')}", *[str(t) for t in tariff["tricks"]]]],
         "rows": [

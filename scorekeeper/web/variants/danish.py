@@ -305,7 +305,9 @@ def tariff_matrix(options) -> dict:
                 continue
             if len({values for _s, values in found}) == 1:
                 plain = not column.heading and column.suffixes == ("plain",)  # the plain bid: its number alone
-                rows.append((str(n) if plain else f"{n} {column_heading(column.heading, column.suffixes)}", found[0][1]))
+                rows.append(
+                    (str(n) if plain else f"{n} {column_heading(column.heading, column.suffixes)}", found[0][1])
+                )
             else:
                 rows += [(bid_name(n, s) if s != "plain" else f"{n} {_('plain')}", values) for s, values in found]
     return {
