@@ -232,8 +232,12 @@ def test_the_card_says_what_the_clubs_card_says(client):
     sol = text_of(sol_html)
     assert "i appen" not in sol and "halv bordlægger" not in sol
     placeholders = re.findall(r'name="card\.sol\.(\w+)\.name"[^>]*placeholder="([^"]*)"', sol_html)
-    assert placeholders == [("sol", "sol"), ("ren_sol", "ren sol"), ("bordlaegger", "bordlægger"),
-                            ("ren_bordlaegger", "ren bordlægger")]
+    assert placeholders == [
+        ("sol", "sol"),
+        ("ren_sol", "ren sol"),
+        ("bordlaegger", "bordlægger"),
+        ("ren_bordlaegger", "ren bordlægger"),
+    ]
     words = text_of(page)
     assert "Meldingerne og deres værdier" in words
     stake = text_of(page.split('id="o-rate"')[1].split("</div>")[0])
