@@ -72,14 +72,15 @@ def house_parts(grid: Grid) -> dict[str, Any]:
     """The house's levels, suffixes and overrides the grid is: the base column gives the levels; another column is a
     suffix factor where its squares are one multiple of the base column's, overrides bid by bid where they are not."""
     b = _base(grid)
+    values = {n: tuple(Fraction(v) for v in row) for n, row in grid.values.items()}
     levels: dict[str, Any] = {}
     suffixes: dict[str, Any] = {}
     overrides: dict[str, Any] = {}
     for n in grid.levels:
-        v = grid.values[n][b]
+        v = values[n][b]
         levels[str(n)] = _fields(level_of(grid.made, grid.lost, n, v, v))
     for i, column in enumerate(grid.columns):
-        ratios = {grid.values[n][i] / grid.values[n][b] if grid.values[n][b] else None for n in grid.levels}
+        ratios = {values[n][i] / values[n][b] if values[n][b] else None for n in grid.levels}
         ratio = next(iter(ratios)) if len(ratios) == 1 else None
         for s in column.suffixes:
             if i == b:
@@ -90,8 +91,8 @@ def house_parts(grid: Grid) -> dict[str, Any]:
             else:
                 suffixes[s] = {"base": 1, "trick": 1}
                 for n in grid.levels:
-                    v = grid.values[n][i]
-                    w = v if grid.per_trick == "column" else grid.values[n][b]
+                    v = values[n][i]
+                    w = v if grid.per_trick == "column" else values[n][b]
                     overrides[f"{n}/{s}"] = _fields(level_of(grid.made, grid.lost, n, v, w))
     return {"levels": levels, "suffixes": suffixes, "overrides": overrides}
 
