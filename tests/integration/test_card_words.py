@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS, table_for, variant_options
-from scorekeeper.core.variants import danish
+from scorekeeper.core.variants import danish, danish_grid
 from scorekeeper.web.sheets.paper import tariff_view
 from scorekeeper.web.variants import VIEWS
+from scorekeeper.web.variants.danish_card import column_heading
 from scorekeeper.web.variants.danish_words import bid_name, solo_name
 from variants.danish import houses
 
@@ -67,15 +68,18 @@ def test_the_words_and_the_printed_table_are_the_points_bid_value_gives(house, s
         with APP.test_request_context("/?lang=en"):
             name = solo_name(bid)
         assert said[name][0] == won and (paid is None or said[name][1] == paid)
-    # Every printed square: a row per bid (a suffix that only multiplies the plain row is said once, as its factor).
-    with APP.test_request_context("/?lang=en"):
-        names = {bid_name(n, s): (n, s) for n, s in danish.ladder(danish.house_of(options)) if s is not None}
-        multiples = {name: int(f) for name, f in re.findall(r"(\S+(?: \d)?) ×(\d+)", printed["multiples"])}
-        labels = {s: bid_name(7, s).removeprefix("7 ") for n, s in names.values()}
+    # Every printed square (issue 32): a row per bid and column of the card, named by the column's heading; a suffix
+    # whose squares differ from its column's has a row of its own. No factor is printed.
+    assert printed["multiples"] == ""
     rows = {row["bid"]: [number(c["value"]) for c in row["cells"]] for row in printed["rows"]}
-    for label, (n, s) in names.items():
+    found, _exact = danish_grid.grid_of(options["house"], options.get("names"))
+    for n, s in danish.ladder(danish.house_of(options)):
+        if s is None:
+            continue
+        column = next(c for c in found.columns if s in c.suffixes)
+        with APP.test_request_context("/?lang=en"):
+            plain_only = not column.heading and column.suffixes == ("plain",)
+            shared = str(n) if plain_only else f"{n} {column_heading(column.heading, column.suffixes)}"
+            own = bid_name(n, s) if s != "plain" else f"{n} plain"
         wanted = [signed({"bid": n, "suffix": s, "tricks": t}, options) for t in range(14)]
-        if label in rows:
-            assert rows[label] == wanted, label
-        else:
-            assert [v * multiples[labels[s]] for v in rows[str(n)]] == wanted, label
+        assert rows[own] == wanted if own in rows and own != shared else rows[shared] == wanted, (n, s)
