@@ -53,22 +53,21 @@ def sheet_head(scored_game: ScoredGame) -> dict:
     }
 
 
-def tariff_view(variant: str, options) -> dict | None:
-    """A tariff matrix as printed text: a row per bid of the house (a suffix that only multiplies the plain row is
-    said once instead), a column per tricks 0..13, then the sol bids; None for a variant without a tariff."""
+def tariff_view(variant: str, options, whole: bool = True) -> dict | None:
+    """A tariff matrix as printed text: a row per bid and column of the card, a column per tricks 0..13, then the sol
+    bids; None for a variant without a tariff. `whole` False (a score sheet's short form): a column that is square by
+    square one whole multiple of the plain row is said once, as its factor."""
     tariff_matrix = VIEWS[variant].tariff_matrix
     if tariff_matrix is None:
         return None
     matrix = tariff_matrix(options)
-    multiples = matrix.get("multiples", [])
+    multiples = [] if whole else matrix.get("multiples", [])
+    rows = matrix.get("rows", list(matrix["bids"].items())) if whole else matrix.get("short_rows", matrix["rows"])
     return {
         "tricks": list(range(14)),
-        "rows": [
-            {"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]}
-            for bid, values in matrix.get("rows", list(matrix["bids"].items()))
-        ],
+        "rows": [{"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]} for bid, values in rows],
         "multiples": ", ".join(f"{name} ×{factor}" for name, factor in multiples),
-        "standard_suffixes": [factor for _name, factor in multiples] == [2, 2, 2, 2],
+        "standard_suffixes": bool(multiples) and matrix.get("standard_suffixes", False),
         "sol": [{"name": name, "made": str(made), "lost": str(lost)} for name, made, lost in matrix["sol"]],
         "pool": matrix.get("gaa_med") == "winners_pool",
     }
@@ -78,7 +77,7 @@ def sheet_context(scored_game: ScoredGame) -> dict:
     """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one."""
     ctx = protokoll_context(scored_game)
     ctx["head"] = sheet_head(scored_game)
-    ctx["tariff_table"] = tariff_view(scored_game.game.variant, scored_game.setup.options)
+    ctx["tariff_table"] = tariff_view(scored_game.game.variant, scored_game.setup.options, whole=False)
     ctx["chart"] = chart_view(scored_game)
     ctx["variant_stylesheet"] = VIEWS[scored_game.game.variant].STYLESHEET
     ctx["final"] = (
@@ -236,7 +235,7 @@ def blank_context(
         "rows": lines,
         "carried": [minus(t) for t in carried] if carried else None,
         "zero_sum": module.ZERO_SUM,
-        "tariff_table": tariff_view(variant, options),
+        "tariff_table": tariff_view(variant, options, whole=False),
     }
 
 

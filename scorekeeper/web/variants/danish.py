@@ -297,9 +297,9 @@ def tariff_matrix(options) -> dict:
     matrix = rules.tariff_matrix(options)
     by_bid = {(bid, suffix): values for bid, suffix, values in matrix["rows"]}
     grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("names"))
-    rows = []
+    rows, by_column = [], {}
     for n in grid.levels:
-        for column in grid.columns:
+        for i, column in enumerate(grid.columns):
             found = [(s, by_bid[(n, s)]) for s in column.suffixes if (n, s) in by_bid]
             if not found:
                 continue
@@ -308,12 +308,34 @@ def tariff_matrix(options) -> dict:
                 rows.append(
                     (str(n) if plain else f"{n} {column_heading(column.heading, column.suffixes)}", found[0][1])
                 )
+                by_column.setdefault(i, {})[n] = found[0][1]
             else:
                 rows += [(bid_name(n, s) if s != "plain" else f"{n} {_('plain')}", values) for s, values in found]
+                by_column.setdefault(i, {})[n] = None
+    # The short form a score sheet prints: a column that is, square by square, one whole multiple of the plain column
+    # is said once as its factor (only then: never a factor the card does not have).
+    base = next((i for i, c in enumerate(grid.columns) if c.suffixes == ("plain",)), None)
+    folded, multiples = set(), []
+    if base is not None and all(by_column.get(base, {}).get(n) for n in grid.levels):
+        for i, column in enumerate(grid.columns):
+            squares = by_column.get(i, {})
+            if i == base or any(squares.get(n) is None for n in grid.levels):
+                continue
+            factors = {
+                v // b if b and v % b == 0 else None
+                for n in grid.levels
+                for v, b in zip(squares[n], by_column[base][n])
+            }
+            if len(factors) == 1 and None not in factors and 0 not in factors:
+                folded.add(column_heading(column.heading, column.suffixes))
+                multiples.append((column_heading(column.heading, column.suffixes), factors.pop(), column.suffixes))
+    short = [(label, values) for label, values in rows if label.partition(" ")[2] not in folded]
     return {
         "bids": matrix["bids"],
         "rows": rows,
-        "multiples": [],
+        "short_rows": short,
+        "multiples": [(heading, factor) for heading, factor, _s in multiples],
+        "standard_suffixes": [(set(s), f) for _h, f, s in multiples] == [(set(rules.SUFFIXES[1:]), 2)],
         "sol": [(solo_name(bid, options), made, lost) for bid, (made, lost) in matrix["sol"].items()],
         "sol_rows": [(solo_name(bid, options), values) for bid, values in matrix["sol_rows"]],
         "gaa_med": matrix["gaa_med"],
