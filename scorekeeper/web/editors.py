@@ -85,7 +85,7 @@ def take_errors(variant: str, found: Mapping[str, Any], errors: Mapping[str, Any
         if owner is None or owner not in found:
             rest[key] = message
             continue
-        found[owner].errors[editors(variant)[owner].field_of(key)] = message
+        found[owner].errors[editors(variant)[owner].field_of(key, found[owner])] = message
         found[owner].options = None
     return rest
 

@@ -31,6 +31,7 @@ def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
         "solo_values",
         "preset",
         "house",
+        "names",
         "iron_hand",
         "rate",
         "currency",

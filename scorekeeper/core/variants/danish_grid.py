@@ -47,6 +47,7 @@ class Grid:
 
 def level_of(made: str, lost: str, n: int, v: Fraction, w: Fraction) -> tuple[Fraction, ...]:
     """(made, over, lost, short) of a bid of n from its square's value v and its per-trick value w."""
+    v, w = Fraction(v), Fraction(w)
     made_part = {"over": (v, w), "flat": (v, Fraction(0)), "half_over": (v, w / 2), "times_bid": (n * v, w)}[made]
     lost_part = {
         "per_trick": (Fraction(0), w),
@@ -86,7 +87,7 @@ def house_parts(grid: Grid) -> dict[str, Any]:
             if i == b:
                 suffixes[s] = {"base": 1, "trick": 1}
             elif ratio is not None and 0 < ratio <= model.FACTOR_MAX:
-                trick = ratio if grid.per_trick == "column" else 1
+                trick = ratio if grid.per_trick == "column" else Fraction(1)
                 suffixes[s] = {"base": model.shown(ratio), "trick": model.shown(trick)}
             else:
                 suffixes[s] = {"base": 1, "trick": 1}
@@ -177,7 +178,8 @@ def check_names(value: Any) -> dict[str, Any] | None:
     columns = value.get("columns") or []
     if not isinstance(columns, list) or len(columns) > COLUMNS_MAX:
         raise ValueError(Msg("columns: at most %(n)d columns, each with a heading and its suffixes", n=COLUMNS_MAX))
-    out_columns, seen = [], set()
+    out_columns: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for column in columns:
         if not isinstance(column, Mapping) or set(column) - {"heading", "suffixes"}:
             raise ValueError(Msg('columns: each is {"heading": text, "suffixes": [suffix, …]}'))

@@ -66,7 +66,7 @@ class ViewDefaults(Protocol):
     # fields), `posted(formdata)`, `acts(formdata)` (a button of its own was pressed: show, save nothing),
     # `blank(options)`, `read(formdata, files)` and `without_fields(formdata, options)` (its state: field texts,
     # errors by field, the options it sets, a notice), `view(state, …)` (its template's context), `updates(state)` and
-    # `messages(state)` (what a live preview sets: field values, errors by field) and `field_of(error key)`.
+    # `messages(state)` (what a live preview sets: field values, errors by field) and `field_of(error key, state)`.
     # Default {}: every option in its own field.
     OPTION_EDITORS: Mapping[str, Any]
 

@@ -38,6 +38,7 @@ BOX = "opt_house"  # the data box: the house as JSON
 SHOWN = "shown_house"  # what the data box showed when the page was drawn
 FILL, START = "card.fill", "card.start"  # "Fill in the fields from this preset"
 IMPORT, FILE = "card.import", "card.file"  # "Import a card file"
+SENT = "sent:"  # an error about the house a script sent as data, by its path there
 LEVELS = tuple(int(n) for n in model.LEVELS)
 TRICKS = tuple(range(14))
 CUT = TEXT_MAX + 1  # a field's text kept: one more than a number may be long, so a longer one is refused as too long
@@ -313,6 +314,7 @@ class State:
     notice: str | None = None
     more: dict[str, Any] = field(default_factory=dict)
     box: str = ""
+    fields: bool = True  # the form carried the card's fields (False: a script posted the house as data)
 
 
 def options_of(house: dict[str, Any], names: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -446,10 +448,12 @@ class CardEditor:
     def messages(self, state: State) -> dict[str, str]:
         return {key: translate(message) for key, message in state.errors.items()}
 
-    def field_of(self, error_key: str) -> str:
-        """The field a scorer's error about the house belongs to ("options.house.levels.7.made"); an error of the
-        data box or of a shorthand (a form posted without the card's fields) goes to the data box."""
+    def field_of(self, error_key: str, state: State | None = None) -> str:
+        """The field a scorer's error about the house belongs to ("options.house.levels.7.made": the square it comes
+        from); for a form posted without the card's fields, the error names its path in the house as sent."""
         path = error_key.removeprefix("options.").removeprefix("opt_")
+        if state is not None and not state.fields:
+            return f"{SENT}{path}"
         if path.startswith("house."):
             return _field_of_path(path.removeprefix("house."))
         if path.startswith("names"):
@@ -460,6 +464,7 @@ class CardEditor:
         """A form posted without the card's fields (a script, an old page): the card of the rule set, its data box
         as posted, so an error about it shows beside what was sent."""
         state = self.blank(options)
+        state.fields = False
         if formdata.get(BOX):
             state.box = str(formdata[BOX])
         return state
@@ -627,7 +632,11 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
     known |= {c["name"] for row in sol for c in row["cells"]} | {row["max_tricks"]["name"] for row in sol}
     known |= {row["name"]["name"] for row in sol}
     known |= {name("selvmakker", "factor"), name("selvmakker", "rounding"), name("rounding"), name("gaa_med")}
-    general = [translate(m) for k, m in errors.items() if k not in known and k not in (BOX, FILE)]
+    general = [
+        f"{k.removeprefix(SENT)}: {translate(m)}" if k.startswith(SENT) else translate(m)
+        for k, m in errors.items()
+        if k not in known and k not in (BOX, FILE)
+    ]
     levels = [(str(n), str(n)) for n in LEVELS]
     return {
         "mark": MARK,
