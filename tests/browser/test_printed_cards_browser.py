@@ -242,6 +242,12 @@ def test_the_issues_card_as_printed_in_one_sitting(page, live_server, typed):
     assert page.input_value("#card-col-1-heading") == "vip (2. kort vendt), sans, halve"
     assert page.input_value("#card-cell-12-2") == "44" and page.input_value("#card-lost") == "per_trick"
     assert page.input_value("#card-sol-bordlaegger-name") == "bordlægger"
+    page.goto(f"{base}/c/{club_id}/card")
+    card_text = page.locator("#card").inner_text()
+    assert "vip (2. kort vendt), sans, halve" in card_text and "bordlægger" in card_text
+    assert "halv bordlægger" not in page.locator("main").inner_text() and "i appen" not in card_text
+    fits(page)
+    page.screenshot(path=str(ARTIFACTS / "card-laederwhist-card-page.png"), full_page=True)
     page.goto(f"{base}/c/{club_id}/card/print")
     assert page.locator("table.matrix tbody tr").count() == 18
     assert page.locator("table.matrix thead th").count() == 15
@@ -306,6 +312,18 @@ def test_the_presets_as_their_clubs_print_them(page, live_server):
         # The score sheet's short table: a column said as a factor only where every square is that multiple.
         page.goto(f"{base}/g/{game_id}/print")
         caption = page.locator(".tariff h2").inner_text()
-        for heading, _suffixes in card["columns"][1:]:
-            if f"{heading} ×" not in caption:
+        for heading, suffixes in card["columns"][1:]:
+            said = f"{heading} ×" in caption or (
+                set(suffixes) == {"vip", "gode", "sans", "halve"}
+                and "vip, gode, sans og halve tæller dobbelt" in caption
+            )
+            if not said:
                 assert page.locator("table.matrix tbody th", has_text=f"7 {heading}").count() >= 1, (name, heading)
+        if name in (
+            "quarter_steps",
+            "suffix_base_only",
+            "gode_not_doubled",
+        ):  # no column is a multiple of the plain one
+            assert "×" not in caption and "dobbelt" not in caption, (name, caption)
+        else:
+            assert "vip, gode, sans og halve tæller dobbelt" in caption, (name, caption)
