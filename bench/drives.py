@@ -40,11 +40,11 @@ from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
 
 from helpers import PLAYERS, waitress_in_thread  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.services import drives as drive_service  # noqa: E402
-from scorekeeper.services import games as game_service  # noqa: E402
-from scorekeeper.web.db import get_db  # noqa: E402
-from scorekeeper.web.drives import views as drive_views  # noqa: E402
-from scorekeeper.web.sheets import views as sheets  # noqa: E402
+from scorekeeper.drives import pages as drive_views  # noqa: E402
+from scorekeeper.drives import service as drive_service  # noqa: E402
+from scorekeeper.games import service as game_service  # noqa: E402
+from scorekeeper.games import sheets  # noqa: E402
+from scorekeeper.server.db import get_db  # noqa: E402
 
 
 def peak_mib(pid: int) -> float:

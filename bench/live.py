@@ -65,7 +65,7 @@ class Phone:
 
 def serve(db_path: Path, door: bool = True) -> tuple[subprocess.Popen, int]:
     """The app under waitress in a process of its own (as make run serves it), on a free port; `door=False`: with
-    LIVE_DOOR off, every poll answered by Flask (as before web/live_door.py)."""
+    LIVE_DOOR off, every poll answered by Flask (as before server/live_door.py)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -77,7 +77,7 @@ def serve(db_path: Path, door: bool = True) -> tuple[subprocess.Popen, int]:
         "SCOREKEEPER_LIVE_DOOR": "true" if door else "false",
     }
     proc = subprocess.Popen(  # what make run serves: waitress, its log lines on stderr, the rate limiter on
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -96,8 +96,8 @@ def serve(db_path: Path, door: bool = True) -> tuple[subprocess.Popen, int]:
 def a_game(app) -> str:
     from run import game_data  # bench/run.py: the same 50-hand game as its page size
 
-    from scorekeeper.services import games as service
-    from scorekeeper.web.db import get_db
+    from scorekeeper.games import service
+    from scorekeeper.server.db import get_db
 
     with app.app_context():
         return service.import_game(get_db(), game_data("danish", PAGE_HANDS, "Thursday at Bo's"))[0]

@@ -3,7 +3,7 @@
 phone's network (150 ms round trip, 1.6 Mbit/s) and CPU (4× slower), beside loading a static page of the same size in
 the same run.
 
-The app is served as `make run` serves it (waitress, `python -m scorekeeper.serve`); the static page is the protokoll's
+The app is served as `make run` serves it (waitress, `python -m scorekeeper.server.serve`); the static page is the protokoll's
 own HTML, saved, and served with its stylesheet by a plain static server that lets the browser keep the stylesheet
 (the best case: one round trip for the page). Both are reached by a tap (Save; a link to the static page), and both
 are timed to the frame in which the new hand's row is on the screen. Rounds alternate (Save, static, Save, …).

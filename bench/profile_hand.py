@@ -28,14 +28,14 @@ import run as bench  # noqa: E402  (bench/run.py)
 
 WAITING = ("flush (scorekeeper/storage/writes.py", "queued (scorekeeper/storage/writes.py")
 PARTS = [  # (part, a frame that puts a sample in it), the first that matches; the order matters
-    ("the request's log line", "_log (scorekeeper/web/logs.py"),
-    ("Flask's request: context, routing, session, security headers", "add_headers (scorekeeper/web/security.py"),
-    ("the JSON body read and the answer made", "body (scorekeeper/web/api/views.py"),
+    ("the request's log line", "_log (scorekeeper/server/logs.py"),
+    ("Flask's request: context, routing, session, security headers", "add_headers (scorekeeper/server/security.py"),
+    ("the JSON body read and the answer made", "body (scorekeeper/games/api.py"),
     ("the JSON body read and the answer made", "jsonify ("),
-    ("the JSON body read and the answer made", "_hand_answer (scorekeeper/web/api/views.py"),
-    ("catching up the hands another worker added (read and scored)", "_scored_game (scorekeeper/services/games.py"),
+    ("the JSON body read and the answer made", "_hand_answer (scorekeeper/games/api.py"),
+    ("catching up the hands another worker added (read and scored)", "_scored_game (scorekeeper/games/service.py"),
     ("the game's row read, the key checked", "get_game (scorekeeper/storage/store.py"),
-    ("the game's row read, the key checked", "key_matches (scorekeeper/services/games.py"),
+    ("the game's row read, the key checked", "key_matches (scorekeeper/games/service.py"),
     ("scoring the new hand", "play_on (scorekeeper/core/__init__.py"),
 ]
 
@@ -51,9 +51,9 @@ def part_of(frames: list[str]) -> str:
     for part, frame in PARTS:
         if has(frame):
             return part
-    if not has("add_hand (scorekeeper/web/api/views.py"):
+    if not has("add_hand (scorekeeper/games/api.py"):
         return "Flask's request: context, routing, session, security headers"
-    if not has("add_hand (scorekeeper/services/games.py"):
+    if not has("add_hand (scorekeeper/games/service.py"):
         return "the view (keys, headers)"
     return "the transaction: BEGIN IMMEDIATE, the hand and its edit-log line inserted, COMMIT"
 

@@ -71,7 +71,7 @@ PAGE_HANDS = 50
 POOL = 200  # fresh Danish games per hand-entry run; the posts go round-robin over them
 HAND_BODY = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 FORM_BODY = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}  # no number, version, token
-WAITRESS_THREADS = 8  # scorekeeper.serve.SETTINGS["threads"], as make run serves
+WAITRESS_THREADS = 8  # scorekeeper.server.serve.SETTINGS["threads"], as make run serves
 TARGETS = {"throughput": 0.5, "p99": 3.0, "ms_1000": 50.0, "page_kb": 30.0}
 
 
@@ -84,7 +84,7 @@ def hands(variant: str, n: int, seed: int = 1) -> list[dict]:
 
 
 def game_data(variant: str, n: int, title: str | None = None) -> dict:
-    from scorekeeper.services import games as service
+    from scorekeeper.games import service
 
     return {
         "format": service.EXPORT_FORMAT,
@@ -145,7 +145,7 @@ def free_port() -> int:
 
 class Server:
     """A gunicorn master with its sync workers on 127.0.0.1, or (`kind="waitress"`) one waitress process with its
-    threads, as `make run` serves the app (scorekeeper.serve, its per-client caps and log lines; any other app under
+    threads, as `make run` serves the app (scorekeeper.server.serve, its per-client caps and log lines; any other app under
     plain waitress with the same threads); stopped with SIGTERM to the process we started."""
 
     def __init__(
@@ -166,7 +166,7 @@ class Server:
             command = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}"]
             command += ["--chdir", str(chdir), app]
         elif app.startswith("scorekeeper:"):
-            command = [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(self.port)]
+            command = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(self.port)]
         else:
             module, attribute = app.split(":")
             command = [
@@ -617,9 +617,8 @@ def scaling(args, out: Path) -> dict:
     """Each read timed twice: by a worker that has not kept the game's sheet (it reads every hand and replays them:
     the first read after a change made elsewhere), and with the sheet kept (only the page or the JSON is made)."""
     from scorekeeper import create_app
-    from scorekeeper.services import cache
-    from scorekeeper.services import games as service
-    from scorekeeper.web.db import get_db
+    from scorekeeper.games import cache, service
+    from scorekeeper.server.db import get_db
 
     app = create_app({"DATABASE": str(out / "scaling.sqlite"), "SECRET_KEY": "bench"})
     client = app.test_client()
@@ -702,10 +701,8 @@ def pdf_cost(out: Path) -> dict:
     from flask import render_template
 
     from scorekeeper import create_app
-    from scorekeeper.services import games as service
-    from scorekeeper.web.db import get_db
-    from scorekeeper.web.sheets import paper
-    from scorekeeper.web.sheets import views as sheets
+    from scorekeeper.games import paper, service, sheets
+    from scorekeeper.server.db import get_db
 
     app = create_app({"DATABASE": str(out / "pdf.sqlite"), "SECRET_KEY": "bench", "GC_FREEZE": False})
     n = app.config["MAX_HANDS"]
@@ -861,8 +858,8 @@ def memory(args, out: Path) -> dict:
     """A worker's resident memory after serving the protokolls of 1,000 different games (50 hands each, the five
     variants in turn): one gunicorn sync worker, so that every game goes through it and its kept sheets."""
     from scorekeeper import create_app
-    from scorekeeper.services import games as service
-    from scorekeeper.web.db import get_db
+    from scorekeeper.games import service
+    from scorekeeper.server.db import get_db
 
     db_path = out / "memory.sqlite"
     app = create_app({"DATABASE": str(db_path), "SECRET_KEY": "bench", "GC_FREEZE": False})

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An ordinary page's latency and failures while 1,100 and 3,000 slow sockets are connected: the server `make run`
-starts now (scorekeeper/serve.py: waitress with a per-address cap and a total request time) against waitress as it
+starts now (scorekeeper/server/serve.py: waitress with a per-address cap and a total request time) against waitress as it
 was before (the same settings, neither limit), in one run, as ratios.
 
 Each slow socket comes from 127.0.0.2 (one client, as one laptop on the hall's Wi-Fi), sends a request line and one
@@ -39,7 +39,7 @@ KINDS = {
 }
 # waitress as it was: the same settings, waitress's own server and channel.
 BEFORE = (
-    "import sys, waitress; from scorekeeper import create_app; from scorekeeper.serve import SETTINGS; "
+    "import sys, waitress; from scorekeeper import create_app; from scorekeeper.server.serve import SETTINGS; "
     "waitress.serve(create_app(), host='127.0.0.1', port=int(sys.argv[1]), _quiet=True, **SETTINGS)"
 )
 
@@ -58,7 +58,7 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
         "PATH": "/usr/bin:/bin",
     }
     if kind == "now":
-        cmd = [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)]
+        cmd = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)]
     elif kind == "before":
         cmd = [sys.executable, "-c", BEFORE, str(port)]
     else:

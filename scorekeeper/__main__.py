@@ -13,7 +13,7 @@ from flask.cli import ScriptInfo
 
 from scorekeeper import cli, create_app
 from scorekeeper import config as settings
-from scorekeeper import serve as server
+from scorekeeper.server import serve as server
 from scorekeeper.storage import Damaged
 
 

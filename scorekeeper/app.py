@@ -12,13 +12,13 @@ from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper import cli, storage
 from scorekeeper import config as settings
-from scorekeeper.web import db, errors, guard, health, i18n, live_door, logs, offline, security
-from scorekeeper.web.api import drives as drives_api
-from scorekeeper.web.api import views as api
-from scorekeeper.web.clubs import views as clubs
-from scorekeeper.web.drives import views as drives
-from scorekeeper.web.games import views as games
-from scorekeeper.web.sheets import views as sheets
+from scorekeeper.clubs.pages import views as clubs
+from scorekeeper.drives import api as drives_api
+from scorekeeper.drives import pages as drives
+from scorekeeper.games import api, sheets
+from scorekeeper.games import pages as games
+from scorekeeper.server import db, guard, health, live_door, logs, security
+from scorekeeper.web import errors, i18n, offline
 
 csrf = CSRFProtect()
 # The templates are the project's top-level templates/ folder; a wheel carries them as scorekeeper/templates (setup.py).

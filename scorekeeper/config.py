@@ -202,7 +202,7 @@ KEYS: tuple[Key, ...] = (
         "LIVE_DOOR",
         True,
         "bool",
-        "a live page's repeated poll answered before Flask while nothing was committed to the database (web/live_door.py)",
+        "a live page's repeated poll answered before Flask while nothing was committed to the database (server/live_door.py)",
     ),
     Key(
         "GC_FREEZE",

@@ -1,21 +1,29 @@
 """The fixtures every test may ask for: an app over a fresh SQLite file, its client, a small API client, a browser
 at a phone's size, the app served on 127.0.0.1, and a club's season. Plain helpers are in helpers.py."""
 
+import os
+from pathlib import Path
+
 import pytest
 from hypothesis import settings
 
 from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, SEASON, Api
 from scorekeeper import create_app
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
+from scorekeeper.server import db as web_db
 from scorekeeper.storage import close, connect
-from scorekeeper.web import db as web_db
 
 # `dev` (the default): few examples and no example database between runs, for a quick loop; `ci` (make test): the
 # full count. helpers.examples(n) scales the tests that set their own count.
 settings.register_profile("ci", max_examples=100)
 settings.register_profile("dev", max_examples=10)
 settings.load_profile(PROFILE)
+
+# A program a test starts (`python -m scorekeeper serve`, the PDF renderer) imports this checkout, whichever checkout
+# the environment was installed from (a worktree, a second clone sharing one venv).
+CHECKOUT = str(Path(__file__).resolve().parents[1])
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (CHECKOUT, os.environ.get("PYTHONPATH", "")) if p)
 
 
 @pytest.fixture

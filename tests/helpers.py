@@ -228,14 +228,14 @@ def form_data(html: str) -> dict:
 def start(client, variant, players=None, **options):
     """A game started through the new-game page: its whole form as a browser sends it, with the players filled in and
     the options given (`name="y"` ticks a box, `name=""` or False clears it; a dotted name is a field of an option's
-    editor, such as the Danish tariff card's `card.levels.7.made`)."""
+    editor, such as the Danish tariff card's `card.cell.8.0`)."""
     page = client.get(f"/new/{variant}")
     assert page.status_code == 200
     data = {**form_data(page.get_data(as_text=True)), "dealer": "0"}
     for i, name in enumerate(players or PLAYERS[variant]):
         data[f"player{i}"] = name
     for name, value in options.items():
-        field = name if "." in name else f"opt_{name}"  # a dotted name is an option editor's field (card.levels.7.made)
+        field = name if "." in name else f"opt_{name}"  # a dotted name is an option editor's field (card.cell.8.0)
         if value in ("", False, None) and data.get(field) in ("y", "on"):
             del data[field]  # an unticked box is not sent
         else:

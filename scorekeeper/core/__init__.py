@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import Any, Literal, overload
 
+from scorekeeper import variants as _package
 from scorekeeper.core import defaults
-from scorekeeper.core import variants as _package
 from scorekeeper.core.contract import REQUIRED, VariantModule, VariantRules, variant
 from scorekeeper.core.fields import is_int
 from scorekeeper.core.game import HandContext, Protokoll, ScoredHand, Setup, TableContext
@@ -21,12 +21,14 @@ from scorekeeper.core.settlement import Settlement, format_cents, settle, side_b
 
 
 def discover(package: ModuleType = _package) -> tuple[ModuleType, ...]:
-    """Every variant module in core/variants/ (a module with a NAME; its helpers, such as danish_house, have none),
-    in menu order (ORDER, then NAME). A module short of the contract stops the import, so a half-added variant fails
-    at start-up, not on a page. mypy checks each against VariantModule too (tests/unit/test_typecheck.py)."""
+    """Every variant's rules, `variants/<name>/rules.py` (a folder whose rules have a NAME), in menu order (ORDER,
+    then NAME). A module short of the contract stops the import, so a half-added variant fails at start-up, not on a
+    page. mypy checks each against VariantModule too (tests/unit/test_typecheck.py)."""
     found = []
     for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}.rules")
         if not hasattr(module, "NAME"):
             continue
         if not isinstance(module, VariantModule):
@@ -38,7 +40,7 @@ def discover(package: ModuleType = _package) -> tuple[ModuleType, ...]:
     return tuple(sorted(found, key=lambda m: (getattr(m, "ORDER", defaults.ORDER), m.NAME)))
 
 
-# The registry, in menu order: a variant is its module in core/variants/, found there; variant() adds the contract's
+# The registry, in menu order: a variant is its folder in variants/ (its rules.py), found there; variant() adds the contract's
 # defaults for the members a module leaves out.
 RULES: tuple[VariantRules, ...] = tuple(variant(module) for module in discover())
 VARIANTS: dict[str, VariantRules] = {rules.NAME: rules for rules in RULES}

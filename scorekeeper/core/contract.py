@@ -1,6 +1,6 @@
 """What a variant's rules module provides: the one contract the core, the services and the web layer rely on.
 
-A variant is a module in core/variants/ and one line in the registry (core/__init__.py: RULES). It must provide the
+A variant is a folder in variants/ whose rules.py is found by the registry (core/__init__.py: RULES). It must provide the
 members of `VariantModule`: what it is called, its table sizes, inputs and options, and how a hand is checked and
 scored. Every other member of the contract (`VariantDefaults`) has a default in core/defaults.py, in the spirit of
 Datasette's optional hooks: a module defines one only where its rule differs. `Variant` puts the two together, so

@@ -1,13 +1,13 @@
 """A game's house rules in words, for the head of a printed sheet and a club's page.
 
-The words of a hand are the variant's own (web/variants/<name>.py: hand_words); this module only asks for them.
+The words of a hand are the variant's own (variants/<name>/view.py: hand_words); this module only asks for them.
 """
 
 from __future__ import annotations
 
+from scorekeeper.variants.views import VIEWS
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import rate
-from scorekeeper.web.variants import VIEWS
 
 
 def house_rules(table) -> list[dict]:

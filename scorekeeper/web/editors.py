@@ -1,4 +1,4 @@
-"""Option editors: a variant's own fields for an option (its view's OPTION_EDITORS, web/variants/contract.py) on every
+"""Option editors: a variant's own fields for an option (its view's OPTION_EDITORS, variants/view_contract.py) on every
 page that sets house rules — the new-game page, a club's card, the blank-sheet form.
 
 What the pages share: which options an editor draws (so they are not drawn again in boxes of their own), the editor's
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.core import VARIANTS, variant_options
-from scorekeeper.web.variants import VIEWS
+from scorekeeper.variants.views import VIEWS
 
 
 def editors(variant: str) -> dict[str, Any]:

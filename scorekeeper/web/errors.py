@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import storage
-from scorekeeper.web.guard import limiter
+from scorekeeper.server.guard import limiter
 
 
 def _messages():

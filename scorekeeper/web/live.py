@@ -12,8 +12,8 @@ import json
 from flask import Response, current_app, request
 from flask_babel import get_locale
 
-from scorekeeper.web import live_door
-from scorekeeper.web.sheets.views import kept_state
+from scorekeeper.games.sheets import kept_state
+from scorekeeper.server import live_door
 
 SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
+from scorekeeper.variants import view_shared as shared
+from scorekeeper.variants.views import VIEWS
 from scorekeeper.web.i18n import gettext, say
-from scorekeeper.web.variants import VIEWS, shared
 
 
 def translate(message) -> str:

@@ -18,8 +18,8 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core import VARIANTS, InputError, hand_context, table_context
 from scorekeeper.core.messages import Msg
+from scorekeeper.variants.views import VIEWS
 from scorekeeper.web.i18n import gettext as _
-from scorekeeper.web.variants import VIEWS
 
 bp = Blueprint("offline", __name__)
 

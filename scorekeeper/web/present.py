@@ -17,11 +17,11 @@ from scorekeeper.core import (
     settlement_points,
     table_context,
 )
-from scorekeeper.services.games import ScoredGame, open_deal
+from scorekeeper.games.service import ScoredGame, open_deal
+from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import chart, words
 from scorekeeper.web.i18n import gettext, ngettext, one_catalogue
 from scorekeeper.web.messages import translate
-from scorekeeper.web.variants import VIEWS
 
 
 def hand_contexts(scored_game: ScoredGame) -> list:

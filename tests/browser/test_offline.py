@@ -340,8 +340,8 @@ def failing(monkeypatch):
     API alike, as a full disk, a busy server or a bug would."""
     from werkzeug.exceptions import ServiceUnavailable
 
-    from scorekeeper.services import games
-    from scorekeeper.web.guard import StorageFull
+    from scorekeeper.games import service as games
+    from scorekeeper.server.guard import StorageFull
 
     told = {"status": None}
     real = games.add_hand

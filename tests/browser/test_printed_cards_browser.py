@@ -10,11 +10,12 @@ from fractions import Fraction
 import pytest
 
 from helpers import ARTIFACTS
+from scorekeeper.clubs import service as club_service
 from scorekeeper.core.numbers import read_number
-from scorekeeper.core.variants import danish, danish_grid
-from scorekeeper.core.variants import danish_house as model
-from scorekeeper.services import clubs as club_service
 from scorekeeper.storage import close, connect
+from scorekeeper.variants.danish import grid as danish_grid
+from scorekeeper.variants.danish import house as model
+from scorekeeper.variants.danish import rules as danish
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,7 @@
 """The package's shape, read from its source: no import cycles — imports inside functions counted too, so a cycle
 cannot hide behind a lazy import —, no import inside a function but the app factory's, no reaching into another
-module's private names, and the layers import downwards only (core ← storage ← services ← web)."""
+module's private names, and each room imports only from the rooms below it, told by path: the rules (core/, a
+variant's rules.py, clubs/rules/, drives/rules/) ← storage ← services ← pages and plumbing."""
 
 import ast
 from pathlib import Path
@@ -84,7 +85,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_graph_is_read():
-    assert GRAPH["scorekeeper.web.sheets.paper"] >= {"scorekeeper.web.present", "scorekeeper.web.options"}
+    assert GRAPH["scorekeeper.games.paper"] >= {"scorekeeper.web.present", "scorekeeper.web.options"}
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
 
 
@@ -153,35 +154,78 @@ def test_no_module_reaches_into_another_ones_private_names():
 
 
 def test_the_private_check_sees_both_forms():
-    tree = ast.parse("from scorekeeper.web.games import forms\nfrom scorekeeper.web.inputs import _x\nforms._int(1)\n")
-    assert _private_reaches("scorekeeper.web.clubs.views", tree) == [
-        "scorekeeper.web.clubs.views:2 from scorekeeper.web.inputs import _x",
-        "scorekeeper.web.clubs.views:3 forms._int",
+    tree = ast.parse("from scorekeeper.games import forms\nfrom scorekeeper.web.inputs import _x\nforms._int(1)\n")
+    assert _private_reaches("scorekeeper.clubs.pages.views", tree) == [
+        "scorekeeper.clubs.pages.views:2 from scorekeeper.web.inputs import _x",
+        "scorekeeper.clubs.pages.views:3 forms._int",
     ]
-
-
-LAYERS = [
-    ("scorekeeper.core", ("scorekeeper.storage", "scorekeeper.services", "scorekeeper.web")),
-    ("scorekeeper.storage", ("scorekeeper.services", "scorekeeper.web")),
-    ("scorekeeper.services", ("scorekeeper.web",)),
-]
 
 
 def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-@pytest.mark.parametrize("layer,above", LAYERS, ids=[layer for layer, _ in LAYERS])
-def test_a_layer_imports_nothing_above_it(layer, above):
+def pure(module: str) -> bool:
+    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py), clubs/rules/, drives/rules*, and
+    the packages on their way (docstrings only), so that importing any rule loads no Flask, SQL or form."""
+    parts = module.split(".")
+    return (
+        _within(module, "scorekeeper.core")
+        or _within(module, "scorekeeper.clubs.rules")
+        or _within(module, "scorekeeper.drives.rules")
+        or (parts[:2] == ["scorekeeper", "variants"] and (len(parts) == 2 or parts[-1] in ("rules", "house")))
+        or (len(parts) == 3 and parts[1] == "variants" and MODULES[module].name == "__init__.py")
+        or module in ("scorekeeper.clubs", "scorekeeper.drives")
+    )
+
+
+def storage(module: str) -> bool:
+    return _within(module, "scorekeeper.storage")
+
+
+def service(module: str) -> bool:
+    """What a write does: a feature's service.py and what only it keeps (a game's cache, a live page's row)."""
+    return module.endswith(".service") or module in ("scorekeeper.games.cache", "scorekeeper.games.live")
+
+
+# Each room by its path, and the rooms it may import from. Everything else (pages, server, paper) may import these.
+LAYERS = [
+    ("the rules", pure, (pure,)),
+    ("storage", storage, (storage,)),
+    ("services", service, (pure, storage, service)),
+]
+
+
+@pytest.mark.parametrize("room,inside,allowed", LAYERS, ids=[room for room, _, _ in LAYERS])
+def test_a_room_imports_only_from_the_rooms_below_it(room, inside, allowed):
     """Every import counts here, in a function too: a lazy one is still a dependency."""
     wrong = sorted(
         f"{name} → {target}"
         for name, tree in TREES.items()
-        if _within(name, layer)
+        if inside(name)
         for target in _imports(name, ast.walk(tree))
-        if any(_within(target, a) for a in above)
+        if not any(ok(target) for ok in allowed)
     )
     assert wrong == []
+
+
+def test_the_rooms_are_found_by_path():
+    assert pure("scorekeeper.variants.danish.rules") and pure("scorekeeper.variants.danish.house")
+    assert not pure("scorekeeper.variants.danish.view") and not pure("scorekeeper.variants.views")
+    assert pure("scorekeeper.clubs.rules.evening") and not pure("scorekeeper.clubs.service")
+    assert service("scorekeeper.drives.service") and not service("scorekeeper.drives.pages")
+    assert all(any(inside(name) for _, inside, _ in LAYERS) for name in MODULES if name.endswith(".rules"))
+
+
+def test_the_rules_and_services_import_no_flask_or_forms():
+    """The rules and the storage no web library at all; a service no request, form or template (a service may
+    translate a word and hash a password)."""
+    web = {"flask", "werkzeug", "wtforms", "flask_wtf", "flask_babel", "jinja2"}
+    for name, tree in TREES.items():
+        if pure(name) or storage(name):
+            assert not _third_party(tree) & web, name
+        if service(name):
+            assert not _third_party(tree) & (web - {"flask_babel", "werkzeug"}), name
 
 
 def _third_party(tree) -> set[str]:

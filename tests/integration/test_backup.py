@@ -8,7 +8,7 @@ import pytest
 import scorekeeper.storage as dbmod
 from helpers import PLAYERS, dump
 from scorekeeper import create_app
-from scorekeeper.services import games as service
+from scorekeeper.games import service
 from variants import EXAMPLES
 
 

@@ -8,10 +8,9 @@ from hypothesis import strategies as st
 from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.core import InputError
-from scorekeeper.services import cache
-from scorekeeper.services import games as service
+from scorekeeper.games import cache, service
+from scorekeeper.server.db import get_db
 from scorekeeper.storage import store
-from scorekeeper.web.db import get_db
 from strategies import VARIANTS, games, one_hand
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}

@@ -4,10 +4,10 @@ card square by square (no factor it does not have, no row hidden); no shorthand 
 import re
 
 from helpers import PASSWORD
-from scorekeeper.core.variants import danish
-from scorekeeper.core.variants import danish_grid as grid
-from scorekeeper.core.variants import danish_house as model
-from scorekeeper.services import clubs as club_service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.variants.danish import grid
+from scorekeeper.variants.danish import house as model
+from scorekeeper.variants.danish import rules as danish
 
 PLAYERS = ["Inger", "Grethe", "Poul", "Erik"]
 CARD = grid.Grid(

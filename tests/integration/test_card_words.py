@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS, table_for, variant_options
-from scorekeeper.core.variants import danish, danish_grid
-from scorekeeper.web.sheets.paper import tariff_view
-from scorekeeper.web.variants import VIEWS
-from scorekeeper.web.variants.danish_card import column_heading
-from scorekeeper.web.variants.danish_words import bid_name, solo_name
+from scorekeeper.games.paper import tariff_view
+from scorekeeper.variants.danish import grid as danish_grid
+from scorekeeper.variants.danish import rules as danish
+from scorekeeper.variants.danish.card import column_heading
+from scorekeeper.variants.danish.words import bid_name, solo_name
+from scorekeeper.variants.views import VIEWS
 from variants.danish import houses
 
 APP = create_app({"TESTING": True, "DATABASE": tempfile.mkstemp(suffix=".sqlite")[1], "SECRET_KEY": "t"})

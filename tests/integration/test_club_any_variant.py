@@ -8,9 +8,9 @@ import re
 import pytest
 
 from helpers import PASSWORD, dump, token
+from scorekeeper.clubs import service as club_service
 from scorekeeper.core import InputError
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.games import service
 
 NAMES = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans"]
 

@@ -11,9 +11,9 @@ import pytest
 
 from helpers import PASSWORD, dump, form_data, token
 from scorekeeper import create_app
-from scorekeeper.core.variants import danish
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
+from scorekeeper.variants.danish import rules as danish
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 # The club card: trick values 10/20/40/60/80/200/400, a lost bid pays double, every suffix doubles,

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from helpers import PASSWORD, dump, log_in, token
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import pytest
 import sqlite_utils
 
 from helpers import PASSWORD, dump, log_in, token
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
 from scorekeeper.storage import migrations
 
 NINE = ["Anna", "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans", "Ida"]
@@ -264,7 +264,7 @@ def evening_words(data: bytes, tmp_path, titles: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path, lang):
-    """The evening's PDF (ReportLab, web/clubs/document.py) and its print page: the same words in the same order, the
+    """The evening's PDF (ReportLab, clubs/document.py) and its print page: the same words in the same order, the
     result on page 1, then each table's sheet on a page of its own with its title in the footer."""
     import html as html_lib
 

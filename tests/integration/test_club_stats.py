@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 
 from helpers import PASSWORD, log_in
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
 from variants import EXAMPLES
 
 NAMES = ["Anna", "Bo", "Carl", "Dina"]

@@ -11,9 +11,9 @@ import pytest
 from babel.numbers import format_currency
 
 from helpers import CLASSIC_WINNERS, MEMBERS, PASSWORD, RATE_CENTS, SEASON, dump, log_in, token
-from scorekeeper.core.club import KITTY, apply_transfers
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.clubs.rules.club import KITTY, apply_transfers
+from scorekeeper.games import service
 
 
 def by_hand(evening):
@@ -309,7 +309,7 @@ def test_csv_text_cells_cannot_be_formulas(client, db, name):
 
 
 def test_cell_guard():
-    from scorekeeper.web.clubs.present import cell
+    from scorekeeper.clubs.present import cell
 
     assert [cell(v) for v in ("=1+2", "+4", "-x", "@a", "\tx", "\rx", "Anna", "", 5, Decimal("-1.50"))] == [
         "'=1+2",
@@ -750,7 +750,7 @@ def test_only_an_evening_without_tables_is_deleted(client, season, db, db_path):
     assert client.get(f"/c/{club_id}/e/{mistake}/edit").status_code == 404
 
 
-# The club pages' routes as they were before web/clubs/views.py was split by job (issue 26): issues 23 and 24 build on
+# The club pages' routes as they were before clubs/pages/views.py was split by job (issue 26): issues 23 and 24 build on
 # these endpoint names and addresses.
 CLUB_ROUTES = {
     ("add_member", "/c/<club_id>/members"),
@@ -778,7 +778,7 @@ CLUB_ROUTES = {
 
 
 def test_the_club_pages_keep_their_endpoints_and_addresses(app):
-    from scorekeeper.web.clubs import access, evenings, season
+    from scorekeeper.clubs.pages import access, evenings, season
 
     routes = {(r.endpoint[6:], r.rule) for r in app.url_map.iter_rules() if r.endpoint.startswith("clubs.")}
     assert routes >= CLUB_ROUTES  # every one kept; issues 23 and 24 add their own

@@ -8,8 +8,8 @@ import sqlite3
 
 import pytest
 
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import games as service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
 from scorekeeper.storage import close, connect
 
 PASSWORD = "kløver-es-42"

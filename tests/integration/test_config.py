@@ -1,6 +1,7 @@
 """Configuration from one place: scorekeeper/config.py holds every key the code reads, create_app starts from its
 defaults, `scorekeeper config` shows them (secrets hidden), and docs/operations.md carries its table unchanged."""
 
+import os
 import re
 import subprocess
 import sys
@@ -52,6 +53,7 @@ def test_create_app_starts_from_config_py(tmp_path, testing):
 def test_the_config_command_lists_every_key_and_hides_the_secret(tmp_path):
     env = {
         "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ["PYTHONPATH"],
         "SCOREKEEPER_SECRET_KEY": "hush-hush",
         "SCOREKEEPER_MAX_HANDS": "42",
         "SCOREKEEPER_DATABASE": str(tmp_path / "x.sqlite"),

@@ -12,9 +12,8 @@ import pytest
 from helpers import PLAYERS
 from scorekeeper import create_app
 from scorekeeper.core import VARIANTS
-from scorekeeper.services import cache
-from scorekeeper.services import games as service
-from scorekeeper.web.db import get_db
+from scorekeeper.games import cache, service
+from scorekeeper.server.db import get_db
 from variants import EXAMPLES
 
 # Options that let a game run long, and the longest game the rules allow (≤ 1,000 hands): each variant's LONG.

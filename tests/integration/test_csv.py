@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from scorekeeper.web.sheets.paper import guard
+from scorekeeper.games.paper import guard
 from variants import EXAMPLES
 
 

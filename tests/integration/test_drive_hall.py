@@ -319,7 +319,7 @@ def test_the_cards_page_warns_when_phones_cannot_reach_the_address(client, tmp_p
     organise(client, drive)
     html = client.get(f"/d/{drive['id']}/cards").get_data(as_text=True)
     assert 'id="unreachable"' in html and "PUBLIC_URL" in html and "localhost" in html
-    from scorekeeper.web.drives.present import unreachable
+    from scorekeeper.drives.present import unreachable
 
     for url, host in (
         ("http://127.0.0.1:5000/d/x/t/1/y", "127.0.0.1"),

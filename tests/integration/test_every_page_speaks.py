@@ -15,10 +15,10 @@ from babel.numbers import format_currency
 
 from helpers import MEMBERS, PASSWORD, ROOT, fields, log_in, post_hand, start, token
 from scorekeeper import create_app
+from scorekeeper.clubs import service as club_service
 from scorekeeper.core import VARIANTS
-from scorekeeper.services import clubs as club_service
 from scorekeeper.storage import close, connect
-from scorekeeper.web.variants import VIEWS
+from scorekeeper.variants.views import VIEWS
 from variants import EXAMPLES
 
 LANGS = ("da", "nb", "sv", "en")
@@ -127,7 +127,7 @@ def pages(tmp_path_factory):
         ids = [club_service.add_member(conn, club_id, name) for name in MEMBERS[:5]]
         evening = club_service.create_evening(conn, club_id, "2026-01-08", "5", "pairwise")
         table, key, _ = club_service.add_table(conn, club_id, evening, ids[:4], 0, "danish")
-        from scorekeeper.services import games as service
+        from scorekeeper.games import service
 
         service.add_hand(
             conn, table, {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 10}, key

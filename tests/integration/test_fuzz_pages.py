@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from helpers import PASSWORD, PLAYERS, examples
 from scorekeeper import create_app
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import drives as drive_service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.drives import service as drive_service
 from scorekeeper.storage import close, connect
 
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)

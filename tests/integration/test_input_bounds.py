@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from helpers import PASSWORD, PLAYERS, dump, log_in, token
-from scorekeeper.services import clubs as club_service
+from scorekeeper.clubs import service as club_service
 
 HOSTILE = ["1e10000000", "1e-10000000", "9" * 5000, "0." + "0" * 5000 + "1", "١٢", "1_0", "１２"]
 RATIO = 8  # a hostile refusal may cost at most this many plain ones at the same door

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.services import cache
-from scorekeeper.web import db as web_db
+from scorekeeper.games import cache
+from scorekeeper.server import db as web_db
 from variants import EXAMPLES, players
 
 RECORD = Path(__file__).parent / "hand_answers_before.json.gz"
@@ -192,7 +192,7 @@ def test_the_game_kept_after_a_hand_is_the_row_as_stored(app):
 
 
 def test_the_house_is_parsed_once_per_game_not_per_hand(app, monkeypatch):
-    from scorekeeper.core.variants import danish_house
+    from scorekeeper.variants.danish import house as danish_house
 
     client = app.test_client()
     game_id, key = _danish_game(client)
@@ -208,7 +208,7 @@ def test_the_house_is_parsed_once_per_game_not_per_hand(app, monkeypatch):
 
 
 def test_the_keyed_hand_entry_asks_no_rate_limit_and_a_new_game_does(db_path, monkeypatch):
-    from scorekeeper.web import guard
+    from scorekeeper.server import guard
 
     app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "t", "RATELIMIT_ENABLED": True})
     client = app.test_client()
@@ -233,7 +233,7 @@ def test_the_keyed_hand_entry_asks_no_rate_limit_and_a_new_game_does(db_path, mo
 
 def test_a_house_kept_by_its_options_is_never_another_games():
     from scorekeeper.core import make_setup
-    from scorekeeper.core.variants import danish
+    from scorekeeper.variants.danish import rules as danish
 
     plain = make_setup("danish", players("danish"), 0, {}).options
     dear = make_setup("danish", players("danish"), 0, {"tariff": [3, 5, 7, 11, 13, 17, 19]}).options
@@ -250,7 +250,7 @@ def test_a_house_kept_by_its_options_is_never_another_games():
 
 
 def test_the_limiter_skips_exactly_the_keyed_hand_entry_and_the_live_polls(db_path):
-    from scorekeeper.web import guard
+    from scorekeeper.server import guard
 
     app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "t", "RATELIMIT_ENABLED": True})
     skipped = guard.unlimited(app)
@@ -277,7 +277,7 @@ def _another_writer_first(monkeypatch, app, game_id, key, what):
     scoring and its write lock: the first time this request takes the lock, that write is made and committed first."""
     from contextlib import contextmanager
 
-    from scorekeeper.services import games as service
+    from scorekeeper.games import service
     from scorekeeper.storage import close, connect
 
     real = service.writing
@@ -303,7 +303,7 @@ def _another_writer_first(monkeypatch, app, game_id, key, what):
 
 
 def _fresh_replay(app, game_id):
-    from scorekeeper.services import games as service
+    from scorekeeper.games import service
     from scorekeeper.storage import store
 
     with app.app_context():
@@ -314,7 +314,7 @@ def _fresh_replay(app, game_id):
 
 
 def test_a_hand_scored_before_the_lock_is_scored_again_when_another_came_first(app, monkeypatch):
-    from scorekeeper.services import games as service
+    from scorekeeper.games import service
 
     client = app.test_client()
     game_id, key = _danish_game(client)
@@ -332,7 +332,7 @@ def test_a_hand_scored_before_the_lock_is_scored_again_when_another_came_first(a
 
 
 def test_the_writer_who_expected_the_number_the_other_took_gets_409_as_before(app, monkeypatch):
-    from scorekeeper.services import games as service
+    from scorekeeper.games import service
 
     client = app.test_client()
     game_id, key = _danish_game(client)
@@ -344,7 +344,7 @@ def test_the_writer_who_expected_the_number_the_other_took_gets_409_as_before(ap
 
 
 def test_bids_entered_meanwhile_are_closed_by_the_hand_as_before(app, monkeypatch):
-    from scorekeeper.services import games as service
+    from scorekeeper.games import service
 
     client = app.test_client()
     r = client.post("/api/games", json={"variant": "plump", "players": players("plump", 4)})

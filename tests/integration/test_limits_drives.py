@@ -16,10 +16,10 @@ import pytest
 
 from helpers import PLAYERS, dump, token, waitress_in_thread
 from scorekeeper import create_app
-from scorekeeper.services import games as game_service
-from scorekeeper.web.db import get_db
-from scorekeeper.web.drives import present
-from scorekeeper.web.sheets import views as sheets
+from scorekeeper.drives import present
+from scorekeeper.games import service as game_service
+from scorekeeper.games import sheets
+from scorekeeper.server.db import get_db
 
 
 def people(tables: int) -> dict:
@@ -330,7 +330,7 @@ def test_a_drives_print_page_is_built_once_per_version(client, monkeypatch, kind
 # then holds it until the file `release` exists, then answers a tiny PDF.
 HOLDING = """
 import os, sys, time
-from scorekeeper.web.sheets.pdf import ANSWER, JOB, read_exactly
+from scorekeeper.server.pdf import ANSWER, JOB, read_exactly
 started, release = sys.argv[1], sys.argv[2]
 while (head := read_exactly(sys.stdin.buffer, JOB.size)) is not None:
     read_exactly(sys.stdin.buffer, JOB.unpack(head)[0])

@@ -14,9 +14,8 @@ import pytest
 
 from helpers import PLAYERS, dump, waitress_in_thread
 from scorekeeper import create_app
-from scorekeeper.services import games as service
-from scorekeeper.web.db import get_db
-from scorekeeper.web.sheets import views as sheets
+from scorekeeper.games import service, sheets
+from scorekeeper.server.db import get_db
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 FORM_HAND = {"bidder": "0", "bid": "8", "trump": "spades", "partner": "2", "tricks": "9"}

@@ -11,9 +11,8 @@ import pytest
 from flask import template_rendered
 
 from helpers import PLAYERS
-from scorekeeper.services import cache
-from scorekeeper.services import games as service
-from scorekeeper.web.db import get_db
+from scorekeeper.games import cache, service
+from scorekeeper.server.db import get_db
 from variants import EXAMPLES
 
 PAGE_HANDS = 50

@@ -1,4 +1,4 @@
-"""The live pages' door (web/live_door.py): a watching phone's repeated poll answered before Flask while nothing was
+"""The live pages' door (server/live_door.py): a watching phone's repeated poll answered before Flask while nothing was
 committed to the database, and sent to Flask the moment anything was — by this app, another worker or another
 program. Through the real SQLite file; the door's answers equal Flask's (a property test over random sequences)."""
 
@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.web.live_door import LiveDoor, mark
+from scorekeeper.server.live_door import LiveDoor, mark
 from variants import EXAMPLES
 
 TAG = re.compile(r'data-live-tag="([^"]+)"')

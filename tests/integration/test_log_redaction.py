@@ -7,6 +7,7 @@ was logged in clear, and so were edit keys in /g/<id>//k/<key>, /g/<id>/k//<key>
 
 import json
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -17,8 +18,8 @@ from urllib.parse import quote
 import pytest
 
 from helpers import PLAYERS, free_port
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import drives as drive_service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.drives import service as drive_service
 from scorekeeper.storage import close, connect
 
 SECRET_ARGUMENTS = {"key", "token"}
@@ -110,7 +111,7 @@ def test_no_spelling_of_a_secret_path_reaches_the_request_log(app, client, secre
 
 
 def test_redaction_keeps_the_rest_of_the_line():
-    from scorekeeper.web.security import redact
+    from scorekeeper.server.security import redact
 
     assert redact("GET /g/Qn3w/hands/new 200 1.2ms") == "GET /g/Qn3w/hands/new 200 1.2ms"
     assert redact("GET /g/Qn3w/K/secret 404 0.3ms") == "GET /g/Qn3w/K/[redacted] 404 0.3ms"
@@ -119,11 +120,16 @@ def test_redaction_keeps_the_rest_of_the_line():
 
 
 def test_the_served_apps_log_keeps_no_secret(tmp_path):
-    """`python -m scorekeeper.serve` (waitress, the root logger's handler): its stderr after the odd spellings."""
+    """`python -m scorekeeper.server.serve` (waitress, the root logger's handler): its stderr after the odd spellings."""
     port = free_port()
-    env = {"SCOREKEEPER_DATABASE": str(tmp_path / "s.sqlite"), "SCOREKEEPER_SECRET_KEY": "x", "PATH": "/usr/bin:/bin"}
+    env = {
+        "SCOREKEEPER_DATABASE": str(tmp_path / "s.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ["PYTHONPATH"],
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -163,7 +169,7 @@ def test_the_served_apps_log_keeps_no_secret(tmp_path):
 from hypothesis import example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from scorekeeper.web.security import redact, redact_fully  # noqa: E402
+from scorekeeper.server.security import redact, redact_fully  # noqa: E402
 
 PIECES = ["/", "//", "\\", "k", "K", "t", "T", ".", "%2F", "%6B", "%25", "?", "&", ";", "=", "key", "token", "g", "d",
           "abc123", " ", '"', "<", "#", "/k/", "/t/", "x"]  # fmt: skip

@@ -4,6 +4,7 @@ Each test here failed on the main of 2026-11-30: open redirects, 500s on non-ASC
 storage guard, idempotency keys kept forever, and a server that slow clients could take away from everyone.
 """
 
+import os
 import socket
 import sqlite3
 import subprocess
@@ -79,7 +80,7 @@ def test_language_switch_keeps_a_path_on_the_site(client):
 
 @pytest.mark.parametrize("target", EVIL)
 def test_club_login_never_redirects_off_the_site(app, client, db_path, target):
-    from scorekeeper.services import clubs as club_service
+    from scorekeeper.clubs import service as club_service
     from scorekeeper.storage import close, connect
 
     db = connect(db_path)
@@ -234,7 +235,7 @@ def test_old_idempotency_keys_are_purged(db_path):
     conn.execute("UPDATE idempotency_keys SET created = '2020-01-01T00:00:00+00:00' WHERE key IN ('k0', 'k1')")
     conn.commit()
     conn.close()
-    from scorekeeper.web import guard
+    from scorekeeper.server import guard
 
     guard.purge_keys_now(app)
     conn = sqlite3.connect(db_path)
@@ -279,15 +280,16 @@ def free_port() -> int:
 
 @pytest.fixture
 def served(tmp_path):
-    """The app as the README's run command serves it (scorekeeper.serve), on 127.0.0.1 and a free port."""
+    """The app as the README's run command serves it (scorekeeper.server.serve), on 127.0.0.1 and a free port."""
     port = free_port()
     env = {
         "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
         "SCOREKEEPER_SECRET_KEY": "x",
         "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ["PYTHONPATH"],
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -341,4 +343,6 @@ def test_slow_clients_do_not_starve_the_server(served):
 def test_the_readme_run_command_uses_the_buffering_server():
     makefile = (ROOT / "Makefile").read_text()
     run = makefile.split("\nrun:")[1].split("\n\n")[0]
-    assert "-m scorekeeper serve" in run and "gunicorn" not in run  # scorekeeper/__main__.py: serve.py's waitress
+    assert (
+        "-m scorekeeper serve" in run and "gunicorn" not in run
+    )  # scorekeeper/__main__.py: server/serve.py's waitress

@@ -43,7 +43,7 @@ def test_choose_variant_lists_all_five_with_a_line_each(client):
 )
 def test_new_game_page_has_players_and_every_option_with_its_default(client, variant, inputs):
     from scorekeeper.core import VARIANTS
-    from scorekeeper.web.variants import VIEWS
+    from scorekeeper.variants.views import VIEWS
 
     html = client.get(f"/new/{variant}").get_data(as_text=True)
     assert len(re.findall(r'name="player\d"', html)) == inputs
@@ -240,7 +240,7 @@ def test_five_danish_players_the_dealer_sits_out(client):
 
 
 def test_danish_bid_buttons_follow_the_ladder(client):
-    from scorekeeper.core.variants import danish
+    from scorekeeper.variants.danish import rules as danish
 
     gid = start(client, "danish")
     html = client.get(f"/g/{gid}/hands/new").get_data(as_text=True)

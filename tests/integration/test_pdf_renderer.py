@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from scorekeeper.web.sheets import views as sheets
+from scorekeeper.games import sheets
 
 pytestmark = pytest.mark.slow  # starts, times out and kills PDF renderer processes
 
@@ -18,7 +18,7 @@ SHEET = {"title": "Æ Ø Å", "blocks": [{"kind": "p", "text": "Æ Ø Å −20 �
 # and otherwise answers a tiny PDF.
 FAKE = """
 import os, sys
-from scorekeeper.web.sheets.pdf import ANSWER, JOB, read_exactly
+from scorekeeper.server.pdf import ANSWER, JOB, read_exactly
 while (head := read_exactly(sys.stdin.buffer, JOB.size)) is not None:
     read_exactly(sys.stdin.buffer, JOB.unpack(head)[0])
     if os.path.exists(sys.argv[1]):

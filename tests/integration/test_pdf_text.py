@@ -1,5 +1,5 @@
 """A PDF's text is its print page's text: the two renderings of one context (the print page's template, and
-web/sheets/document.py for ReportLab) cannot drift. For every variant in the registry, so that a new variant is held
+games/document.py for ReportLab) cannot drift. For every variant in the registry, so that a new variant is held
 to it when it lands; and hostile names and titles reach the PDF as letters, never as ReportLab's markup."""
 
 import sqlite3
@@ -130,8 +130,8 @@ def played_drive(client, tables=2, hands=4, entered=3, couples=False, money=None
         assert r.status_code == 201, r.json
         drive = r.json
     else:  # the organiser's form keeps the money; here straight through the service
-        from scorekeeper.services import drives as drive_service
-        from scorekeeper.web.db import get_db
+        from scorekeeper.drives import service as drive_service
+        from scorekeeper.server.db import get_db
 
         with client.application.test_request_context("/"):
             drive_id, key = drive_service.create_drive(get_db(), body, money)

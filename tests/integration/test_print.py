@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from helpers import ARTIFACTS, PLAYERS, pdfinfo, pdftotext, words_off_the_page
-from scorekeeper.core.variants import danish
+from scorekeeper.variants.danish import rules as danish
 from variants import EXAMPLES
 
 NORDIC = ["Ann-Kristin", "Søren", "Åsa", "Bo"]
@@ -259,7 +259,7 @@ def test_unknown_games_and_variants_are_404(client, path):
 def test_the_pdf_renderer_reads_no_file_and_no_markup(app, tmp_path):
     """ReportLab's Paragraph markup would read a file for <img src>: every text reaches it escaped, and a table cell
     is drawn as a plain string (never parsed)."""
-    from scorekeeper.web.sheets.views import render_pdf
+    from scorekeeper.games.sheets import render_pdf
 
     doc = {
         "title": '<img src="/etc/passwd"/>',

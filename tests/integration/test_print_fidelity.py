@@ -5,7 +5,7 @@ import re
 import pytest
 
 from helpers import pdftotext, raw_pages
-from scorekeeper.services import games as service
+from scorekeeper.games import service
 
 DANISH_HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 

@@ -17,7 +17,7 @@ from flask import request
 
 from helpers import waitress_in_thread
 from scorekeeper import create_app
-from scorekeeper.services import clubs as club_service
+from scorekeeper.clubs import service as club_service
 from scorekeeper.storage import close, connect
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -376,8 +376,8 @@ def test_a_retried_edit_edits_once(client, danish):
 
 
 def test_the_service_contract(app, danish):
-    from scorekeeper.services import games as service
-    from scorekeeper.web.db import get_db
+    from scorekeeper.games import service
+    from scorekeeper.server.db import get_db
 
     with app.app_context():
         db, gid, key = get_db(), danish["id"], danish["edit_key"]
@@ -460,7 +460,7 @@ def test_a_write_is_flushed_to_disk_before_it_is_answered_and_outside_the_lock(a
     the lock file is free, so the next writer's transaction overlaps this one's disk flush (group commit)."""
     import fcntl
 
-    from scorekeeper.web.db import get_db
+    from scorekeeper.server.db import get_db
 
     events = []
     fsync = os.fsync

@@ -10,7 +10,7 @@ import pytest
 
 from helpers import PLAYERS, Server, call, dump
 from scorekeeper import create_app
-from scorekeeper.web.security import HEADERS
+from scorekeeper.server.security import HEADERS
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "

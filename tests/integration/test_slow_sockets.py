@@ -2,13 +2,14 @@
 
 waitress's connection_limit is 1,000 and its channel_timeout counts only silence, so on the main of 2026-12-01 one
 client dripping a header line every few seconds kept each of its sockets for ever, and 1,100 of them took the app
-from everyone. scorekeeper/serve.py now caps the sockets one client holds (SERVER_CONNECTIONS_PER_ADDRESS) and gives a
+from everyone. scorekeeper/server/serve.py now caps the sockets one client holds (SERVER_CONNECTIONS_PER_ADDRESS) and gives a
 request a total time from its first byte (SERVER_REQUEST_TIMEOUT). These run the real server (python -m
-scorekeeper.serve) with small limits; the only times asserted are generous bounds on "eventually". The figures with
+scorekeeper.server.serve) with small limits; the only times asserted are generous bounds on "eventually". The figures with
 1,100 and 3,000 sockets are bench/slow_clients.py's.
 """
 
 import contextlib
+import os
 import select
 import socket
 import subprocess
@@ -32,10 +33,11 @@ def serving(tmp_path, **settings):
         "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
         "SCOREKEEPER_SECRET_KEY": "x",
         "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ["PYTHONPATH"],
         **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -161,7 +163,7 @@ def test_an_honest_slow_phone_is_still_answered(tmp_path):
 
 def test_behind_a_proxy_there_is_no_cap_per_address():
     """Every connection then comes from the proxy: nginx's limit_conn counts the clients instead."""
-    from scorekeeper.serve import limits_of
+    from scorekeeper.server.serve import limits_of
 
     assert limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30}).per_address == 5
     behind = limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30, "PROXY_FIX": 1})

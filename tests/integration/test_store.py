@@ -6,9 +6,9 @@ import sqlite3
 import scorekeeper.storage as dbmod
 from helpers import dump
 from scorekeeper import create_app
-from scorekeeper.services import games as service
+from scorekeeper.games import service
+from scorekeeper.server import db as web_db
 from scorekeeper.storage import store
-from scorekeeper.web import db as web_db
 
 
 def test_init_db_creates_then_reports_up_to_date(tmp_path):

@@ -21,8 +21,8 @@ from jinja2 import ChoiceLoader, DictLoader
 from helpers import ROOT, dump, fields, form_data, pdfinfo, pdftotext, post_hand, start, words_off_the_page
 from scorekeeper.core import VARIANTS
 from scorekeeper.core.contract import variant
-from scorekeeper.web import variants as web_variants
-from scorekeeper.web.variants.contract import View
+from scorekeeper.variants import views as web_variants
+from scorekeeper.variants.view_contract import View
 from variants import EXAMPLES
 
 # ---------------------------------------------------------------- the toy's files, as a newcomer writes them
@@ -69,8 +69,8 @@ def hand_points(inp, ctx):
 TOY_VIEW = '''
 """Toy whist on the pages: each player's tricks, in their own protokoll cell."""
 
-from scorekeeper.web.games.forms import HandForm as BaseHandForm
-from scorekeeper.web.games.forms import radio
+from scorekeeper.games.forms import HandForm as BaseHandForm
+from scorekeeper.games.forms import radio
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 from wtforms.fields import SelectChoice
@@ -152,10 +152,10 @@ def from_csv(row, game):
 
 # What a new variant adds, as this test writes it (docs/adding-a-variant.md names each).
 TOY_FILES = {
-    "scorekeeper/core/variants/toy.py": TOY_RULES,
-    "scorekeeper/web/variants/toy.py": TOY_VIEW,
-    "templates/games/hand_toy.html": TOY_TEMPLATE,
-    "tests/variants/toy.py": TOY_EXAMPLES,
+    "scorekeeper/variants/toy/rules.py": TOY_RULES,
+    "scorekeeper/variants/toy/view.py": TOY_VIEW,
+    "templates/variants/toy/hand.html": TOY_TEMPLATE,
+    "tests/variants/toy/__init__.py": TOY_EXAMPLES,
 }
 
 
@@ -172,13 +172,13 @@ def _module(monkeypatch, tmp_path, name: str, source: str):
 
 def register(monkeypatch, tmp_path, app, rules_source=TOY_RULES, view_source=TOY_VIEW, name="toy"):
     """The toy in every registry the app reads: the core's, the views', the tests' examples, the hand template."""
-    rules = _module(monkeypatch, tmp_path, f"scorekeeper.core.variants.{name}", rules_source)
-    view = _module(monkeypatch, tmp_path, f"scorekeeper.web.variants.{name}", view_source)
+    rules = _module(monkeypatch, tmp_path, f"scorekeeper.variants.{name}.rules", rules_source)
+    view = _module(monkeypatch, tmp_path, f"scorekeeper.variants.{name}.view", view_source)
     monkeypatch.setitem(VARIANTS, name, variant(rules))
     monkeypatch.setitem(web_variants.VIEWS, name, View(view))
     monkeypatch.setitem(EXAMPLES, name, _module(monkeypatch, tmp_path, f"variants.{name}", TOY_EXAMPLES))
     monkeypatch.setattr(
-        app, "jinja_loader", ChoiceLoader([DictLoader({f"games/hand_{name}.html": TOY_TEMPLATE}), app.jinja_loader])
+        app, "jinja_loader", ChoiceLoader([DictLoader({f"variants/{name}/hand.html": TOY_TEMPLATE}), app.jinja_loader])
     )
     return rules, view
 
@@ -194,10 +194,10 @@ def text(r) -> str:
 
 def test_the_toy_is_its_own_files_and_nothing_else():
     assert sorted(TOY_FILES) == [
-        "scorekeeper/core/variants/toy.py",
-        "scorekeeper/web/variants/toy.py",
-        "templates/games/hand_toy.html",
-        "tests/variants/toy.py",
+        "scorekeeper/variants/toy/rules.py",
+        "scorekeeper/variants/toy/view.py",
+        "templates/variants/toy/hand.html",
+        "tests/variants/toy/__init__.py",
     ]
     assert "toy" not in VARIANTS  # registered only inside the tests that ask for it
 
@@ -315,7 +315,7 @@ def test_a_variant_without_its_test_data_fails_loudly(monkeypatch, tmp_path, app
     know, rather than leaving it out of the property tests and the benchmark."""
     import variants
 
-    rules = _module(monkeypatch, tmp_path, "scorekeeper.core.variants.toy", TOY_RULES)
+    rules = _module(monkeypatch, tmp_path, "scorekeeper.variants.toy.rules", TOY_RULES)
     monkeypatch.setitem(VARIANTS, "toy", variant(rules))
     with pytest.raises(ImportError, match="tests/variants/toy.py"):
         variants.load("toy")
@@ -342,7 +342,7 @@ def test_the_walk_through_lists_the_files_the_toy_and_the_guard_say():
     table = doc.split("| file | what |", 1)[1].split("\n\n", 1)[0]
     listed = {m for row in table.splitlines()[2:] for m in re.findall(r"`([^`]+)`", row.split("|")[1])}
     wanted = {path.replace("toy", "<name>") for path in TOY_FILES} | set(guard.own_files("<name>"))
-    wanted |= {"tests/unit/test_scoring_<name>.py", "docs/rules.md", "scorekeeper/translations/messages.pot"}
+    wanted |= {"tests/variants/<name>/test_*.py", "docs/rules.md", "scorekeeper/translations/messages.pot"}
     assert listed - {"da", "nb", "sv", "messages.po"} == wanted
 
 

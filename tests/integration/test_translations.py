@@ -223,7 +223,7 @@ def test_a_club_evening_result_in_each_language(app, season, lang, words, money)
 
 
 def test_a_club_language_makes_its_tables_print_in_it(app, db_path, client):
-    from scorekeeper.services import clubs as club_service
+    from scorekeeper.clubs import service as club_service
     from scorekeeper.storage import close, connect
 
     db = connect(db_path)

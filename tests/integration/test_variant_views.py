@@ -1,5 +1,5 @@
 """Every registered variant has its presentation plug-in: a view module with what the VariantView contract requires,
-its own members taking the contract's parameters, the defaults (web/variants/defaults.py) for every other member, a
+its own members taking the contract's parameters, the defaults (variants/view_defaults.py) for every other member, a
 hand template that exists, and docs/adding-a-variant.md names every contract member (so the walk-through stays
 true)."""
 
@@ -11,7 +11,10 @@ import pytest
 
 from helpers import ROOT
 from scorekeeper.core import VARIANTS
-from scorekeeper.web.variants import VIEWS, contract, defaults, option_labels, shared
+from scorekeeper.variants import view_contract as contract
+from scorekeeper.variants import view_defaults as defaults
+from scorekeeper.variants import view_shared as shared
+from scorekeeper.variants.views import VIEWS, option_labels
 
 DOC = (ROOT / "docs" / "adding-a-variant.md").read_text()
 TEMPLATES = ROOT / "templates"
@@ -25,7 +28,7 @@ def test_every_core_variant_has_a_view():
 def test_the_contract_requires_little_and_defaults_the_rest():
     assert set(contract.REQUIRED) == {"NAME", "HandForm", "hand_words", "blank_columns"}
     for name in contract.OPTIONAL:
-        assert hasattr(defaults, name), f"web/variants/defaults.py has no default for {name}"
+        assert hasattr(defaults, name), f"variants/view_defaults.py has no default for {name}"
     for name, signature in contract.functions(contract.ViewDefaults).items():
         wanted = [p for p in signature.parameters if p != "self"]
         assert list(inspect.signature(getattr(defaults, name)).parameters) == wanted, name
@@ -63,7 +66,7 @@ def test_the_view_provides_the_contract(name):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_the_hand_template_exists(name):
-    assert f"games/hand_{name}.html" == VIEWS[name].HAND_TEMPLATE
+    assert f"variants/{name}/hand.html" == VIEWS[name].HAND_TEMPLATE
     assert (TEMPLATES / VIEWS[name].HAND_TEMPLATE).is_file()
 
 

@@ -1,5 +1,5 @@
 """Issue 22, findings 4 and 11: every write that makes rows is rate limited and storage-guarded, decided in one place
-(web/guard.py), and a test walks the URL map so that a new write route cannot forget it; the limits count an IPv6
+(server/guard.py), and a test walks the URL map so that a new write route cannot forget it; the limits count an IPv6
 client by its /64.
 
 On the main of 2026-12-01 a club's tables, evenings and members had no limit and no storage guard (60 tables in 2.9 s
@@ -11,11 +11,11 @@ import pytest
 
 from helpers import PASSWORD, PLAYERS, dump, log_in, token
 from scorekeeper import create_app
-from scorekeeper.services import clubs as club_service
-from scorekeeper.services import drives as drive_service
-from scorekeeper.services import games as game_service
+from scorekeeper.clubs import service as club_service
+from scorekeeper.drives import service as drive_service
+from scorekeeper.games import service as game_service
+from scorekeeper.server import guard
 from scorekeeper.storage import close, connect
-from scorekeeper.web import guard
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from scorekeeper.core import club
-from scorekeeper.core.club import KITTY, Evening, Hand, Table
-from scorekeeper.core.variants.danish import DEFAULT_SOLO_VALUES, DEFAULT_TARIFF
+from scorekeeper.clubs.rules import club
+from scorekeeper.clubs.rules.club import KITTY, Evening, Hand, Table
+from scorekeeper.variants.danish.rules import DEFAULT_SOLO_VALUES, DEFAULT_TARIFF
 
 DANISH = {"tariff": list(DEFAULT_TARIFF), "lost": "flat", "solo_values": dict(DEFAULT_SOLO_VALUES)}
 FOUR = tuple((i,) for i in range(4))
@@ -43,8 +43,8 @@ def test_the_module_is_pure():
         for n in ast.walk(tree)
         if isinstance(n, ast.ImportFrom)
         and n.level == 0
-        and not (n.module == "scorekeeper.core" or n.module.startswith("scorekeeper.core."))
-    }  # the pure core's own modules
+        and not n.module.startswith(("scorekeeper.core", "scorekeeper.clubs.rules"))
+    }  # the pure core's own modules and the club's rules
     assert imported <= {"__future__", "collections", "dataclasses", "decimal", "typing"}
 
 

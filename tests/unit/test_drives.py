@@ -1,4 +1,4 @@
-"""Whist drives (core/drives.py): the setup's checks, the movement against drives worked out by hand, and properties of
+"""Whist drives (drives/rules.py): the setup's checks, the movement against drives worked out by hand, and properties of
 every drive hypothesis can think of: one lady and one gent a pair, everybody seated once a hand, standings = sums."""
 
 import pytest
@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from scorekeeper.core.drives import (
+from scorekeeper.core.messages import InputError
+from scorekeeper.drives.rules import (
     OutOfTurn,
     PrizeRule,
     SeatingChanged,
@@ -27,7 +28,6 @@ from scorekeeper.core.drives import (
     substitute,
     up,
 )
-from scorekeeper.core.messages import InputError
 
 LADIES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay"]
 GENTS = ["Al", "Ben", "Cy", "Dan", "Ed", "Fred"]

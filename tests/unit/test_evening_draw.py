@@ -1,4 +1,4 @@
-"""The evening as it is played (core/evening.py): the table sizes, the draw at the break against every possible split
+"""The evening as it is played (clubs/rules/evening.py): the table sizes, the draw at the break against every possible split
 of the players, by lot, and the prizes with their tie rule."""
 
 import random
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from scorekeeper.core import evening as ev
+from scorekeeper.clubs.rules import evening as ev
 
 FOUR_FIVE = (4, 5)
 

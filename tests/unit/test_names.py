@@ -49,7 +49,7 @@ def test_control_bidi_and_stray_format_characters_stay_refused(name):
 
 def test_a_game_a_club_member_and_a_drive_take_such_a_name():
     from scorekeeper.core import make_setup
-    from scorekeeper.core.drives import make_drive
+    from scorekeeper.drives.rules import make_drive
 
     assert make_setup("german", ["👩\u200d👩\u200d👧", "Bo"]).players[0] == "👩\u200d👩\u200d👧"
     drive = make_drive({"format": "progressive", "ladies": ["👩\u200d🦰 Ann", "B", "C", "D"], "gents": list("EFGH")})

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from helpers import PLAYERS, examples
 from scorekeeper.core import InputError, make_setup
-from scorekeeper.core.variants import danish
-from scorekeeper.core.variants import danish_house as model
+from scorekeeper.variants.danish import house as model
+from scorekeeper.variants.danish import rules as danish
 
 RATIO = 20  # a hostile house may cost at most this many plain, complete houses
 EXAMPLES = 600

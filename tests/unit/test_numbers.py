@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from helpers import PLAYERS
 from scorekeeper.core import InputError, make_setup
 from scorekeeper.core.numbers import DIGITS_MAX, TEXT_MAX, NumberError, read_number
-from scorekeeper.core.variants import danish
-from scorekeeper.core.variants import danish_house as model
+from scorekeeper.variants.danish import house as model
+from scorekeeper.variants.danish import rules as danish
 
 HOSTILE = {
     "1e10000000": "long",

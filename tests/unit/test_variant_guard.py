@@ -2,11 +2,10 @@
 option or input field only one variant has, no value of such an option, and compare no table size with a number.
 
 A variant's own files (OWN below) are the only places allowed to name it:
-scorekeeper/core/variants/<name>.py (and <name>_*.py), scorekeeper/web/variants/<name>.py (and <name>_*.py),
-templates/games/hand_<name>.html, templates/variants/<name>_*.html (an option editor's), scorekeeper/static/variants/
-<name>.* . What a variant is (played for money, its
+its folder scorekeeper/variants/<name>/ (rules.py, view.py and its other modules), its templates
+templates/variants/<name>/ (hand.html, an option editor's), scorekeeper/static/variants/<name>.* . What a variant is (played for money, its
 table sizes, the columns of its sheet) the shared code asks the variant's contract (core/contract.py,
-web/variants/contract.py); docs/adding-a-variant.md lists the files from OWN.
+variants/view_contract.py); docs/adding-a-variant.md lists the files from OWN.
 """
 
 from __future__ import annotations
@@ -18,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.clubs.rules.club import SETTLEMENTS
 from scorekeeper.core import VARIANTS
-from scorekeeper.core.club import SETTLEMENTS
 from scorekeeper.core.game import TRUMPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,12 +28,8 @@ PACKAGE = ROOT / "scorekeeper"
 def own_files(name: str) -> list[str]:
     """The files that belong to variant `name` alone (relative to the project's root), as patterns."""
     return [
-        f"scorekeeper/core/variants/{name}.py",
-        f"scorekeeper/core/variants/{name}_*.py",
-        f"scorekeeper/web/variants/{name}.py",
-        f"scorekeeper/web/variants/{name}_*.py",
-        f"templates/games/hand_{name}.html",
-        f"templates/variants/{name}_*.html",
+        f"scorekeeper/variants/{name}/*",
+        f"templates/variants/{name}/*",
         f"scorekeeper/static/variants/{name}.*",
     ]
 
@@ -250,17 +245,20 @@ def test_the_guard_looks_everywhere_it_should():
     folders = {p.relative_to(ROOT).parts[:2] for p in SHARED_PY + SHARED_TEXT}
     for folder in [
         ("scorekeeper", "core"),
-        ("scorekeeper", "services"),
+        ("scorekeeper", "games"),
+        ("scorekeeper", "clubs"),
+        ("scorekeeper", "drives"),
+        ("scorekeeper", "server"),
         ("scorekeeper", "web"),
         ("templates", "games"),
     ]:
         assert folder in folders
     assert any(p.name == "app.js" for p in SHARED_TEXT) and any(p.name == "new.html" for p in SHARED_TEXT)
-    assert owner(ROOT / "scorekeeper/core/variants/danish_house.py") == "danish"
-    assert owner(ROOT / "templates/games/hand_danish.html") == "danish"
-    assert owner(ROOT / "templates/variants/danish_card.html") == "danish"
-    assert owner(ROOT / "scorekeeper/web/variants/danish_card.py") == "danish"
-    assert owner(ROOT / "scorekeeper/web/games/views.py") is None
+    assert owner(ROOT / "scorekeeper/variants/danish/house.py") == "danish"
+    assert owner(ROOT / "templates/variants/danish/hand.html") == "danish"
+    assert owner(ROOT / "templates/variants/danish/card.html") == "danish"
+    assert owner(ROOT / "scorekeeper/variants/danish/card.py") == "danish"
+    assert owner(ROOT / "scorekeeper/games/pages.py") is None
 
 
 @pytest.mark.parametrize(
@@ -271,7 +269,7 @@ def test_the_guard_looks_everywhere_it_should():
         ('x = o.get("count") != "all26"', "all26"),
         ("x = len(players) == 5", "table size"),
         ("x = module.PLAYER_COUNTS == (4, 5)", "table size"),
-        ("from scorekeeper.core.variants import danish as danish_rules", "danish"),
+        ("from scorekeeper.variants import danish as danish_rules", "danish"),
         ('x = VIEWS["danish"].PRESET_LABELS', "danish"),
         ('x = options["house"]', "house"),
     ],
@@ -300,7 +298,7 @@ def test_the_guard_catches_leaks_in_templates_and_static_files(text, leak):
         ('x = VIEWS["bid"].HandForm', "bid"),
         ('x = VARIANTS.get("solo")', "solo"),
         ('x = "variant-bid"', "bid"),
-        ("from scorekeeper.web.variants import solo", "solo"),
+        ("from scorekeeper.variants.solo import view", "solo"),
     ],
 )
 def test_a_variant_named_like_a_card_word_is_caught_where_it_names_the_variant(source, leak):
@@ -320,7 +318,7 @@ def test_a_card_word_that_names_no_variant_is_no_leak(source):
     [
         ('<body class="variant-solo">', "solo"),
         ('{% if game.variant == "bid" %}', "bid"),
-        ('{% include "games/hand_solo.html" %}', "solo"),
+        ('{% include "variants/solo/hand.html" %}', "solo"),
         ("url_for('static', filename='variants/bid.css')", "bid"),
     ],
 )

@@ -3,7 +3,7 @@ shared dicts, and every test that goes through all variants (pages, API, print, 
 benchmark) takes what it needs from EXAMPLES. A registered variant without a file, or a file short of a member,
 stops the import: such a variant would otherwise be silently left out.
 
-What a file provides (tests/variants/german.py is the shortest):
+What a file provides (tests/variants/german/__init__.py is the shortest):
 - PLAYERS: names for its usual table; TABLES: the table sizes the property tests play (its PLAYER_COUNTS if left out).
 - GAME: a short game through the API: {"options", "hands"} and maybe "players", with its special inputs.
 - FORM_HANDS: a few hands as its hand page posts them (the taps), for the page tests.

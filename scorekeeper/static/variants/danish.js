@@ -1,4 +1,4 @@
-// Danish whist's hand form (web/variants/danish.py: SCRIPT): gode and sans fill in their trump, a sol hides the
+// Danish whist's hand form (variants/danish/view.py: SCRIPT): gode and sans fill in their trump, a sol hides the
 // trump and partner, and the ladder folds to the chosen bid so the rest fits one screen. The form works without it.
 (function () {
   "use strict";

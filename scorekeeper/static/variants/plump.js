@@ -1,4 +1,4 @@
-// Plump's hand form (web/variants/plump.py: SCRIPT). Every count (a bid, the tricks) folds its row of buttons into a
+// Plump's hand form (variants/plump/view.py: SCRIPT). Every count (a bid, the tricks) folds its row of buttons into a
 // stepper, − value +, so eight players' bids and tricks fit one phone screen; the dealer's forbidden bid is marked
 // under the hook once the others have bid; the last player's tricks are filled in with what is left of the deal.
 // The radio buttons stay the form's fields, so drafts, kept hands and the page without this script work the same.

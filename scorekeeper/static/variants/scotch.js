@@ -1,4 +1,4 @@
-// Scotch whist's hand form (web/variants/scotch.py: SCRIPT): the last side's tricks, the rest of the deal, said as
+// Scotch whist's hand form (variants/scotch/view.py: SCRIPT): the last side's tricks, the rest of the deal, said as
 // the others are tapped, and the sides without a trick dimmed on the honours' rows. The form works without it.
 (function () {
   "use strict";

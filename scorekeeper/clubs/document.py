@@ -1,0 +1,114 @@
+"""A club evening on paper (print/evening.html) as the PDF renderer's document (paper/draw.py draws it with
+ReportLab): the evening's result (standings, prizes, money, who pays whom) on the first page, then each table's sheet
+on a page of its own, drawn by the same blocks as a game's sheet (games/document.sheet_blocks) with its own title
+in the footer. The same words in the same order as the print page (tests/integration/test_pdf_text.py)."""
+
+from __future__ import annotations
+
+from scorekeeper.games.document import sheet_blocks, sheet_title
+from scorekeeper.web.i18n import day, html_lang, money, rate
+from scorekeeper.web.i18n import gettext as _
+
+
+def _h2(text: str, small: str | None = None) -> list[dict]:
+    return [{"kind": "space", "mm": 4}, {"kind": "h2", "text": text, "small": small}, {"kind": "space", "mm": 1}]
+
+
+def _balances(header: list[str], rows: list[list], left: int = 1) -> dict:
+    """.evening-paper .balances: amounts to the right, the names (and the first column up to `left`) to the left."""
+    columns = [{"align": "left" if i < left else "right", "size": 9} for i in range(len(header))]
+    return {
+        "kind": "table",
+        "columns": columns,
+        "stretch": False,
+        "header": [[{"text": h, "align": "left" if i < left else "right"} for i, h in enumerate(header)]],
+        "rows": rows,
+        "pad": 2.5,
+        "vpad": 0.6,
+        "head_size": 8,
+    }
+
+
+def result_blocks(club_name: str, evening: dict) -> list[dict]:
+    """The evening's result, as print/evening.html's first section says it."""
+    currency = evening["currency"]
+    when = day(evening["date"])
+    facts = ""
+    if evening.get("rate"):
+        facts += _("%(amount)s per point", amount=rate(evening["rate"], currency))
+    if evening.get("fee"):
+        facts += " · " + _("fee %(amount)s", amount=money(evening["fee"], currency))
+    if evening.get("format_text"):
+        facts += " · " + evening["format_text"]
+    blocks: list[dict] = [
+        {"kind": "p", "text": club_name.upper(), "size": 8, "color": "#444444"},
+        {"kind": "title", "text": _("Result of %(date)s", date=when), "size": 15},
+    ]
+    if facts:
+        blocks.append({"kind": "p", "text": facts})
+    blocks.append({"kind": "hr"})
+    halves = evening["halves_count"] > 1
+    header = [_("Place"), _("Member")]
+    header += [_("Half %(n)d", n=n) for n in range(1, evening["halves_count"] + 1)] if halves else []
+    header += [_("Points")] + ([_("Net")] if evening["has_money"] else [])
+    rows = []
+    for p in evening["places"]:
+        row = [f"{p['place']}{'=' if p['shared'] else ''}", {"text": p["name"], "bold": True}]
+        row += [str(h) for h in p["halves"]] if halves else []
+        row.append(str(p["points"]))
+        if evening["has_money"]:
+            row.append(money(p["net"], currency))
+        rows.append(row)
+    blocks += _h2(_("The evening's standings"))
+    blocks.append(_balances(header, rows, left=2))
+    if evening["prizes"]:
+        items = []
+        for p in evening["prizes"]:
+            value = str(p["value"]) + (", " + _("shared") if p["shared"] else "")
+            items.append(f"{p['label']}: {', '.join(p['winners'])} ({value})")
+        blocks += [*_h2(_("Prizes")), {"kind": "list", "items": items}]
+    if evening["has_money"]:
+        rows = [
+            [{"text": m["name"], "bold": True}, money(m["winnings"]), money(m["fee"]), money(m["net"])]
+            for m in evening["members"]
+        ]
+        if evening.get("kitty"):
+            rows.append([{"text": _("Kitty"), "bold": True}, "", "", money(evening["kitty"])])
+        blocks += _h2(_("Money"), currency)
+        blocks.append(_balances([_("Member"), _("Before fee"), _("Fee"), _("Net")], rows))
+    if evening["has_money"] or evening.get("kitty"):
+        how = _("through the kitty") if evening["settlement"] == "kitty" else _("pairwise")
+        blocks += _h2(_("Settling up"), how)
+        if evening["payments"]:
+            payments = [
+                _(
+                    "%(payer)s pays %(payee)s %(amount)s",
+                    payer=p["from"],
+                    payee=p["to"],
+                    amount=money(p["amount"], currency),
+                )
+                for p in evening["payments"]
+            ]
+            blocks.append({"kind": "list", "items": payments})
+        else:
+            blocks.append({"kind": "p", "text": _("Nobody owes anything.")})
+    return blocks
+
+
+def evening_document(ctx: dict) -> dict:
+    """The evening's PDF: its result, then a page per table's sheet (print/evening.html)."""
+    club_name, evening = ctx["club"].name, ctx["evening"]
+    title = _("Result of %(date)s", date=day(evening["date"]))
+    blocks = result_blocks(club_name, evening)
+    for sheet in ctx["sheets"]:
+        blocks += [
+            {"kind": "page_break"},
+            {"kind": "running", "footer": sheet_title(sheet)},
+            *sheet_blocks(sheet, tariff=False),
+        ]
+    return {
+        "title": f"{club_name} · {title}",
+        "lang": html_lang(),
+        "footer": {"left": title, "pages": True},
+        "blocks": blocks,
+    }

@@ -1,0 +1,1 @@
+"""The club pages by job, one blueprint (clubs.<view>)."""

@@ -1,0 +1,1 @@
+"""Whist drives: the rules (pure), service, pages, API, forms and paper."""

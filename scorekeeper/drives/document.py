@@ -1,0 +1,351 @@
+"""A whist drive's paper as the PDF renderer's documents (paper/draw.py draws them with ReportLab): the table
+cards, the score cards (four A6 to an A4 sheet), the tally cards, the standings (everyone's, and the organiser's with
+the money) and the blank score cards (two A5 to a sheet), from the same contexts as their print pages
+(drives/present.py, views._context) with the same words in the same order, so that the two cannot drift
+(tests/integration/test_pdf_text.py). A card is handed out: no page numbers on cards; the standings have them.
+
+Measures are drives-print.css's. Every text goes to draw.py as text (it escapes it before any markup)."""
+
+from __future__ import annotations
+
+import segno
+
+from scorekeeper.drives.present import CARDS_PER_SHEET
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import html_lang
+from scorekeeper.web.i18n import money as money_text
+
+CARD_ROW_MM = 5.6  # a tally card's row (14 pt), high enough to write in
+SHEET_MM = (210.0, 297.0)  # the cut sheets fill A4 edge to edge
+A6_MM = (105.0, 148.5)  # four score cards to a sheet
+A5_MM = (210.0, 148.5)  # two blank cards to a sheet
+CARD_PAD_MM = (5.0, 6.0)  # a cut card's padding, top/bottom and left/right
+SCORE_ROW_MM, BLANK_ROW_MM = 3.6, 3.9  # a cut card's row; less when a long drive's rows would run off the card
+# What a cut card needs besides its rows: its heading, the line under it, the totals.
+CARD_HEAD_MM, BLANK_HEAD_MM = 22.0, 30.0
+
+
+def _row_mm(wanted: float, rows: int, card_h: float, head: float) -> float:
+    """A cut card's row height: `wanted`, or less so that the header row and `rows` fit on the card."""
+    room = card_h - 2 * CARD_PAD_MM[0] - head
+    return max(2.8, min(wanted, room / (rows + 1)))
+
+
+def _card_table(header: list[str], rows: list[list], interval: int | None = None, left: tuple[int, ...] = ()) -> dict:
+    """A card's rows (.card-rows): a grid, centred but for the names, a heavy rule under the interval's hand."""
+    columns = [{"align": "left" if i in left else "center"} for i in range(len(header))]
+    return {
+        "kind": "table",
+        "columns": columns,
+        "header": [header],
+        "rows": rows,
+        "grid": True,
+        "size": 10,
+        "head_size": 10,
+        "row_height": CARD_ROW_MM,
+        "valign": "MIDDLE",
+        "pad": 1.4,
+        "vpad": 0.7,
+        "rule_after_rows": [interval - 1] if interval and interval <= len(rows) else [],
+    }
+
+
+def _small_card_table(table: dict, size: float, row_mm: float, pad_pt: float) -> dict:
+    """A cut card's rows: smaller type and rows, as .sheet4 / .sheet2 .card-rows set them."""
+    return {**table, "size": size, "head_size": size, "row_height": row_mm, "pad": pad_pt / 2.835, "vpad": 0}
+
+
+def _cards(title: str, blocks: list[dict], cut: bool = False) -> dict:
+    out = {"title": title, "lang": html_lang(), "footer": {"left": "", "pages": False}, "blocks": blocks}
+    if cut:
+        out["page"] = {"margins_mm": 0}
+    return out
+
+
+def _pages(cards: list[list[dict]]) -> list[dict]:
+    out: list[dict] = []
+    for i, card in enumerate(cards):
+        if i:
+            out.append({"kind": "page_break"})
+        out += card
+    return out
+
+
+def _sheets(cards: list[list[dict]], per_row: int, card_mm: tuple[float, float], per_sheet: int) -> list[dict]:
+    """Cut sheets (.sheet4, .sheet2): the cards in a grid that fills the page, dashed lines where to cut."""
+    return [
+        {
+            "kind": "grid",
+            "columns": per_row,
+            "cell_mm": list(card_mm),
+            "pad_mm": list(CARD_PAD_MM),
+            "cut": True,
+            "cells": cards[i : i + per_sheet],
+            "fill": per_sheet,
+        }
+        for i in range(0, len(cards), per_sheet)
+    ]
+
+
+def _line(text: str, size: float) -> dict:
+    return {"kind": "p", "text": text, "size": size}
+
+
+# ---------------------------------------------------------------- score cards
+
+
+def score_card(card: dict, head: dict) -> list[dict]:
+    """print/drive_scorecards.html's card_of: the name and card number, role, drive, start table and first hand; per
+    hand the trump, table, own and opponents' tricks and the running total; the half-time and final totals."""
+    header = ["#", _("Trump"), _("Table"), _("Own tricks"), _("Opponents"), _("Total")]
+    rows = [
+        [str(r["hand"]), r["trump"], str(r["table"]), str(r["own"]), str(r["opp"]), str(r["total"])]
+        for r in card["rows"]
+    ]
+    about = card["role"]
+    if card.get("lady_as_gent"):
+        about += f" ({_('lady playing as gent')})"
+    about += f" · {head['title']}"
+    if card.get("start"):
+        about += " · " + _("Starts at table %(start)s", start=card["start"])
+    if card.get("from_hand"):
+        about += " · " + _("from hand %(n)d", n=card["from_hand"])
+    totals = []
+    if card["interval_after"]:
+        totals.append([_("Half-time"), None if card["half"] is None else str(card["half"])])
+    totals.append([_("Final"), None if card["final"] is None else str(card["final"])])
+    row_mm = _row_mm(SCORE_ROW_MM, len(rows), A6_MM[1], CARD_HEAD_MM)
+    table = _small_card_table(_card_table(header, rows, card["interval_after"]), 6.5, row_mm, 2)
+    return [
+        {"kind": "title", "text": card["name"], "small": _("No. %(n)d", n=card["number"]), "size": 13},
+        {"kind": "space", "mm": 0.5},
+        _line(about, 7),
+        {"kind": "space", "mm": 0.7},
+        table,
+        {"kind": "space", "mm": 2},
+        {"kind": "fields", "items": totals, "size": 8},
+    ]
+
+
+def scorecards_document(ctx: dict) -> dict:
+    """print/drive_scorecards.html: four A6 score cards to an A4 sheet, in the lists' order."""
+    head = ctx["head"]
+    cards = [score_card(card, head) for card in ctx["cards"]]
+    return _cards(head["title"], _sheets(cards, 2, A6_MM, CARDS_PER_SHEET), cut=True)
+
+
+# ---------------------------------------------------------------- tally cards
+
+
+def tally_document(ctx: dict) -> dict:
+    """print/drive_tally.html: a card per table, per hand the trump, the two pairs seated there and the tricks each
+    took; a card a page."""
+    head = ctx["head"]
+    header = ["#", _("Trump"), _("North – South"), _("Tricks"), _("East – West"), _("Tricks")]
+    cards = []
+    for card in ctx["cards"]:
+        rows = [
+            [str(r["hand"]), r["trump"], r["pairs"][0], str(r["tricks"][0]), r["pairs"][1], str(r["tricks"][1])]
+            for r in card["rows"]
+        ]
+        table = _card_table(header, rows, left=(2, 4))
+        for i, width in ((0, 10), (1, 14), (3, 18), (5, 18)):  # the pairs' names get the rest of the width
+            table["columns"][i]["width"] = width
+        table["columns"][2].update(wrap=True, size=9)
+        table["columns"][4].update(wrap=True, size=9)
+        table.pop("row_height")
+        cards.append(
+            [
+                {"kind": "title", "text": _("Table %(n)d", n=card["table"])},
+                _line(head["title"], 9),
+                table,
+            ]
+        )
+    return _cards(head["title"], _pages(cards))
+
+
+# ---------------------------------------------------------------- blank cards
+
+
+def blank_cards_document(ctx: dict) -> dict:
+    """print/drive_blank.html: score cards to fill in with a pen, every hand's trump printed, two A5 to a sheet."""
+    header = ["#", _("Trump"), _("Table"), _("Own tricks"), _("Opponents"), _("Total"), _("Initials")]
+    cards = []
+    for sheet in ctx["sheets"]:
+        for card in sheet:
+            rows = [[str(r["hand"]), r["trump"], "", "", "", "", ""] for r in card["rows"]]
+            row_mm = _row_mm(BLANK_ROW_MM, len(rows), A5_MM[1], BLANK_HEAD_MM)
+            cards.append(
+                [
+                    {"kind": "title", "text": _("Drive score card"), "size": 13},
+                    {"kind": "space", "mm": 0.5},
+                    {
+                        "kind": "fields",
+                        "items": [[_("Name"), None], [_("No."), None], [_("Start table"), None]],
+                        "sep": " ",
+                        "colon": False,
+                        "size": 7,
+                    },
+                    {"kind": "space", "mm": 0.7},
+                    _small_card_table(_card_table(header, rows), 8, row_mm, 3),
+                    {"kind": "space", "mm": 2.8},
+                    {"kind": "fields", "items": [[_("Half-time"), None], [_("Final"), None]], "size": 12},
+                ]
+            )
+    return _cards(_("Drive score card"), _sheets(cards, 1, A5_MM, 2), cut=True)
+
+
+# ---------------------------------------------------------------- table cards
+
+
+def table_cards_document(ctx: dict) -> dict:
+    """print/drive_cards.html: a card per table with the drive's title, the table's number, the QR code of its page
+    (drawn from segno's matrix: the same code as the page's SVG), what to do with it, and the address."""
+    head = ctx["head"]
+    cards = []
+    for card in ctx["cards"]:
+        matrix = ["".join("1" if cell else "0" for cell in row) for row in segno.make(card["url"], error="m").matrix]
+        cards.append(
+            [
+                {"kind": "space", "mm": 20},
+                {"kind": "p", "text": head["title"], "size": 16, "align": "center"},
+                {"kind": "title", "text": _("Table %(n)d", n=card["table"]), "size": 64, "align": "center"},
+                {"kind": "qr", "matrix": matrix, "mm": 90},
+                {"kind": "space", "mm": 6},
+                {
+                    "kind": "p",
+                    "text": _(
+                        "Scan with a phone at this table to enter the tricks after each hand and see where to go next."
+                    ),
+                    "size": 13,
+                    "align": "center",
+                },
+                {"kind": "p", "text": card["url"], "size": 8, "align": "center", "color": "#555555", "anywhere": True},
+            ]
+        )
+    return _cards(head["title"], _pages(cards))
+
+
+# ---------------------------------------------------------------- standings
+
+
+def _state(head: dict) -> str:
+    if head["finished"]:
+        return _("Final standings after %(n)d hands", n=head["hands"])
+    state = _("Standings so far: hand %(n)d of %(hands)d", n=head["current"], hands=head["hands"])
+    if head.get("provisional"):
+        tables = ", ".join(str(t) for t in head["waiting_for"])
+        state += f" ({_('provisional: tables %(tables)s are still playing', tables=tables)})"
+    return state
+
+
+def standings_blocks(groups: list[dict]) -> list[dict]:
+    """drives/_drive.html's standings_table: per role its label, then place, names (with the note and why a row level
+    on tricks is behind) and tricks."""
+    out: list[dict] = []
+    for group in groups:
+        rows = []
+        for r in group["rows"]:
+            below = [f"({r['note']})"] if r.get("note") else []
+            below += [r["why"]] if r.get("why") else []
+            rows.append([str(r["place"]), {"text": r["names"], "below": below}, str(r["total"])])
+        out += [
+            {"kind": "p", "text": group["label"], "bold": True},
+            {
+                "kind": "table",
+                "columns": [
+                    {"width": 12, "align": "right"},
+                    {"width": 80, "wrap": True, "below_size": 7, "below_color": "#444444"},
+                    {"width": 20, "align": "right"},
+                ],
+                "stretch": False,
+                "header": [
+                    [
+                        {"text": "#", "align": "right"},
+                        {"text": _("Name"), "align": "left"},
+                        {"text": _("Tricks"), "align": "right"},
+                    ]
+                ],
+                "rows": rows,
+                "pad": 2,
+            },
+            {"kind": "space", "mm": 3},
+        ]
+    return out
+
+
+def standings_document(ctx: dict) -> dict:
+    """print/drive_standings.html: the title and how far the drive is, the sit-out rule, the prizes and who won them
+    (what each cost, for the organiser), the money (the organiser's), the standings by role and at half-time."""
+    head = ctx["head"]
+    money = ctx["money"]
+    currency = money["currency"] if money else None
+    blocks: list[dict] = [
+        {"kind": "title", "text": head["title"], "size": 15},
+        {"kind": "space", "mm": 1},
+        _line(_state(head), 9),
+    ]
+    if ctx.get("rule"):
+        blocks.append(_line(ctx["rule"], 9))
+    blocks.append({"kind": "hr"})
+    if ctx["prizes"]:
+        rows = []
+        for p in ctx["prizes"]:
+            row = [p["label"], p["name"] or ""]
+            if money:
+                row.append(money_text(p["amount"], currency) if p["amount"] else "")
+            below = ([p["status"]] if p.get("status") else []) + list(p.get("reasons") or [])
+            row.append({"text": ", ".join(p["winners"]), "below": below})
+            rows.append(row)
+        columns = [{"width": 40, "bold": True, "wrap": True}, {"width": 50, "wrap": True}]
+        if money:
+            columns.append({"width": 28, "align": "right"})
+        columns.append({"wrap": True, "below_size": 7, "below_color": "#444444"})
+        blocks += [
+            {"kind": "h2", "text": _("Prizes")},
+            {"kind": "space", "mm": 1},
+            {"kind": "table", "columns": columns, "rows": rows, "pad": 2},
+        ]
+    if money:
+        fee = money_text(money["fee"], currency)
+        blocks += [
+            {"kind": "space", "mm": 3},
+            {"kind": "h2", "text": _("Money")},
+            {"kind": "space", "mm": 1},
+            {
+                "kind": "table",
+                "columns": [{"width": 90}, {"width": 40, "align": "right"}],
+                "stretch": False,
+                "rows": [
+                    [
+                        _("Entry fees: %(count)d players × %(fee)s", count=money["players"], fee=fee),
+                        money_text(money["takings"], currency),
+                    ],
+                    [_("Prizes"), money_text(money["prizes"], currency)],
+                    [
+                        {"text": _("The drive raised"), "bold": True},
+                        {"text": money_text(money["raised"], currency), "bold": True},
+                    ],
+                ],
+                "pad": 2,
+            },
+        ]
+    for key, label in (("standings", _("Standings")), ("half_time", _("Half-time standings"))):
+        if key == "half_time" and not ctx["half_time"]:
+            continue
+        blocks += [{"kind": "space", "mm": 3}, {"kind": "h2", "text": label}, {"kind": "space", "mm": 1}]
+        blocks += standings_blocks(ctx[key])
+    return {
+        "title": head["title"],
+        "lang": html_lang(),
+        "footer": {"left": head["title"], "pages": True},
+        "blocks": blocks,
+    }
+
+
+DOCUMENTS = {
+    "cards": table_cards_document,
+    "scorecards": scorecards_document,
+    "tally": tally_document,
+    "standings": standings_document,
+}

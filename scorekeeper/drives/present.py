@@ -1,0 +1,539 @@
+"""A replayed drive as the finished words and numbers its pages and paper show: seats, moves, standings, score
+cards, tally cards, prizes, money, a correction's effect and the hall screen's pages. Templates do no arithmetic;
+this does it once, and the paper (drawn by whichever renderer) takes the same dictionaries."""
+
+from __future__ import annotations
+
+from ipaddress import ip_address
+from urllib.parse import urlsplit
+
+from flask_babel import lazy_gettext as _l
+
+from scorekeeper.drives import rules as core
+from scorekeeper.drives import service
+from scorekeeper.drives.rules import Round, Standing
+from scorekeeper.drives.service import ScoredDrive
+from scorekeeper.web import words
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.messages import translate
+
+# A table's seats: the first pair as listed sits North and South (lady North), the second East and West (lady East).
+SEATS = core.SEATS
+SEAT_WORDS = {"N": _l("North"), "S": _l("South"), "E": _l("East"), "W": _l("West")}
+TRUMP_WORDS = {
+    "hearts": _l("hearts are trumps"),
+    "clubs": _l("clubs are trumps"),
+    "diamonds": _l("diamonds are trumps"),
+    "spades": _l("spades are trumps"),
+    "none": _l("no trumps"),
+}
+ROLE_WORDS = {"lady": _l("Ladies"), "gent": _l("Gents"), "pair": _l("Pairs")}
+ROLE_ONE = {"lady": _l("lady"), "gent": _l("gent"), "pair": _l("pair")}
+ORDINALS = {1: _l("1st"), 2: _l("2nd"), 3: _l("3rd"), 4: _l("4th"), 5: _l("5th")}
+PRIZE_LABELS = {
+    ("place", "lady"): _l("%(place)s lady"),
+    ("place", "gent"): _l("%(place)s gent"),
+    ("place", "pair"): _l("%(place)s pair"),
+    ("place", "any"): _l("%(place)s overall"),
+    ("booby", "lady"): _l("Booby prize, ladies"),
+    ("booby", "gent"): _l("Booby prize, gents"),
+    ("booby", "pair"): _l("Booby prize"),
+    ("booby", "any"): _l("Booby prize"),
+    ("half_time", "lady"): _l("Half-time, %(place)s lady"),
+    ("half_time", "gent"): _l("Half-time, %(place)s gent"),
+    ("half_time", "pair"): _l("Half-time, %(place)s pair"),
+    ("half_time", "any"): _l("Half-time, %(place)s"),
+    ("lucky", "lady"): _l("Lucky number, ladies"),
+    ("lucky", "gent"): _l("Lucky number, gents"),
+    ("lucky", "pair"): _l("Lucky number"),
+    ("lucky", "any"): _l("Lucky number"),
+}
+# Rows of the hall screen's "move now" pages: three columns of 12 in large type fill a 1280×800 projector.
+SCREEN_ROWS = 36
+SCREEN_TOP = 10
+# Score cards on A4: four A6 cards a scored_drive, cut in four.
+CARDS_PER_SHEET = 4
+LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
+
+
+def trump(trump_name: str) -> dict:
+    """A trump as the pages show it: the symbol (or the short word for no trump) and the words."""
+    return {"name": trump_name, "symbol": words.suit(trump_name), "words": str(TRUMP_WORDS[trump_name])}
+
+
+def seat(code: str) -> str:
+    return str(SEAT_WORDS[code])
+
+
+def ordinal(n: int) -> str:
+    return str(ORDINALS[n]) if n in ORDINALS else _("%(n)dth", n=n)
+
+
+def _name(name: str | None, dummy: bool) -> str:
+    return name if name is not None else (_("dummy") if dummy else _("empty seat"))
+
+
+def _people(scored_drive: ScoredDrive, table_hand) -> list[tuple[str | None, str]]:
+    """The names at a table in seat order N, S, E, W (a couples pair: first name North or East); None is empty."""
+    out: list[tuple[str | None, str]] = []
+    for i, pair in enumerate(table_hand.pairs):
+        lady, gent = scored_drive.setup.names(pair, table_hand.hand)
+        out += [(lady, SEATS[2 * i]), (gent, SEATS[2 * i + 1])]
+    return out
+
+
+def positions(scored_drive: ScoredDrive, played: Round) -> dict[str, tuple[int, str]]:
+    """Where each player sits in a hand: name → (table, seat)."""
+    return core.positions(scored_drive.setup, played)
+
+
+def table_view(scored_drive: ScoredDrive, table_hand) -> dict:
+    """One table in one hand: the two pairs by name, their seats, the tricks (None until entered) as "8–5", and how
+    it plays: "all", "dummy" (one empty seat, played open by its partner) or "out" (sits out)."""
+    dummy = table_hand.plays == "dummy"
+    people = _people(scored_drive, table_hand)
+    return {
+        "table": table_hand.table,
+        "hand": table_hand.hand,
+        "pairs": [
+            " & ".join(_name(n, dummy) for n in scored_drive.setup.names(p, table_hand.hand)) for p in table_hand.pairs
+        ],
+        "seats": [{"name": _name(name, dummy), "seat": seat(code), "empty": name is None} for name, code in people],
+        "tricks": table_hand.tricks,
+        "score": words.score(table_hand.tricks) if table_hand.tricks else None,
+        "plays": table_hand.plays,
+        "sits_out": table_hand.plays == "out",
+    }
+
+
+def move_again(scored_drive: ScoredDrive) -> list[dict]:
+    """Who must move again in the hand being played (a correction re-seated them after they were told where to go),
+    sorted by name: where they were sent first and where they sit now."""
+    return [
+        {
+            "name": name,
+            "was": {"table": was[0], "seat": seat(was[1])},
+            "now": {"table": now[0], "seat": seat(now[1])},
+        }
+        for name, (was, now) in sorted(scored_drive.move_again().items(), key=lambda kv: kv[0].casefold())
+    ]
+
+
+def moves(scored_drive: ScoredDrive, hand: int) -> list[dict]:
+    """Who sits where for hand `hand`, from where they sat in the hand before: sorted by name, so that each finds
+    themselves; `moves` is false for those who stay at their table, `again` true for those a correction re-seated
+    (in the hand being played), `out` true for those who sit out the hand."""
+    drive = scored_drive.drive
+    if hand < 1 or hand > len(drive.rounds):
+        return []
+    played = drive.rounds[hand - 1]
+    now = positions(scored_drive, played)
+    before = positions(scored_drive, drive.rounds[hand - 2]) if hand > 1 else {}
+    again = scored_drive.move_again() if hand == drive.current else {}
+    out_tables = {t.table for t in played.tables if t.plays == "out"}
+    out = []
+    for name, (table, code) in now.items():
+        was = before.get(name)
+        out.append(
+            {
+                "name": name,
+                "table": table,
+                "seat": seat(code),
+                "from_table": was[0] if was else None,
+                "moves": was is not None and was[0] != table,
+                "again": name in again,
+                "out": table in out_tables,
+            }
+        )
+    return sorted(out, key=lambda m: m["name"].casefold())
+
+
+def leaving(scored_drive: ScoredDrive, table: int) -> list[dict]:
+    """Where each of those who played at `table` in the hand before goes for the hand being played: by their seat,
+    which moves by the movement; a substitute who takes the seat now is named with the one they replace."""
+    drive, setup = scored_drive.drive, scored_drive.setup
+    if drive.current < 2:
+        return []
+    before, now = drive.rounds[drive.current - 2], drive.rounds[drive.current - 1]
+    where: dict[tuple[str, int], tuple[int, str]] = {}
+    for t in now.tables:
+        for i, (lady, gent) in enumerate(t.pairs):
+            where["lady", lady] = (t.table, SEATS[2 * i])
+            where["gent", gent] = (t.table, SEATS[2 * i + 1])
+    out = []
+    for lady, gent in before.tables[table - 1].pairs:
+        for role, number in (("lady", lady), ("gent", gent)):
+            was, holder = setup.holder(role, number, before.hand), setup.holder(role, number, now.hand)
+            if holder is None:
+                continue
+            to_table, code = where[role, number]
+            out.append(
+                {
+                    "name": holder.name,
+                    "instead_of": was.name if was is not None and was.key != holder.key else None,
+                    "table": to_table,
+                    "seat": seat(code),
+                }
+            )
+    return out
+
+
+def waiting_for(played: Round) -> list[int]:
+    return [t.table for t in played.tables if not t.done]
+
+
+def _note(s: Standing) -> str:
+    notes = []
+    if s.lady_as_gent:
+        notes.append(_("lady playing as gent"))
+    if not s.full:
+        notes.append(_("played %(n)d hands", n=s.played))
+    if s.formerly:
+        notes.append(_("with %(names)s before", names=", ".join(s.formerly)))
+    if s.sat_out:
+        notes.append(_("sat out %(n)d", n=s.sat_out))
+    return "; ".join(notes)
+
+
+def standings_view(
+    standings: tuple[Standing, ...] | None, top: int | None = None, countback: bool = False
+) -> list[dict]:
+    """Standings by role (ladies and gents, or pairs), each with its rows; `top` keeps the first places only. Under
+    countback, a row level on total with the one above says why it is behind ("7 v 6 in the last hand")."""
+    if standings is None:
+        return []
+    out: list[dict] = []
+    previous: Standing | None = None
+    for s in standings:
+        if not out or out[-1]["role"] != s.role:
+            out.append({"role": s.role, "label": str(ROLE_WORDS[s.role]), "rows": []})
+            previous = None
+        why = None
+        if countback and previous is not None and s.place is not None and previous.place != s.place:
+            reason = core.countback_reason(previous, s)
+            if reason is not None:
+                why = _("behind on countback: %(why)s", why=translate(reason))
+        if top is None or len(out[-1]["rows"]) < top:
+            out[-1]["rows"].append(
+                {
+                    "place": s.place if s.place is not None else "–",
+                    "names": " & ".join(s.names),
+                    "total": s.total,
+                    "note": _note(s),
+                    "why": why,
+                    "number": s.number,
+                }
+            )
+        previous = s
+    return out
+
+
+def drive_head(scored_drive: ScoredDrive) -> dict:
+    """What every drive page shows at the top: the title, the format, the hand being played and its trump."""
+    drive, setup = scored_drive.drive, scored_drive.setup
+    current = drive.rounds[drive.current - 1]
+    return {
+        "id": scored_drive.id,
+        "title": setup.title or _("Whist drive"),
+        "format": _("couples") if setup.couples else _("progressive"),
+        "movement": _("fresh partners")
+        if setup.movement == "fresh" and not setup.couples
+        else _("fresh opponents")
+        if setup.movement == "fresh"
+        else None,
+        "hands": setup.hands,
+        "tables": setup.tables,
+        "players": setup.players,
+        "current": drive.current,
+        "trump": trump(current.trump),
+        "finished": drive.finished,
+        "final": scored_drive.final,
+        "interval_after": setup.interval_after,
+        "waiting_for": [] if drive.finished else waiting_for(current),
+        "provisional": current.started and not current.complete,
+        "at_interval": setup.interval_after is not None
+        and drive.current == setup.interval_after + 1
+        and not current.started,
+        "sit_out": setup.sit_out,
+        "empty_seats": setup.empty_seats,
+    }
+
+
+def sit_out_rule(setup: core.DriveSetup) -> str | None:
+    """The odd numbers' rule in words, for a drive that has empty seats."""
+    if not setup.empty_seats:
+        return None
+    score = _("their own average") if setup.sit_out == core.SIT_OUT_AVERAGE else _("%(n)d tricks", n=int(setup.sit_out))
+    return _(
+        "%(empty)d empty seats: a table with one plays with a dummy (its partner plays the open hand); a table with "
+        "two or more sits out the hand, and each player there scores %(score)s.",
+        empty=setup.empty_seats,
+        score=score,
+    )
+
+
+# ---------------------------------------------------------------- prizes and money
+
+
+def prize_label(rule: core.PrizeRule) -> str:
+    template = PRIZE_LABELS[rule.kind, rule.role]
+    return str(template) % {"place": ordinal(rule.place)} if "%(place)s" in str(template) else str(template)
+
+
+def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = False) -> list[dict]:
+    """The prizes in the organiser's order with who won them, or why not yet; what each cost only for the organiser."""
+    out = []
+    for prize, given in zip((money or {}).get("prizes", []), service.awards(scored_drive, money)):
+        rule = given.rule
+        if given.status == "waiting":
+            status = _("given at the interval") if rule.kind == "half_time" else _("given once the drive is over")
+        elif given.status == "draw":
+            status = (
+                _("drawn by the app when you draw the prizes")
+                if rule.kind == "lucky"
+                else _("equal: the app cuts for it when you draw the prizes")
+            )
+        elif given.status == "none":
+            status = _("nobody left to give it to")
+        elif rule.kind == "lucky":
+            status = _("lucky number %(n)d", n=given.number or 0)
+        elif given.shared:
+            status = _("shared: equal all the way")
+        elif given.drawn:
+            status = _("equal: by a cut the app drew")
+        else:
+            status = None
+        out.append(
+            {
+                "label": prize_label(rule),
+                "kind": rule.kind,
+                "name": prize["name"],
+                "amount": prize["amount"] if organiser else None,
+                "winners": list(given.names),
+                "status": status,
+                "won": given.status == "won",
+                "needs_draw": given.status == "draw",
+                "reasons": [translate(r) for r in given.reasons],
+                "total": given.total,
+            }
+        )
+    return out
+
+
+def money_view(scored_drive: ScoredDrive, money: dict | None) -> dict | None:
+    """Entry fees × players, the cash prizes, and what the drive raised (in cents, for the money filter): for the
+    organiser's pages only."""
+    if not money:
+        return None
+    players = scored_drive.setup.players
+    takings = money["fee"] * players
+    paid = sum(p["amount"] for p in money.get("prizes", []))
+    return {
+        "currency": money["currency"],
+        "fee": money["fee"],
+        "players": players,
+        "takings": takings,
+        "prizes": paid,
+        "raised": takings - paid,
+    }
+
+
+# ---------------------------------------------------------------- a correction's effect, before it is saved
+
+
+def correction_view(scored_drive: ScoredDrive, change: core.Change, hand: int, table: int) -> dict:
+    """What a correction does, in words: the result before and after, who moves (from where to where, in which hand),
+    whose totals change, and which hands keep the seating they were played in."""
+    before_t = change.before.rounds[hand - 1].tables[table - 1]
+    after_t = change.after.rounds[hand - 1].tables[table - 1]
+    kept = sorted(change.keep)
+    return {
+        "hand": hand,
+        "table": table,
+        "pairs": table_view(scored_drive, before_t)["pairs"],
+        "was": words.score(before_t.tricks) if before_t.tricks else None,
+        "now": words.score(after_t.tricks) if after_t.tricks else None,
+        "moved": [
+            {
+                "name": name,
+                "hand": h,
+                "was": {"table": was[0], "seat": seat(was[1])},
+                "now": {"table": now[0], "seat": seat(now[1])},
+            }
+            for name, h, was, now in change.moved
+        ],
+        "totals": [{"name": n, "was": a, "now": b} for n, a, b in change.totals],
+        "kept": kept,
+        "winner_turns": before_t.tricks is not None
+        and after_t.tricks is not None
+        and (before_t.tricks[0] >= core.WINNING_TRICKS) != (after_t.tricks[0] >= core.WINNING_TRICKS),
+    }
+
+
+# ---------------------------------------------------------------- the hall's screen
+
+
+def screen_pages(scored_drive: ScoredDrive, money: dict | None) -> list[dict]:
+    """The hall screen's pages, shown one after another (each for a few seconds, then the page reloads): the
+    "move now" list in pages of SCREEN_ROWS names, so that every player finds their table within one cycle; the
+    standings (marked provisional while the hand is being played); the prizes at the end."""
+    head = drive_head(scored_drive)
+    pages: list[dict] = []
+    if not head["finished"]:
+        rows = moves(scored_drive, head["current"])
+        count = max(1, -(-len(rows) // SCREEN_ROWS))
+        for i in range(count):
+            pages.append(
+                {
+                    "kind": "moves",
+                    "rows": rows[i * SCREEN_ROWS : (i + 1) * SCREEN_ROWS],
+                    "part": i + 1,
+                    "parts": count,
+                }
+            )
+    countback = scored_drive.setup.tie_break == "countback"
+    pages.append(
+        {
+            "kind": "standings",
+            "groups": standings_view(scored_drive.drive.standings, top=SCREEN_TOP, countback=countback),
+            "provisional": head["provisional"],
+            "after": head["current"] - (0 if head["finished"] or head["provisional"] else 1),
+        }
+    )
+    if scored_drive.drive.half_time is not None and not head["finished"]:
+        pages.append(
+            {
+                "kind": "half_time",
+                "groups": standings_view(scored_drive.drive.half_time, top=SCREEN_TOP, countback=countback),
+            }
+        )
+    listed = prizes(scored_drive, money)
+    if listed:
+        pages.append({"kind": "prizes", "prizes": listed})
+    return pages
+
+
+# ---------------------------------------------------------------- the table cards' address
+
+
+def unreachable(url: str) -> str | None:
+    """The host of a QR code's address if phones cannot reach it (this machine's own name: localhost, 127.0.0.1,
+    ::1, 0.0.0.0), else None."""
+    host = urlsplit(url).hostname or ""
+    if host.lower() in LOOPBACK or host.lower().endswith(".localhost"):
+        return host
+    try:
+        address = ip_address(host)
+    except ValueError:
+        return None
+    return host if address.is_loopback or address.is_unspecified else None
+
+
+# ---------------------------------------------------------------- paper
+
+
+def _seats_by_hand(scored_drive: ScoredDrive) -> list[dict[str, tuple[int, str, int | None, int | None, str]]]:
+    """Per hand seated so far: person key (couples: "pair:<seat>") → (table, seat, own tricks, opponents' tricks,
+    how the table played), the tricks None until entered. One pass over the tables, not one per player."""
+    setup = scored_drive.setup
+    out = []
+    for played in scored_drive.drive.rounds:
+        seats: dict[str, tuple[int, str, int | None, int | None, str]] = {}
+        for t in played.tables:
+            for i, (lady, gent) in enumerate(t.pairs):
+                own, opp = (t.tricks[i], t.tricks[1 - i]) if t.tricks is not None else (None, None)
+                if setup.couples:
+                    if not setup.empty("lady", lady):
+                        seats[f"pair:{lady}"] = (t.table, SEATS[2 * i], own, opp, t.plays)
+                    continue
+                for role, seat_no, code in (("lady", lady, SEATS[2 * i]), ("gent", gent, SEATS[2 * i + 1])):
+                    person = setup.holder(role, seat_no, played.hand)
+                    if person is not None:
+                        seats[person.key] = (t.table, code, own, opp, t.plays)
+        out.append(seats)
+    return out
+
+
+def score_cards(scored_drive: ScoredDrive) -> list[dict]:
+    """One card per lady and gent (per pair in a couples drive), in the lists' order: name, card number, role, start
+    table and seat, and per hand the trump, table, own and opponents' tricks and the running total; half-time and
+    final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
+    tricks."""
+    setup, drive = scored_drive.setup, scored_drive.drive
+    by_key = {s.key: s for s in drive.standings}
+    if setup.couples:
+        people = [
+            (f"pair:{i}", " & ".join(n for n in setup.names((i, i), max(len(drive.rounds), 1)) if n), "pair", 1, i + 1)
+            for i in range(len(setup.ladies))
+        ]
+    else:
+        people = [(p.key, p.name, p.role, p.first, p.number) for p in setup.people]
+        people.sort(key=lambda p: p[4])
+    by_hand = _seats_by_hand(scored_drive)
+    cards = []
+    for key, name, role, first, number in people:
+        seated = [seats.get(key) for seats in by_hand]
+        standing = by_key.get(key)
+        rows, total, half = [], 0, None
+        for hand in range(1, setup.hands + 1):
+            at = seated[hand - 1] if hand <= len(seated) else None
+            row = {"hand": hand, "trump": words.suit(setup.trump(hand)), "table": "", "seat": "", "own": "", "opp": ""}
+            row["total"] = ""
+            if at is not None:
+                row.update(table=at[0], seat=at[1])
+                if at[4] == "out" and standing is not None:
+                    total += standing.by_hand[hand - 1]
+                    row.update(own=standing.by_hand[hand - 1], opp=_("out"), total=total)
+                elif at[2] is not None:
+                    total += at[2]
+                    row.update(own=at[2], opp=at[3], total=total)
+            rows.append(row)
+            if hand == setup.interval_after and hand <= len(seated) and drive.rounds[hand - 1].complete:
+                half = total
+        start = next((s for s in seated if s is not None), None)
+        cards.append(
+            {
+                "name": name,
+                "number": number,
+                "role": str(ROLE_ONE[role]),
+                "lady_as_gent": standing is not None and standing.lady_as_gent,
+                "start": f"{start[0]} {seat(start[1])}" if start else "",
+                "from_hand": first if first > 1 else None,
+                "rows": rows,
+                "interval_after": setup.interval_after,
+                "half": half,
+                "final": total if drive.finished else None,
+            }
+        )
+    return cards
+
+
+def sheets_of(cards: list[dict], per_sheet: int = CARDS_PER_SHEET) -> list[list[dict]]:
+    """Cards in A4 sheets of `per_sheet` (four A6 score cards, two A5 blank cards): the last scored_drive may be short."""
+    return [cards[i : i + per_sheet] for i in range(0, len(cards), per_sheet)]
+
+
+def tally_cards(scored_drive: ScoredDrive) -> list[dict]:
+    """One card per table: per hand the trump, the two pairs seated there and the tricks each took."""
+    setup, drive = scored_drive.setup, scored_drive.drive
+    cards = []
+    for table in range(1, setup.tables + 1):
+        rows = []
+        for hand in range(1, setup.hands + 1):
+            row = {"hand": hand, "trump": words.suit(setup.trump(hand)), "pairs": ["", ""], "tricks": ["", ""]}
+            if hand <= len(drive.rounds):
+                t = drive.rounds[hand - 1].tables[table - 1]
+                view = table_view(scored_drive, t)
+                row["pairs"] = view["pairs"]
+                if t.tricks is not None:
+                    row["tricks"] = list(t.tricks)
+                elif t.plays == "out":
+                    row["tricks"] = [_("out"), _("out")]
+            rows.append(row)
+        cards.append({"table": table, "rows": rows})
+    return cards
+
+
+def blank_card(hands: int, trumps: tuple[str, ...]) -> dict:
+    """A score card for a drive kept on paper: every hand's trump printed, the rest to fill in."""
+    return {"rows": [{"hand": h, "trump": words.suit(trumps[(h - 1) % len(trumps)])} for h in range(1, hands + 1)]}

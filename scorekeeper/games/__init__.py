@@ -1,0 +1,1 @@
+"""A game at a table: its service, pages, forms, API, print sheets and PDF."""

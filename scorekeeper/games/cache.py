@@ -1,0 +1,71 @@
+"""The games this process scored last (games.service.ScoredGame), so that entering a hand scores one hand instead of the whole game.
+
+A scored game is kept under its database file and game id; service uses it only while the game's row read now equals the
+row it was kept with, or, when another worker only added hands since, after scoring those (service._scored_game). Every
+change to a game's hands bumps the row's version (a trigger, migration m103, so even a change made with sqlite3 at
+the file shows), and the app writes a line of the edit log in the same transaction. What is kept is never changed in
+place (frozen records, tuples).
+
+After `flask restore` (which asks for the app to be stopped) a kept scored game of a restored game is not used again: the
+restored row has an older version, and the versions it climbs back to come with later time stamps (`updated`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+MAX_GAMES = 500
+MAX_HANDS = 50_000  # about 50 MB of scored hands at most
+
+
+class Kept:
+    """A least-recently-used store, bounded by the number of things kept and by their size together: scored games and
+    the hands they hold (`games` below), or drive pages and their bytes (drives/pages.py)."""
+
+    def __init__(self, max_items: int = MAX_GAMES, max_size: int = MAX_HANDS):
+        self.max_items, self.max_size = max_items, max_size
+        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (the thing, its size)
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any | None:
+        """What is kept under `key` (a scored game: up to date or not, the caller checks), else None."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                return None
+            self._kept.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, thing: Any, size: int) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._size -= old[1]
+            if size > self.max_size:
+                return
+            self._kept[key] = (thing, size)
+            self._size += size
+            while len(self._kept) > self.max_items or self._size > self.max_size:
+                _, (_, dropped) = self._kept.popitem(last=False)
+                self._size -= dropped
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._size -= old[1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._size = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+games = Kept()  # the scored games, by their hands

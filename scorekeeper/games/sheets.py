@@ -1,0 +1,599 @@
+"""Score sheets to take away: the print page and its PDF, blank sheets for pen and paper, the hands as CSV and JSON.
+
+Thin: paper.py builds the contexts; document.py turns a print page's context into the renderer's document (blocks of
+finished text), which ReportLab draws in the renderer process (draw.py).
+
+A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn by a renderer process the worker
+starts once and keeps (the worker's threads go on serving pages, and a renderer that has grown is replaced), one at a
+time per renderer (the others are answered 503 with Retry-After), and a PDF is kept on disk per game (or drive)
+version and language, so that a download again is a file read and a browser's revalidation (If-None-Match) a 304.
+
+A worker has two renderers, each with its own lock: one for the games' sheets and blank sheets, one for a whist
+drive's paper (score cards for a whole hall take half a minute), so that a drive's paper never holds the renderer a
+game's PDF needs (docs/printing.md).
+"""
+
+from __future__ import annotations
+
+import atexit
+import csv
+import functools
+import hashlib
+import io
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import flask_babel
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.clubs.pages import tables as club_tables
+from scorekeeper.core import VARIANTS, InputError, variant_options
+from scorekeeper.games import document, paper, service
+from scorekeeper.games import forms as game_forms
+from scorekeeper.server import pdf_protocol as pdf_child
+from scorekeeper.server.db import get_db
+from scorekeeper.storage import store
+from scorekeeper.variants.views import VIEWS, option_labels
+from scorekeeper.web import editors, xlsx
+from scorekeeper.web.inputs import link_args
+from scorekeeper.web.messages import translate, with_field
+from scorekeeper.web.options import option_text
+from scorekeeper.web.present import game_dict
+
+bp = Blueprint("sheets", __name__)
+
+
+@bp.url_value_preprocessor
+def _sheet_language(endpoint, values):
+    """A game that names a language gets its sheets printed in it (an explicit ?lang= still wins)."""
+    game_id = (values or {}).get("game_id")
+    if game_id:
+        game = store.get_game(get_db(), game_id)
+        if game is not None and game.language:
+            g.sheet_language = game.language
+
+
+def _load(game_id):
+    try:
+        return service.load(get_db(), game_id)
+    except service.NotFound:
+        abort(404)
+
+
+def _download(body, mimetype: str, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
+    )
+
+
+# ---------------------------------------------------------------- PDF
+
+RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
+PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
+_drawing = threading.Lock()  # one game sheet or blank sheet at a time per worker process, on `renderer`
+_drawing_drives = threading.Lock()  # one piece of drive paper at a time per worker process, on `drive_renderer`
+
+
+class Busy(Exception):
+    """The PDF could not be drawn now (the renderer ran out of time or died): try again later."""
+
+
+class Renderer:
+    """This worker's renderer process (`python -m scorekeeper.server.pdf`): started on the first PDF with
+    ReportLab imported and the fonts registered (paid once, not per PDF), then fed one job at a time over a pipe. It is
+    killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS; the replacement starts at
+    once, so it is warm for the next PDF."""
+
+    MAX_RSS = 200 * 1024 * 1024  # bytes resident after a job; more, and the next PDF gets a fresh renderer
+    COMMAND = (sys.executable, "-P", "-m", "scorekeeper.server.pdf")
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+        self.pid = 0  # the worker that started it: a forked worker starts its own
+
+    def start(self) -> subprocess.Popen:
+        if self.proc is None or self.proc.poll() is not None or self.pid != os.getpid():
+            if self.pid == os.getpid():
+                self.stop()
+            root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+            self.proc = subprocess.Popen(
+                self.COMMAND,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                env=env,
+                cwd=root,
+            )
+            self.pid = os.getpid()
+            os.set_blocking(self.proc.stdin.fileno(), False)
+        return self.proc
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and self.pid == os.getpid():
+            proc.kill()
+            proc.wait()
+            proc.stdin.close()
+            proc.stdout.close()
+
+    def draw(self, job: dict, timeout: float) -> bytes:
+        proc = self.start()
+        deadline = time.monotonic() + timeout
+        body = json.dumps(job).encode()
+        try:
+            _send(proc.stdin.fileno(), pdf_child.JOB.pack(len(body)) + body, deadline)
+            kind, length, rss = pdf_child.ANSWER.unpack(_receive(proc.stdout.fileno(), pdf_child.ANSWER.size, deadline))
+            answer = _receive(proc.stdout.fileno(), length, deadline)
+        except TimeoutError:
+            self.stop()
+            self.start()
+            raise Busy(f"the PDF took more than {timeout} s") from None
+        except (EOFError, OSError):
+            code = proc.poll()
+            self.stop()
+            self.start()
+            raise Busy(f"the PDF's renderer stopped ({code})") from None
+        if rss > self.MAX_RSS:
+            self.stop()
+            self.start()
+        if kind != b"K":
+            raise RuntimeError(answer.decode("utf-8", "replace"))
+        return answer
+
+
+def _wait(fd: int, writing: bool, deadline: float) -> None:
+    left = deadline - time.monotonic()
+    ready = select.select([], [fd], [], max(left, 0)) if writing else select.select([fd], [], [], max(left, 0))
+    if left <= 0 or not (ready[1] if writing else ready[0]):
+        raise TimeoutError
+
+
+def _send(fd: int, data: bytes, deadline: float) -> None:
+    view = memoryview(data)
+    while view:
+        _wait(fd, True, deadline)
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            pass
+
+
+def _receive(fd: int, n: int, deadline: float) -> bytes:
+    chunks = []
+    while n:
+        _wait(fd, False, deadline)
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+renderer = Renderer()  # the games' sheets and blank sheets
+drive_renderer = Renderer()  # a drive's paper: started on the first one, so a worker that prints none has one process
+atexit.register(renderer.stop)
+atexit.register(drive_renderer.stop)
+
+
+def _job(doc: dict) -> dict:
+    """A renderer's job: a document of finished text (document.py), which ReportLab draws (draw.py)."""
+    return {"doc": doc}
+
+
+def render_pdf(doc: dict) -> bytes:
+    """A document (document.py) as an A4 PDF, drawn by this worker's renderer process (see Renderer): the layout is
+    Python that holds the GIL and takes memory by the row; the worker keeps neither."""
+    return renderer.draw(_job(doc), current_app.config["PDF_TIMEOUT"])
+
+
+def render_drive_pdf(doc: dict) -> bytes:
+    """As render_pdf, by the renderer process of drive paper (under _drawing_drives)."""
+    return drive_renderer.draw(_job(doc), current_app.config["DRIVE_PDF_TIMEOUT"])
+
+
+def _busy() -> Response:
+    """503, Retry-After: a page in the reader's language (not the sheet's)."""
+    g.pop("sheet_language", None)
+    flask_babel.refresh()
+    page = render_template(
+        "errors/error.html",
+        code=503,
+        title=_("Busy printing"),
+        message=_("Another PDF is being made right now. Please try again in a few seconds."),
+    )
+    return Response(page, 503, headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"})
+
+
+@contextmanager
+def _one_at_a_time(drive: bool = False):
+    """Holds this worker's PDF lock of games' sheets (of drive paper, with `drive`), or answers 503 at once (never
+    waits: a waiting thread is a thread not serving)."""
+    lock = _drawing_drives if drive else _drawing
+    if not lock.acquire(blocking=False):
+        abort(_busy())
+    try:
+        yield
+    except Busy as exc:
+        current_app.logger.warning("PDF not made: %s", exc)
+        abort(_busy())
+    finally:
+        lock.release()
+
+
+def _draw(doc: dict, drive: bool) -> bytes:
+    return render_drive_pdf(doc) if drive else render_pdf(doc)
+
+
+def pdf_download(document, filename: str, drive: bool = False, **ctx) -> Response:
+    """A print page's context `ctx` as a PDF download: `document(ctx)` is what ReportLab draws (the page's own words,
+    see document.py), drawn through this worker's renderer one at a time (with `drive`, the renderer of drive paper).
+    For other features' paper too (drives/document.py, clubs/document.py)."""
+    doc = document(ctx)
+    with _one_at_a_time(drive):
+        return _download(_draw(doc, drive), "application/pdf", filename)
+
+
+# ---------------------------------------------------------------- a game's PDF, kept
+
+
+@functools.cache
+def _build(*folders: str) -> str:
+    """What the code, templates, styles and catalogues are (names, sizes, times): another build's PDFs are stale."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.suffix in (".py", ".html", ".css", ".mo") and path.is_file():
+                stat = path.stat()
+                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def _pdf_folder() -> Path:
+    """The kept PDFs: PDF_FOLDER, else pdf/ beside the database (instance/pdf)."""
+    return Path(current_app.config.get("PDF_FOLDER") or Path(current_app.config["DATABASE"]).parent / "pdf")
+
+
+def kept_state(printed: list) -> str:
+    """A digest of what a kept PDF or page shows besides its version (`printed`, JSON), the time zone and the build."""
+    return hashlib.sha256(
+        json.dumps(
+            [
+                *printed,
+                current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
+                _build(
+                    str(Path(__file__).resolve().parents[2]), current_app.template_folder, current_app.static_folder
+                ),
+            ],
+            sort_keys=True,
+            ensure_ascii=True,
+        ).encode()
+    ).hexdigest()[:16]
+
+
+def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
+    """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
+    the game is printed (players may be renamed by their club without a new version), the language and the build."""
+    game = scored_game.game
+    state = kept_state([game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created])
+    return kept_name(game.id, game.version, state, kind)
+
+
+def kept_name(owner: str, version: int, state: str, kind: str) -> tuple[str, str]:
+    """The kept file's name and its ETag, in the reader's language. `owner` is the game's id, or another feature's
+    name for its paper (no dots: the folder's clean-up reads the name's parts); a new version or state of an owner
+    removes its older files."""
+    language = str(get_locale())
+    return f"{owner}.{version}.{state}.{language}.{kind}.pdf", f"{version}-{state}-{language}-{kind}"
+
+
+def _keep(folder: Path, name: str, body: bytes) -> None:
+    """Written whole or not at all (a temporary file, then os.replace); the game's older PDFs go, and the oldest of
+    all while the folder holds more than PDF_KEEP_BYTES."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(body)
+        os.replace(temp, folder / name)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    game_id, version, state = name.split(".")[:3]
+    files = []
+    for path in folder.glob("*.pdf"):
+        parts = path.name.split(".")
+        if parts[0] == game_id and (int(parts[1]), parts[2]) != (int(version), state) and int(parts[1]) <= int(version):
+            path.unlink(missing_ok=True)
+        elif path.name != name:
+            try:
+                files.append((path.stat().st_mtime, path.stat().st_size, path))
+            except FileNotFoundError:
+                pass
+    total = len(body) + sum(size for _mtime, size, _path in files)
+    for _mtime, size, path in sorted(files):
+        if total <= current_app.config.get("PDF_KEEP_BYTES", PDF_KEEP_BYTES):
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+
+
+def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, document, context) -> Response:
+    """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
+    browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
+    max_hands = current_app.config.get("MAX_HANDS")
+    if (
+        max_hands is not None and len(scored_game.hands) > max_hands
+    ):  # a game stored before the limit: print page or CSV
+        abort(
+            Response(
+                render_template(
+                    "errors/error.html",
+                    code=413,
+                    title=_("Too long to print as a PDF"),
+                    message=_(
+                        "This game has %(n)d hands; a PDF is made for at most %(max)d. Print the print page or download the CSV.",
+                        n=len(scored_game.hands),
+                        max=max_hands,
+                    ),
+                ),
+                413,
+            )
+        )
+    name, etag = _kept_name(scored_game, kind)
+    return kept_pdf(name, etag, filename, document, context)
+
+
+def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool = False) -> Response:
+    """The PDF from the kept file `name` (kept_name), drawn first if there is none; 304 when the browser's copy
+    (If-None-Match) is current. `context` makes the print page's context and `document` the renderer's document from
+    it, only when it is drawn; `drive`: by the renderer of drive paper."""
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "private, no-cache"}
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304, headers=headers)
+        response.set_etag(etag)
+        return response
+    folder = _pdf_folder()
+    path = folder / name
+    drawn = None
+    if not path.is_file():
+        doc = document(context())
+        with _one_at_a_time(drive):
+            if not path.is_file():  # unless another request of this worker drew it meanwhile
+                drawn = _draw(doc, drive)
+                try:
+                    _keep(folder, name, drawn)
+                except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
+                    current_app.logger.warning("a drawn PDF could not be kept: %s", exc.strerror or exc)
+    # Read whole (a few hundred KB at most): no file handle is left for the server to close.
+    response = Response(drawn if drawn is not None else path.read_bytes(), mimetype="application/pdf", headers=headers)
+    response.set_etag(etag)
+    return response.make_conditional(request)
+
+
+# ---------------------------------------------------------------- a game's sheet
+
+
+@bp.get("/g/<game_id>/print")
+def print_sheet(game_id):
+    scored_game = club_tables.titled(_load(game_id))
+    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(scored_game))
+
+
+@bp.get("/g/<game_id>/sheet.pdf")
+def pdf(game_id):
+    scored_game = club_tables.titled(_load(game_id))
+    return _kept_pdf(
+        scored_game,
+        "sheet",
+        f"protokoll-{game_id}.pdf",
+        document.sheet_document,
+        lambda: paper.sheet_context(scored_game),
+    )
+
+
+@bp.get("/g/<game_id>/hands.csv")
+def hands_csv(game_id):
+    scored_game = _load(game_id)
+    out = io.StringIO()
+    out.write("\ufeff")  # a byte-order mark, so that spreadsheets read æ, ø, å as UTF-8
+    csv.writer(out, lineterminator="\r\n").writerows(paper.csv_rows(scored_game))
+    return _download(out.getvalue(), "text/csv", f"protokoll-{game_id}.csv")
+
+
+@bp.get("/g/<game_id>/hands.xlsx")
+def hands_xlsx(game_id):
+    """The game as a spreadsheet: the hands with numbers as numbers, and the game's title, date and players."""
+    scored_game = club_tables.titled(_load(game_id))
+    rows = paper.csv_rows(scored_game, guarded=False)
+    game = scored_game.game
+    about = xlsx.Sheet(
+        _("Game"),
+        [(_("Title"), "text"), (_("Variant"), "text"), (_("Date"), "date"), (_("Players"), "text")],
+        [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players)]],
+    )
+    hands = xlsx.Sheet(_("Protokoll"), [(h, "auto") for h in rows[0]], rows[1:])
+    return xlsx.download([hands, about], f"protokoll-{game_id}.xlsx")
+
+
+@bp.get("/g/<game_id>/game.json")
+def game_json(game_id):
+    scored_game = _load(game_id)
+    body = json.dumps(game_dict(scored_game), ensure_ascii=False, indent=2)
+    return _download(body, "application/json", f"protokoll-{game_id}.json")
+
+
+@bp.get("/g/<game_id>/blank")
+def game_blank(game_id):
+    scored_game = _load(game_id)
+    return render_template(
+        "print/blank.html",
+        pdf=False,
+        game_id=game_id,
+        pdf_url=url_for("sheets.game_blank_pdf", game_id=game_id),
+        **paper.blank_from_game(scored_game),
+    )
+
+
+@bp.get("/g/<game_id>/blank.pdf")
+def game_blank_pdf(game_id):
+    scored_game = _load(game_id)
+    return _kept_pdf(
+        scored_game,
+        "blank",
+        f"blank-{game_id}.pdf",
+        document.blank_document,
+        lambda: dict(game_id=game_id, **paper.blank_from_game(scored_game)),
+    )
+
+
+# ---------------------------------------------------------------- blank sheets
+
+
+def _blank(variant: str):
+    """The blank sheet's context from the query string, or the page that says what was wrong (400)."""
+    if variant not in VARIANTS:
+        abort(404)
+    try:
+        wanted = paper.blank_request(variant, request.args)
+    except InputError as exc:
+        message = "; ".join(with_field(field, text) for field, text in exc.errors.items())
+        abort(
+            Response(
+                render_template("errors/error.html", code=400, title=_("This sheet cannot be made"), message=message),
+                400,
+            )
+        )
+    return paper.blank_context(
+        variant,
+        wanted["players"],
+        wanted["options"],
+        title=wanted["title"],
+        dealer=wanted["dealer"],
+        rows=wanted["rows"],
+    )
+
+
+@bp.get("/blank/")
+def blank_index():
+    """The blank sheets, and a form that makes one with names: it sends the table to that sheet's page."""
+    variant = request.args.get("variant")
+    if variant in VARIANTS:
+        args = {
+            k: [v for v in vs if v]
+            for k, vs in link_args(request.args, "variant").items()
+            if not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
+        }
+        names = args.get("player", [])
+        args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
+        return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
+    counts = [n for rules in VARIANTS.values() for n in rules.PLAYER_COUNTS]
+    return render_template(
+        "print/blank_index.html",
+        variants=VARIANTS,
+        presets=[
+            (VARIANTS[name].TITLE, [(p, view.PRESET_LABELS.get(p, p)) for p in view.TARIFF_PRESETS])
+            for name, view in VIEWS.items()
+            if view.TARIFF_PRESETS
+        ],
+        seats=max(counts),
+        required=min(counts),
+    )
+
+
+def _listed(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+@bp.get("/blank/<variant>/form")
+def blank_form(variant):
+    """A blank sheet with the names and the house rules typed in: the same fields as the new-game page (a variant's
+    option editor too, such as the tariff card). Preview and an editor's own buttons show the form again; "Make the
+    sheet" goes to the sheet, its rules in its address (a link to keep or share)."""
+    module = VARIANTS.get(variant)
+    if module is None:
+        abort(404)
+    args = request.args
+    asked = bool(args.get("make") or args.get("preview") or editors.acts(variant, args))
+    form = game_forms.new_game_form(variant, args if asked else None)
+    found = editors.states(variant, args if asked else None)
+    drawn = asked and any(e.posted(args) for e in editors.editors(variant).values())
+    options, errors = game_forms.chosen_options(variant, form, {}, editors.covered(variant) if drawn else ())
+    ok = editors.apply(variant, options, found) if drawn else True
+    resolved = None
+    if ok and not errors:
+        resolved, found_errors = variant_options(module, options)
+        for key, message in editors.take_errors(variant, found, found_errors).items():
+            errors.update(game_forms.option_error(form, key, translate(message)))
+        resolved = None if found_errors else resolved
+    errors = editors.take_errors(variant, found, errors)
+    players = [p.strip() for p in args.getlist("player")][: max(module.PLAYER_COUNTS)]
+    if args.get("make") and resolved is not None and not errors:
+        query: dict = {"player": players or [""] * min(module.PLAYER_COUNTS)}
+        query |= {k: args[k] for k in ("title", "seats", "rows", "dealer") if args.get(k)}
+        query |= {
+            name: ("1" if value else "0")
+            if module.OPTIONS[name].kind == "bool"
+            else option_text(module.OPTIONS[name], value)
+            for name, value in options.items()
+        }
+        query = {k: v for k, v in query.items() if v not in ("", None)}
+        try:  # the sheet's own checks (two players of one name, a table size) answered here, by the fields typed
+            paper.blank_request(variant, MultiDict([(k, v) for k, vs in query.items() for v in _listed(vs)]))
+        except InputError as exc:
+            for field, message in exc.errors.items():  # a house rule's by its box, the rest above the form
+                key = "opt_" + field.removeprefix("options.") if field.startswith("options.") else field
+                errors[key] = with_field(field, translate(message))
+        else:
+            return redirect(url_for("sheets.blank", variant=variant, **query))
+    view = VIEWS[variant]
+    editor_errors = any(state.errors for state in found.values())
+    return render_template(
+        "print/blank_form.html",
+        variant=variant,
+        module=module,
+        form=form,
+        players=players + [""] * (max(module.PLAYER_COUNTS) - len(players)),
+        required=min(module.PLAYER_COUNTS),
+        errors=errors,
+        editors=editors.views(
+            variant,
+            found,
+            tariff=paper.tariff_view(variant, resolved) if resolved is not None and not editor_errors else None,
+            preview_url=url_for("sheets.blank_form", variant=variant),
+            fragment_url=url_for("games.tariff_fragment", variant=variant),
+            method="get",
+        ),
+        covered=editors.covered(variant),
+        option_values={n: game_forms.option_text(o, form[f"opt_{n}"]) for n, o in module.OPTIONS.items()},
+        labels=option_labels(variant),
+        choice_labels=view.CHOICE_LABELS,
+        presets=view.PRESET_LABELS,
+        has_preview=False,
+    ), 400 if asked and (errors or editor_errors) else 200
+
+
+@bp.get("/blank/<variant>")
+def blank(variant):
+    ctx = _blank(variant)
+    pdf_url = url_for("sheets.blank_pdf", variant=variant, **link_args(request.args, "variant"))
+    return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, **ctx)
+
+
+@bp.get("/blank/<variant>.pdf")
+def blank_pdf(variant):
+    return pdf_download(document.blank_document, f"blank-{variant}.pdf", **_blank(variant))

@@ -1,0 +1,793 @@
+"""A paper document drawn as an A4 PDF with ReportLab: the renderer process's drawing (server/pdf.py), no Flask.
+
+The document comes finished from games/document.py (the print pages' own contexts as blocks of text): a head, tables
+with repeated header rows, a chart from web/chart.py's geometry, headings, paragraphs, lists, blocks side by side,
+blocks kept on one page. Nothing here knows a variant or a sheet; every text is escaped before it reaches ReportLab's
+Paragraph markup (whose <img src> would read a file), and table cells that need no wrapping are drawn as plain strings,
+which ReportLab never parses.
+
+Fonts: DejaVu Sans and DejaVu Sans Bold (Debian's fonts-dejavu-core; FONT_DIRS are where distributions put them),
+registered once per process and embedded in each PDF; they hold æ ø å ä ö, the suits and the real minus sign.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.platypus.flowables import Flowable
+
+FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
+FONT_FILES = {FONT: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
+FONT_DIRS = (
+    "/usr/share/fonts/truetype/dejavu",
+    "/usr/share/fonts/dejavu",
+    "/usr/share/fonts/TTF",
+    "/usr/local/share/fonts",
+)
+MM = 72 / 25.4  # points per millimetre
+PAGE_W, PAGE_H = 595.2755905511812, 841.8897637795277  # A4
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 12 * MM, 12 * MM, 15 * MM
+GREY = {"dark": "#333333", "mid": "#444444", "soft": "#555555", "faint": "#888888", "rule": "#aaaaaa"}
+_registered = False
+
+
+def font_path(name: str) -> Path:
+    for folder in FONT_DIRS:
+        if folder and (path := Path(folder) / FONT_FILES[name]).is_file():
+            return path
+    raise RuntimeError(f"the font {FONT_FILES[name]} is not installed (Debian: fonts-dejavu-core)")
+
+
+def register_fonts() -> None:
+    """DejaVu Sans and its bold as one family (so that <b> in a Paragraph is the bold face), once per process."""
+    global _registered
+    if _registered:
+        return
+    from reportlab.lib.fonts import addMapping
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for name in FONT_FILES:
+        pdfmetrics.registerFont(TTFont(name, str(font_path(name))))
+    for bold, italic, face in ((0, 0, FONT), (1, 0, BOLD), (0, 1, FONT), (1, 1, BOLD)):
+        addMapping(FONT, bold, italic, face)
+    _registered = True
+
+
+def text(value) -> str:
+    """A text for Paragraph markup: escaped, so that a name such as <img src="/etc/passwd"> is only letters."""
+    return escape("" if value is None else str(value))
+
+
+# ---------------------------------------------------------------- styles
+
+
+class Styles:
+    """The paragraph styles of print.css in ReportLab's terms, made once per process."""
+
+    def __init__(self):
+        from reportlab.lib.colors import HexColor
+        from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+        from reportlab.lib.styles import ParagraphStyle
+
+        self.color = HexColor
+        self.align = {"left": TA_LEFT, "right": TA_RIGHT, "center": TA_CENTER}
+        # Never split inside a word; the cells' own line breaking (`broken`) also breaks after a word's hyphens.
+        # (ReportLab's embeddedHyphenation does so too, but drops the hyphens of a word when a table wraps it twice.)
+        base = ParagraphStyle("base", fontName=FONT, fontSize=9, leading=11.7, splitLongWords=0)
+        self.base = base
+        self.cache: dict = {}
+
+    def get(self, size: float = 9, bold: bool = False, color: str | None = None, align: str = "left", lead=1.3):
+        key = (size, bold, color, align, lead)
+        if key not in self.cache:
+            from reportlab.lib.styles import ParagraphStyle
+
+            self.cache[key] = ParagraphStyle(
+                f"s{len(self.cache)}",
+                parent=self.base,
+                fontName=BOLD if bold else FONT,
+                fontSize=size,
+                leading=size * lead,
+                textColor=self.color(color or "#000000"),
+                alignment=self.align[align],
+            )
+        return self.cache[key]
+
+
+# ---------------------------------------------------------------- the page
+
+
+def _canvas_class(footer_left: str, pages: bool):
+    """A canvas that writes the footer (the document's title, "n / N") once the number of pages is known."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    class FooterCanvas(Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict] = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._pages)
+            for number, state in enumerate(self._pages, 1):
+                self.__dict__.update(state)
+                self.setFont(FONT, 7.5)
+                self.setFillColor(GREY["soft"])
+                y = MARGIN_BOTTOM - 9
+                left = state.get("_footer_left", footer_left)
+                if left:
+                    self.drawString(MARGIN_X, y, left)
+                if pages:
+                    self.drawRightString(PAGE_W - MARGIN_X, y, f"{number} / {total}")
+                super().showPage()
+            super().save()
+
+    return FooterCanvas
+
+
+def draw(document: dict) -> bytes:
+    """The document as an A4 portrait PDF; with `page: {"margins_mm": 0}` a page without margins (cut sheets of
+    cards that fill it edge to edge)."""
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, SimpleDocTemplate
+
+    register_fonts()
+    out = io.BytesIO()
+    about = {
+        "title": document.get("title") or "",
+        "author": "scorekeeper",
+        "lang": document.get("lang"),
+        "initialFontName": FONT,
+    }
+    builder_width: float
+    if (document.get("page") or {}).get("margins_mm") == 0:
+        page = BaseDocTemplate(
+            out, pagesize=(PAGE_W, PAGE_H), leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0, **about
+        )
+        frame = Frame(0, 0, PAGE_W, PAGE_H, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        page.addPageTemplates([PageTemplate(id="cut", frames=[frame], pagesize=(PAGE_W, PAGE_H))])
+        builder_width = PAGE_W
+    else:
+        page = SimpleDocTemplate(
+            out,
+            pagesize=(PAGE_W, PAGE_H),
+            leftMargin=MARGIN_X,
+            rightMargin=MARGIN_X,
+            topMargin=MARGIN_TOP,
+            bottomMargin=MARGIN_BOTTOM,
+            **about,
+        )
+        builder_width = page.width
+    builder = Builder(builder_width)
+    story = builder.blocks(document["blocks"])
+    footer = document.get("footer") or {}
+    page.build(story, canvasmaker=_canvas_class(footer.get("left") or "", footer.get("pages", True)))
+    return out.getvalue()
+
+
+class RunningFooter(Flowable):
+    """Sets the footer's left text from the page it lands on (no height, draws nothing)."""
+
+    def __init__(self, footer: str):
+        super().__init__()
+        self.footer = footer
+        self.width = self.height = 0
+
+    def wrap(self, avail_width, avail_height):
+        return 0, 0
+
+    def draw(self):
+        self.canv._footer_left = self.footer
+
+
+# ---------------------------------------------------------------- the blocks
+
+
+class Builder:
+    """Blocks (dicts with a `kind`) to ReportLab flowables, within a frame `width` points wide."""
+
+    def __init__(self, width: float):
+        self.width = width
+        self.styles = _styles()
+        self.nested = False  # drawing inside a table's cell
+
+    def blocks(self, blocks: list[dict], width: float | None = None) -> list:
+        saved, self.width = self.width, width or self.width
+        try:
+            return [f for block in blocks for f in getattr(self, "block_" + block["kind"])(block)]
+        finally:
+            self.width = saved
+
+    def para(self, value, **style):
+        from reportlab.platypus import Paragraph
+
+        return Paragraph(text(value), self.styles.get(**style))
+
+    # -- headings, paragraphs, lists
+
+    def block_head(self, block: dict) -> list:
+        from reportlab.platypus import Paragraph, Spacer
+        from reportlab.platypus.flowables import HRFlowable
+
+        s = self.styles
+        out = []
+        if block.get("kicker"):
+            out.append(self.para(block["kicker"].upper(), size=8, color=GREY["mid"]))
+        out.append(self.para(block.get("title") or "", size=15, bold=True, lead=1.25))
+        out.append(Spacer(0, 1.5 * MM))
+        for key, size in (("facts", 9.5), ("rules", 8)):
+            items = block.get(key) or []
+            if not items:
+                continue
+            parts = []
+            for label, value in items:
+                # An empty value is a line to write on: underlined no-break spaces, no letters in the PDF's text.
+                shown = f"<b>{text(value)}</b>" if value else "<u>" + "\u00a0" * (40 if key == "facts" else 20) + "</u>"
+                parts.append(f'<font color="{GREY["mid"]}">{text(label)}:</font> {shown}')
+            out.append(Paragraph("\u2003 ".join(parts), s.get(size=size)))
+            out.append(Spacer(0, 0.8 * MM))
+        out.append(
+            HRFlowable(width="100%", thickness=1.2, color=s.color("#000000"), spaceBefore=1 * MM, spaceAfter=3 * MM)
+        )
+        return out
+
+    def block_fields(self, block: dict) -> list:
+        """Labelled values on a line ("Half-time: 45 · Final: 90"), a value None a line to write on."""
+        from reportlab.platypus import Paragraph
+
+        parts = []
+        for label, value in block["items"]:
+            shown = "<u>" + "\u00a0" * 18 + "</u>" if value is None else f"<b>{text(value)}</b>"
+            parts.append(f"{text(label)}{':' if block.get('colon', True) else ''} {shown}")
+        return [Paragraph(text(block.get("sep", " · ")).join(parts), self.styles.get(size=block.get("size", 9)))]
+
+    def block_title(self, block: dict) -> list:
+        """A card's own heading (a player's name, a table), larger than a sheet's; `small`: a smaller word after it
+        (a card's number), not bold."""
+        from reportlab.platypus import Paragraph
+
+        size = block.get("size", 18)
+        style = self.styles.get(size=size, bold=True, lead=1.2, align=block.get("align", "left"))
+        markup = text(block["text"])
+        if block.get("small"):
+            markup += f' <font name="{FONT}" size="{size * 0.6:.1f}">{text(block["small"])}</font>'
+        return [Paragraph(markup, style)]
+
+    def block_hr(self, block: dict) -> list:
+        """The rule under a sheet's head."""
+        from reportlab.platypus.flowables import HRFlowable
+
+        return [
+            HRFlowable(
+                width="100%", thickness=1.2, color=self.styles.color("#000000"), spaceBefore=1 * MM, spaceAfter=3 * MM
+            )
+        ]
+
+    def block_running(self, block: dict) -> list:
+        """The footer's left text from this page on (an evening's table sheets each name their table)."""
+        return [RunningFooter(block.get("footer") or "")]
+
+    def block_grid(self, block: dict) -> list:
+        """Cards in a grid of `columns`, each cell `cell_mm` (width, height) with `pad_mm` (top/bottom, left/right)
+        inside; `cut`: dashed lines where to cut; `fill`: that many cells, the missing ones left empty. A sheet of
+        cards on a page without margins fills it edge to edge."""
+        from reportlab.platypus import Table, TableStyle
+
+        columns = block["columns"]
+        cell_w, cell_h = (v * MM for v in block["cell_mm"])
+        pad_v, pad_h = (v * MM for v in block.get("pad_mm", (0, 0)))
+        cells = [list(c) for c in block["cells"]] + [[] for _ in range(block.get("fill", 0) - len(block["cells"]))]
+        self.nested = True
+        try:
+            drawn = [self.blocks(c, cell_w - 2 * pad_h) if c else "" for c in cells]
+        finally:
+            self.nested = False
+        rows = [drawn[i : i + columns] for i in range(0, len(drawn), columns)]
+        rows[-1] += [""] * (columns - len(rows[-1]))
+        commands = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad_h),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad_h),
+            ("TOPPADDING", (0, 0), (-1, -1), pad_v),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), pad_v),
+        ]
+        if block.get("cut"):
+            commands.append(("GRID", (0, 0), (-1, -1), 0.3, GREY["faint"], None, (2, 2)))
+        table = Table(rows, colWidths=[cell_w] * columns, rowHeights=[cell_h] * len(rows), hAlign="LEFT")
+        table.setStyle(TableStyle(commands))
+        return [table]
+
+    def block_page_break(self, block: dict) -> list:
+        from reportlab.platypus import PageBreak
+
+        return [PageBreak()]
+
+    def block_h2(self, block: dict) -> list:
+        from reportlab.platypus import Paragraph
+
+        markup = f"<b>{text(block['text'])}</b>"
+        if block.get("small"):
+            markup += f' <font size="7.5" color="{GREY["mid"]}">{text(block["small"])}</font>'
+        style = self.styles.get(size=10.5)
+        return [Paragraph(markup, style)]
+
+    def block_p(self, block: dict) -> list:
+        from reportlab.platypus import Paragraph, Spacer
+
+        style = {
+            "bold": block.get("bold", False),
+            "size": block.get("size", 9),
+            "align": block.get("align", "left"),
+            "color": block.get("color"),
+        }
+        if block.get("anywhere"):  # an address: may break anywhere (it has no words)
+            size, lines = broken(block["text"], FONT, style["size"], self.width)
+            lines = [line for chunk in lines for line in _cut(chunk, FONT, size, self.width)]
+            return [
+                Paragraph("<br/>".join(text(line) for line in lines), self.styles.get(**style)),
+                Spacer(0, 0.8 * MM),
+            ]
+        return [self.para(block["text"], **style), Spacer(0, 0.8 * MM)]
+
+    def block_qr(self, block: dict) -> list:
+        """A QR code from its matrix (rows of "0"/"1"), centred, `mm` wide, with the quiet zone around it."""
+        from reportlab.graphics.shapes import Drawing, Rect
+
+        rows = block["matrix"]
+        n = len(rows) + 8  # four modules of quiet zone each side
+        size = block.get("mm", 60) * MM
+        cell = size / n
+        drawing = Drawing(size, size)
+        drawing.hAlign = "CENTER"
+        for y, row in enumerate(rows):
+            x = 0
+            while x < len(row):
+                if row[x] == "1":
+                    start = x
+                    while x < len(row) and row[x] == "1":
+                        x += 1
+                    drawing.add(
+                        Rect(
+                            (start + 4) * cell,
+                            size - (y + 5) * cell,
+                            (x - start) * cell,
+                            cell,
+                            fillColor=self.styles.color("#000000"),
+                            strokeColor=None,
+                            strokeWidth=0,
+                        )
+                    )
+                else:
+                    x += 1
+        return [drawing]
+
+    def block_list(self, block: dict) -> list:
+        from reportlab.platypus import ListFlowable, ListItem
+
+        items = [ListItem(self.para(item), leftIndent=5 * MM) for item in block["items"]]
+        return [ListFlowable(items, bulletType="bullet", start="•", leftIndent=5 * MM, bulletFontName=FONT)]
+
+    def block_space(self, block: dict) -> list:
+        from reportlab.platypus import Spacer
+
+        return [Spacer(0, block.get("mm", 3) * MM)]
+
+    def block_keep(self, block: dict) -> list:
+        """Blocks that go on one page together (a heading with its table or chart)."""
+        from reportlab.platypus import KeepTogether
+
+        return [KeepTogether(self.blocks(block["blocks"]))]
+
+    def block_beside(self, block: dict) -> list:
+        """Two columns of blocks side by side (the chart beside the outcome and the settlement), one page together."""
+        from reportlab.platypus import Table, TableStyle
+
+        left_w = block["left_mm"] * MM
+        gap = 6 * MM
+        right_w = self.width - left_w - gap
+        self.nested = True
+        try:
+            left = self.blocks(block["left"], left_w)
+            right = self.blocks(block["right"], right_w)
+        finally:
+            self.nested = False
+        table = Table([[left, "", right]], colWidths=[left_w, gap, right_w])
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 3 * MM),
+                ]
+            )
+        )
+        return [table]
+
+    # -- the chart
+
+    def block_chart(self, block: dict) -> list:
+        """The running totals: the same geometry as the page's SVG (web/chart.py), drawn by reportlab.graphics."""
+        from reportlab.graphics.shapes import Drawing, Line, PolyLine, String
+        from reportlab.platypus import KeepTogether, Spacer
+
+        chart = block["chart"]
+        scale = min(self.width, 88 * MM) / chart["width"]
+        w, h = chart["width"], chart["height"]
+        drawing = Drawing(w * scale, h * scale)
+        drawing.scale(scale, scale)
+
+        def y(v):  # SVG's y runs down, ReportLab's up
+            return h - v
+
+        axis = self.styles.color(GREY["soft"])
+        drawing.add(Line(chart["left"], y(chart["zero"]), chart["right"], y(chart["zero"]), strokeColor=axis))
+        drawing.add(
+            Line(
+                chart["left"],
+                y(chart["top"]["y"]),
+                chart["left"],
+                y(chart["bottom"]["y"]),
+                strokeColor=axis,
+                strokeWidth=0.6,
+            )
+        )
+        tick = self.styles.color(GREY["dark"])
+        x = chart["label_x"]
+        drawing.add(
+            String(
+                x,
+                y(chart["top"]["y"]) - 8,
+                chart["top"]["text"],
+                fontName=FONT,
+                fontSize=9,
+                textAnchor="end",
+                fillColor=tick,
+            )
+        )
+        if chart["zero"] not in (chart["top"]["y"], chart["bottom"]["y"]):
+            drawing.add(
+                String(x, y(chart["zero"]) - 3, "0", fontName=FONT, fontSize=9, textAnchor="end", fillColor=tick)
+            )
+        drawing.add(
+            String(
+                x,
+                y(chart["bottom"]["y"]),
+                chart["bottom"]["text"],
+                fontName=FONT,
+                fontSize=9,
+                textAnchor="end",
+                fillColor=tick,
+            )
+        )
+        shades = ["#000000", "#444444", "#222222", "#555555", "#333333"]
+        for line in chart["lines"]:
+            coords = [float(v) for pair in line["points"].split() for v in pair.split(",")]
+            points = [c if i % 2 == 0 else y(c) for i, c in enumerate(coords)]
+            dash = [float(d) for d in line["dash"].split()] if line["dash"] else None
+            drawing.add(
+                PolyLine(
+                    points,
+                    strokeColor=self.styles.color(shades[line["index"] % len(shades)]),
+                    strokeWidth=2,
+                    strokeLineJoin=1,
+                    strokeLineCap=1,
+                    strokeDashArray=dash,
+                )
+            )
+        legend = self._legend(chart["lines"], shades)
+        caption = self.para(block["caption"], size=9, bold=True)
+        parts = [caption, Spacer(0, 1 * MM), drawing, Spacer(0, 1.5 * MM), legend]
+        # The heading never without its chart: kept on one page (a table's cell, beside, is on one page anyway).
+        return parts if self.nested else [KeepTogether(parts)]
+
+    def _legend(self, lines: list[dict], shades: list[str]):
+        """A dash sample and a name per line, wrapped as words are."""
+        from reportlab.graphics.shapes import Drawing, Line
+        from reportlab.platypus import Table, TableStyle
+
+        cells, widths = [], []
+        for line in lines:
+            sample = Drawing(28, 10)
+            dash = [float(d) for d in line["dash"].split()] if line["dash"] else None
+            sample.add(
+                Line(
+                    1,
+                    5,
+                    27,
+                    5,
+                    strokeColor=self.styles.color(shades[line["index"] % len(shades)]),
+                    strokeWidth=2,
+                    strokeDashArray=dash,
+                )
+            )
+            cells += [sample, self.para(line["name"], size=8)]
+            widths += [10 * MM, None]
+        per_row = 2
+        rows = [cells[i : i + 2 * per_row] for i in range(0, len(cells), 2 * per_row)]
+        rows = [row + [""] * (2 * per_row - len(row)) for row in rows]
+        name_w = (min(self.width, 88 * MM) - per_row * 10 * MM) / per_row
+        table = Table(rows, colWidths=[10 * MM, name_w] * per_row, hAlign="LEFT")
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0.5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
+                ]
+            )
+        )
+        return table
+
+    # -- tables
+
+    def block_table(self, block: dict) -> list:
+        """A table: `columns` (width in mm or None for what is left; align, size, bold, color, wrap), `header` rows
+        repeated on every page, `rows`, `footer` rows; a cell is a text or {"text", "small", "span", "align", "bold",
+        "shade", "grey", "write"} ("small": a smaller line above the text; "write": a line to write on)."""
+        from reportlab.platypus import Table, TableStyle
+
+        columns = block["columns"]
+        fixed = sum(c["width"] * MM for c in columns if c.get("width"))
+        free = [c for c in columns if not c.get("width")]
+        share = (self.width - fixed) / len(free) if free else 0
+        widths = [c["width"] * MM if c.get("width") else share for c in columns]
+        if not free and block.get("stretch", True) and fixed < self.width:
+            widths = [w * self.width / fixed for w in widths]
+        header, rows, footer = block.get("header", []), block.get("rows", []), block.get("footer", [])
+        pad = block.get("pad", 0.8) * MM
+        vpad = block.get("vpad", 0.9) * MM
+        commands = [
+            ("FONT", (0, 0), (-1, -1), FONT, block.get("size", 9)),
+            ("VALIGN", (0, 0), (-1, -1), block.get("valign", "TOP")),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+            ("TOPPADDING", (0, 0), (-1, -1), vpad),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), vpad),
+        ]
+        body_from, body_to = len(header), len(header) + len(rows) - 1
+        for i, column in enumerate(columns):
+            if column.get("align") in ("right", "center"):
+                commands.append(("ALIGN", (i, 0), (i, -1), column["align"].upper()))
+            if rows and (column.get("bold") or column.get("size")):
+                commands.append(
+                    (
+                        "FONT",
+                        (i, body_from),
+                        (i, body_to),
+                        BOLD if column.get("bold") else FONT,
+                        column.get("size", block.get("size", 9)),
+                    )
+                )
+            if column.get("color") and rows:
+                commands.append(("TEXTCOLOR", (i, body_from), (i, body_to), column["color"]))
+            if column.get("rule"):
+                commands.append(("LINEAFTER", (i, 0), (i, -1), 0.4, GREY["rule"]))
+        grid = block.get("grid")
+        if grid:
+            commands.append(("GRID", (0, 0), (-1, -1), 0.4, GREY["rule"]))
+        if header:
+            commands += [
+                ("FONT", (0, 0), (-1, len(header) - 1), BOLD, block.get("head_size", 8)),
+                ("VALIGN", (0, 0), (-1, len(header) - 1), "BOTTOM"),
+            ]
+            if block.get("head_shade"):
+                commands.append(("BACKGROUND", (0, 0), (-1, len(header) - 1), "#eeeeee"))
+            if not grid:
+                commands.append(("LINEBELOW", (0, len(header) - 1), (-1, len(header) - 1), 1, "#000000"))
+        if rows and block.get("row_rules", True) and not grid:
+            commands.append(("LINEBELOW", (0, body_from), (-1, body_to), 0.4, GREY["rule"]))
+        for r in block.get("rule_after_rows", []):  # a heavy rule under a body row (a drive's interval)
+            commands.append(("LINEBELOW", (0, len(header) + r), (-1, len(header) + r), 2.5, "#000000"))
+        for c in block.get("header_spans", []):  # a heading over both header rows
+            commands.append(("SPAN", (c, 0), (c, len(header) - 1)))
+        if footer:
+            first = len(header) + len(rows)
+            commands += [
+                ("LINEABOVE", (0, first), (-1, first), 1.2, "#000000"),
+                ("FONT", (0, first), (-1, -1), BOLD, block.get("foot_size", 10)),
+                ("TOPPADDING", (0, first), (-1, -1), 1.5 * MM),
+            ]
+        data = []
+        for r, row in enumerate([*header, *rows, *footer]):
+            part = "head" if r < len(header) else "foot" if r >= len(header) + len(rows) else "body"
+            data.append(self._row(row, r, part, columns, widths, commands, block))
+        heights = None
+        if block.get("row_height"):
+            heights = [None] * len(header) + [block["row_height"] * MM] * len(rows) + [None] * len(footer)
+        table = Table(data, colWidths=widths, rowHeights=heights, repeatRows=len(header), hAlign="LEFT")
+        table.setStyle(TableStyle(commands))
+        return [table]
+
+    def _row(self, row, r, part, columns, widths, commands, block) -> list:
+        out, c = [], 0
+        for cell in row:
+            if not isinstance(cell, dict):
+                cell = {"text": cell}
+            span = cell.get("span", 1)
+            column = columns[c] if c < len(columns) else {}
+            width = sum(widths[c : c + span]) - 2 * block.get("pad", 0.8) * MM
+            if span > 1:
+                commands.append(("SPAN", (c, r), (c + span - 1, r)))
+            if cell.get("rows", 1) > 1:
+                commands.append(("SPAN", (c, r), (c, r + cell["rows"] - 1)))
+            if cell.get("shade"):
+                commands.append(("BACKGROUND", (c, r), (c + span - 1, r), cell["shade"]))
+            if cell.get("grey"):
+                commands.append(("TEXTCOLOR", (c, r), (c + span - 1, r), GREY["faint"]))
+            if cell.get("align"):
+                commands.append(("ALIGN", (c, r), (c + span - 1, r), cell["align"].upper()))
+            if cell.get("bold") and part == "body":
+                commands.append(("FONT", (c, r), (c, r), BOLD, column.get("size", block.get("size", 9))))
+            out.append(self._cell(cell, part, column, width, block))
+            out += [""] * (span - 1)
+            c += span
+        return out
+
+    def _cell(self, cell: dict, part: str, column: dict, width: float, block: dict):
+        value = cell.get("text")
+        value = "" if value is None else str(value)
+        align = cell.get("align") or column.get("align") or "left"
+        if cell.get("write"):
+            return self._write_line(width * cell.get("write", 1) if cell.get("write") is not True else width * 0.6)
+        if part == "head":
+            size = block.get("head_size", 8)
+            if "names" in cell:
+                return self.names(cell["names"], width, size)
+            return self.fitted(value, width, size, bold=cell.get("bold", True), align=cell.get("align") or "center")
+        size = column.get("size", block.get("size", 9)) if part == "body" else block.get("foot_size", 10)
+        small = cell.get("small")
+        if column.get("wrap") or (part == "foot" and cell.get("wrap")):
+            out = []
+            if small:
+                small_size = column.get("small_size", 7)
+                small_size, small_lines = broken(small, FONT, small_size, width)
+                color = column.get("small_color", GREY["soft"])
+                out += [(line, FONT, small_size, color, small_size * 1.15) for line in small_lines]
+            bold = cell.get("bold", column.get("bold", False) if part == "body" else True)
+            face = BOLD if bold else FONT
+            size, lines = broken(value, face, size, width)
+            out += [(line, face, size, column.get("color") or "#000000", size * 1.2) for line in lines]
+            for below in cell.get("below") or []:  # smaller lines after the text (a standing's note, a prize's why)
+                below_size, below_lines = broken(below, FONT, column.get("below_size", 7), width)
+                color = column.get("below_color", GREY["mid"])
+                out += [(line, FONT, below_size, color, below_size * 1.2) for line in below_lines]
+            return Lines(out, align)
+        if small:  # a side's own words above its points ("3/3", "1 tr. J 10"): bold, smaller, broken to fit
+            small_size, small_lines = broken(small, BOLD, column.get("small_size", 6.5), width)
+            face = BOLD if column.get("bold") else FONT
+            size, lines = broken(value, face, size, width)
+            out = [(line, BOLD, small_size, "#000000", small_size * 1.15) for line in small_lines]
+            out += [(line, face, size, column.get("color") or "#000000", size * 1.2) for line in lines]
+            return Lines(out, align)
+        return value
+
+    def names(self, names: list, width: float, size: float):
+        """A side's heading: its names joined by "&", an unknown name a line to write on (no letters in the text)."""
+        from reportlab.platypus import Paragraph
+
+        known = " & ".join(n for n in names if n)
+        if known:
+            size, _lines = broken(known, BOLD, size, width)
+        blank = "<u>" + "\u00a0" * max(4, int(width / len(names) / (size * 0.35))) + "</u>"
+        markup = " &amp; ".join(text(n) if n else blank for n in names)
+        return Paragraph(markup, self.styles.get(size=size, bold=True, align="center", lead=1.15))
+
+    def _write_line(self, width: float):
+        from reportlab.graphics.shapes import Drawing, Line
+
+        line = Drawing(width, 9)
+        line.add(Line(0, 0, width, 0, strokeWidth=0.6))
+        return line
+
+    def fitted(self, value: str, width: float, size: float, bold: bool = True, align: str = "center"):
+        """A heading cell: wrapped at spaces and after hyphens, never inside a word; a word wider than the cell
+        shrinks the type until it fits."""
+        if not value:
+            return ""
+        face = BOLD if bold else FONT
+        size, lines = broken(value, face, size, width)
+        return Lines([(line, face, size, "#000000", size * 1.15) for line in lines], align)
+
+
+class Lines(Flowable):
+    """Lines already broken (`broken`), each (text, font, size, colour, leading), drawn as plain strings: what a table
+    cell needs, at a fraction of a Paragraph's cost (no markup to parse, nothing to measure twice; the 500-hand sheet
+    has 500 such cells). A string is never parsed, so a name is only ever letters."""
+
+    def __init__(self, lines: list[tuple[str, str, float, str, float]], align: str = "left"):
+        super().__init__()
+        self.lines, self.align = lines, align
+        self.height = sum(line[4] for line in lines)
+
+    def wrap(self, avail_width, avail_height):
+        self.width = avail_width
+        return avail_width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        y = self.height
+        for value, face, size, color, leading in self.lines:
+            y -= leading
+            canvas.setFont(face, size)
+            canvas.setFillColor(color)
+            base = y + (leading - size) / 2 + size * 0.2
+            if self.align == "right":
+                canvas.drawRightString(self.width, base, value)
+            elif self.align == "center":
+                canvas.drawCentredString(self.width / 2, base, value)
+            else:
+                canvas.drawString(0, base, value)
+
+
+def broken(value: str, face: str, size: float, width: float, smallest: float = 4.5) -> tuple[float, list[str]]:
+    """`value` in lines no wider than `width`: broken at spaces and after a word's hyphens, never inside a word
+    ("Christoffersen-" / "Skovbjærg", not "Christoffers" / "en-"); a piece wider than the cell shrinks the type until
+    it fits. The size and the lines."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    pieces = [(k > 0, piece) for word in value.split() for k, piece in enumerate(_hyphen_parts(word))]
+    if not pieces or width <= 0:
+        return size, [value]
+    widest = max(stringWidth(piece, face, size) for _joined, piece in pieces)
+    if widest > width:
+        size = max(smallest, int(size * width / widest * 20) / 20)
+    space = stringWidth(" ", face, size)
+    lines: list[str] = []
+    line, used = "", 0.0
+    for joined, piece in pieces:
+        w = stringWidth(piece, face, size)
+        gap = 0.0 if joined or not line else space
+        if line and used + gap + w > width:
+            lines.append(line)
+            line, used = piece, w
+        else:
+            line += ("" if joined or not line else " ") + piece
+            used += gap + w
+    lines.append(line)
+    return size, lines
+
+
+def _cut(value: str, face: str, size: float, width: float) -> list[str]:
+    """A line with no place to break (an address) cut where it reaches `width`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    out, line = [], ""
+    for ch in value:
+        if line and stringWidth(line + ch, face, size) > width:
+            out.append(line)
+            line = ""
+        line += ch
+    return out + [line]
+
+
+def _hyphen_parts(word: str) -> list[str]:
+    """A word's pieces a line may end after: "Christoffersen-Skovbjærg" → "Christoffersen-", "Skovbjærg"."""
+    parts, start = [], 0
+    for i, ch in enumerate(word):
+        if ch == "-" and 0 < i < len(word) - 1:
+            parts.append(word[start : i + 1])
+            start = i + 1
+    parts.append(word[start:])
+    return parts
+
+
+_STYLES: Styles | None = None
+
+
+def _styles() -> Styles:
+    global _STYLES
+    if _STYLES is None:
+        _STYLES = Styles()
+    return _STYLES
+
+
+def warm() -> None:
+    """Fonts registered and the modules imported before the first real PDF."""
+    draw({"title": "warm", "blocks": [{"kind": "p", "text": "Æ Ø Å æ ø å −20 ♠ ♥ ♦ ♣"}]})

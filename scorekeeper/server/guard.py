@@ -1,0 +1,241 @@
+"""What keeps one stranger from taking the server from everyone: rate limits and the storage guard on every write that
+makes rows, decided here in one place (`writes`), and the purge of old idempotency keys.
+
+Every route that takes a POST, PUT, PATCH or DELETE says what guards it: `@guard.writes(kind)` (the kind's rate limit
+and, for a kind that makes rows, the storage guard), or `@guard.exempt(reason)`; tests/integration/test_write_guards.py
+walks the URL map and fails on a write route that says neither.
+
+Rate limits are Flask-Limiter's, counted per client (`client`: the address, or an IPv6 client's /64; the real one
+behind a trusted proxy, see proxy.py) in the memory of each server process: with `make run`'s one process that is
+exact; with N worker processes a client gets up to N times the limit, which still bounds it. Writes that carry a
+game's edit key (hands) are not limited: a table must never be refused its next hand, and the limiter is not even asked
+about them (`init_app`: its checks cost a hand entry more than the write's own statements).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+from flask import current_app, request
+from flask_limiter import Limiter
+from flask_limiter import _extension as limiter_extension
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
+
+from scorekeeper.clubs.service import client_key
+from scorekeeper.server.db import get_db
+from scorekeeper.storage import store, writing
+
+
+def client() -> str:
+    """Whom a rate limit counts: the client's IPv4 address, or its IPv6 /64 (one home or phone line may take any address
+    in its /64, as the club login throttle counts too); request.remote_addr is the client the trusted proxy saw."""
+    return client_key(request.remote_addr)
+
+
+limiter = Limiter(key_func=client, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
+
+# The limits and thresholds (LIMIT_*, MAX_DATABASE_BYTES, MIN_FREE_DISK_BYTES, IDEMPOTENCY_*, RATELIMIT_ENABLED) are
+# configuration keys with their defaults in scorekeeper/config.py.
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+# kind: (its limit's configuration key, whether the storage guard applies). The limit is one budget per client and
+# kind, shared by every route of the kind: a club's table is a new game, as /api/games and /new/<variant> are.
+KINDS = {
+    "new-game": ("LIMIT_NEW_GAMES", True),
+    "import": ("LIMIT_IMPORTS", True),
+    "new-club": ("LIMIT_NEW_CLUBS", True),
+    "evening": ("LIMIT_NEW_EVENINGS", True),
+    "members": ("LIMIT_NEW_MEMBERS", True),
+    "drive": ("LIMIT_NEW_DRIVES", True),
+    # A login keeps one throttle row per club and address, and an admin must still get in on a full disk.
+    "login": ("LIMIT_LOGINS", False),
+}
+
+
+def _limit(name: str):
+    return lambda: current_app.config[name]
+
+
+def _not_a_write() -> bool:
+    return request.method not in WRITE_METHODS
+
+
+def writes(kind: str):
+    """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs), then, for a kind
+    that makes rows, the storage guard (507). A GET of the same route (its form) is neither."""
+    setting, storage = KINDS[kind]
+    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=_not_a_write)
+
+    def decorate(view):
+        @functools.wraps(view)
+        def guarded(*args, **kwargs):
+            if storage and request.method in WRITE_METHODS:
+                check_storage()
+            return view(*args, **kwargs)
+
+        guarded.guard = kind
+        return limit(guarded)
+
+    return decorate
+
+
+def limited(setting: str, scope: str):
+    """A rate limit of its own on a route that makes no row but must not be tried without end, whatever the method
+    (a club table's code, scanned or typed: a right code gives a table's edit right)."""
+    limit = limiter.shared_limit(_limit(setting), scope=scope)
+
+    def decorate(view):
+        out = limit(view)
+        out.limited = scope
+        return out
+
+    return decorate
+
+
+# The reason of the hand routes: a table must never be refused its next hand (MAX_HANDS bounds a game's rows).
+EDIT_KEY = "carries the game's edit key: a table is never refused its next hand (MAX_HANDS bounds a game)"
+
+
+def exempt(reason: str):
+    """A write route that is neither limited nor storage-guarded, and why (the URL map's test reads the reason)."""
+    if not reason.strip():
+        raise ValueError("an exempt write route says why")
+
+    def decorate(view):
+        view.guard_exempt = reason
+        return view
+
+    return decorate
+
+
+def declared(view) -> str | None:
+    """What a view says guards it: its kind, "exempt: <reason>", or None."""
+    if getattr(view, "guard", None):
+        return view.guard
+    reason = getattr(view, "guard_exempt", None)
+    return f"exempt: {reason}" if reason else None
+
+
+class StorageFull(HTTPException):
+    """The storage guard's refusal: past a threshold, nothing new is made (games already started go on)."""
+
+    code = 507
+    description = "the server's storage is full"
+
+
+def check_storage() -> None:
+    """Refuse (507) what would make the database grow without a game's key: past MAX_DATABASE_BYTES, or with less
+    than MIN_FREE_DISK_BYTES left on its disk."""
+    path = current_app.config["DATABASE"]
+    size = sum(os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p))
+    free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    if size > current_app.config["MAX_DATABASE_BYTES"] or free < current_app.config["MIN_FREE_DISK_BYTES"]:
+        raise StorageFull()
+
+
+class AsciiInteger(IntegerConverter):
+    """<int:…> in a route, ASCII digits only: werkzeug's own also matches "١٢" and turns it into 12."""
+
+    regex = r"[0-9]{1,9}"
+
+
+# ---------------------------------------------------------------- idempotency keys
+
+_purging = threading.Lock()
+
+
+def purge_keys_now(app) -> int:
+    """Forget the idempotency keys older than IDEMPOTENCY_MAX_AGE; answers how many."""
+    with app.app_context():
+        cutoff = datetime.now(UTC) - timedelta(seconds=app.config["IDEMPOTENCY_MAX_AGE"])
+        db = get_db()
+        with writing(db):
+            return store.purge_idempotency(db, cutoff.isoformat(timespec="seconds"))
+
+
+def _purge_now_and_then() -> None:
+    """The first request of every IDEMPOTENCY_PURGE_EVERY seconds purges, in each process: no cron job to set up."""
+    app = current_app._get_current_object()
+    now = time.monotonic()
+    if now - app.extensions["scorekeeper.keys_purged"] < app.config["IDEMPOTENCY_PURGE_EVERY"]:
+        return
+    if not _purging.acquire(blocking=False):
+        return
+    try:
+        app.extensions["scorekeeper.keys_purged"] = now
+        purge_keys_now(app)
+    finally:
+        _purging.release()
+
+
+# The reason of the live pages' light twins (web/live.py): a read of a row or two, asked every few seconds.
+POLLED = "a watching page's question whether it changed (…/live): a row or two read, asked every few seconds"
+
+
+def polled(view):
+    """A live page's light twin: a read the limiter never limits, so it is not asked about it (see unlimited)."""
+    view.limiter_skip = POLLED
+    return view
+
+
+def unlimited(app) -> frozenset[str]:
+    """The endpoints the limiter is not asked about: the keyed hand entry (exempt for EDIT_KEY) and the live pages'
+    polls (`polled`), where no limit of their own was put (`limited`). The limiter has no default or application-wide
+    limits (tests/integration/test_lean_hand_entry.py holds it so), so nothing it would check there is skipped. Worked
+    out at the first request, when every blueprint is registered."""
+    found = app.extensions.get("scorekeeper.unlimited")
+    if found is None:
+        found = frozenset(
+            endpoint
+            for endpoint, view in app.view_functions.items()
+            if (getattr(view, "guard_exempt", None) == EDIT_KEY or getattr(view, "limiter_skip", None) == POLLED)
+            and not getattr(view, "limited", None)
+        )
+        app.extensions["scorekeeper.unlimited"] = found
+    return found
+
+
+def _ask_limiter_only_where_it_limits(app) -> None:
+    """Flask-Limiter asks, for every request, which limits apply (a before_request), then adds its headers and drops
+    its context (after and teardown): for the keyed hand entry, which it never limits, all three are skipped."""
+    inject = getattr(limiter_extension.Limiter, "_Limiter__inject_headers", None)
+    release = getattr(limiter_extension.Limiter, "_Limiter__release_context", None)
+
+    def wrap(funcs: list, i: int, on_skip=None):
+        hook = funcs[i]
+
+        @functools.wraps(hook)
+        def only_where_it_limits(*args):
+            if request.endpoint in unlimited(app):
+                return on_skip(*args) if on_skip else None
+            return hook(*args)
+
+        funcs[i] = only_where_it_limits
+
+    for funcs, is_limiters, on_skip in (
+        (app.before_request_funcs.get(None, []), lambda f: f == limiter._check_request_limit, None),
+        (
+            app.after_request_funcs.get(None, []),
+            lambda f: getattr(f, "func", None) is inject and f.args == (limiter,),
+            lambda response: response,
+        ),
+        (app.teardown_request_funcs.get(None, []), lambda f: getattr(f, "__func__", None) is release, None),
+    ):
+        for i, f in enumerate(funcs):
+            if is_limiters(f):
+                wrap(funcs, i, on_skip)
+
+
+def init_app(app) -> None:
+    app.url_map.converters["int"] = AsciiInteger
+    limiter.init_app(app)
+    _ask_limiter_only_where_it_limits(app)
+    app.extensions["scorekeeper.keys_purged"] = float("-inf")
+    app.before_request(_purge_now_and_then)

@@ -1,0 +1,1 @@
+"""Bid whist: rules.py (pure) and view.py (its pages)."""

@@ -1,0 +1,1 @@
+"""Classic whist: rules.py (pure) and view.py (its pages)."""

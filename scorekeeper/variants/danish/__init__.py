@@ -1,0 +1,1 @@
+"""Danish whist: rules.py (pure) and view.py (its pages)."""

@@ -1,0 +1,582 @@
+"""Danish es-makker whist: bids 7–13 with suffixes, four sol bids, a called ace for a partner; zero-sum points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, TypeGuard
+
+from scorekeeper.core.fields import is_int, passed_out, require_fields, seat
+from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
+from scorekeeper.core.messages import InputError, Msg, OptionError
+from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
+from scorekeeper.variants.danish import grid as danish_grid
+from scorekeeper.variants.danish import house as model
+from scorekeeper.variants.danish.house import EXTRA_SUFFIXES, House
+
+NAME = "danish"
+ORDER = 30
+TITLE = Msg("Danish whist")
+DESCRIPTION = Msg("Es-makker whist: bid 7–13 or a sol, call an ace for a partner; points add up to zero.")
+PLAYER_COUNTS = (4, 5)
+ZERO_SUM = True
+FOR_MONEY = True
+INPUT_FIELDS = ("passed", "iron_hand", "bidder", "bid", "suffix", "trump", "partner", "tricks", "with")
+
+SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
+# The trump a suffix fixes (None: the bidder or partner chooses a suit; vip: the widow, a suit or none).
+SUFFIX_TRUMP = {"gode": "clubs", "sans": NO_TRUMP, "staerke": "spades"}
+VIP_SUFFIXES = ("vip", "vip2", "vip3")
+SOLO_BIDS = ("sol", "ren_sol", "bordlaegger", "ren_bordlaegger")
+SOLO_MAX_TRICKS = {"sol": 1, "ren_sol": 0, "bordlaegger": 1, "ren_bordlaegger": 0}
+SOLO_NAMES = {"sol": "sol", "ren_sol": "ren sol", "bordlaegger": "bordlægger", "ren_bordlaegger": "ren bordlægger"}
+SOLO_ALIASES = {
+    "ren sol": "ren_sol",
+    "bordlægger": "bordlaegger",
+    "ren bordlægger": "ren_bordlaegger",
+    "ren_bordlægger": "ren_bordlaegger",
+}
+# Each sol bid sits just above the plain bid of this many tricks in the ladder.
+SOLO_AFTER = {"sol": 9, "ren_sol": 10, "bordlaegger": 11, "ren_bordlaegger": 12}
+
+DEFAULT_TARIFF = (10, 20, 40, 80, 160, 320, 640)
+DEFAULT_SOLO_VALUES = {"sol": 50, "ren_sol": 100, "bordlaegger": 150, "ren_bordlaegger": 200}
+
+SHORTHANDS = ("tariff", "lost", "solo_values")
+STANDARD_SHORTHANDS = {"tariff": list(DEFAULT_TARIFF), "lost": "flat", "solo_values": dict(DEFAULT_SOLO_VALUES)}
+
+
+def _suffix_factors(**factors) -> model.Builder:
+    """Suffixes scaled by (base, trick) factors: vip=(5/4, 5/4) …"""
+
+    def build(house):
+        suffixes = dict(house["suffixes"])
+        for name, (base, trick) in factors.items():
+            suffixes[name] = {"base": base, "trick": trick}
+        return house | {"suffixes": suffixes}
+
+    return build
+
+
+def _levels(**fields) -> model.Builder:
+    """Each level's fields from its tariff T and bid n: made="n*T" …, as functions (n, T) → number."""
+
+    def build(house):
+        levels = {}
+        for n, level in house["levels"].items():
+            tariff = model.kept(level["made"])
+            values = {name: f(int(n), tariff) for name, f in fields.items()}
+            levels[n] = level | {name: model.shown(v) for name, v in values.items()}
+        return house | {"levels": levels}
+
+    return build
+
+
+def _sol(**fields) -> model.Builder:
+    """Each sol bid's fields as functions of (won, lost) of the standard house."""
+
+    def build(house):
+        sol = {}
+        for bid, entry in house["sol"].items():
+            won, lost = model.kept(entry["won"]), model.kept(entry["lost"])
+            sol[bid] = entry | {name: model.shown(f(won, lost)) for name, f in fields.items()}
+        return house | {"sol": sol}
+
+    return build
+
+
+def _keys(**values) -> model.Builder:
+    return lambda house: house | values
+
+
+# Presets a table or club can pick, named by what they do: the shorthands they set (tariff, lost, solo_values, each
+# unless given) and how they change the house those build. The values are data; RULES.md lists the kinds.
+PRESETS: dict[str, tuple[dict[str, Any], model.Builder | None]] = {
+    "standard": ({}, None),
+    "per_trick": ({"lost": "per_trick"}, None),
+    "double_sol": ({"solo_values": {"sol": 50, "ren_sol": 100, "bordlaegger": 200, "ren_bordlaegger": 400}}, None),
+    "quarter_steps": (
+        {},
+        _suffix_factors(vip=("5/4", "5/4"), gode=("3/2", "3/2"), sans=("3/2", "3/2"), halve=("7/4", "7/4")),
+    ),
+    "suffix_base_only": ({}, _suffix_factors(vip=(2, 1), gode=(2, 1), sans=(2, 1), halve=(2, 1))),
+    "gode_not_doubled": ({}, _suffix_factors(gode=(1, 1))),
+    "tricks_times_tariff": ({}, _levels(made=lambda n, t: n * t, over=lambda n, t: t, lost=lambda n, t: n * t)),
+    "half_overtricks": ({}, _levels(over=lambda n, t: t / 2)),
+    "lost_base_plus_short": ({}, _levels(lost=lambda n, t: t, short=lambda n, t: t)),
+    "grand_slam_double": ({}, _keys(slam={"made_factor": {"13": 2}})),
+    "selvmakker_two_shares": ({}, _keys(selvmakker={"factor": "2/3", "rounding": "half_away"})),
+    "sol_lost_equals_won": ({}, _sol(lost=lambda won, lost: won)),
+    "sol_join_independent": ({}, _keys(gaa_med="independent")),
+    "sol_join_vs_others": ({}, _keys(gaa_med="vs_non_participants")),
+    "winners_pool": (
+        {},
+        lambda house: (
+            _sol(won=lambda won, lost: 3 * won, lost=lambda won, lost: 3 * lost)(house) | {"gaa_med": "winners_pool"}
+        ),
+    ),
+    "more_suffixes": ({}, _suffix_factors(vip2=(2, 2), vip3=(2, 2), staerke=(2, 2))),
+}
+# Each preset as the options it sets, for the forms, the club and the blank sheet.
+TARIFF_PRESETS = {
+    name: {"preset": name} | STANDARD_SHORTHANDS | shorthands for name, (shorthands, _build) in PRESETS.items()
+}
+
+
+def _check_tariff(value):
+    if not isinstance(value, (list, tuple)) or len(value) != 7 or not all(is_int(v) for v in value):
+        raise ValueError(Msg("must be 7 whole numbers: the base value of bids 7, 8, 9, 10, 11, 12 and 13"))
+    if not all(1 <= v <= 1_000_000 for v in value):
+        raise ValueError(Msg("each value must be from 1 to 1000000"))
+    return list(value)
+
+
+def _check_solo_values(value):
+    if not isinstance(value, Mapping):
+        raise ValueError(Msg("must be an object with the values of %(bids)s", bids=", ".join(SOLO_BIDS)))
+    unknown = [k for k in value if k not in SOLO_BIDS]
+    if unknown:
+        raise ValueError(
+            Msg(
+                "unknown sol bid %(bid)s (known: %(known)s)",
+                bid=", ".join(map(str, unknown)),
+                known=", ".join(SOLO_BIDS),
+            )
+        )
+    merged = dict(DEFAULT_SOLO_VALUES)
+    for key, v in value.items():
+        if not is_int(v) or not 1 <= v <= 1_000_000:
+            raise ValueError(Msg("%(bid)s must be a whole number from 1 to 1000000", bid=key))
+        merged[key] = v
+    return merged
+
+
+OPTIONS = {
+    "tariff": Option(
+        list(DEFAULT_TARIFF),
+        _check_tariff,
+        Msg("Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again."),
+        "int_list",
+    ),
+    "lost": choice_option(
+        "flat",
+        ("flat", "per_trick"),
+        Msg("A lost bid pays twice the tariff (once), or twice the tariff for each missing trick."),
+    ),
+    "solo_values": Option(
+        dict(DEFAULT_SOLO_VALUES),
+        _check_solo_values,
+        Msg("What each of the three others pays for a made sol bid (twice that when it is lost)."),
+        "int_map",
+        SOLO_BIDS,
+    ),
+    "preset": Option(
+        None,
+        lambda value: _check_preset(value),
+        Msg(
+            "A named tariff; the tariff, lost bid and sol values above (when given) and the table's own tariff go over it."
+        ),
+        "preset",
+        tuple(PRESETS),
+    ),
+    "house": Option(
+        None,
+        lambda value: None if value is None else model.check_house(value),
+        Msg(
+            "A tariff of the table's own as data (RULES.md); what it gives replaces what the preset and the options "
+            "above build."
+        ),
+        "json",
+    ),
+    "names": Option(
+        None,
+        danish_grid.check_names,
+        Msg(
+            "The club's own words on its card: its columns (a heading and the suffixes each covers) and the names of "
+            "its sol bids; every page, button and sheet uses them."
+        ),
+        "json",
+    ),
+    "iron_hand": bool_option(
+        False, Msg("Jernhånd: a player with no picture cards, aces or jokers may ask for a new deal (0 for all).")
+    ),
+    "rate": rate_option(0.05, Msg("Money per point (kroner per point) for the settlement.")),
+    "currency": currency_option("DKK"),
+    "deals": int_option(
+        None,
+        1,
+        1000,
+        Msg("End the evening after this many hands, or none (a multiple of the players lets all deal equally often)."),
+        allow_none=True,
+    ),
+}
+
+
+def _check_preset(value):
+    if value is not None and (not isinstance(value, str) or value not in PRESETS):
+        raise ValueError(Msg("must be one of %(choices)s, or null", choices=", ".join(PRESETS)))
+    return value
+
+
+def build_house(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The complete house of a game's options: the shorthands' house, changed by the preset, then the keys of
+    `house` given replace the ones built."""
+    base = model.standard(
+        options.get("tariff", DEFAULT_TARIFF),
+        options.get("lost", "flat"),
+        options.get("solo_values", DEFAULT_SOLO_VALUES),
+        SOLO_MAX_TRICKS,
+    )
+    _shorthands, build = PRESETS[options.get("preset") or "standard"]
+    if build is not None:
+        base = build(base)
+    return model.merged(base, model.check_house(options.get("house") or {}))
+
+
+def preset_house(name: str) -> dict[str, Any]:
+    """The complete, normalised house a preset gives (its shorthands and its builder): what a form's fields are filled
+    with when a table or club starts from it."""
+    return model.check_house(build_house(TARIFF_PRESETS[name]))
+
+
+def preset_of_house(house: Mapping[str, Any]) -> str | None:
+    """The preset whose house this is, exactly (the first, by PRESETS' order), or None: a card of the club's own."""
+    wanted = model.check_house(model.merged(build_house({}), house))
+    return next((name for name in PRESETS if _preset_houses()[name] == wanted), None)
+
+
+_PRESET_HOUSES: dict[str, dict] = {}
+
+
+def _preset_houses() -> dict[str, dict]:
+    if not _PRESET_HOUSES:
+        _PRESET_HOUSES.update({name: preset_house(name) for name in PRESETS})
+    return _PRESET_HOUSES
+
+
+def shorthands_of(house: Mapping[str, Any]) -> dict[str, Any]:
+    """The shorthands (tariff, lost, solo_values) that say exactly what a complete house does, those it can say: a
+    house given whole keeps its shorthands from contradicting it. A house they cannot describe (fractions, a lost bid
+    that is neither flat nor per trick) leaves them out."""
+    out: dict[str, Any] = {}
+    levels = house.get("levels") or {}
+    values = [model.kept(levels[n]["made"]) if n in levels else None for n in model.LEVELS]
+    if all(v is not None and v.denominator == 1 and 1 <= v <= 1_000_000 for v in values):
+        if all(model.kept(levels[n]["over"]) == values[i] for i, n in enumerate(model.LEVELS)):
+            out["tariff"] = [int(v) for v in values if v is not None]
+        pairs = [(model.kept(levels[n]["lost"]), model.kept(levels[n]["short"])) for n in model.LEVELS]
+        if all(pair == (2 * v, Fraction(0)) for pair, v in zip(pairs, values) if v is not None):
+            out["lost"] = "flat"
+        elif all(pair == (Fraction(0), 2 * v) for pair, v in zip(pairs, values) if v is not None):
+            out["lost"] = "per_trick"
+    sol = house.get("sol") or {}
+    if set(sol) == set(SOLO_BIDS):
+        won = {bid: model.kept(sol[bid]["won"]) for bid in SOLO_BIDS}
+        if all(
+            v.denominator == 1
+            and 1 <= v <= 1_000_000
+            and model.kept(sol[bid]["lost"]) == 2 * v
+            and sol[bid]["max_tricks"] == SOLO_MAX_TRICKS[bid]
+            and model.kept(sol[bid]["won_per_under"]) == model.kept(sol[bid]["lost_per_over"]) == 0
+            for bid, v in won.items()
+        ):
+            out["solo_values"] = {bid: int(v) for bid, v in won.items()}
+    return out
+
+
+def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
+    options = dict(table.options)
+    preset = options.get("preset")
+    if preset is not None:
+        for key, value in (STANDARD_SHORTHANDS | PRESETS[preset][0]).items():
+            if key not in given:
+                options[key] = value.copy() if isinstance(value, (dict, list)) else value
+    try:
+        options["house"] = model.check_house(build_house(options))
+        model.check_playable(options["house"])
+    except OptionError as exc:  # a preset's numbers over a table's tariff out of range
+        return options, {f"options.house.{exc.path}": exc.args[0]}
+    # The shorthands only where they say what the house does: never a tariff, lost rule or sol values it contradicts.
+    for key in SHORTHANDS:
+        options.pop(key, None)
+    options.update(shorthands_of(options["house"]))
+    return options, {}
+
+
+def house_dict(options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The complete house of a rule set as data: the one it keeps, or (for options stored before `house` existed, or
+    a preset's shorthands) the one they build."""
+    house = options.get("house")
+    if not isinstance(house, Mapping) or any(key not in house for key in model.KEYS):
+        house = build_house(options)
+    return house
+
+
+# The houses parsed last, by the identity of the options they were parsed from: a game's options are one mapping for
+# as long as its protokoll is kept (Setup → every TableContext and HandContext), so a hand checked and scored takes its
+# house from here instead of serialising it again (a sorted json.dumps, half the Danish scoring of a hand). Options are
+# never changed in place; a new mapping (another game, another version read from the file) is parsed anew. The entry
+# holds the mapping, so its id cannot be reused while it is kept; at most HOUSES_KEPT, then they start over.
+HOUSES_KEPT = 512
+_houses: dict[int, tuple[Mapping[str, Any], Any, House]] = {}
+
+
+def house_of(options: Mapping[str, Any]) -> House:
+    """The house a game scores by, also for options stored before `house` existed; parsed once per options mapping."""
+    given = options.get("house")
+    kept = _houses.get(id(options))
+    if kept is not None and kept[0] is options and kept[1] is given:
+        return kept[2]
+    house = model.parse(house_dict(options))
+    if len(_houses) >= HOUSES_KEPT:
+        _houses.clear()
+    _houses[id(options)] = (options, given, house)
+    return house
+
+
+def is_solo(bid: Any) -> TypeGuard[str]:
+    return bid in SOLO_BIDS
+
+
+def ladder(house: House | None = None) -> list[tuple]:
+    """Every bid from lowest to highest as (bid, suffix); sol bids have suffix None. With a house: only what it lets
+    a table bid, the club suffixes it has (vip2, vip3, staerke) after halve."""
+    suffixes = [s for s in SUFFIXES + EXTRA_SUFFIXES if s in (house.suffixes if house else SUFFIXES)]
+    bids: list[tuple] = []
+    for n in range(7, 14):
+        if house is None or n in house.levels:
+            bids += [(n, "plain")] if "plain" in suffixes else []
+        bids += [(s, None) for s, after in SOLO_AFTER.items() if after == n and (house is None or s in house.sol)]
+        if house is None or n in house.levels:
+            bids += [(n, suffix) for suffix in suffixes if suffix != "plain"]
+    return bids
+
+
+def bid_value(inp, options) -> tuple[int, bool]:
+    """The value of a hand's bid for the bidder's side (per player: a sol's V, a trick bid's X as a size) and whether
+    it was made."""
+    house = house_of(options)
+    bid, tricks = inp["bid"], inp["tricks"]
+    if is_solo(bid):
+        return house.sol_value(bid, tricks)
+    value = house.trick_value(bid, inp.get("suffix") or "plain", tricks)
+    return abs(value), tricks >= bid
+
+
+def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: list[int], n: int, errors: dict):
+    """The other players of a sol (gå med): [{"seat", "tricks"}, …]."""
+    if house.gaa_med is None:
+        errors["with"] = Msg("this house does not let others play the same sol (gaa_med is null): leave it out")
+        return None
+    if not isinstance(value, list) or not value:
+        errors["with"] = Msg('must be a list of {"seat": s, "tricks": t} for each other player of the sol')
+        return None
+    out: list[dict[str, Any]] = []
+    seats = {bidder}
+    for i, entry in enumerate(value):
+        where = f"with.{i}"
+        if not isinstance(entry, Mapping) or set(entry) - {"seat", "tricks"}:
+            errors[where] = Msg('must be {"seat": s, "tricks": t}')
+            continue
+        s = seat(entry.get("seat"), n, f"{where}.seat", errors)
+        t = entry.get("tricks")
+        if not is_int(t) or not 0 <= t <= 13:
+            errors[f"{where}.tricks"] = Msg("must be a whole number from 0 to 13")
+        if s is None:
+            continue
+        if s not in playing:
+            errors[f"{where}.seat"] = Msg("the dealer sits out this hand and cannot play a sol")
+        elif s in seats:
+            errors[f"{where}.seat"] = Msg("plays this sol already")
+        seats.add(s)
+        out.append({"seat": s, "tricks": t})
+    if not errors and is_int(tricks) and tricks + sum(int(e["tricks"] or 0) for e in out) > 13:
+        errors["with"] = Msg("the sol players took more than 13 tricks together")
+    if not errors and house.gaa_med == "winners_pool" and len(seats) >= len(playing):
+        errors["with"] = Msg(
+            "in the winners' pool someone must play against the sol: at most %(n)d players", n=len(playing) - 1
+        )
+    return out
+
+
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    data = require_fields(raw, INPUT_FIELDS)
+    n, sitting_out = ctx.n_players, ctx.sitting_out
+    playing = list(ctx.playing)
+    house = house_of(ctx.options)
+    errors: dict = {}
+    if passed_out(data):
+        return {"passed": True}
+    if "iron_hand" in data:
+        if not ctx.options.get("iron_hand"):
+            raise InputError({"iron_hand": Msg("this game is played without jernhånd (option iron_hand)")})
+        extra = [k for k in data if k != "iron_hand"]
+        if extra:
+            raise InputError({k: Msg("a jernhånd is a new deal with no bid: leave it out") for k in extra})
+        asker = seat(data["iron_hand"], n, "iron_hand", errors)
+        if asker is not None and asker == sitting_out:
+            errors["iron_hand"] = Msg("the dealer sits out this hand and holds no cards")
+        if errors:
+            raise InputError(errors)
+        return {"iron_hand": asker}
+
+    bidder = seat(data.get("bidder"), n, "bidder", errors)
+    if bidder is not None and bidder == sitting_out:
+        errors["bidder"] = Msg("the dealer sits out this hand and cannot bid")
+
+    bid = data.get("bid")
+    if isinstance(bid, str):
+        bid = SOLO_ALIASES.get(bid, bid)
+    if bid is None:
+        errors["bid"] = Msg("is missing: a number of tricks from 7 to 13, or a sol bid")
+    elif not ((is_int(bid) and 7 <= bid <= 13) or bid in SOLO_BIDS):
+        errors["bid"] = Msg("must be 7 to 13 tricks or one of %(bids)s", bids=", ".join(SOLO_BIDS))
+        bid = None
+    elif (is_solo(bid) and bid not in house.sol) or (not is_solo(bid) and bid not in house.levels):
+        errors["bid"] = Msg("this house's tariff has no bid %(bid)s", bid=SOLO_NAMES[bid] if is_solo(bid) else str(bid))
+        bid = None
+
+    tricks = data.get("tricks")
+    if tricks is None:
+        errors["tricks"] = (
+            Msg("is missing: how many tricks the bidder took")
+            if is_solo(bid)
+            else Msg("is missing: how many tricks bidder and partner took together")
+        )
+    elif not is_int(tricks) or not 0 <= tricks <= 13:
+        errors["tricks"] = Msg("must be a whole number from 0 to 13")
+
+    out: dict = {"bidder": bidder, "bid": bid}
+    if bid is not None and is_solo(bid):
+        for key in ("suffix", "partner"):
+            if data.get(key) is not None:
+                errors[key] = (
+                    Msg("a %(bid)s is played alone with no partner: leave it out", bid=SOLO_NAMES[bid])
+                    if key == "partner"
+                    else Msg("a %(bid)s has no suffix: leave it out", bid=SOLO_NAMES[bid])
+                )
+        if data.get("trump") not in (None, NO_TRUMP):
+            errors["trump"] = Msg("a %(bid)s is played without trump", bid=SOLO_NAMES[bid])
+        if data.get("with") is not None:
+            joined = _check_with(data["with"], house, bidder, tricks, playing, n, errors)
+            if joined:
+                out["with"] = joined
+    elif bid is not None:
+        if data.get("with") is not None:
+            errors["with"] = Msg("only a sol bid can be played by several (gå med): leave it out")
+        suffix = data.get("suffix", "plain") or "plain"
+        if suffix not in SUFFIXES + EXTRA_SUFFIXES or suffix not in house.suffixes:
+            errors["suffix"] = Msg(
+                "must be one of %(choices)s",
+                choices=", ".join(s for s in SUFFIXES + EXTRA_SUFFIXES if s in house.suffixes),
+            )
+            suffix = None
+        trump = data.get("trump")
+        if suffix in SUFFIX_TRUMP:
+            trump = SUFFIX_TRUMP[suffix] if trump is None else trump
+            if trump != SUFFIX_TRUMP[suffix]:
+                errors["trump"] = {
+                    "gode": Msg("in a gode bid clubs are trump"),
+                    "sans": Msg("a sans bid is played without trump"),
+                    "staerke": Msg("in a stærke bid spades are trump"),
+                }[suffix]
+        elif suffix in ("plain", "halve"):
+            if trump is None:
+                errors["trump"] = Msg("is missing: choose the trump suit")
+            elif trump not in SUITS:
+                errors["trump"] = (
+                    Msg("only a vip or sans bid is played without trump")
+                    if trump == NO_TRUMP
+                    else Msg("must be a suit: %(choices)s", choices=", ".join(SUITS))
+                )
+        elif suffix in VIP_SUFFIXES:
+            if trump is None:
+                errors["trump"] = Msg("is missing: the suit the widow turned up, or none for a joker")
+            elif trump not in TRUMPS:
+                errors["trump"] = Msg("must be one of %(choices)s", choices=", ".join(TRUMPS))
+        partner = data.get("partner")
+        if partner is None:
+            errors["partner"] = Msg("is missing: who held the called ace (the bidder itself when selvmakker)")
+        else:
+            partner = seat(partner, n, "partner", errors)
+            if partner is not None and partner == sitting_out:
+                errors["partner"] = Msg("the dealer sits out this hand and cannot be partner")
+        out.update(suffix=suffix, trump=trump, partner=partner)
+    if errors:
+        raise InputError(errors)
+    out["tricks"] = tricks
+    return out
+
+
+def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
+    n = ctx.n_players
+    points = [0] * n
+    if inp.get("passed") or "iron_hand" in inp:
+        return tuple(points)
+    playing = list(ctx.playing)
+    house = house_of(ctx.options)
+    bidder = inp["bidder"]
+    if is_solo(inp["bid"]):
+        players = [(bidder, inp["tricks"])] + [(w["seat"], w["tricks"]) for w in inp.get("with", ())]
+        return tuple(model.sol_points(house, inp["bid"], players, playing, n))
+    value = house.trick_value(inp["bid"], inp["suffix"], inp["tricks"])
+    if inp["partner"] == bidder:
+        value = house.selvmakker(value)
+        team = {bidder}
+    else:
+        team = {bidder, inp["partner"]}
+    for s in playing:
+        points[s] = value if s in team else -value
+    if len(team) == 1:
+        points[bidder] = value * (len(playing) - 1)
+    return tuple(points)
+
+
+def bid_result(inp: Mapping[str, Any], table: TableContext) -> BidResult | None:
+    if not inp or inp.get("passed") or "iron_hand" in inp:
+        return None
+    made = bid_value(inp, table.options)[1]
+    if is_solo(inp["bid"]):
+        return BidResult(inp["bidder"], made, alone=True)
+    return BidResult(inp["bidder"], made, partner=inp["partner"])
+
+
+def sits_out(number: int, table: TableContext) -> int | None:
+    """Five at the table: the dealer sits out."""
+    return table.dealer_of(number) if table.n_players == 5 else None
+
+
+def tariff_matrix(options) -> dict:
+    """The bid × tricks table a table keeps score by on paper, computed by the same rule as every hand.
+
+    `bids` maps each bid of the house to 14 values, one per number of tricks 0..13, for a plain bid: what bidder and
+    partner each receive (made) or pay (negative, lost). `rows` holds (bid, suffix, the 14 values) for every bid of
+    the house's ladder. `sol` maps each sol bid to (V made with max_tricks, V lost with one trick more); `sol_rows`
+    holds (sol bid, 14 values of V: positive made, negative lost). `selvmakker` maps each X to Q where the factor is
+    not 1.
+    """
+    house = house_of(options)
+    rows = [
+        (bid, suffix, tuple(house.trick_value(bid, suffix, t) for t in range(14)))
+        for bid, suffix in ladder(house)
+        if suffix is not None
+    ]
+    sol_rows = []
+    for bid in SOLO_BIDS:
+        if bid in house.sol:
+            values = (house.sol_value(bid, t) for t in range(14))
+            sol_rows.append((bid, tuple(v if made else -v for v, made in values)))
+    return {
+        "bids": {bid: values for bid, suffix, values in rows if suffix == "plain"},
+        "rows": rows,
+        "sol": {
+            bid: (
+                house.sol_value(bid, house.sol[bid].max_tricks)[0],
+                house.sol_value(bid, house.sol[bid].max_tricks + 1)[0],
+            )
+            for bid in SOLO_BIDS
+            if bid in house.sol
+        },
+        "sol_rows": sol_rows,
+        "gaa_med": house.gaa_med,
+    }

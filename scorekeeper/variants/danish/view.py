@@ -1,0 +1,364 @@
+"""Danish whist on the pages: bidder, a bid from the ladder, trump, the called partner, tricks; its tariff table."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from wtforms.fields import SelectChoice
+
+from scorekeeper.core.game import TRUMPS
+from scorekeeper.games.forms import HandForm as BaseHandForm
+from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_shared as shared
+from scorekeeper.variants.danish import grid as danish_grid
+from scorekeeper.variants.danish import rules
+from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor, column_heading, number_text
+from scorekeeper.variants.danish.words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
+from scorekeeper.web import words
+from scorekeeper.web.i18n import MINUS, ngettext
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.inputs import number_or_raw
+
+NAME = rules.NAME
+OPTION_LABELS = shared.labels(
+    "deals",
+    "currency",
+    rate=_l("Money per point (the stake: what one point of the card is worth)"),
+    tariff=_l("Tariff for 7, 8 … 13"),
+    lost=_l("Lost bid pays"),
+    solo_values=_l("Sol values: sol, ren sol, bordlægger, ren bordlægger"),
+    preset=_l("Tariff preset"),
+    house=_l("The table's own tariff"),
+    iron_hand=_l("Jernhånd (a new deal for a hand without pictures, aces or jokers)"),
+)
+CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick")}
+FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "suffix": _l("Bid")}
+PLAYER_HINT = _l("Four players, or five: the dealer then sits out.")
+BLANK_ROWS = 17  # leaves room for the tariff table and a head of a club card's rules
+STYLESHEET = "variants/danish.css"
+SCRIPT = "variants/danish.js"
+TARIFF_PRESETS = rules.TARIFF_PRESETS
+STATS_WORDS = {"bids": _l("Bids 7–13 as bidder"), "alone": _l("Sol bids"), "self": _l("Selvmakker")}
+# The tariff card: option `house` in fields as a club prints its card (variants/danish/card.py), drawing the
+# tariff, lost rule, sol values and preset too; the same editor on the new-game page, the club's card and blank sheets.
+OPTION_EDITORS = {"house": CardEditor()}
+
+
+class HandForm(BaseHandForm):
+    bidder = radio()
+    bid = radio()
+    trump = radio()
+    partner = radio()
+    tricks = radio()
+    ERROR_FIELDS = {"suffix": "bid", "passed": "bid"}
+
+    def submitted(self, formdata, ctx) -> dict:
+        """The "passed out" and "jernhånd" buttons are hands of their own; gå med players come as with_<seat>."""
+        if formdata.get("passed"):
+            return {"passed": True}
+        if formdata.get("iron_hand"):
+            return {"iron_hand": number_or_raw(self.bidder.data, negative=True)}
+        inp = self.to_input(ctx)
+        joined = [
+            {"seat": number_or_raw(key[5:], negative=True), "tricks": number_or_raw(value, negative=True)}
+            for key, value in formdata.items()
+            if key.startswith("with_") and value != ""
+        ]
+        if joined and rules.is_solo(inp.get("bid")):
+            inp["with"] = joined
+        return inp
+
+    def to_input(self, ctx) -> dict:
+        bid = self.bid.data or ""
+        number, _sep, suffix = bid.partition("-")
+        out: dict = {
+            "bidder": number_or_raw(self.bidder.data, negative=True),
+            "bid": number_or_raw(number, negative=True) if number else None,
+            "tricks": number_or_raw(self.tricks.data, negative=True),
+        }
+        if rules.is_solo(number):
+            return out
+        out["suffix"] = suffix or "plain"
+        if self.trump.data:
+            out["trump"] = self.trump.data
+        partner = self.partner.data
+        out["partner"] = out["bidder"] if partner == "self" else number_or_raw(partner, negative=True)
+        return out
+
+    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
+        """A passed-out deal would replace a played hand: the page asks first."""
+        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
+
+    @staticmethod
+    def played(inp: dict) -> bool:
+        return not inp.get("passed")
+
+    @staticmethod
+    def data_from(inp: dict, ctx) -> dict:
+        if inp.get("passed"):
+            return {}
+        if "iron_hand" in inp:
+            return {"bidder": inp["iron_hand"]}
+        bid = (
+            str(inp["bid"])
+            if rules.is_solo(inp["bid"]) or inp.get("suffix", "plain") == "plain"
+            else f"{inp['bid']}-{inp['suffix']}"
+        )
+        data = {"bidder": inp["bidder"], "bid": bid, "tricks": inp["tricks"]}
+        if not rules.is_solo(inp["bid"]):
+            data["trump"] = inp.get("trump")
+            data["partner"] = "self" if inp["partner"] == inp["bidder"] else inp["partner"]
+        return data
+
+
+def bid_rows(options=None) -> list[list]:
+    """The core's ladder (of the game's house) as rows of buttons: a row per number of tricks, its sol bid (or a gap)
+    after the plain bid."""
+    rows: list[list] = []
+    last = None
+    for bid, suffix in rules.ladder(rules.house_of(options) if options is not None else None):
+        number = rules.SOLO_AFTER[bid] if suffix is None else bid
+        if number != last:
+            rows.append([None, None])
+            last = number
+        if suffix is None:
+            rows[-1][1] = SelectChoice(bid, solo_name(bid, options).replace("bordlægger", "bord\u00adlægger"))
+        elif suffix == "plain":
+            rows[-1][0] = SelectChoice(str(bid), str(bid))
+        else:
+            rows[-1].append(SelectChoice(f"{bid}-{suffix}", f"{bid} {suffix_name(suffix)}"))
+    return rows
+
+
+def buttons(form, ctx, side_names) -> dict:
+    players, out, playing = ctx.players, ctx.sitting_out, ctx.playing
+    form.tricks.choices = [SelectChoice(str(x), str(x)) for x in range(14)]
+    form.bidder.choices = [SelectChoice(str(i), players[i]) for i in playing]
+    form.partner.choices = [SelectChoice(str(i), players[i]) for i in playing] + [
+        SelectChoice("self", _("alone (selvmakker)"))
+    ]
+    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in TRUMPS]
+    rows = bid_rows(ctx.options)
+    form.bid.choices = [c for row in rows for c in row if c]
+    house = rules.house_of(ctx.options)
+    return {
+        "iron_hand": bool(ctx.options.get("iron_hand")),
+        "gaa_med": [{"seat": i, "name": players[i], "tricks": [str(t) for t in range(14)]} for i in playing]
+        if house.gaa_med
+        else [],
+        # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
+        "name_cols": 4 if max(len(w) for i in playing for w in players[i].replace("-", " ").split()) <= 11 else 2,
+        "bid_rows": rows,
+        "sitting_out": players[out] if out is not None else None,
+    }
+
+
+def hand_words(inp, ctx) -> str:
+    players = ctx.players
+    if inp.get("passed"):
+        return _("Passed out")
+    if "iron_hand" in inp:
+        return _("Jernhånd: %(player)s asked for a new deal", player=players[inp["iron_hand"]])
+    bidder = players[inp["bidder"]]
+    tricks = words.tricks_words(inp["tricks"])
+    if rules.is_solo(inp["bid"]):
+        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"], ctx.options), tricks=tricks)
+        for joined in inp.get("with", ()):
+            text += "; " + _(
+                "%(player)s too, %(tricks)s",
+                player=players[joined["seat"]],
+                tricks=words.tricks_words(joined["tricks"]),
+            )
+        return text
+    trump = "" if inp["suffix"] == "sans" else words.suit(inp.get("trump"))
+    bid = f"{bid_name(inp['bid'], inp['suffix'])} {trump}".strip()
+    if inp["partner"] == inp["bidder"]:
+        return _("%(bidder)s %(bid)s, alone (selvmakker), %(tricks)s", bidder=bidder, bid=bid, tricks=tricks)
+    return _(
+        "%(bidder)s %(bid)s, partner %(partner)s, %(tricks)s",
+        bidder=bidder,
+        bid=bid,
+        partner=players[inp["partner"]],
+        tricks=tricks,
+    )
+
+
+def minus(value: int) -> str:
+    return str(value).replace("-", MINUS)
+
+
+def _values(pairs, all_levels: bool) -> str:
+    """Values per bid: "10, 20, 40 …" when every bid 7–13 is played, else "8: 20, 9: 40"."""
+    return ", ".join(text if all_levels else f"{n}: {text}" for n, text in pairs)
+
+
+def house_rules(table) -> list[tuple[str, str]]:
+    """The rules in words, every number drawn from the house that scores (never from the shorthands): what a plain
+    bid made and lost by one trick gives (the points `bid_value` gives), the tricks over and short, the suffixes, the
+    sol bids, selvmakker, rounding, slam and exceptions, gå med, jernhånd."""
+    o = table.options
+    house = rules.house_of(o)
+    levels = sorted(house.levels)
+    every = levels == list(range(7, 14))
+    preset = rules.preset_of_house(rules.house_dict(o))
+    lines = [(_("Tariff"), str(PRESET_LABELS[preset]) if preset else _("own card"))]
+    if "plain" in house.suffixes:
+        made = [(n, minus(abs(house.trick_value(n, "plain", n)))) for n in levels]
+        lost = [(n, minus(abs(house.trick_value(n, "plain", n - 1)))) for n in levels]
+        label = _("Plain bid made (points)")
+    else:
+        made = [(n, number_text(house.levels[n].made)) for n in levels]
+        lost = [(n, number_text(house.levels[n].lost)) for n in levels]
+        label = _("Bid made (points, before the suffix)")
+    over = [(n, number_text(house.levels[n].over)) for n in levels]
+    if over == made:
+        lines.append((label, _("%(values)s; each trick over the same again", values=_values(made, every))))
+    else:
+        lines.append((label, _values(made, every)))
+        lines.append((_("Each trick over"), _values(over, every)))
+    lines.append((_("Lost by one trick"), _values(lost, every)))
+    if any(house.levels[n].short for n in levels):
+        short = [(n, number_text(house.levels[n].short)) for n in levels]
+        lines.append((_("Each further trick short"), _values(short, every)))
+    order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
+    factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
+    if house.overrides:  # a card in columns: no factor says it; the columns and the table do
+        grid, _exact = danish_grid.grid_of(rules.house_dict(o), o.get("names"))
+        lines.append(
+            (
+                _("Columns"),
+                " | ".join(column_heading(c.heading, c.suffixes) for c in grid.columns)
+                + " "
+                + _("(values in the table)"),
+            )
+        )
+    elif factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
+        lines.append((_("Suffixes"), _("vip, gode, sans and halve count double")))
+    elif factors:
+        lines.append(
+            (
+                _("Suffixes"),
+                ", ".join(
+                    f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
+                    for name, (base, trick) in factors.items()
+                ),
+            )
+        )
+    if house.selv_factor != 1:  # the usual rule (three times) the tariff table's caption says
+        lines.append(
+            (
+                _("Selvmakker"),
+                _(
+                    "each other pays %(factor)s of the value, the bidder three times that",
+                    factor=number_text(house.selv_factor),
+                ),
+            )
+        )
+    if house.made_factor or house.lost_factor or house.made_extra:
+        slam = [_("%(n)d tricks made: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.made_factor.items())]
+        slam += [_("%(n)d tricks lost: ×%(f)s", n=t, f=number_text(f)) for t, f in sorted(house.lost_factor.items())]
+        slam += [
+            _("%(n)d tricks made: %(x)s more tricks over counted", n=t, x=number_text(x))
+            for t, x in sorted(house.made_extra.items())
+        ]
+        lines.append((_("Slam"), "; ".join(slam)))
+    if house.cells:
+        lines.append(
+            (
+                _("Exceptions"),
+                ngettext(
+                    "own values for %(num)d bid or cell (in the table)",
+                    "own values for %(num)d bids or cells (in the table)",
+                    len(house.cells),
+                ),
+            )
+        )
+    if house.rounding != "half_away" or house.selv_rounding != "half_away":
+        lines.append((_("Rounding"), str(ROUNDING_WORDS.get(house.rounding, house.rounding))))
+    sol = []
+    for bid in rules.SOLO_BIDS:
+        if bid in house.sol:
+            won = house.sol_value(bid, house.sol[bid].max_tricks)[0]
+            lost_v = house.sol_value(bid, house.sol[bid].max_tricks + 1)[0]
+            sol.append(f"{solo_name(bid, o)} {minus(won)}/{minus(lost_v)}")
+    if sol:
+        lines.append((_("Sol bids (made / lost)"), ", ".join(sol)))
+    if house.gaa_med:
+        lines.append((_("Gå med"), GAA_MED_LABELS[house.gaa_med]()))
+    if o.get("iron_hand"):
+        lines.append((_("Jernhånd"), _("allowed: 0 for all, the deal passes on")))
+    return lines
+
+
+def tariff_matrix(options) -> dict:
+    """The core's matrix as the club's card has it, square by square: "rows" of (bid and column heading, points per
+    tricks 0..13), a row per bid and column of the card (a suffix whose squares differ from its column's gets a row of
+    its own), so no row is hidden and no factor claimed; "sol" as (the club's name, made, lost) and "sol_rows" as
+    (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
+    matrix = rules.tariff_matrix(options)
+    by_bid = {(bid, suffix): values for bid, suffix, values in matrix["rows"]}
+    grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("names"))
+    rows, by_column = [], {}
+    for n in grid.levels:
+        for i, column in enumerate(grid.columns):
+            found = [(s, by_bid[(n, s)]) for s in column.suffixes if (n, s) in by_bid]
+            if not found:
+                continue
+            if len({values for _s, values in found}) == 1:
+                plain = not column.heading and column.suffixes == ("plain",)  # the plain bid: its number alone
+                rows.append(
+                    (str(n) if plain else f"{n} {column_heading(column.heading, column.suffixes)}", found[0][1])
+                )
+                by_column.setdefault(i, {})[n] = found[0][1]
+            else:
+                rows += [(bid_name(n, s) if s != "plain" else f"{n} {_('plain')}", values) for s, values in found]
+                by_column.setdefault(i, {})[n] = None
+    # The short form a score sheet prints: a column that is, square by square, one whole multiple of the plain column
+    # is said once as its factor (only then: never a factor the card does not have).
+    base = next((i for i, c in enumerate(grid.columns) if c.suffixes == ("plain",)), None)
+    folded, multiples = set(), []
+    if base is not None and all(by_column.get(base, {}).get(n) for n in grid.levels):
+        for i, column in enumerate(grid.columns):
+            squares = by_column.get(i, {})
+            if i == base or any(squares.get(n) is None for n in grid.levels):
+                continue
+            factors = {
+                v // b if b and v % b == 0 else None
+                for n in grid.levels
+                for v, b in zip(squares[n], by_column[base][n])
+            }
+            if len(factors) == 1 and None not in factors and 0 not in factors:
+                folded.add(column_heading(column.heading, column.suffixes))
+                multiples.append((column_heading(column.heading, column.suffixes), factors.pop(), column.suffixes))
+    short = [(label, values) for label, values in rows if label.partition(" ")[2] not in folded]
+    return {
+        "bids": matrix["bids"],
+        "rows": rows,
+        "short_rows": short,
+        "multiples": [(heading, factor) for heading, factor, _s in multiples],
+        "standard_suffixes": [(set(s), f) for _h, f, s in multiples] == [(set(rules.SUFFIXES[1:]), 2)],
+        "sol": [(solo_name(bid, options), made, lost) for bid, (made, lost) in matrix["sol"].items()],
+        "sol_rows": [(solo_name(bid, options), values) for bid, values in matrix["sol_rows"]],
+        "gaa_med": matrix["gaa_med"],
+    }
+
+
+def blank_columns(table) -> list[tuple[str, str]]:
+    return [
+        ("bidder", _("Bidder")),
+        ("bid", _("Bid")),
+        ("trump", _("Trump")),
+        ("partner", _("Partner")),
+        ("tricks", _("Tricks")),
+    ]
+
+
+def csv_columns(table, side_names) -> list:
+    """The entered fields; `iron_hand` and `with` only where the table's rules allow them, so that a game without
+    those club rules keeps the columns its spreadsheets were made for."""
+    options = table.options
+    allowed = {"iron_hand": bool(options.get("iron_hand")), "with": bool((options.get("house") or {}).get("gaa_med"))}
+    return [
+        shared.field(name, table.players, seat=name in ("bidder", "partner"))
+        for name in rules.INPUT_FIELDS
+        if allowed.get(name, True)
+    ]

@@ -1,0 +1,1 @@
+"""German whist: rules.py (pure) and view.py (its pages)."""

@@ -1,0 +1,1 @@
+"""Norwegian whist: rules.py (pure) and view.py (its pages)."""

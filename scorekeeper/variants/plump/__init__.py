@@ -1,0 +1,1 @@
+"""Plump: rules.py (pure) and view.py (its pages)."""

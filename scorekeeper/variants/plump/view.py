@@ -1,0 +1,188 @@
+"""Plump on the pages: each player's bid and tricks on one screen (a stepper per player, the dealer's forbidden bid
+marked, the last player's tricks filled in), the deal's cards said and sent; each player's bid/tricks in their own
+protokoll cell; a blank sheet with the cards per deal printed ahead and a bid column per player."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from wtforms.fields import HiddenField, SelectChoice
+
+from scorekeeper.core import deal_sizes
+from scorekeeper.games.forms import HandForm as BaseHandForm
+from scorekeeper.games.forms import radio
+from scorekeeper.variants.plump import rules
+from scorekeeper.web import words
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.i18n import ngettext
+from scorekeeper.web.inputs import number_or_raw
+
+NAME = rules.NAME
+SEATS = max(rules.PLAYER_COUNTS)
+OPTION_LABELS = {
+    "schedule": _l("Cards per deal"),
+    "max_cards": _l("Most cards in a deal"),
+    "hook": _l("The hook: the dealer may not make the bids add up"),
+    "bonus": _l("Points for an exact bid, besides the bid"),
+    "zero_bid": _l("Points for an exact bid of nothing"),
+    "miss": _l("A missed bid scores"),
+    "lead": _l("Who leads"),
+}
+CHOICE_LABELS = {
+    "down_up": _l("from the most down to 1 and up again"),
+    "up_down": _l("from 1 up to the most and down again"),
+    "down": _l("from the most down to 1"),
+    "up": _l("from 1 up to the most"),
+    "zero": _l("nothing"),
+    "tricks": _l("a point per trick taken"),
+    "minus_difference": _l("minus the difference"),
+    "left_of_dealer": _l("the player left of the dealer"),
+    "highest_bid": _l("the highest bidder"),
+}
+FIELD_LABELS = {"bids": _l("Bids"), "tricks": _l("Tricks"), "cards": _l("Cards")}
+STYLESHEET = "variants/plump.css"
+SCRIPT = "variants/plump.js"
+BLANK_ROWS = 28
+
+
+class HandForm(BaseHandForm):
+    """A bid and a tricks field per seat (b0…b7, t0…t7), and the deal's cards as the page said them."""
+
+    cards = HiddenField()
+
+    def to_input(self, ctx) -> dict:
+        n = ctx.n_players
+        bids = [number_or_raw(self[f"b{s}"].data, negative=True) for s in range(n)]
+        tricks = [number_or_raw(self[f"t{s}"].data, negative=True) for s in range(n)]
+        missing = [s for s, t in enumerate(tricks) if t is None]
+        if len(missing) == 1 and all(isinstance(t, int) for t in tricks if t is not None):
+            left = ctx.cards - sum(t for t in tricks if t is not None)
+            if left >= 0:
+                tricks[missing[0]] = left  # the last player's tricks: what is left of the deal
+        inp: dict = {
+            "bids": None if all(b is None for b in bids) else bids,
+            "tricks": None if all(t is None for t in tricks) else tricks,
+        }
+        cards = number_or_raw(self.cards.data, negative=True)
+        if cards is not None:
+            inp["cards"] = cards
+        return inp
+
+    @staticmethod
+    def data_from(inp: dict, ctx) -> dict:
+        data: dict = {"cards": str(ctx.cards)}
+        for name, key in (("bids", "b"), ("tricks", "t")):
+            for s, value in enumerate(inp.get(name) or []):
+                data[f"{key}{s}"] = value
+        return data
+
+
+for _seat in range(SEATS):
+    setattr(HandForm, f"b{_seat}", radio())
+    setattr(HandForm, f"t{_seat}", radio())
+
+
+def _forbidden(form, ctx) -> int | None:
+    """The dealer's forbidden bid under the hook, once the others' bids are known: what would make them add up."""
+    if not ctx.options["hook"]:
+        return None
+    others = [number_or_raw(form[f"b{s}"].data) for s in range(ctx.n_players) if s != ctx.dealer]
+    if not all(isinstance(b, int) for b in others):
+        return None
+    bid = ctx.cards - sum(others)
+    return bid if 0 <= bid <= ctx.cards else None
+
+
+def buttons(form, ctx, side_names) -> dict:
+    choices = [SelectChoice(str(k), str(k)) for k in range(ctx.cards + 1)]
+    n = ctx.n_players
+    for s in range(n):
+        form[f"b{s}"].choices = choices
+        form[f"t{s}"].choices = choices
+    form.cards.data = str(ctx.cards)
+    forbidden = _forbidden(form, ctx)
+    order = [(ctx.dealer + k) % n for k in range(1, n + 1)]  # the bids go round from the dealer's left
+    seats = [
+        {
+            "seat": s,
+            "name": side_names[s],
+            "bid": f"b{s}",
+            "tricks": f"t{s}",
+            "dealer": s == ctx.dealer,
+            "forbidden": forbidden if s == ctx.dealer else None,
+        }
+        for s in order
+    ]
+    return {
+        "seats": seats,
+        "cards": ctx.cards,
+        "cards_words": ngettext("%(num)d card each", "%(num)d cards each", ctx.cards),
+        "hook": ctx.options["hook"],
+        "cols": min(ctx.cards + 1, 7),
+        "hidden": {f"{k}{s}" for k in "bt" for s in range(n, SEATS)} | {"cards"},
+    }
+
+
+def _bid_words(bids) -> str:
+    return _("bids %(bids)s", bids=words.score(bids))
+
+
+def hand_words(inp, ctx) -> str:
+    return _("%(bids)s, tricks %(tricks)s", bids=_bid_words(inp["bids"]), tricks=words.score(inp["tricks"]))
+
+
+def cell_words(inp, ctx) -> list[str]:
+    return [f"{b}/{t}" for b, t in zip(inp["bids"], inp["tricks"])]
+
+
+def bids_words(bids, ctx) -> str:
+    total = sum(bids["bids"])
+    return _(
+        "%(bids)s: %(total)d bid for %(cards)d tricks", bids=_bid_words(bids["bids"]), total=total, cards=ctx.cards
+    )
+
+
+def bids_cells(bids, ctx) -> list[str]:
+    return [_("bid %(n)d", n=b) for b in bids["bids"]]
+
+
+def house_rules(table) -> list[tuple[str, str]]:
+    o = table.options
+    sizes = rules.schedule_sizes(o, table.n_players)
+    schedule = " ".join(map(str, sizes)) if len(sizes) <= 20 else " ".join(map(str, sizes[:19])) + " …"
+    exact = _("%(bonus)d + the bid; nothing bid and nothing taken: %(zero)d", bonus=o["bonus"], zero=o["zero_bid"])
+    return [
+        (_("Cards per deal"), schedule),
+        (_("Exact bid"), exact),
+        (_("Missed bid"), str(CHOICE_LABELS[o["miss"]])),
+        (_("The hook"), _("on: the dealer may not make the bids add up") if o["hook"] else _("off")),
+        (_("Leads"), str(CHOICE_LABELS[o["lead"]])),
+    ]
+
+
+def blank_columns(table) -> list[tuple[str, str]]:
+    return [("cards", _("Cards"))]
+
+
+def blank_side_columns(table) -> list[tuple[str, str]]:
+    return [("bid", _("bid"))]
+
+
+def blank_cells(number, table) -> dict:
+    return {"cards": str(rules.cards(number, table))}
+
+
+def csv_columns(table, side_names) -> list:
+    def per_seat(name, label, s):
+        return (f"{label} {side_names[s]}", lambda inp: inp[name][s])
+
+    return [per_seat("bids", "bid", s) for s in range(table.n_players)] + [
+        per_seat("tricks", "tricks", s) for s in range(table.n_players)
+    ]
+
+
+def hand_fields(hand) -> dict:
+    return {"cards": hand.cards}
+
+
+def answer_fields(protokoll) -> dict:
+    return {"deal_sizes": list(deal_sizes(protokoll.setup) or ()), "next_cards": protokoll.next_cards}

@@ -1,0 +1,1 @@
+"""Scotch whist: rules.py (pure) and view.py (its pages)."""

@@ -1,0 +1,1 @@
+"""Solo whist: rules.py (pure) and view.py (its pages)."""

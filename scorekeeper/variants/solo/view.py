@@ -1,0 +1,151 @@
+"""Solo whist on the pages: the contract from the ladder, the bidder, the partner of a prop, the declaring side's
+tricks; or passed out in one tap."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from wtforms.fields import SelectChoice
+
+from scorekeeper.games.forms import HandForm as BaseHandForm
+from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_shared as shared
+from scorekeeper.variants.solo import rules
+from scorekeeper.web import words
+from scorekeeper.web.i18n import gettext as _
+from scorekeeper.web.inputs import number_or_raw
+
+NAME = rules.NAME
+# The club statistics page: a prop and cop is a bid with a partner, every other contract is played alone.
+STATS_WORDS = {"bids": _l("Prop and cop as proposer"), "alone": _l("Solos, misères and abundances")}
+OPTION_LABELS = shared.labels(
+    "deals",
+    "rate",
+    "currency",
+    values=_l("Units: prop, solo, misère, abundance, royal abundance, misère ouverte, abundance declared"),
+    overtricks=_l("Units per over- or undertrick"),
+)
+FIELD_LABELS = {"passed": _l("Passed out (all passed)")}
+PLAYER_HINT = _l("Four players, each scoring alone; alliances change every hand.")
+STYLESHEET = "variants/solo.css"
+
+
+class HandForm(BaseHandForm):
+    bid = radio()
+    bidder = radio()
+    partner = radio()
+    tricks = radio()
+    ERROR_FIELDS = {"passed": "bid"}
+
+    def submitted(self, formdata, ctx) -> dict:
+        """The "passed out" button is a hand of its own."""
+        if formdata.get("passed"):
+            return {"passed": True}
+        return self.to_input(ctx)
+
+    def to_input(self, ctx) -> dict:
+        bid = self.bid.data or None
+        out: dict = {"bid": bid, "bidder": number_or_raw(self.bidder.data, negative=True)}
+        if bid == "prop":  # a partner tapped before the contract changed from prop is no part of a solo
+            out["partner"] = number_or_raw(self.partner.data, negative=True)
+        out["tricks"] = number_or_raw(self.tricks.data, negative=True)
+        return out
+
+    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
+        """A passed-out deal would replace a played hand: the page asks first."""
+        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
+
+    @staticmethod
+    def played(inp: dict) -> bool:
+        return not inp.get("passed")
+
+    @staticmethod
+    def data_from(inp: dict, ctx) -> dict:
+        if inp.get("passed"):
+            return {}
+        return {k: inp[k] for k in (*rules.BID_FIELDS, "tricks") if k in inp}  # a deal in progress: no tricks yet
+
+
+def bid_name(bid: str) -> str:
+    """The one contract asked for, translated."""
+    return {
+        "prop": lambda: _("prop and cop"),
+        "solo": lambda: _("solo"),
+        "misere": lambda: _("misère"),
+        "abundance": lambda: _("abundance"),
+        "royal_abundance": lambda: _("royal abundance"),
+        "misere_ouverte": lambda: _("misère ouverte"),
+        "abundance_declared": lambda: _("abundance declared"),
+    }[bid]()
+
+
+def buttons(form, ctx, side_names) -> dict:
+    players = ctx.players
+    form.bid.choices = [SelectChoice(b, bid_name(b)) for b in rules.BIDS]
+    form.bidder.choices = [SelectChoice(str(i), p) for i, p in enumerate(players)]
+    form.partner.choices = [SelectChoice(str(i), p) for i, p in enumerate(players)]
+    form.tricks.choices = [SelectChoice(str(t), str(t)) for t in range(14)]
+    # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
+    return {"name_cols": 4 if max(len(w) for p in players for w in p.replace("-", " ").split()) <= 11 else 2}
+
+
+def leads_by(form, ctx):
+    """The dealer's left leads, but the bidder leads an abundance declared: the header follows the contract and the
+    bidder tapped together (the rules' `leader` for each pair; a contract without a bidder yet, the dealer's left)."""
+    seats = {
+        f"{bid}|{bidder}": rules.leader({"bid": bid, "bidder": bidder}, ctx)
+        for bid in rules.BIDS
+        for bidder in range(ctx.n_players)
+    }
+    seats.update({f"{bid}|": rules.leader({"bid": None}, ctx) for bid in ("", *rules.BIDS)})
+    seats.update({f"|{bidder}": rules.leader({"bid": None}, ctx) for bidder in range(ctx.n_players)})
+    return ("bid", "bidder"), seats
+
+
+def hand_words(inp, ctx) -> str:
+    players = ctx.players
+    if inp.get("passed"):
+        return _("Passed out")
+    tricks = words.tricks_words(inp["tricks"])
+    if inp["bid"] == "prop":
+        return _(
+            "%(bidder)s prop, %(partner)s cop, %(tricks)s",
+            bidder=players[inp["bidder"]],
+            partner=players[inp["partner"]],
+            tricks=tricks,
+        )
+    return _("%(bidder)s %(bid)s, %(tricks)s", bidder=players[inp["bidder"]], bid=bid_name(inp["bid"]), tricks=tricks)
+
+
+def bids_words(bids, ctx) -> str:
+    """The deal in progress: the contract and who plays it, before the tricks are known ("Anna prop, Carl cop")."""
+    players = ctx.players
+    if bids["bid"] == "prop":
+        return _("%(bidder)s prop, %(partner)s cop", bidder=players[bids["bidder"]], partner=players[bids["partner"]])
+    return _("%(bidder)s %(bid)s", bidder=players[bids["bidder"]], bid=bid_name(bids["bid"]))
+
+
+def house_rules(table) -> list[tuple[str, str]]:
+    options = table.options
+    values = options.get("values") or rules.DEFAULT_VALUES
+    lines = [(_("Units"), ", ".join(f"{bid_name(b)} {values[b]}" for b in rules.BIDS))]
+    if options.get("overtricks"):
+        lines.append(
+            (
+                _("Over- and undertricks"),
+                _("%(n)d a trick (prop, solo, abundance)", n=options["overtricks"]),
+            )
+        )
+    return lines
+
+
+def blank_columns(table) -> list[tuple[str, str]]:
+    return [
+        ("bid", _("Contract")),
+        ("bidder", _("Bidder")),
+        ("partner", _("Partner")),
+        ("tricks", _("Tricks")),
+    ]
+
+
+def csv_columns(table, side_names) -> list:
+    return [shared.field(name, table.players, seat=name in ("bidder", "partner")) for name in rules.INPUT_FIELDS]

@@ -1,0 +1,1 @@
+"""Swedish whist: rules.py (pure) and view.py (its pages)."""
