@@ -222,8 +222,8 @@ def test_the_issues_card_as_printed_in_one_sitting(page, live_server, typed):
     club = stored_club(db_path, club_id)
     options = club.options
     assert not {"tariff", "lost", "solo_values"} & set(options)  # no shorthand that contradicts the card
-    assert options["names"]["sol"] == {"sol": "sol", "ren_sol": "ren sol", "bordlaegger": "bordlægger"}
-    assert [c["heading"] for c in options["names"]["columns"]] == [h for h, _s in LAEDER["columns"]]
+    assert options["card_names"]["sol"] == {"sol": "sol", "ren_sol": "ren sol", "bordlaegger": "bordlægger"}
+    assert [c["heading"] for c in options["card_names"]["columns"]] == [h for h, _s in LAEDER["columns"]]
     house = model.parse(options["house"])
     assert sorted(house.levels) == list(range(8, 14)) and set(house.sol) == {"sol", "ren_sol", "bordlaegger"}
     assert (
@@ -234,7 +234,7 @@ def test_the_issues_card_as_printed_in_one_sitting(page, live_server, typed):
         for (_heading, suffixes), v in zip(LAEDER["columns"], row):
             for s in suffixes:  # made = the value + the value per trick over; lost = the value per missing trick
                 assert house.level(n, s) == model.Level(v, v, 0, v), (n, s)
-    grid, same = danish_grid.grid_of(options["house"], options["names"])
+    grid, same = danish_grid.grid_of(options["house"], options["card_names"])
     assert same and [c.heading for c in grid.columns] == [h for h, _s in LAEDER["columns"]]
 
     # The stored card opens as its grid, and prints on one A4 page with every column of tricks.
@@ -309,7 +309,7 @@ def test_the_presets_as_their_clubs_print_them(page, live_server):
         options = page.request.get(f"{base}/api/games/{game_id}").json()["options"]
         assert options["house"] == danish.preset_house(name), name
         assert options["preset"] == name
-        assert options["names"]["columns"] == [{"heading": h, "suffixes": list(s)} for h, s in card["columns"]]
+        assert options["card_names"]["columns"] == [{"heading": h, "suffixes": list(s)} for h, s in card["columns"]]
         # The score sheet's short table: a column said as a factor only where every square is that multiple.
         page.goto(f"{base}/g/{game_id}/print")
         caption = page.locator(".tariff h2").inner_text()

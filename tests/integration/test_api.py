@@ -31,7 +31,7 @@ def test_create_game_answers_the_game_with_all_options_and_edit_key(client):
         "solo_values",
         "preset",
         "house",
-        "names",
+        "card_names",
         "iron_hand",
         "rate",
         "currency",

@@ -166,14 +166,14 @@ def _within(module: str, package: str) -> bool:
 
 
 def pure(module: str) -> bool:
-    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py), clubs/rules/, drives/rules*, and
+    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py and grid.py), clubs/rules/, drives/rules*, and
     the packages on their way (docstrings only), so that importing any rule loads no Flask, SQL or form."""
     parts = module.split(".")
     return (
         _within(module, "scorekeeper.core")
         or _within(module, "scorekeeper.clubs.rules")
         or _within(module, "scorekeeper.drives.rules")
-        or (parts[:2] == ["scorekeeper", "variants"] and (len(parts) == 2 or parts[-1] in ("rules", "house")))
+        or (parts[:2] == ["scorekeeper", "variants"] and (len(parts) == 2 or parts[-1] in ("rules", "house", "grid")))
         or (len(parts) == 3 and parts[1] == "variants" and MODULES[module].name == "__init__.py")
         or module in ("scorekeeper.clubs", "scorekeeper.drives")
     )
@@ -211,6 +211,7 @@ def test_a_room_imports_only_from_the_rooms_below_it(room, inside, allowed):
 
 def test_the_rooms_are_found_by_path():
     assert pure("scorekeeper.variants.danish.rules") and pure("scorekeeper.variants.danish.house")
+    assert pure("scorekeeper.variants.danish.grid")
     assert not pure("scorekeeper.variants.danish.view") and not pure("scorekeeper.variants.views")
     assert pure("scorekeeper.clubs.rules.evening") and not pure("scorekeeper.clubs.service")
     assert service("scorekeeper.drives.service") and not service("scorekeeper.drives.pages")

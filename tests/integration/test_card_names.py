@@ -27,7 +27,7 @@ NAMES = grid.names_of(CARD, {"bordlaegger": "stor bordlægger"})
 
 def card_options():
     house = model.merged(danish.build_house({}), grid.house_parts(CARD) | {"sol": SOL, "gaa_med": "independent"})
-    return {"house": model.check_house(house), "names": NAMES}
+    return {"house": model.check_house(house), "card_names": NAMES}
 
 
 def text_of(html: str) -> str:
@@ -72,7 +72,7 @@ def test_no_shorthand_contradicts_the_house(client, db):
     game, _key = new_game(client, card_options())
     options = client.get(f"/api/games/{game}").json["options"]
     assert not {"tariff", "lost", "solo_values"} & set(options)
-    assert options["names"] == NAMES
+    assert options["card_names"] == NAMES
     standard, _key = new_game(client, {"preset": "per_trick"})
     options = client.get(f"/api/games/{standard}").json["options"]
     assert options["tariff"] == [10, 20, 40, 80, 160, 320, 640] and options["lost"] == "per_trick"
@@ -81,11 +81,11 @@ def test_no_shorthand_contradicts_the_house(client, db):
         {"name": "Læderwhist", "currency": "DKK", "variant": "danish", "options": card_options(), "password": PASSWORD},
     )
     card = client.get(f"/c/{club_id}/card.json").json
-    assert not {"tariff", "lost", "solo_values"} & set(card["options"]) and card["options"]["names"] == NAMES
+    assert not {"tariff", "lost", "solo_values"} & set(card["options"]) and card["options"]["card_names"] == NAMES
 
 
 def test_names_are_refused_in_words_naming_the_option(client):
     r = client.post(
-        "/api/games", json={"variant": "danish", "players": PLAYERS, "options": {"names": {"sol": {"grand": "x"}}}}
+        "/api/games", json={"variant": "danish", "players": PLAYERS, "options": {"card_names": {"sol": {"grand": "x"}}}}
     )
-    assert r.status_code == 400 and any("names" in key for key in r.json["errors"]), r.json
+    assert r.status_code == 400 and any("card_names" in key for key in r.json["errors"]), r.json

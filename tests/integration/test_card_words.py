@@ -73,7 +73,7 @@ def test_the_words_and_the_printed_table_are_the_points_bid_value_gives(house, s
     # whose squares differ from its column's has a row of its own. No factor is printed.
     assert printed["multiples"] == ""
     rows = {row["bid"]: [number(c["value"]) for c in row["cells"]] for row in printed["rows"]}
-    found, _exact = danish_grid.grid_of(options["house"], options.get("names"))
+    found, _exact = danish_grid.grid_of(options["house"], options.get("card_names"))
     for n, s in danish.ladder(danish.house_of(options)):
         if s is None:
             continue

@@ -5,7 +5,7 @@ is translated into the house of RULES.md (variants/danish/grid.py) and back, so 
 
 The editor of option `house` (OPTION_EDITORS in variants/danish/view.py): `blank(options)` fills the fields from a
 rule set, `read(formdata, files)` turns posted fields into the options they set (a complete house, the club's words in
-option `names`, the preset it is if it is one, the shorthands that say the same), with each error keyed by the field
+option `card_names`, the preset it is if it is one, the shorthands that say the same), with each error keyed by the field
 it belongs to; `view(state, …)` is the template's context (templates/variants/danish/card.html). The fields are the
 truth: a preset only fills them when the treasurer asks (the "Fill in" button), and shows in them at once.
 """
@@ -88,7 +88,7 @@ def _number(text: str, path: str, high: int, errors: dict, where: str) -> Fracti
 
 def texts_of(house: Mapping[str, Any], names: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Every field's text for a complete, normalised house: the grid it opens as (variants/danish/grid.py), in
-    the club's own column layout and words (option `names`) when they fit it."""
+    the club's own column layout and words (option `card_names`) when they fit it."""
     out: dict[str, str] = {}
     grid, _exact = danish_grid.grid_of(house, names)
     out[name("columns")] = str(len(grid.columns))
@@ -321,7 +321,7 @@ def options_of(house: dict[str, Any], names: Mapping[str, Any] | None = None) ->
     """The options a card sets: the house whole, the club's words, the preset it is (if one), the shorthands that say
     the same (only those: none that contradicts the house)."""
     words = danish_grid.check_names(names) if names else None
-    return {"house": house, "names": words, "preset": rules.preset_of_house(house)} | rules.shorthands_of(house)
+    return {"house": house, "card_names": words, "preset": rules.preset_of_house(house)} | rules.shorthands_of(house)
 
 
 def box_text(house: Mapping[str, Any]) -> str:
@@ -332,7 +332,7 @@ class CardEditor:
     """The editor of option `house`; it draws the tariff, the lost rule, the sol values and the preset too."""
 
     template = "variants/danish/card.html"
-    covers = ("tariff", "lost", "solo_values", "preset", "house", "names")
+    covers = ("tariff", "lost", "solo_values", "preset", "house", "card_names")
     mark = MARK
     files = (FILE,)
 
@@ -346,7 +346,7 @@ class CardEditor:
     def blank(self, options: Mapping[str, Any], notice: str | None = None) -> State:
         """The fields of a rule set (resolved options, as a game or club keeps them)."""
         house = model.check_house(rules.house_dict(options))
-        names = options.get("names")
+        names = options.get("card_names")
         return State(texts_of(house, names), options=options_of(house, names), notice=notice, box=box_text(house))
 
     def read(self, formdata, files=None) -> State:
@@ -421,12 +421,12 @@ class CardEditor:
         except (JSONRefused, OptionError) as exc:
             return State(texts, {FILE: Msg("%(reason)s: %(detail)s", reason=wrong, detail=message_of(exc))})
         notice = _("The card “%(name)s” is in the fields. Nothing is saved yet.", name=card["name"] or "?")
-        names = card["options"].get("names")
+        names = card["options"].get("card_names")
         try:
             names = danish_grid.check_names(names)
         except ValueError:
             names = None
-        state = self.blank({"house": house, "names": names}, notice)
+        state = self.blank({"house": house, "card_names": names}, notice)
         state.more = {k: v for k, v in card["options"].items() if k not in self.covers}
         state.more["evening"] = card["evening"]
         return state
@@ -456,7 +456,7 @@ class CardEditor:
             return f"{SENT}{path}"
         if path.startswith("house."):
             return _field_of_path(path.removeprefix("house."))
-        if path.startswith("names"):
+        if path.startswith("card_names"):
             return name("col", 0, "heading")
         return BOX
 

@@ -2,7 +2,7 @@
 made, an overtrick and a lost bid follow from a square) and the house of RULES.md it is: levels, suffixes, overrides.
 
 `house_parts(grid)` gives the house's levels, suffixes and overrides; `grid_of(house, names)` gives the grid a stored
-house opens as (the club's own column layout from option `names` when it fits the house), and whether it says the
+house opens as (the club's own column layout from option `card_names` when it fits the house), and whether it says the
 house exactly. Pure; no words here: a heading left empty is named by the page from its suffixes.
 """
 
@@ -99,7 +99,7 @@ def house_parts(grid: Grid) -> dict[str, Any]:
 
 
 def names_of(grid: Grid, sol: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Option `names`: the card's columns as the club lays them out, and its own names of its sol bids."""
+    """Option `card_names`: the card's columns as the club lays them out, and its own names of its sol bids."""
     return {
         "columns": [{"heading": c.heading, "suffixes": list(c.suffixes)} for c in grid.columns],
         "sol": {k: v for k, v in (sol or {}).items() if v},
@@ -170,7 +170,7 @@ def grid_of(house: Mapping[str, Any], names: Mapping[str, Any] | None = None) ->
 
 
 def check_names(value: Any) -> dict[str, Any] | None:
-    """Option `names`: {"columns": [{"heading", "suffixes"}], "sol": {bid: name}}; raises ValueError(Msg)."""
+    """Option `card_names`: {"columns": [{"heading", "suffixes"}], "sol": {bid: name}}; raises ValueError(Msg)."""
     if value is None:
         return None
     if not isinstance(value, Mapping) or set(value) - {"columns", "sol"}:

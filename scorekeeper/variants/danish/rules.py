@@ -188,7 +188,7 @@ OPTIONS = {
         ),
         "json",
     ),
-    "names": Option(
+    "card_names": Option(
         None,
         danish_grid.check_names,
         Msg(

@@ -222,7 +222,7 @@ def house_rules(table) -> list[tuple[str, str]]:
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
     if house.overrides:  # a card in columns: no factor says it; the columns and the table do
-        grid, _exact = danish_grid.grid_of(rules.house_dict(o), o.get("names"))
+        grid, _exact = danish_grid.grid_of(rules.house_dict(o), o.get("card_names"))
         lines.append(
             (
                 _("Columns"),
@@ -296,7 +296,7 @@ def tariff_matrix(options) -> dict:
     (name, V per tricks 0..13); "bids" the plain rows by number, as the core has them."""
     matrix = rules.tariff_matrix(options)
     by_bid = {(bid, suffix): values for bid, suffix, values in matrix["rows"]}
-    grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("names"))
+    grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("card_names"))
     rows, by_column = [], {}
     for n in grid.levels:
         for i, column in enumerate(grid.columns):

@@ -29,8 +29,8 @@ PRESET_LABELS = {
 
 
 def solo_name(bid: str, options=None) -> str:
-    """The club's own name of a sol bid (option `names`), else the one word asked for, translated (not all four)."""
-    own = ((options or {}).get("names") or {}).get("sol") or {}
+    """The club's own name of a sol bid (option `card_names`), else the one word asked for, translated (not all four)."""
+    own = ((options or {}).get("card_names") or {}).get("sol") or {}
     if own.get(bid):
         return own[bid]
     return {
