@@ -3,12 +3,17 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: setup system-run system-test run dev test quick bench catalogs messages clean
+.PHONY: setup system-test system-bench run dev test quick bench catalogs messages clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+# The benchmark's extra on top: WeasyPrint, the old PDF path it measures against (bench/weasy.py).
+$(VENV)/.bench: $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[test,bench]'
 	touch $@
 
 setup: $(VENV)/.installed catalogs
@@ -21,14 +26,15 @@ messages: $(VENV)/.installed
 	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -w 100 -o scorekeeper/translations/messages.pot .
 	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching -w 100
 
-# Debian packages: `run` only what serving needs (the DejaVu fonts for the PDFs); `test` adds Chromium, poppler, wrk, nginx.
-system-run:
-	bash scripts/system-packages.sh run
-
+# Debian packages: serving needs none (the PDFs' fonts ship in scorekeeper/fonts/); `test` is Chromium, poppler, nginx
+# and the fonts the browser draws with; `bench` adds wrk and WeasyPrint's Pango.
 system-test:
 	bash scripts/system-packages.sh test
 
-run: setup system-run
+system-bench:
+	bash scripts/system-packages.sh bench
+
+run: setup
 	$(PY) -m scorekeeper init-db
 	$(PY) -m scorekeeper serve --host 0.0.0.0 --port $(PORT)
 
@@ -42,7 +48,7 @@ test: setup system-test
 quick: setup
 	$(PY) -m pytest -q -m "not slow and not browser" -x
 
-bench: setup system-test
+bench: setup $(VENV)/.bench system-bench
 	$(PY) bench/run.py
 
 clean:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
+from procstat import cpu_seconds, started_child  # noqa: E402  (bench/procstat.py)
 
 from helpers import PLAYERS, waitress_in_thread  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
@@ -118,9 +118,8 @@ def weasy_baseline(app, drive_id: str, kind: str, folder: Path) -> dict:
 
 
 def paper(sizes: list[tuple[int, int]], folder: Path, weasy: bool = True) -> list[dict]:
-    """Each PDF by a fresh, warm renderer that is not replaced after it (MAX_RSS raised for the run), so that its CPU
-    time and peak memory are read from the process that drew it."""
-    sheets.Renderer.MAX_RSS = 1 << 40
+    """Each PDF by a fresh, warm renderer process, so that its CPU time and peak memory are read from the process that
+    drew it."""
     rows = []
     for tables, hands in sizes:
         db = folder / f"paper-{tables}x{hands}.sqlite"
@@ -132,17 +131,14 @@ def paper(sizes: list[tuple[int, int]], folder: Path, weasy: bool = True) -> lis
             status, first, size = timed(client, f"/d/{drive_id}/{kind}")
             _, kept, _ = timed(client, f"/d/{drive_id}/{kind}")
             assert status == 200
-            with app.test_request_context("/"):
-                sheets.render_drive_pdf(
-                    {"title": "warm", "blocks": []}
-                )  # started and warm: its start is not the cards'
-            pid = sheets.drive_renderer.proc.pid
+            with app.test_request_context("/"):  # started and warm: its start is not the cards'
+                pid = started_child(lambda: sheets.render_drive_pdf({"title": "warm", "blocks": []}))
             before, worker_before = cpu_seconds(pid), time.process_time()
             status, drawn, pdf_bytes = timed(client, f"/d/{drive_id}/{kind}.pdf")
             renderer_cpu = cpu_seconds(pid) - before
             worker_cpu = time.process_time() - worker_before  # the drive replayed, its context and document built
             peak = peak_mib(pid)
-            sheets.drive_renderer.stop()  # as the app does past MAX_RSS; the next one starts fresh
+            sheets.drive_renderer.stop()  # the next one starts fresh
             assert status == 200, status
             _, again, _ = timed(client, f"/d/{drive_id}/{kind}.pdf")
             cards = (4 if kind == "scorecards" else 1) * tables
@@ -189,9 +185,9 @@ def fairness(tables: int, hands: int, folder: Path, shared: bool) -> dict:
                 "hands": [{"passed": True}] * 10,
             },
         )
-    saved = sheets._drawing_drives, sheets.drive_renderer
-    if shared:  # main before issue 22: one lock and one renderer for every PDF
-        sheets._drawing_drives, sheets.drive_renderer = sheets._drawing, sheets.renderer
+    saved = sheets.drive_renderer
+    if shared:  # main before issue 22: one renderer (and its turns) for every PDF
+        sheets.drive_renderer = sheets.renderer
     stack = contextlib.ExitStack()
     server = stack.enter_context(waitress_in_thread(app, threads=8))
     base = f"http://127.0.0.1:{server.effective_port}"
@@ -226,7 +222,7 @@ def fairness(tables: int, hands: int, folder: Path, shared: bool) -> dict:
     finally:
         stack.close()
         if shared:
-            sheets._drawing_drives, sheets.drive_renderer = saved
+            sheets.drive_renderer = saved
         else:
             sheets.drive_renderer.stop()
         sheets.renderer.stop()

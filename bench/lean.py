@@ -37,8 +37,8 @@ sys.path.insert(0, tree)
 import scorekeeper
 assert scorekeeper.__file__.startswith(tree), scorekeeper.__file__
 from scorekeeper import create_app
-from scorekeeper.web import db as web_db
-from scorekeeper.services import cache
+from scorekeeper.server import db as web_db
+from scorekeeper.games import cache
 kept = [cache.games] + [cache.Kept() for _ in range(workers - 1)]  # each simulated worker keeps its own sheets
 app = create_app({
     "DATABASE": os.path.join(folder, "lean.sqlite"), "SECRET_KEY": "lean", "RATELIMIT_ENABLED": True,

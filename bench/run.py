@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import live as live_bench  # noqa: E402  (bench/live.py)
 import phone as phone_bench  # noqa: E402  (bench/phone.py)
 import slow_clients  # noqa: E402  (bench/slow_clients.py)
-from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
+from procstat import cpu_seconds, started_child  # noqa: E402  (bench/procstat.py)
 
 # Every registered variant, its players and the long games it can play, from its own test data
 # (tests/variants/<name>.py): a variant without one stops the benchmark here rather than being left out.
@@ -726,8 +726,10 @@ def pdf_cost(out: Path) -> dict:
     for game_id in [*evenings, big]:
         client.get(f"/g/{game_id}")  # the sheets scored and kept: what is timed is the PDF
     sheets.renderer.stop()
-    first, _ = timed(f"/g/{evenings[0]}/sheet.pdf")  # the renderer starts: ReportLab imported, fonts registered
-    pid = sheets.renderer.proc.pid
+    sheets.renderer.workers = 1  # one renderer process, so that its CPU is read from the process that drew
+    started: list = []  # the worker's first PDF: its renderer starts (ReportLab imported, fonts registered)
+    pid = started_child(lambda: started.append(timed(f"/g/{evenings[0]}/sheet.pdf")[0]))
+    first = started[0]
     evening, evening_cpu = [], []
     evening_worker_cpu = []
     for game_id in evenings[1:]:
@@ -737,9 +739,8 @@ def pdf_cost(out: Path) -> dict:
         evening_worker_cpu.append(time.process_time() - worker_before)
     renderer_mib = rss_mib(pid)
     sheets.renderer.stop()
-    with app.test_request_context("/"):
-        sheets.render_pdf({"title": "warm", "blocks": []})  # a fresh renderer, warm: its peak is the big sheet's
-    pid = sheets.renderer.proc.pid
+    with app.test_request_context("/"):  # a fresh renderer, warm: its peak is the big sheet's
+        pid = started_child(lambda: sheets.render_pdf({"title": "warm", "blocks": []}))
     before, worker_before = cpu_seconds(pid), time.process_time()
     drawn, answer = timed(f"/g/{big}/sheet.pdf")
     drawn_cpu = cpu_seconds(pid) - before

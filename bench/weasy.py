@@ -1,5 +1,5 @@
 """The old path, for the benchmark's baseline only: a print page's HTML drawn by WeasyPrint (what the app did before
-issue 27), in this process. Not part of the app: `pip install weasyprint` (the `test` extra has it) and Pango."""
+issue 27), in this process. Not part of the app: the `bench` extra (`make bench` installs it) and Pango."""
 
 from __future__ import annotations
 

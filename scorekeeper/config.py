@@ -116,7 +116,14 @@ KEYS: tuple[Key, ...] = (
         "LIMIT_TABLE_CODES",
         "60 per minute; 300 per hour",
         "limits",
-        "club table codes tried (scanned or typed) per client address: each one that opens a table gives its edit right",
+        "wrong club table codes (scanned or typed) per client address, an IPv6 one whole: a right one gives a table's "
+        "edit right and is not counted",
+    ),
+    Key(
+        "LIMIT_TABLE_CODES_NETWORK",
+        "240 per minute; 1200 per hour",
+        "limits",
+        "wrong club table codes per IPv6 /64 (one client taking many of its addresses; IPv4: as LIMIT_TABLE_CODES)",
     ),
     # Tests create hundreds of games a minute from one address; the rate limit tests switch it on.
     Key(
@@ -158,6 +165,13 @@ KEYS: tuple[Key, ...] = (
         "seconds a PDF may take to draw; longer, and the renderer is replaced and the download answered 503",
     ),
     Key(
+        "RENDER_QUEUE",
+        3,
+        "int",
+        "PDFs of games drawing (two renderer processes per worker) or waiting in all, one per client; one more is "
+        "answered 503 at once",
+    ),
+    Key(
         "SERVER_REQUEST_TIMEOUT",
         30,
         "int or null",
@@ -168,8 +182,15 @@ KEYS: tuple[Key, ...] = (
         "SERVER_CONNECTIONS_PER_ADDRESS",
         50,
         "int or null",
-        "`scorekeeper serve`: open connections one client (an address, an IPv6 /64) may hold; one more is answered 429 "
-        "and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+        "`scorekeeper serve`: open connections one client address (IPv4, or IPv6 whole) may hold; one more is answered "
+        "429 and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+    ),
+    Key(
+        "SERVER_CONNECTIONS_PER_NETWORK",
+        500,
+        "int or null",
+        "`scorekeeper serve`: open connections the addresses of one IPv6 /64 (a LAN, or one client taking many of its "
+        "addresses) may hold together; one more is answered 429 and closed (null: no cap; none with PROXY_FIX)",
     ),
     # Drive paper has a renderer of its own, so its longer wait holds up no game; a hall's score cards took 20-30 s of
     # CPU here and up to 100 s on this machine while other work loaded it.

@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# Debian packages, in two sets. Installs only what is missing.
-#   run:  what the app needs to serve: the DejaVu fonts every PDF is drawn with (ReportLab draws them all since
-#         issue 27; æ ø å, suits, −). No Pango, HarfBuzz or fontconfig.
-#   test: run + Chromium for the browser tests, poppler-utils to read PDFs back, zbar-tools (zbarimg) to decode the
-#         QR codes a browser test screenshots or a PDF prints, wrk for the benchmark, Pango, HarfBuzz and fontconfig
-#         for the benchmark's WeasyPrint baseline (bench/weasy.py, the old path), nginx and openssl for the
-#         reverse-proxy test (tests/integration/test_proxy.py).
+# Debian packages, in three sets. Installs only what is missing.
+#   run:   what the app needs to serve: nothing. ReportLab draws every PDF (issue 27) with the DejaVu fonts the
+#          package ships (scorekeeper/fonts/, issue 35); no Pango, HarfBuzz or fontconfig.
+#   test:  Chromium for the browser tests (and the DejaVu fonts it draws the pages with), poppler-utils to read PDFs
+#          back, zbar-tools (zbarimg) to decode the QR codes a browser test screenshots or a PDF prints, nginx and
+#          openssl for the reverse-proxy test (tests/integration/test_proxy.py).
+#   bench: test + wrk for the benchmark, Pango, HarfBuzz and fontconfig for its WeasyPrint baseline (bench/weasy.py,
+#          the old path; `make bench` installs the `bench` extra).
 set -euo pipefail
-run=(fonts-dejavu-core)
-test=("${run[@]}" chromium poppler-utils zbar-tools wrk libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b
-  libharfbuzz-subset0 fontconfig nginx openssl)
+run=()
+test=("${run[@]}" fonts-dejavu-core chromium poppler-utils zbar-tools nginx openssl)
+bench=("${test[@]}" wrk libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig)
 case "${1:-}" in
   run) wanted=("${run[@]}") ;;
   test) wanted=("${test[@]}") ;;
-  *) echo "usage: $0 run|test" >&2; exit 2 ;;
+  bench) wanted=("${bench[@]}") ;;
+  *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac
 missing=()
-for pkg in "${wanted[@]}"; do
+for pkg in ${wanted[@]+"${wanted[@]}"}; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -1,11 +1,12 @@
 """A club evening on paper (print/evening.html) as the PDF renderer's document (paper/draw.py draws it with
-ReportLab): the evening's result (standings, prizes, money, who pays whom) on the first page, then each table's sheet
-on a page of its own, drawn by the same blocks as a game's sheet (games/document.sheet_blocks) with its own title
-in the footer. The same words in the same order as the print page (tests/integration/test_pdf_text.py)."""
+ReportLab): the evening's result (standings, prizes, money, who pays whom) and the card its tables were scored by on
+the first page, then each table's sheet on a page of its own, drawn by the same blocks as a game's sheet
+(games/document.sheet_blocks) with its own title in the footer. The same words in the same order as the print
+page (tests/integration/test_pdf_text.py)."""
 
 from __future__ import annotations
 
-from scorekeeper.games.document import sheet_blocks, sheet_title
+from scorekeeper.games.document import sheet_blocks, sheet_title, tariff_blocks
 from scorekeeper.web.i18n import day, html_lang, money, rate
 from scorekeeper.web.i18n import gettext as _
 
@@ -100,6 +101,10 @@ def evening_document(ctx: dict) -> dict:
     club_name, evening = ctx["club"].name, ctx["evening"]
     title = _("Result of %(date)s", date=day(evening["date"]))
     blocks = result_blocks(club_name, evening)
+    for card in ctx.get("cards", ()):
+        if card["tables"]:
+            blocks += [{"kind": "space", "mm": 4}, {"kind": "p", "text": card["tables"], "bold": True}]
+        blocks += tariff_blocks(card["matrix"])
     for sheet in ctx["sheets"]:
         blocks += [
             {"kind": "page_break"},

@@ -62,6 +62,23 @@ def matrix_context(variant: str, options) -> dict | None:
     }
 
 
+def evening_cards(sheets: list[dict]) -> list[dict]:
+    """The cards the evening's tables were scored by (paper.tariff_view), each once with the tables that kept it: one
+    card on most evenings; a table started before the card was changed keeps its own."""
+    out: list[dict] = []
+    for sheet in sheets:
+        matrix = sheet.get("tariff_table")
+        if not matrix:
+            continue
+        known = next((c for c in out if c["matrix"] == matrix), None)
+        if known is None:
+            out.append(known := {"matrix": matrix, "tables": []})
+        known["tables"].append(sheet["table_name"])
+    for c in out:
+        c["tables"] = ", ".join(c["tables"]) if len(out) > 1 else None
+    return out
+
+
 def table_name(number: int, half: int, halves: int) -> str:
     """ "Table 2", or "Table 2, half 1" on an evening of several halves: built from data, in the reader's language."""
     if halves > 1:
@@ -125,7 +142,16 @@ def prizes_context(data: EveningData, members) -> list[dict]:
             label, value = prize_label("place", prize.place), _("%(points)s points", points=minus(prize.value))
         else:
             label, value = prize_label(prize.kind), str(prize.value)
-        out.append({"kind": prize.kind, "label": label, "winners": names, "value": value, "shared": len(names) > 1})
+        out.append(
+            {
+                "kind": prize.kind,
+                "label": label,
+                "winners": names,
+                "value": value,
+                "figure": prize.value,  # the number itself, for the spreadsheet
+                "shared": len(names) > 1,
+            }
+        )
     return out
 
 
@@ -365,7 +391,8 @@ def _csv(rows, dialect: str = "programs") -> str:
     semicolon = dialect == "semicolon"
     writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if semicolon else ",")
     for row in rows:
-        writer.writerow([cell(_decimal_comma(v) if semicolon else v) for v in row])
+        # The formula guard sees the value itself: a number (-118.00) is never text, whichever comma it is written with.
+        writer.writerow([_decimal_comma(cell(v)) if semicolon else cell(v) for v in row])
     return out.getvalue()
 
 
@@ -444,13 +471,13 @@ def evening_sheets(data: EveningData, members, club_name: str) -> list:
     )
     about = xlsx.Sheet(
         _("Evening"),
-        [(_("club"), "text"), (_("date"), "date"), (_("rate"), "text"), (_("fee"), "money")],
-        [[club_name, data.record.date, data.record.rate or "", data.record.fee_cents]],
+        [(_("club"), "text"), (_("date"), "date"), (_("rate"), "rate"), (_("fee"), "money")],
+        [[club_name, data.record.date, data.record.rate, data.record.fee_cents]],
     )
     prizes = xlsx.Sheet(
         _("Prizes"),
-        [(_("prize"), "text"), (_("winners"), "text"), (_("with"), "text")],
-        [[p["label"], ", ".join(p["winners"]), p["value"]] for p in prizes_context(data, members)],
+        [(_("prize"), "text"), (_("winners"), "text"), (_("with"), "int")],  # the points or the count, a number
+        [[p["label"], ", ".join(p["winners"]), p["figure"]] for p in prizes_context(data, members)],
     )
     return [result, payments, prizes, about]
 

@@ -30,6 +30,9 @@ FEE_MAX = 10_000
 # Wrong passwords, counted per club and client address: from the LOCK_AFTER-th in a row, each locks that address's
 # login for LOCK_BASE × 2^k seconds, at most LOCK_MAX; a count is forgotten LOCK_FORGET seconds after its last lock ends.
 LOCK_AFTER = 3
+# An IPv6 client is its address (each phone on a club's Wi-Fi has its own); the addresses of one /64 together, unknown
+# phones all, lock after NETWORK_LOCK_AFTER, so one client taking many addresses of its network is bounded too.
+NETWORK_LOCK_AFTER = 12
 LOCK_BASE = 30
 LOCK_MAX = 3600
 LOCK_FORGET = 24 * 3600
@@ -209,44 +212,58 @@ def admin_token(club: store.ClubRecord) -> str:
     return hashlib.sha256(club.password_hash.encode()).hexdigest()[:24]
 
 
-def client_key(address: Any) -> str:
-    """Whom the login throttle counts: an IPv4 address, or an IPv6 client's /64 network (one home or phone line can
-    take any address in it); anything else as given."""
+def client_key(address: Any, whole: bool = False) -> str:
+    """Whom a budget counts: an IPv4 address, or an IPv6 client's /64 network (one home or phone line can take any
+    address in it; with `whole`, the IPv6 address itself: each phone on a club's Wi-Fi); anything else as given."""
     try:
         ip = ipaddress.ip_address(str(address or "").strip())
     except ValueError:
         return str(address or "")[:100]
     if ip.version == 6 and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
-    if ip.version == 6:
+    if ip.version == 6 and not whole:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
 
 
+def throttle_keys(address: Any, device: str | None = None) -> list[tuple[str, int]]:
+    """Whose wrong passwords a login counts, each with the count that locks it: a phone that logged in to the club
+    before (its device id, from a signed cookie) by itself; any other by its address, and an IPv6 one by its /64 too."""
+    if device:
+        return [(f"device:{device}", LOCK_AFTER)]
+    key = client_key(address, whole=True)
+    network = client_key(address)
+    return [(key, LOCK_AFTER)] + ([(network, NETWORK_LOCK_AFTER)] if network != key else [])
+
+
 def login_lock(db, club_id: str, address: Any, now: float) -> float | None:
-    """Until when the admin login is closed for this address (None: open)."""
-    return store.club_login(db, club_id, client_key(address), now)[1]
+    """Until when the admin login is closed for this address, an unknown phone (None: open)."""
+    locks = [store.club_login(db, club_id, key, now)[1] for key, _after in throttle_keys(address)]
+    return max((lock for lock in locks if lock is not None and lock > now), default=None)
 
 
-def login(db, club_id: str, password: Any, now: float, address: Any) -> bool:
-    """Check the admin password. Wrong ones are counted per club and client address and close the login for that
-    address for longer and longer; wrong passwords from one address never refuse the right one from another, and the
-    right one clears its own address's count."""
+def login(db, club_id: str, password: Any, now: float, address: Any, device: str | None = None) -> bool:
+    """Check the admin password. Wrong ones are counted per club and client (throttle_keys) and close the login for
+    that client for longer and longer; wrong passwords from one client never refuse the right one from another, and
+    the right one clears its own client's count. A locked client's password is not checked: were it, the lock would
+    only change the answer to a guess, not stop the guessing."""
     club = get_club(db, club_id)
-    key = client_key(address)
-    locked_until = store.club_login(db, club_id, key, now)[1]
+    keys = throttle_keys(address, device)
+    counts = {key: store.club_login(db, club_id, key, now) for key, _after in keys}
+    locked_until = max((until for _n, until in counts.values() if until is not None), default=None)
     if locked_until is not None and now < locked_until:
         raise LockedOut(max(1, int(locked_until - now + 0.999)))
     ok = isinstance(password, str) and check_password_hash(club.password_hash, password)
     with writing(db):
         if ok:
-            store.set_club_login(db, club_id, key, 0, None, now, now)
+            store.set_club_login(db, club_id, keys[0][0], 0, None, now, now)
         else:
-            failures = store.club_login(db, club_id, key, now)[0] + 1
-            locked = None
-            if failures >= LOCK_AFTER:
-                locked = now + min(LOCK_BASE * 2 ** (failures - LOCK_AFTER), LOCK_MAX)
-            store.set_club_login(db, club_id, key, failures, locked, (locked or now) + LOCK_FORGET, now)
+            for key, after in keys:
+                failures = counts[key][0] + 1
+                locked = None
+                if failures >= after:
+                    locked = now + min(LOCK_BASE * 2 ** (failures - after), LOCK_MAX)
+                store.set_club_login(db, club_id, key, failures, locked, (locked or now) + LOCK_FORGET, now)
     return ok
 
 

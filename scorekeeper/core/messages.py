@@ -22,6 +22,20 @@ class Msg(str):
         return self
 
 
+class Choices(str):
+    """The values a field takes, as the API spells them ("uptown, downtown, no_trump"), its codes kept so that the
+    shell can list them in the reader's words (a variant's CHOICE_LABELS): `variant` says whose words they are."""
+
+    codes: tuple
+    variant: str | None
+
+    def __new__(cls, codes, variant: str | None = None):
+        self = super().__new__(cls, ", ".join(map(str, codes)))
+        self.codes = tuple(codes)
+        self.variant = variant
+        return self
+
+
 FIELD_MESSAGE = "%(field)s: %(message)s"
 
 

@@ -10,7 +10,7 @@ numbers in order), int_map (a whole number per key of `choices`), json (a struct
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.core.fields import is_int
@@ -18,6 +18,7 @@ from scorekeeper.core.messages import Msg, OptionError, message_of
 from scorekeeper.core.numbers import read_number
 
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
+LANGUAGE_CURRENCY = {"da": "DKK", "nb": "NOK", "sv": "SEK", "en": "GBP"}  # what a new game or drive preselects
 KINDS = ("int", "int_or_none", "bool", "choice", "rate", "preset", "int_list", "int_map", "json", "choice_or_list")
 
 
@@ -32,6 +33,7 @@ class Option:
     choices: tuple = ()
     low: int | None = None
     high: int | None = None
+    home: bool = False  # a currency that is the variant's own (Danish whist: DKK), kept whatever a page's language
 
 
 def int_option(default, low, high, help, allow_none=False):
@@ -112,8 +114,10 @@ def rate_option(default, help):
     return Option(default, check, help, "rate")
 
 
-def currency_option(default):
-    return choice_option(default, CURRENCIES, Msg("Currency of the settlement."))
+def currency_option(default, home: bool = False):
+    """The settlement's currency: `default` for the API; a page preselects its language's unless it is `home`, the
+    currency of the country whose game the variant is (Danish, Norwegian, Swedish whist)."""
+    return replace(choice_option(default, CURRENCIES, Msg("Currency of the settlement.")), home=home)
 
 
 def check_options(spec: Mapping[str, Option], given: Any) -> tuple[dict, dict]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from scorekeeper.clubs.service import parse_money
 from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.options import LANGUAGE_CURRENCY
 from scorekeeper.drives import rules as core
 from scorekeeper.drives.rules import MAX_HANDS, MAX_TABLES, Drive, DriveSetup, accept, make_drive, play
 from scorekeeper.games.service import hash_key, key_matches
@@ -96,7 +97,6 @@ def edit_page(drive_id: str, key: str) -> str:
 # ---------------------------------------------------------------- the drive's money: entry fee and prizes
 
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
-LANGUAGE_CURRENCY = {"da": "DKK", "nb": "NOK", "sv": "SEK", "en": "GBP"}
 PRIZE_NAME_MAX = 80
 # What POST /api/drives takes besides the setup: the money, kept apart from the setup (migration m108).
 MONEY_FIELDS = ("currency", "fee", "prizes", "one_prize_each", "prize_ties")

@@ -25,7 +25,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def error(status: int, errors: dict):
     """Field names stay English; the messages speak the request's language (Accept-Language, or the lang cookie)."""
-    return jsonify({"errors": translate_errors(errors)}), status
+    return jsonify({"errors": translate_errors(errors, codes=True)}), status
 
 
 @bp.errorhandler(InputError)
@@ -63,7 +63,7 @@ def _stale(exc):
         }
     else:
         errors = {"number": Msg("someone else just entered hand %(n)d; reload the game", n=exc.latest)}
-    return jsonify({"errors": translate_errors(errors), "latest": exc.latest, "version": exc.version}), 409
+    return jsonify({"errors": translate_errors(errors, codes=True), "latest": exc.latest, "version": exc.version}), 409
 
 
 @bp.errorhandler(HTTPException)

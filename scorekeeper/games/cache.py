@@ -13,9 +13,10 @@ restored row has an older version, and the versions it climbs back to come with 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
+
+from cachetools import LRUCache
 
 MAX_GAMES = 500
 MAX_HANDS = 50_000  # about 50 MB of scored hands at most
@@ -23,46 +24,36 @@ MAX_HANDS = 50_000  # about 50 MB of scored hands at most
 
 class Kept:
     """A least-recently-used store, bounded by the number of things kept and by their size together: scored games and
-    the hands they hold (`games` below), or drive pages and their bytes (drives/pages.py)."""
+    the hands they hold (`games` below), or drive pages and their bytes (drives/pages.py). cachetools' LRUCache
+    bounds the size (getsizeof); the number is bounded here, by dropping its least recently used (popitem)."""
 
     def __init__(self, max_items: int = MAX_GAMES, max_size: int = MAX_HANDS):
         self.max_items, self.max_size = max_items, max_size
-        self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key: (the thing, its size)
-        self._size = 0
-        self._lock = threading.Lock()
+        self._kept: LRUCache = LRUCache(maxsize=max_size, getsizeof=lambda kept: kept[1])  # key: (the thing, its size)
+        self._lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get(self, key: Hashable) -> Any | None:
         """What is kept under `key` (a scored game: up to date or not, the caller checks), else None."""
         with self._lock:
             found = self._kept.get(key)
-            if found is None:
-                return None
-            self._kept.move_to_end(key)
-            return found[0]
+        return None if found is None else found[0]
 
     def put(self, key: Hashable, thing: Any, size: int) -> None:
         with self._lock:
-            old = self._kept.pop(key, None)
-            if old is not None:
-                self._size -= old[1]
+            self._kept.pop(key, None)
             if size > self.max_size:
                 return
             self._kept[key] = (thing, size)
-            self._size += size
-            while len(self._kept) > self.max_items or self._size > self.max_size:
-                _, (_, dropped) = self._kept.popitem(last=False)
-                self._size -= dropped
+            while len(self._kept) > self.max_items:
+                self._kept.popitem()
 
     def forget(self, key: Hashable) -> None:
         with self._lock:
-            old = self._kept.pop(key, None)
-            if old is not None:
-                self._size -= old[1]
+            self._kept.pop(key, None)
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
-            self._size = 0
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -181,7 +181,8 @@ def outcome_blocks(ctx: dict) -> list[dict]:
 
 
 def settlement_blocks(settlement: dict | None) -> list[dict]:
-    """Each player's balance in money and who pays whom, as print/sheet.html says it."""
+    """Each player's balance in money and who pays whom (on an evening settled through the kitty: each player's part
+    to or from the kitty), as print/sheet.html says it."""
     if not settlement:
         return []
     currency = settlement["currency"]
@@ -193,6 +194,27 @@ def settlement_blocks(settlement: dict | None) -> list[dict]:
             "small": _("%(amount)s per point", amount=rate(settlement["rate"], currency)),
         },
         {"kind": "space", "mm": 1},
+    ]
+    if settlement.get("kitty"):
+        ways = {"to": _("to the kitty"), "from": _("from the kitty"), "even": ""}
+        out.append(
+            {
+                "kind": "table",
+                "columns": [
+                    {"width": 40, "size": 9},
+                    {"width": 26, "align": "right", "bold": True, "size": 9},
+                    {"width": 24, "size": 9},
+                ],
+                "stretch": False,
+                "rows": [[b["player"], money(b["amount"], currency), ways[b["way"]]] for b in settlement["kitty"]],
+                "row_rules": False,
+                "pad": 1.5,
+                "vpad": 0.6,
+            }
+        )
+        text = _("The evening settles through the kitty: every table and the fee at once, on its result.")
+        return [*out, {"kind": "p", "text": text}]
+    out += [
         {
             "kind": "table",
             "columns": [{"width": 50, "size": 9}, {"width": 28, "align": "right", "bold": True, "size": 9}],

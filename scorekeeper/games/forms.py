@@ -13,6 +13,7 @@ from wtforms.utils import unset_value
 from wtforms.validators import Optional
 
 from scorekeeper.core import VARIANTS
+from scorekeeper.core.options import LANGUAGE_CURRENCY
 from scorekeeper.web.i18n import wtforms_translations
 from scorekeeper.web.inputs import number_or_raw
 from scorekeeper.web.options import option_text as option_text_of
@@ -115,8 +116,10 @@ def player_field_names(variant: str) -> list[str]:
     return [f"player{i}" for i in range(max(VARIANTS[variant].PLAYER_COUNTS))]
 
 
-def new_game_form(variant: str, formdata=None) -> NewGameForm:
-    """The new-game form for a variant: its player fields and one field per house rule, defaults preselected."""
+def new_game_form(variant: str, formdata=None, language: str | None = None) -> NewGameForm:
+    """The new-game form for a variant: its player fields and one field per house rule, defaults preselected; the
+    currency the page's `language`'s (Danish kroner on a Danish page, pounds on an English one) unless the variant's
+    own is its home's (Danish whist: DKK)."""
     module = VARIANTS[variant]
 
     class Form(NewGameForm):
@@ -126,7 +129,13 @@ def new_game_form(variant: str, formdata=None) -> NewGameForm:
         setattr(Form, name, StringField(validators=[Optional()]))
     for name, opt in module.OPTIONS.items():
         setattr(Form, f"opt_{name}", option_field(name, opt))
-    return Form(formdata=formdata) if formdata is not None else Form()
+    if formdata is not None:
+        return Form(formdata=formdata)
+    form = Form()
+    currency = module.OPTIONS.get("currency")
+    if currency is not None and not currency.home and LANGUAGE_CURRENCY.get(language or "") in currency.choices:
+        form.opt_currency.data = LANGUAGE_CURRENCY[language]
+    return form
 
 
 class ChoiceOrListField(StringField):

@@ -31,7 +31,7 @@ from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url, is_secure
 from scorekeeper.variants.views import VIEWS, option_labels
 from scorekeeper.web import editors, live, phone, words
-from scorekeeper.web.i18n import LANGUAGES, one_catalogue
+from scorekeeper.web.i18n import LANGUAGES, language, one_catalogue
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw, safe_next, whole_number
 from scorekeeper.web.messages import translate
@@ -97,7 +97,7 @@ def _new_game_page(variant: str, preview: bool = False):
     if module is None:
         abort(404)
     posted = request.method == "POST"
-    form = forms.new_game_form(variant, request.form if posted else None)
+    form = forms.new_game_form(variant, request.form if posted else None, language())
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
     card = _card_from(variant)
@@ -294,6 +294,8 @@ def _protokoll_page(game_id: str) -> tuple[str, str]:
     editable = service.key_matches(scored_game.game, key)
     changed = whole_number(request.args.get("changed"))
     ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
+    if club_table and club_table["kitty"]:
+        ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
     state = _protokoll_state(loaded.game, key, club_table)
     phone.remember_game(game_id)
     page = render_template(
@@ -344,7 +346,9 @@ def play_again(game_id):
     earlier = phone.played_again(game_id, game.version)
     if earlier is not None and phone.game_key(earlier):
         return redirect(url_for("games.protokoll", game_id=earlier))  # a second tap: the game the first one started
-    at_club = club_tables.play_again(game_id, confirmed=request.form.get("confirm") == "1")
+    at_club = club_tables.play_again(
+        game_id, confirmed=request.form.get("confirm") == "1", finished=scored_game.protokoll.finished
+    )
     if at_club is not None:  # a club's table: the evening's next table (or first the question), never a stray game
         answer, started = at_club
         if started:

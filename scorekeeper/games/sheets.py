@@ -21,13 +21,11 @@ import functools
 import hashlib
 import io
 import json
+import multiprocessing
 import os
-import select
-import subprocess
-import sys
 import tempfile
 import threading
-import time
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,13 +33,14 @@ import flask_babel
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from pebble import ProcessExpired, ProcessPool
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.clubs.pages import tables as club_tables
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.games import document, paper, service
 from scorekeeper.games import forms as game_forms
-from scorekeeper.server import pdf_protocol as pdf_child
+from scorekeeper.server import pdf_protocol as protocol
 from scorekeeper.server.db import get_db
 from scorekeeper.storage import store
 from scorekeeper.variants.views import VIEWS, option_labels
@@ -81,111 +80,92 @@ def _download(body, mimetype: str, filename: str) -> Response:
 
 # ---------------------------------------------------------------- PDF
 
-RETRY_AFTER = 5  # seconds, for a download refused while this worker draws another PDF
+RETRY_AFTER = 5  # seconds, for a download refused while its client has another PDF drawing, or the queue is full
 PDF_KEEP_BYTES = 256 * 1024 * 1024  # the kept PDFs' folder at most (config PDF_KEEP_BYTES); the oldest go first
-_drawing = threading.Lock()  # one game sheet or blank sheet at a time per worker process, on `renderer`
-_drawing_drives = threading.Lock()  # one piece of drive paper at a time per worker process, on `drive_renderer`
 
 
 class Busy(Exception):
     """The PDF could not be drawn now (the renderer ran out of time or died): try again later."""
 
 
-class Renderer:
-    """This worker's renderer process (`python -m scorekeeper.server.pdf`): started on the first PDF with
-    ReportLab imported and the fonts registered (paid once, not per PDF), then fed one job at a time over a pipe. It is
-    killed when a job runs out of time, and replaced when it dies or has grown past MAX_RSS; the replacement starts at
-    once, so it is warm for the next PDF."""
-
-    MAX_RSS = 200 * 1024 * 1024  # bytes resident after a job; more, and the next PDF gets a fresh renderer
-    COMMAND = (sys.executable, "-P", "-m", "scorekeeper.server.pdf")
+class Turns:
+    """Who has a PDF drawing or waiting for a renderer: one per client (its address), at most `limit` in all. One
+    client re-printing its big game then holds one renderer, never the others' turns (issue 34, F-S2); a client over
+    its turn, or one more when all are taken, is answered 503 at once (a waiting thread is a thread not serving)."""
 
     def __init__(self):
-        self.proc: subprocess.Popen | None = None
-        self.pid = 0  # the worker that started it: a forked worker starts its own
+        self._clients: set[str] = set()
+        self._lock = threading.Lock()
 
-    def start(self) -> subprocess.Popen:
-        if self.proc is None or self.proc.poll() is not None or self.pid != os.getpid():
-            if self.pid == os.getpid():
-                self.stop()
-            root = str(Path(__file__).resolve().parents[3])  # scorekeeper importable in the child, installed or not
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-            self.proc = subprocess.Popen(
-                self.COMMAND,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                bufsize=0,
-                env=env,
-                cwd=root,
-            )
-            self.pid = os.getpid()
-            os.set_blocking(self.proc.stdin.fileno(), False)
-        return self.proc
+    def take(self, client: str, limit: int) -> bool:
+        with self._lock:
+            if client in self._clients or len(self._clients) >= limit:
+                return False
+            self._clients.add(client)
+            return True
+
+    def give_back(self, client: str) -> None:
+        with self._lock:
+            self._clients.discard(client)
+
+    def taken(self) -> int:
+        return len(self._clients)
+
+
+class Renderer:
+    """This worker's renderer processes: a pebble ProcessPool started on the first PDF, each process with ReportLab
+    imported and the fonts registered once (paid once, not per PDF); a job that runs out of time kills its process,
+    one that dies is replaced, and each is replaced after MAX_TASKS PDFs (what a long game's layout grew is given
+    back). Spawned, not forked: the worker has threads and open databases."""
+
+    MAX_TASKS = 25
+    TASK = protocol.DRAW
+
+    def __init__(self, workers: int, queue: str | None):
+        self.workers = workers
+        self.queue = queue  # the config key of how many may draw or wait in all (None: one at a time)
+        self.turns = Turns()
+        self.pool: ProcessPool | None = None
+        self.pid = 0  # the worker that started it: a forked worker starts its own
+        self._lock = threading.Lock()
+
+    def limit(self) -> int:
+        return current_app.config.get(self.queue, self.workers) if self.queue else 1
+
+    def start(self) -> ProcessPool:
+        with self._lock:
+            if self.pool is None or self.pid != os.getpid() or not self.pool.active:
+                self.pool = ProcessPool(
+                    max_workers=self.workers,
+                    max_tasks=self.MAX_TASKS,
+                    initializer=protocol.ByName(protocol.WARM),
+                    context=multiprocessing.get_context("spawn"),
+                )
+                self.pid = os.getpid()
+            return self.pool
 
     def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is not None and self.pid == os.getpid():
-            proc.kill()
-            proc.wait()
-            proc.stdin.close()
-            proc.stdout.close()
+        pool, self.pool = self.pool, None
+        if pool is not None and self.pid == os.getpid():
+            pool.stop()
+            pool.join()
 
     def draw(self, job: dict, timeout: float) -> bytes:
-        proc = self.start()
-        deadline = time.monotonic() + timeout
-        body = json.dumps(job).encode()
+        future = self.start().schedule(protocol.ByName(self.TASK), args=(job,), timeout=timeout)
         try:
-            _send(proc.stdin.fileno(), pdf_child.JOB.pack(len(body)) + body, deadline)
-            kind, length, rss = pdf_child.ANSWER.unpack(_receive(proc.stdout.fileno(), pdf_child.ANSWER.size, deadline))
-            answer = _receive(proc.stdout.fileno(), length, deadline)
+            try:
+                return future.result()
+            except BrokenProcessPool:  # pebble gives up a pool whose processes died idle while a job was queued
+                self.stop()
+                return self.start().schedule(protocol.ByName(self.TASK), args=(job,), timeout=timeout).result()
         except TimeoutError:
-            self.stop()
-            self.start()
             raise Busy(f"the PDF took more than {timeout} s") from None
-        except (EOFError, OSError):
-            code = proc.poll()
-            self.stop()
-            self.start()
-            raise Busy(f"the PDF's renderer stopped ({code})") from None
-        if rss > self.MAX_RSS:
-            self.stop()
-            self.start()
-        if kind != b"K":
-            raise RuntimeError(answer.decode("utf-8", "replace"))
-        return answer
+        except ProcessExpired as exc:
+            raise Busy(f"the PDF's renderer stopped ({exc.exitcode})") from None
 
 
-def _wait(fd: int, writing: bool, deadline: float) -> None:
-    left = deadline - time.monotonic()
-    ready = select.select([], [fd], [], max(left, 0)) if writing else select.select([fd], [], [], max(left, 0))
-    if left <= 0 or not (ready[1] if writing else ready[0]):
-        raise TimeoutError
-
-
-def _send(fd: int, data: bytes, deadline: float) -> None:
-    view = memoryview(data)
-    while view:
-        _wait(fd, True, deadline)
-        try:
-            view = view[os.write(fd, view) :]
-        except BlockingIOError:
-            pass
-
-
-def _receive(fd: int, n: int, deadline: float) -> bytes:
-    chunks = []
-    while n:
-        _wait(fd, False, deadline)
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
-
-
-renderer = Renderer()  # the games' sheets and blank sheets
-drive_renderer = Renderer()  # a drive's paper: started on the first one, so a worker that prints none has one process
+renderer = Renderer(2, "RENDER_QUEUE")  # the games' sheets and blank sheets: two processes, shared fairly
+drive_renderer = Renderer(1, None)  # a drive's paper: its own process, one at a time, so a game's PDF never waits on it
 atexit.register(renderer.stop)
 atexit.register(drive_renderer.stop)
 
@@ -196,13 +176,13 @@ def _job(doc: dict) -> dict:
 
 
 def render_pdf(doc: dict) -> bytes:
-    """A document (document.py) as an A4 PDF, drawn by this worker's renderer process (see Renderer): the layout is
-    Python that holds the GIL and takes memory by the row; the worker keeps neither."""
+    """A document (document.py) as an A4 PDF, drawn by one of this worker's renderer processes (see Renderer): the
+    layout is Python that holds the GIL and takes memory by the row; the worker keeps neither."""
     return renderer.draw(_job(doc), current_app.config["PDF_TIMEOUT"])
 
 
 def render_drive_pdf(doc: dict) -> bytes:
-    """As render_pdf, by the renderer process of drive paper (under _drawing_drives)."""
+    """As render_pdf, by the renderer process of drive paper."""
     return drive_renderer.draw(_job(doc), current_app.config["DRIVE_PDF_TIMEOUT"])
 
 
@@ -220,11 +200,12 @@ def _busy() -> Response:
 
 
 @contextmanager
-def _one_at_a_time(drive: bool = False):
-    """Holds this worker's PDF lock of games' sheets (of drive paper, with `drive`), or answers 503 at once (never
-    waits: a waiting thread is a thread not serving)."""
-    lock = _drawing_drives if drive else _drawing
-    if not lock.acquire(blocking=False):
+def _turn(drive: bool = False):
+    """Holds the client's turn at the renderer of games' sheets (of drive paper, with `drive`), or answers 503 at
+    once: the client has another PDF drawing or waiting, or every turn is taken (Turns)."""
+    which = drive_renderer if drive else renderer
+    client = request.remote_addr or ""
+    if not which.turns.take(client, which.limit()):
         abort(_busy())
     try:
         yield
@@ -232,7 +213,7 @@ def _one_at_a_time(drive: bool = False):
         current_app.logger.warning("PDF not made: %s", exc)
         abort(_busy())
     finally:
-        lock.release()
+        which.turns.give_back(client)
 
 
 def _draw(doc: dict, drive: bool) -> bytes:
@@ -244,7 +225,7 @@ def pdf_download(document, filename: str, drive: bool = False, **ctx) -> Respons
     see document.py), drawn through this worker's renderer one at a time (with `drive`, the renderer of drive paper).
     For other features' paper too (drives/document.py, clubs/document.py)."""
     doc = document(ctx)
-    with _one_at_a_time(drive):
+    with _turn(drive):
         return _download(_draw(doc, drive), "application/pdf", filename)
 
 
@@ -285,11 +266,14 @@ def kept_state(printed: list) -> str:
     ).hexdigest()[:16]
 
 
-def _kept_name(scored_game: service.ScoredGame, kind: str) -> tuple[str, str]:
+def _kept_name(scored_game: service.ScoredGame, kind: str, printed: tuple = ()) -> tuple[str, str]:
     """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
-    the game is printed (players may be renamed by their club without a new version), the language and the build."""
+    the game is printed (players may be renamed by their club without a new version; `printed`: what else the page
+    shows, such as its evening's way of settling), the language and the build."""
     game = scored_game.game
-    state = kept_state([game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created])
+    state = kept_state(
+        [game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created, *printed]
+    )
     return kept_name(game.id, game.version, state, kind)
 
 
@@ -332,7 +316,9 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
         total -= size
 
 
-def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, document, context) -> Response:
+def _kept_pdf(
+    scored_game: service.ScoredGame, kind: str, filename: str, document, context, printed: tuple = ()
+) -> Response:
     """The game's PDF from the kept file, drawn first if there is none for this version and language; 304 when the
     browser's copy (If-None-Match) is current. `context` makes the template's context, only when it is drawn."""
     max_hands = current_app.config.get("MAX_HANDS")
@@ -354,7 +340,7 @@ def _kept_pdf(scored_game: service.ScoredGame, kind: str, filename: str, documen
                 413,
             )
         )
-    name, etag = _kept_name(scored_game, kind)
+    name, etag = _kept_name(scored_game, kind, printed)
     return kept_pdf(name, etag, filename, document, context)
 
 
@@ -372,7 +358,7 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
     drawn = None
     if not path.is_file():
         doc = document(context())
-        with _one_at_a_time(drive):
+        with _turn(drive):
             if not path.is_file():  # unless another request of this worker drew it meanwhile
                 drawn = _draw(doc, drive)
                 try:
@@ -388,21 +374,32 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
 # ---------------------------------------------------------------- a game's sheet
 
 
+def _sheet_context(scored_game: service.ScoredGame, kitty: bool) -> dict:
+    """The printed protokoll's context; a table of an evening settled through the kitty says its money so."""
+    ctx = paper.sheet_context(scored_game)
+    if kitty:
+        ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
+    return ctx
+
+
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
     scored_game = club_tables.titled(_load(game_id))
-    return render_template("print/sheet.html", pdf=False, **paper.sheet_context(scored_game))
+    kitty = club_tables.settled_through_kitty(game_id)
+    return render_template("print/sheet.html", pdf=False, **_sheet_context(scored_game, kitty))
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def pdf(game_id):
     scored_game = club_tables.titled(_load(game_id))
+    kitty = club_tables.settled_through_kitty(game_id)
     return _kept_pdf(
         scored_game,
         "sheet",
         f"protokoll-{game_id}.pdf",
         document.sheet_document,
-        lambda: paper.sheet_context(scored_game),
+        lambda: _sheet_context(scored_game, kitty),
+        (kitty,),
     )
 
 

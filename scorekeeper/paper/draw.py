@@ -6,38 +6,26 @@ blocks kept on one page. Nothing here knows a variant or a sheet; every text is 
 Paragraph markup (whose <img src> would read a file), and table cells that need no wrapping are drawn as plain strings,
 which ReportLab never parses.
 
-Fonts: DejaVu Sans and DejaVu Sans Bold (Debian's fonts-dejavu-core; FONT_DIRS are where distributions put them),
-registered once per process and embedded in each PDF; they hold æ ø å ä ö, the suits and the real minus sign.
+Fonts: DejaVu Sans and DejaVu Sans Bold, shipped in the package (scorekeeper/fonts/, with their licence) so that a
+`pip install` prints without a system font, registered once per process and embedded in each PDF; they hold æ ø å ä ö,
+the suits and the real minus sign.
 """
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
+from importlib.resources import as_file, files
 from xml.sax.saxutils import escape
 
 from reportlab.platypus.flowables import Flowable
 
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 FONT_FILES = {FONT: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
-FONT_DIRS = (
-    "/usr/share/fonts/truetype/dejavu",
-    "/usr/share/fonts/dejavu",
-    "/usr/share/fonts/TTF",
-    "/usr/local/share/fonts",
-)
 MM = 72 / 25.4  # points per millimetre
 PAGE_W, PAGE_H = 595.2755905511812, 841.8897637795277  # A4
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 12 * MM, 12 * MM, 15 * MM
 GREY = {"dark": "#333333", "mid": "#444444", "soft": "#555555", "faint": "#888888", "rule": "#aaaaaa"}
 _registered = False
-
-
-def font_path(name: str) -> Path:
-    for folder in FONT_DIRS:
-        if folder and (path := Path(folder) / FONT_FILES[name]).is_file():
-            return path
-    raise RuntimeError(f"the font {FONT_FILES[name]} is not installed (Debian: fonts-dejavu-core)")
 
 
 def register_fonts() -> None:
@@ -49,8 +37,9 @@ def register_fonts() -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    for name in FONT_FILES:
-        pdfmetrics.registerFont(TTFont(name, str(font_path(name))))
+    for name, file in FONT_FILES.items():
+        with as_file(files("scorekeeper").joinpath("fonts", file)) as path:  # TTFont reads the whole file here
+            pdfmetrics.registerFont(TTFont(name, str(path)))
     for bold, italic, face in ((0, 0, FONT), (1, 0, BOLD), (0, 1, FONT), (1, 1, BOLD)):
         addMapping(FONT, bold, italic, face)
     _registered = True

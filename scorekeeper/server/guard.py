@@ -9,7 +9,7 @@ Rate limits are Flask-Limiter's, counted per client (`client`: the address, or a
 behind a trusted proxy, see proxy.py) in the memory of each server process: with `make run`'s one process that is
 exact; with N worker processes a client gets up to N times the limit, which still bounds it. Writes that carry a
 game's edit key (hands) are not limited: a table must never be refused its next hand, and the limiter is not even asked
-about them (`init_app`: its checks cost a hand entry more than the write's own statements).
+about them (`_skipped`, its request filter: its checks cost a hand entry more than the write's own statements).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
-from flask_limiter import _extension as limiter_extension
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -36,6 +35,11 @@ def client() -> str:
     """Whom a rate limit counts: the client's IPv4 address, or its IPv6 /64 (one home or phone line may take any address
     in its /64, as the club login throttle counts too); request.remote_addr is the client the trusted proxy saw."""
     return client_key(request.remote_addr)
+
+
+def address() -> str:
+    """As `client`, but an IPv6 address whole: each phone on a club's IPv6 Wi-Fi (issue 34, F-A2)."""
+    return client_key(request.remote_addr, whole=True)
 
 
 limiter = Limiter(key_func=client, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
@@ -67,11 +71,13 @@ def _not_a_write() -> bool:
     return request.method not in WRITE_METHODS
 
 
-def writes(kind: str):
-    """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs), then, for a kind
-    that makes rows, the storage guard (507). A GET of the same route (its form) is neither."""
+def writes(kind: str, unless=None):
+    """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs; not when `unless()`
+    says so), then, for a kind that makes rows, the storage guard (507). A GET of the same route (its form) is
+    neither."""
     setting, storage = KINDS[kind]
-    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=_not_a_write)
+    exempt = _not_a_write if unless is None else (lambda: _not_a_write() or unless())
+    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=exempt)
 
     def decorate(view):
         @functools.wraps(view)
@@ -86,13 +92,22 @@ def writes(kind: str):
     return decorate
 
 
+def _wrong(response) -> bool:
+    return response.status_code in (400, 404)
+
+
 def limited(setting: str, scope: str):
     """A rate limit of its own on a route that makes no row but must not be tried without end, whatever the method
-    (a club table's code, scanned or typed: a right code gives a table's edit right)."""
-    limit = limiter.shared_limit(_limit(setting), scope=scope)
+    (a club table's code, scanned or typed: a right code gives a table's edit right). Only wrong tries (400, 404) are
+    counted, per `address` (an IPv6 phone by itself) and, under `setting`_NETWORK, per `client` (its /64): a hall's
+    phones scan the right codes as often as they like, and a stranger's wrong ones use up the stranger's budget."""
+    per_address = limiter.shared_limit(_limit(setting), scope=scope, key_func=address, deduct_when=_wrong)
+    per_network = limiter.shared_limit(
+        _limit(f"{setting}_NETWORK"), scope=f"{scope}-network", key_func=client, deduct_when=_wrong
+    )
 
     def decorate(view):
-        out = limit(view)
+        out = per_network(per_address(view))
         out.limited = scope
         return out
 
@@ -202,40 +217,15 @@ def unlimited(app) -> frozenset[str]:
     return found
 
 
-def _ask_limiter_only_where_it_limits(app) -> None:
-    """Flask-Limiter asks, for every request, which limits apply (a before_request), then adds its headers and drops
-    its context (after and teardown): for the keyed hand entry, which it never limits, all three are skipped."""
-    inject = getattr(limiter_extension.Limiter, "_Limiter__inject_headers", None)
-    release = getattr(limiter_extension.Limiter, "_Limiter__release_context", None)
-
-    def wrap(funcs: list, i: int, on_skip=None):
-        hook = funcs[i]
-
-        @functools.wraps(hook)
-        def only_where_it_limits(*args):
-            if request.endpoint in unlimited(app):
-                return on_skip(*args) if on_skip else None
-            return hook(*args)
-
-        funcs[i] = only_where_it_limits
-
-    for funcs, is_limiters, on_skip in (
-        (app.before_request_funcs.get(None, []), lambda f: f == limiter._check_request_limit, None),
-        (
-            app.after_request_funcs.get(None, []),
-            lambda f: getattr(f, "func", None) is inject and f.args == (limiter,),
-            lambda response: response,
-        ),
-        (app.teardown_request_funcs.get(None, []), lambda f: getattr(f, "__func__", None) is release, None),
-    ):
-        for i, f in enumerate(funcs):
-            if is_limiters(f):
-                wrap(funcs, i, on_skip)
+@limiter.request_filter
+def _skipped() -> bool:
+    """Flask-Limiter's public request filter: the keyed hand entry and the live polls are exempt before it resolves any
+    limit (the filter is the first thing its before-request hook asks)."""
+    return request.endpoint in unlimited(current_app)
 
 
 def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiInteger
     limiter.init_app(app)
-    _ask_limiter_only_where_it_limits(app)
     app.extensions["scorekeeper.keys_purged"] = float("-inf")
     app.before_request(_purge_now_and_then)

@@ -26,7 +26,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections import OrderedDict
+
+from cachetools import LRUCache
 
 from scorekeeper.server.logs import log
 from scorekeeper.server.security import redact
@@ -44,8 +45,7 @@ class LiveDoor:
     def __init__(self, wsgi_app, database: str, kept: int = KEPT):
         self.wsgi_app = wsgi_app
         self.database = database
-        self.kept_max = kept
-        self.kept: OrderedDict[bytes, tuple[int, str, tuple]] = OrderedDict()
+        self.kept: LRUCache = LRUCache(maxsize=kept)  # request key: (data_version, status, headers)
         self.lock = threading.Lock()  # the kept answers and the one connection, shared by the server's threads
         self.conn: sqlite3.Connection | None = None
         self.pid = 0
@@ -74,9 +74,7 @@ class LiveDoor:
         with self.lock:
             version = self.data_version()
             kept = self.kept.get(key)
-            if kept is not None and version is not None and kept[0] == version:
-                self.kept.move_to_end(key)
-            else:
+            if kept is None or version is None or kept[0] != version:
                 kept = None
         if kept is not None:
             _, status, headers = kept
@@ -101,10 +99,7 @@ class LiveDoor:
             and not any(name.lower() == "set-cookie" for name, _ in headers)
         ):
             with self.lock:
-                self.kept[key] = (version, status, tuple(headers))
-                self.kept.move_to_end(key)
-                while len(self.kept) > self.kept_max:
-                    self.kept.popitem(last=False)
+                self.kept[key] = (version, status, tuple(headers))  # the least recently used goes past KEPT
         return body
 
 

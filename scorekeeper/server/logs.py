@@ -1,6 +1,6 @@
 """One log line per request (method, path with edit keys redacted, status, duration), at the level LOG_LEVEL.
 
-The process decides where lines go and their format (`scorekeeper serve`: stderr, serve.LOG_FORMAT); the app only
+The process decides where lines go and their format (`scorekeeper serve`: stderr, server/serve.LOG_FORMAT); the app only
 says what to log. A line reads `GET /g/4f3a/k/[redacted] 200 3.1ms`.
 """
 

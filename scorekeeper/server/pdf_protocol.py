@@ -1,14 +1,19 @@
-"""What the worker and its renderer process (server/pdf.py) say over the pipe: a length-prefixed JSON job in, a
-header and the PDF (or the error) out. Apart from pdf.py so that the worker never imports ReportLab."""
+"""What the worker hands its renderer processes (pebble's ProcessPool, games/sheets.Renderer): the function to run
+by name, so that the worker never imports ReportLab (server/pdf.py and draw.py are imported in the renderer)."""
 
 from __future__ import annotations
 
-import struct
+import pkgutil
 
-JOB = struct.Struct(">Q")  # the job's length in bytes
-ANSWER = struct.Struct(">cQQ")  # b"K" or b"E", the body's length, the renderer's resident memory in bytes
+DRAW = "scorekeeper.server.pdf:draw_job"  # a job (a document of finished text) → its PDF's bytes
+WARM = "scorekeeper.paper.draw:warm"  # ReportLab imported and the fonts registered, once per renderer
 
 
-def read_exactly(stream, n: int) -> bytes | None:
-    data = stream.read(n)
-    return data if len(data) == n else None
+class ByName:
+    """A function named "module:name": pickled as its name, looked up where it is called (pkgutil.resolve_name)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, *args):
+        return pkgutil.resolve_name(self.name)(*args)

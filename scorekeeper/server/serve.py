@@ -7,26 +7,31 @@ whole worker until its 30 s timeout, and two such clients took the app away from
 server"). Figures: bench/slow_clients.py.
 
 waitress alone still lets one client keep its 1,000 sockets: its `channel_timeout` counts only silence, so a header
-line every 10 s holds a socket for ever. `Server` and `Channel` below add the two limits it lacks: a request's headers
-and body must arrive within SERVER_REQUEST_TIMEOUT seconds of its first byte however often bytes come, and one client
-(an address, an IPv6 /64) holds at most SERVER_CONNECTIONS_PER_ADDRESS sockets; one more is answered 429 and closed.
+line every 10 s holds a socket for ever. The two limits it lacks are added below the HTTP layer, through waitress's
+public API only (its `sockets=` argument: the listening sockets are handed to it bound): `Listener` is a listening
+socket whose accept() admits a client only under its cap (one more is answered 429 and closed before waitress sees
+it), and each accepted `Connection` times the request it is reading from its first byte: once a request has been
+arriving for SERVER_REQUEST_TIMEOUT seconds, however often bytes come, its next read is the end of the connection
+(waitress reads a connection only while a request is incomplete, so a complete one waiting for a thread is never cut).
+A client is an address (docs/operations.md, "One address or many"): an IPv4 address or an IPv6 address whole, each
+held to SERVER_CONNECTIONS_PER_ADDRESS, and an IPv6 /64 (one LAN, or one attacker taking any address in it) to
+SERVER_CONNECTIONS_PER_NETWORK, so the phones of a club's IPv6 Wi-Fi each have their own share.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import ipaddress
 import logging
+import socket
 import threading
 import time
 from collections import Counter
 
-from waitress.adjustments import Adjustments
-from waitress.channel import HTTPChannel
-from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+import waitress
 
 from scorekeeper import create_app
-from scorekeeper.clubs.service import client_key
 from scorekeeper.server.security import redact_handlers
 from scorekeeper.storage import Damaged
 
@@ -53,122 +58,143 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 log = logging.getLogger("scorekeeper.server.serve")
 
 
-class Limits:
-    """What the server holds each client to: the seconds a request may take to arrive (None: no limit) and the
-    sockets one client may hold open (None: no cap; behind a proxy every connection is the proxy's)."""
+def clients(address) -> tuple[str, ...]:
+    """Whom a connection counts against: its address, and for IPv6 its /64 too (an IPv4-mapped address is IPv4)."""
+    try:
+        ip = ipaddress.ip_address(str(address).split("%")[0])
+    except ValueError:
+        return (str(address),)
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if ip.version == 6:
+        return (str(ip), str(ipaddress.ip_network(f"{ip}/64", strict=False)))
+    return (str(ip),)
 
-    def __init__(self, request_timeout: float | None, per_address: int | None):
+
+class Limits:
+    """What the server holds each client to: the seconds a request may take to arrive (None: no limit), the sockets
+    one address may hold open and those one IPv6 /64 may (None: no cap; behind a proxy every connection is the
+    proxy's)."""
+
+    def __init__(self, request_timeout: float | None, per_address: int | None, per_network: int | None = None):
         self.request_timeout = request_timeout
         self.per_address = per_address
+        self.per_network = per_network
         self.open: Counter[str] = Counter()
-        self._lock = threading.Lock()  # channels close in the loop and, on a write error, in a worker thread
+        self._lock = threading.Lock()  # sockets are accepted in the loop and closed there or in a worker thread
         self._warned = float("-inf")
 
-    def admit(self, client: str | None) -> bool:
-        if self.per_address is None or client is None:
-            return True
+    def admit(self, keys: tuple[str, ...]) -> bool:
+        caps = (self.per_address, self.per_network)
         with self._lock:
-            if self.open[client] >= self.per_address:
+            if any(cap is not None and self.open[key] >= cap for key, cap in zip(keys, caps, strict=False)):
                 now = time.monotonic()
                 if now - self._warned > 60:
                     self._warned = now
-                    log.warning(
-                        "a client has %d connections open, the most one may have; refusing more", self.per_address
-                    )
+                    log.warning("a client has as many connections open as it may have; refusing more")
                 return False
-            self.open[client] += 1
+            self.open.update(keys)
             return True
 
-    def leave(self, client: str) -> None:
+    def leave(self, keys: tuple[str, ...]) -> None:
         with self._lock:
-            self.open[client] -= 1
-            if self.open[client] <= 0:
-                del self.open[client]
+            self.open.subtract(keys)
+            for key in keys:
+                if self.open[key] <= 0:
+                    del self.open[key]
 
 
-class Channel(HTTPChannel):
-    """waitress's channel, counted against its client's cap and timed from the first byte of each request."""
+class Connection(socket.socket):
+    """An accepted socket that counts against its client until closed, and ends a request arriving for too long."""
 
-    client: str | None = None  # whom the cap counts this channel for (None: not counted)
-    request_began = 0.0  # time.time() of the first byte of the request being read
+    limits: Limits
+    keys: tuple[str, ...] = ()
+    began: float | None = None  # time.monotonic() of the first byte of the request being read
 
-    def __init__(self, server, sock, addr, adj, map=None):
-        super().__init__(server, sock, addr, adj, map)
-        client = client_key(addr[0]) if isinstance(addr, tuple) and addr else None
-        if server.limits.admit(client):
-            self.client = client
-        else:
-            self._refuse()
+    def recv(self, size, *flags):
+        data = super().recv(size, *flags)  # read first: a socket closed with bytes unread resets the connection
+        if data:
+            now = time.monotonic()
+            if self.began is None:
+                self.began = now
+            elif self.limits.request_timeout is not None and now - self.began > self.limits.request_timeout:
+                return b""  # to waitress, the client closed: it closes the connection
+        return data
 
-    def _refuse(self) -> None:
-        """Answer 429 and close once it is sent; nothing the client sends is read."""
-        with self.outbuf_lock:
-            self.outbufs[-1].append(REFUSED)
-            self.current_outbuf_count += len(REFUSED)
-            self.total_outbufs_len += len(REFUSED)
-        self.close_when_flushed = True
+    def send(self, data, *flags):
+        self.began = None  # an answer: the request has arrived whole; the next one's clock starts at its first byte
+        return super().send(data, *flags)
 
-    def received(self, data):
-        if self.request is None and data:  # the first bytes of a new request (headers, then maybe its body)
-            self.request_began = time.time()
-        return super().received(data)
-
-    def del_channel(self, map=None):
-        super().del_channel(map)
-        if self.client is not None:
-            self.server.limits.leave(self.client)
-            self.client = None
+    def close(self):
+        keys, self.keys = self.keys, ()
+        if keys:
+            self.limits.leave(keys)
+        super().close()
 
 
-class Server(TcpWSGIServer):
-    """waitress's TCP server with `Channel` and one more task for its maintenance: close a request still arriving
-    SERVER_REQUEST_TIMEOUT seconds after its first byte (waitress itself closes a connection silent for
-    channel_timeout)."""
+class Listener(socket.socket):
+    """A listening socket that hands waitress only the connections their client may still open; one over its cap is
+    answered 429 and closed here, so waitress never holds it."""
 
-    channel_class = Channel
+    limits: Limits
 
-    def __init__(self, *args, limits: Limits, **kwargs):
-        self.limits = limits
-        super().__init__(*args, **kwargs)
-
-    def maintenance(self, now):
-        super().maintenance(now)
-        timeout = self.limits.request_timeout
-        if timeout is None:
-            return
-        cutoff = now - timeout
-        for channel in self.active_channels.values():
-            if channel.request is not None and not channel.requests and channel.request_began < cutoff:
-                channel.will_close = True
+    def accept(self):
+        conn, addr = super().accept()
+        keys = clients(addr[0]) if self.limits.per_address is not None or self.limits.per_network else ()
+        if keys and not self.limits.admit(keys):
+            _refuse(conn)
+            # to waitress, nothing was there to accept (as when another process took it): back to its loop
+            raise BlockingIOError(errno.EAGAIN, "refused: over its client's cap")
+        connection = Connection(conn.family, conn.type, conn.proto, fileno=conn.detach())
+        connection.limits, connection.keys = self.limits, keys
+        return connection, addr
 
 
-def create_server(app, limits: Limits, **settings):
-    """As waitress.create_server for TCP addresses, with `Server` on each address the host resolves to."""
-    adj = Adjustments(**settings)
-    dispatcher = ThreadedTaskDispatcher()
-    dispatcher.set_thread_count(adj.threads)
-    sockets: dict = {}
-    servers = [
-        Server(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info, limits=limits) for info in adj.listen
-    ]
-    if len(servers) == 1:
-        return servers[0]
-    listening = [(s.effective_host, s.effective_port) for s in servers]
-    return MultiSocketServer(sockets, adj, listening, dispatcher, servers[0].log_info)
+def _refuse(conn: socket.socket) -> None:
+    """429 and close, reading what the client sent first so that the close does not reset the answer away."""
+    try:
+        conn.setblocking(False)
+        conn.send(REFUSED)
+        conn.shutdown(socket.SHUT_WR)
+        while conn.recv(65536):
+            pass
+    except OSError as exc:
+        if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.ECONNRESET, errno.EPIPE, errno.ENOTCONN):
+            log.debug("refusing a connection: %s", exc)
+    finally:
+        conn.close()
+
+
+def listeners(host: str, port: int, limits: Limits) -> list[Listener]:
+    """One bound `Listener` for each address `host` resolves to (as waitress would bind them itself)."""
+    found = []
+    for family, kind, proto, _name, address in socket.getaddrinfo(
+        host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE
+    ):
+        sock = Listener(family, kind, proto)
+        sock.limits = limits
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+        found.append(sock)
+    return found
 
 
 def limits_of(config) -> Limits:
     """The limits from the app's configuration. Behind a reverse proxy (PROXY_FIX) every connection comes from the
     proxy, so there is no per-address cap here: the proxy's own (nginx's limit_conn) counts the clients."""
-    per_address = None if config.get("PROXY_FIX") else config.get("SERVER_CONNECTIONS_PER_ADDRESS")
-    return Limits(config.get("SERVER_REQUEST_TIMEOUT"), per_address)
+    behind = bool(config.get("PROXY_FIX"))
+    return Limits(
+        config.get("SERVER_REQUEST_TIMEOUT"),
+        None if behind else config.get("SERVER_CONNECTIONS_PER_ADDRESS"),
+        None if behind else config.get("SERVER_CONNECTIONS_PER_NETWORK"),
+    )
 
 
 def serve(app, host: str = "0.0.0.0", port: int = 5000, **overrides) -> None:
-    settings = {**SETTINGS, **overrides}
-    server = create_server(app, limits_of(app.config), host=host, port=port, **settings)
-    server.print_listen("Serving on http://{}:{}")
-    server.run()
+    """waitress.serve, on listening sockets that hold each client to `limits_of` the app's configuration."""
+    waitress.serve(app, sockets=listeners(host, port, limits_of(app.config)), **{**SETTINGS, **overrides})
 
 
 def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["threads"]) -> None:

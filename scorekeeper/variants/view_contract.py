@@ -46,7 +46,9 @@ class ViewDefaults(Protocol):
     FIELD_LABELS: Mapping[
         str, str
     ]  # its own input fields in words, for error messages ("red" → "First red / black"). Default {}
-    CHOICE_LABELS: Mapping[str, str]  # labels for values of its "choice" options (others show as they are). Default {}
+    # Labels for values of its "choice" options (others show as they are), and for its hand's choices a message lists
+    # (core Choices: "is missing: one of prop, solo …" in the buttons' words, web/messages.py). Default {}
+    CHOICE_LABELS: Mapping[str, str]
     PLAYER_HINT: str | None  # the new-game page's line on the players. Default None: the table sizes in words
     BLANK_ROWS: int  # rows of a blank sheet that fill one A4 page under the head. Default 27
     TARIFF_PRESETS: Mapping[str, Mapping]  # named sets of tariff options a table or club can pick. Default {}

@@ -10,7 +10,7 @@ import flask_babel
 from flask import request
 from flask_babel import Babel, get_locale
 
-from scorekeeper.core.messages import FIELD_MESSAGE, Msg
+from scorekeeper.core.messages import FIELD_MESSAGE, Choices, Msg
 
 LANGUAGES = {"da": "Dansk", "nb": "Norsk", "sv": "Svenska", "en": "English"}
 babel = Babel()
@@ -72,18 +72,20 @@ def init_app(app) -> None:
     app.jinja_env.filters.update(money=money, number=number, day=day, rate=rate)
 
 
-def say(message, with_field=None) -> str:
+def say(message, with_field=None, choice_words=None) -> str:
     """A message in the request's language: a scorer's Msg by its template and values, nested ones too; a
     "field: message" Msg goes to `with_field(field, message)` when given (web/messages.py names the field in words),
-    else its field is left as the API spells it."""
+    else its field is left as the API spells it; the Choices it lists go to `choice_words(choices)` when given."""
     if isinstance(message, Msg) and message.template == FIELD_MESSAGE and with_field is not None:
         return with_field(message.values["field"], message.values["message"])
     if isinstance(message, Msg):
         values = {
-            k: "; ".join(say(x, with_field) for x in v)
+            k: "; ".join(say(x, with_field, choice_words) for x in v)
             if isinstance(v, (list, tuple))
-            else say(v, with_field)
+            else say(v, with_field, choice_words)
             if isinstance(v, Msg)
+            else choice_words(v)
+            if isinstance(v, Choices) and choice_words is not None
             else v
             for k, v in message.values.items()
         }

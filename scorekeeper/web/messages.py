@@ -8,29 +8,43 @@ i18n needs neither words.py nor the variants' views: the field names come from t
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask_babel import lazy_gettext as _l
 
+from scorekeeper.core.messages import Choices
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web.i18n import gettext, say
 
 
-def translate(message) -> str:
+def translate(message, codes: bool = False) -> str:
     """A message in the request's language: a scorer's Msg by its template and values (nested ones too), the fields
-    it is about named in words; else as is. The one way a Msg becomes words: pages, forms, flashes and the API's
-    errors all come here."""
-    return say(message, with_field)
+    it is about named in words, the choices it lists in words (with `codes`, as the API spells them: the API's
+    errors); else as is. The one way a Msg becomes words: pages, forms, flashes and the API's errors all come here."""
+    return say(message, partial(with_field, codes=codes), None if codes else choice_words)
 
 
-def with_field(field: str, message) -> str:
+def with_field(field: str, message, codes: bool = False) -> str:
     """A message about one field, the field named in words ("Play to (points): must be …"); a field that needs no
     name (the hand itself) is left out."""
     name = field_words(field)
-    return gettext("%(field)s: %(message)s", field=name, message=translate(message)) if name else translate(message)
+    said = translate(message, codes)
+    return gettext("%(field)s: %(message)s", field=name, message=said) if name else said
 
 
-def translate_errors(errors: dict) -> dict:
-    return {field: translate(message) for field, message in errors.items()}
+def translate_errors(errors: dict, codes: bool = False) -> dict:
+    return {field: translate(message, codes) for field, message in errors.items()}
+
+
+def choice_words(choices: Choices) -> str:
+    """The values a message lists as a page's buttons name them: each by its variant's CHOICE_LABELS (any variant's
+    when the message names none), else as the API spells it."""
+    views = [VIEWS[choices.variant]] if choices.variant in VIEWS else list(VIEWS.values())
+    return ", ".join(
+        str(next((view.CHOICE_LABELS[code] for view in views if code in view.CHOICE_LABELS), code))
+        for code in choices.codes
+    )
 
 
 # What a form or the API calls a field, in the reader's words; "hand" needs no name (the message says it). A variant's

@@ -1,9 +1,12 @@
 """What this phone remembers in its session: the games it opened and their edit keys, the clubs it opened, and the
-clubs whose admin is logged in on it. The one place that knows the session's keys."""
+clubs whose admin is logged in on it. The one place that knows the session's keys, and the device cookie's."""
 
 from __future__ import annotations
 
-from flask import session
+import secrets
+
+from flask import current_app, request, session
+from itsdangerous import BadSignature, URLSafeSerializer
 
 RECENT_GAMES = 30
 RECENT_CLUBS = 20
@@ -110,3 +113,47 @@ def forget_drive(drive_id: str) -> None:
     """A deleted drive leaves this phone's list and its key."""
     session["drive_recent"] = [d for d in session.get("drive_recent", []) if d != drive_id]
     session["drive_keys"] = {d: k for d, k in session.get("drive_keys", {}).items() if d != drive_id}
+
+
+# ---------------------------------------------------------------- the device cookie (issue 34, F-A2)
+# A phone that has logged in to a club keeps, beyond logging out, a signed cookie that says so (OWASP's "device
+# cookie"): its wrong passwords are counted on their own, so a stranger behind the same address, whose wrong passwords
+# lock that address for unknown phones, never locks it out (clubs/service.throttle_keys).
+
+DEVICE_COOKIE = "scorekeeper_device"
+DEVICE_MAX_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
+
+
+def _devices() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="scorekeeper.device")
+
+
+def _device() -> dict | None:
+    try:
+        data = _devices().loads(request.cookies.get(DEVICE_COOKIE, ""))
+    except BadSignature:
+        return None
+    if isinstance(data, dict) and isinstance(data.get("id"), str) and isinstance(data.get("clubs"), list):
+        return data
+    return None
+
+
+def trusted_device(club_id: str) -> str | None:
+    """This phone's device id if its cookie (signed: no one makes one without the secret key) says it has logged in
+    to the club before."""
+    data = _device()
+    return data["id"] if data is not None and club_id in data["clubs"] else None
+
+
+def trust_device(response, club_id: str) -> None:
+    """Set the cookie that says this phone has logged in to the club (after the right password)."""
+    data = _device() or {"id": secrets.token_urlsafe(12), "clubs": []}
+    clubs = [club_id] + [c for c in data["clubs"] if c != club_id][: RECENT_CLUBS - 1]
+    response.set_cookie(
+        DEVICE_COOKIE,
+        _devices().dumps({"id": data["id"], "clubs": clubs}),
+        max_age=DEVICE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )

@@ -1,8 +1,9 @@
 """Spreadsheets that open right: an .xlsx workbook (openpyxl) with typed cells — whole numbers as numbers, money as
 numbers with two decimals, dates as dates — for the pages' downloads (a club evening's result, the ledger, a game).
 
-A sheet is described by its columns, each with a kind: "text", "int", "money" (cents, shown with two decimals) or
-"date" (an ISO date); a cell of None stays empty. A text that a spreadsheet would read as a formula stays text.
+A sheet is described by its columns, each with a kind: "text", "int", "money" (cents, shown with two decimals),
+"rate" (money per point as written, "0.05" or "0.0125": up to four decimals) or "date" (an ISO date); a cell of None
+stays empty. A text that a spreadsheet would read as a formula stays text.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 
 MONEY_FORMAT = "#,##0.00"
+RATE_FORMAT = "#,##0.00##"  # money, with a rate's third and fourth decimal when it has them
 DATE_FORMAT = "yyyy-mm-dd"
-KINDS = ("text", "int", "money", "date", "auto")  # auto: a whole number as a number, anything else as text
+KINDS = ("text", "int", "money", "rate", "date", "auto")  # auto: a whole number as a number, anything else as text
 TITLE_MAX = 31  # what a spreadsheet allows a sheet's name
 MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -71,6 +73,9 @@ def _put(cell, kind: str, value) -> None:
     elif kind == "money":
         cell.value = Decimal(int(value)).scaleb(-2)
         cell.number_format = MONEY_FORMAT
+    elif kind == "rate":
+        cell.value = Decimal(str(value))
+        cell.number_format = RATE_FORMAT
     elif kind == "date":
         cell.value = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
         cell.number_format = DATE_FORMAT

@@ -9,7 +9,11 @@ import subprocess
 
 import pytest
 
-from helpers import ARTIFACTS, PHONE, pdftotext
+from helpers import ARTIFACTS, PHONE, SEASON, pdftotext
+from scorekeeper import create_app
+from scorekeeper.clubs import service as club_service
+from scorekeeper.games import service
+from scorekeeper.storage import close, connect
 
 pytestmark = pytest.mark.browser
 
@@ -217,4 +221,45 @@ def test_every_page_of_the_evening_fits_the_phone(browser, live_server):
     admin.goto(base + club_url + "/ledger")
     admin.screenshot(path=str(ARTIFACTS / "night-ledger.png"), full_page=True)
     reader_context.close()
+    context.close()
+
+
+LONG_NAME = "Maren-Kirstine Christoffersen-Skovbjærg"
+
+
+@pytest.mark.parametrize("rate", ["0.05", "10"])
+def test_a_long_name_fits_every_club_page_in_every_language(browser, live_server, rate):
+    """A member called Maren-Kirstine Christoffersen-Skovbjærg in a two-half evening with a fee, its amounts of up to
+    four digits (10 kr. a point): the result, the evening, the ledger, the statistics, her own page and the club's are
+    no wider than an upright phone in any language, and no amount or name in the result's tables is cut off."""
+    base, path = live_server
+    app = create_app({"DATABASE": path, "SECRET_KEY": "live", "GC_FREEZE": False})
+    names = [LONG_NAME, "Bo", "Carl", "Dina", "Eva", "Finn", "Gro", "Hans"]
+    db = connect(path)
+    with app.test_request_context():
+        card = {"name": "Kløverklubben", "currency": "DKK", "variant": "danish", "options": {"rate": rate}}
+        club = club_service.create_club(db, card | {"password": PASSWORD})
+        club_service.set_format(db, club, {"halves": "2", "places": "3"})
+        ids = {name: club_service.add_member(db, club, name) for name in names}
+        evening = club_service.create_evening(db, club, "2026-12-03", "12,50", "pairwise")
+        for half, tables in ((1, (names[:4], names[4:])), (2, (names[::2], names[1::2]))):
+            for seats in tables:
+                game_id, key, _ = club_service.add_table(db, club, evening, [ids[n] for n in seats], 0, half=half)
+                for hand in SEASON[0][3][0][2]:
+                    service.add_hand(db, game_id, hand[0], key)
+    close(db)
+    context, page = phone(browser)
+    pages = [f"/c/{club}/e/{evening}/result", f"/c/{club}/e/{evening}", f"/c/{club}/ledger", f"/c/{club}/stats",
+             f"/c/{club}/members/{ids[LONG_NAME]}", f"/c/{club}"]  # fmt: skip
+    for lang in ("en", "da", "nb", "sv"):
+        for url in pages:
+            page.goto(f"{base}{url}?lang={lang}")
+            assert LONG_NAME in page.inner_text("main"), url
+            no_wider_than_the_phone(page)
+        page.goto(f"{base}{pages[0]}?lang={lang}")
+        cut = page.locator("#money td, #money th, #places td, #places th").evaluate_all(
+            "cells => cells.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert cut == [], (lang, cut)
+    page.screenshot(path=str(ARTIFACTS / f"night-long-name-{rate}.png"), full_page=True)
     context.close()

@@ -265,7 +265,8 @@ def evening_words(data: bytes, tmp_path, titles: list[str]) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path, lang):
     """The evening's PDF (ReportLab, clubs/document.py) and its print page: the same words in the same order, the
-    result on page 1, then each table's sheet on a page of its own with its title in the footer."""
+    result and the card its tables played by first, then each table's sheet on a page of its own with its title in the
+    footer."""
     import html as html_lib
 
     from helpers import ARTIFACTS, page_words, pdfinfo
@@ -278,7 +279,7 @@ def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path
     titles = re.findall(r"<h1>([^<]*)</h1>", page)
     assert len(titles) == 3, titles  # the result, two tables
     titles = [html_lib.unescape(t) for t in titles]
-    assert int(pdfinfo(r.data, tmp_path)["Pages"]) == 3
+    assert int(pdfinfo(r.data, tmp_path)["Pages"]) == 4  # the result, the card its tables played by, two tables
     (ARTIFACTS / f"evening-{lang}.pdf").write_bytes(r.data)
     assert evening_words(r.data, tmp_path, titles) == page_words(page)
 
@@ -314,6 +315,35 @@ def test_the_spreadsheets_have_typed_cells(client, played, db, tmp_path):
     hands = openpyxl.load_workbook(io.BytesIO(client.get(f"/g/{game_id}/hands.xlsx").data))
     hsheet = hands[hands.sheetnames[0]]
     assert hsheet["A2"].value == 1 and isinstance(hsheet.cell(2, hsheet.max_column).value, int)
+
+
+NUMBER_AS_TEXT = re.compile(r"[−+-]?\d[\d\s.,]*")
+
+
+def test_no_spreadsheet_writes_a_number_as_text(client, played, db):
+    """The stake (0.05 DKK a point) is a number with the money format on the evening's sheet, and no cell of any
+    .xlsx the app answers (the result, the ledger, a table's hands) holds a number as text."""
+    import io
+    from decimal import Decimal
+
+    import openpyxl
+
+    club_id, evening_id = played
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"/c/{club_id}/e/{evening_id}/result.xlsx").data))
+    about = book["Evening"]
+    assert about["C1"].value == "rate" and about["C2"].data_type == "n", (about["C2"].value, about["C2"].data_type)
+    assert Decimal(str(about["C2"].value)) == Decimal("0.05") and about["C2"].number_format.startswith("#,##0.00")
+    game_id = club_service.evening(db, club_id, evening_id).tables[0].record.game_id
+    texts = []
+    for url in (f"/c/{club_id}/e/{evening_id}/result.xlsx", f"/c/{club_id}/ledger.xlsx", f"/g/{game_id}/hands.xlsx"):
+        for sheet in openpyxl.load_workbook(io.BytesIO(client.get(url).data)):
+            for row in sheet.iter_rows(min_row=2):
+                texts += [
+                    f"{url} {sheet.title}!{c.coordinate}: {c.value!r}"
+                    for c in row
+                    if c.data_type == "s" and NUMBER_AS_TEXT.fullmatch(str(c.value))
+                ]
+    assert texts == []
 
 
 def test_a_csv_a_nordic_spreadsheet_splits(client, played):

@@ -40,6 +40,28 @@ def test_the_csv_reads_back_to_the_hands_and_totals(client, api, variant):
     assert [int(rows[-1][f"total {s}"]) for s in sides] == game["totals"]
 
 
+@pytest.mark.parametrize("variant", EXAMPLES)
+def test_the_spreadsheet_writes_no_number_as_text(client, api, variant):
+    """hands.xlsx: every cell that reads as a number (a bid, tricks, points, a total) is a number cell."""
+    import re
+
+    import openpyxl
+
+    example = EXAMPLES[variant]
+    game = api.create(variant, players=example.GAME.get("players"), options=example.GAME["options"])
+    for hand in example.GAME["hands"]:
+        api.hand(game, hand)
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"/g/{game['id']}/hands.xlsx").data))
+    sheet = book[book.sheetnames[0]]
+    texts = [
+        f"{c.coordinate} ({sheet.cell(1, c.column).value}): {c.value!r}"
+        for row in sheet.iter_rows(min_row=2)
+        for c in row
+        if c.data_type == "s" and re.fullmatch(r"[−+-]?\d[\d.,]*", str(c.value))
+    ]
+    assert texts == []
+
+
 def test_a_rubber_has_its_game_column(client, api):
     game = api.create("classic", options={"rubber": True})
     for hand in ({"trump": "hearts", "tricks": [13, 0]}, {"trump": "spades", "tricks": [0, 13]}):

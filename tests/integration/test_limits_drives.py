@@ -5,8 +5,8 @@ and drive paper is drawn by a renderer of its own, so that it never holds the on
 
 import contextlib
 import json
+import os
 import re
-import sys
 import threading
 import time
 import urllib.error
@@ -248,7 +248,7 @@ def test_the_real_renderer_draws_drive_paper_once(client, tmp_path, monkeypatch)
     first = client.get(f"/d/{drive['id']}/scorecards.pdf")
     assert first.status_code == 200 and first.data.startswith(b"%PDF") and len(jobs) == 1
     assert list(jobs[0]) == ["doc"] and b"ReportLab" in first.data
-    assert sheets.drive_renderer.proc is not None and sheets.drive_renderer.proc.poll() is None
+    assert sheets.drive_renderer.pool is not None and sheets.drive_renderer.pool.active
     assert client.get(f"/d/{drive['id']}/scorecards.pdf").data == first.data and len(jobs) == 1
     assert [p.read_bytes() for p in (tmp_path / "pdf").glob("*.pdf")] == [first.data]
 
@@ -293,8 +293,7 @@ def test_drive_paper_has_its_own_time_limit(app, client, monkeypatch):
     drive = new_drive(client)
     r = client.get(f"/d/{drive['id']}/scorecards.pdf")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5" and waited == [300]
-    assert sheets._drawing_drives.acquire(blocking=False)
-    sheets._drawing_drives.release()
+    assert sheets.drive_renderer.turns.taken() == 0
 
 
 # ---------------------------------------------------------------- the print pages kept per version
@@ -326,31 +325,25 @@ def test_a_drives_print_page_is_built_once_per_version(client, monkeypatch, kind
 
 # ---------------------------------------------------------------- a renderer for drive paper, another for games
 
-# A stand-in renderer for drive paper, speaking the renderer's protocol: it says it has the job (the file `started`),
-# then holds it until the file `release` exists, then answers a tiny PDF.
-HOLDING = """
-import os, sys, time
-from scorekeeper.server.pdf import ANSWER, JOB, read_exactly
-started, release = sys.argv[1], sys.argv[2]
-while (head := read_exactly(sys.stdin.buffer, JOB.size)) is not None:
-    read_exactly(sys.stdin.buffer, JOB.unpack(head)[0])
-    open(started, "w").close()
-    while not os.path.exists(release):
+
+# A stand-in for drive paper, run in the drives' renderer process by name (this module is importable there): it says it
+# has the job (the file $HOLD_STARTED), then holds it until the file $HOLD_RELEASE exists, then answers a tiny PDF.
+def holding(job) -> bytes:
+    open(os.environ["HOLD_STARTED"], "w").close()
+    while not os.path.exists(os.environ["HOLD_RELEASE"]):
         time.sleep(0.02)
-    sys.stdout.buffer.write(ANSWER.pack(b"K", 14, 1) + b"%PDF-held-one.")
-    sys.stdout.buffer.flush()
-"""
+    return b"%PDF-held-one."
 
 
 def test_a_games_pdf_is_drawn_while_a_drives_paper_is_drawn(tmp_path, monkeypatch):
     """While one drive's score cards are drawn (held by a stand-in renderer until the test lets it go), a game's PDF
     is drawn by the real renderer and answered 200, the drive's other paper is told to come back (503), and the
     held PDF is answered and kept once it is done. Before, one lock per worker answered the game 503 too."""
-    script = tmp_path / "holding_renderer.py"
-    script.write_text(HOLDING)
     started, release = tmp_path / "started", tmp_path / "release"
-    held = sheets.Renderer()
-    monkeypatch.setattr(held, "COMMAND", (sys.executable, str(script), str(started), str(release)))
+    monkeypatch.setenv("HOLD_STARTED", str(started))
+    monkeypatch.setenv("HOLD_RELEASE", str(release))
+    held = sheets.Renderer(1, None)
+    monkeypatch.setattr(held, "TASK", f"{__name__}:holding")
     monkeypatch.setattr(sheets, "drive_renderer", held)
     app = create_app({"DATABASE": str(tmp_path / "w.sqlite"), "SECRET_KEY": "x", "GC_FREEZE": False})
     client = app.test_client()
@@ -405,17 +398,17 @@ def test_a_games_pdf_is_drawn_while_a_drives_paper_is_drawn(tmp_path, monkeypatc
 def test_drive_paper_is_503_while_the_drives_renderer_is_busy_and_games_are_not(client, api, renders):
     drive = new_drive(client)
     game = api.create("danish")
-    assert sheets._drawing_drives.acquire(blocking=False)
+    assert sheets.drive_renderer.turns.take("10.9.9.9", 1)  # another client's drive paper is being drawn
     try:
         assert client.get(f"/d/{drive['id']}/scorecards.pdf").status_code == 503
         assert client.get("/drives/blank.pdf").status_code == 503
         assert client.get(f"/g/{game['id']}/sheet.pdf").status_code == 200
     finally:
-        sheets._drawing_drives.release()
+        sheets.drive_renderer.turns.give_back("10.9.9.9")
     assert [paper for paper, _html in renders] == ["sheets"]
-    assert sheets._drawing.acquire(blocking=False)
+    assert sheets.renderer.turns.take("127.0.0.1", 3)  # this client's other sheet is being drawn
     try:
         assert client.get(f"/g/{game['id']}/blank.pdf").status_code == 503
         assert client.get(f"/d/{drive['id']}/scorecards.pdf").status_code == 200
     finally:
-        sheets._drawing.release()
+        sheets.renderer.turns.give_back("127.0.0.1")

@@ -172,14 +172,14 @@ def test_the_kept_pdfs_stay_under_their_size(app, client, api, renders, tmp_path
 
 
 @pytest.mark.parametrize("path", ["sheet.pdf", "blank.pdf", "/blank/danish.pdf"])
-def test_a_pdf_asked_for_while_another_is_drawn_is_503(client, api, renders, path):
+def test_a_pdf_asked_for_while_the_clients_other_is_drawn_is_503(client, api, renders, path):
     game = api.create("danish", language="sv")
     url = path if path.startswith("/") else f"/g/{game['id']}/{path}"
-    assert sheets._drawing.acquire(blocking=False)
+    assert sheets.renderer.turns.take("127.0.0.1", 3)  # this client's other PDF is being drawn
     try:
         r = client.get(url, headers={"Accept-Language": "en"})
     finally:
-        sheets._drawing.release()
+        sheets.renderer.turns.give_back("127.0.0.1")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5" and r.mimetype == "text/html"
     page = r.get_data(as_text=True)
     assert '<html lang="en"' in page  # the reader's language, not the sheet's (sv)
@@ -188,7 +188,7 @@ def test_a_pdf_asked_for_while_another_is_drawn_is_503(client, api, renders, pat
     assert client.get(url).status_code == 200 and len(renders) == 1
 
 
-def test_a_pdf_that_takes_too_long_is_503_and_the_lock_is_free(client, api, monkeypatch):
+def test_a_pdf_that_takes_too_long_is_503_and_its_turn_is_given_back(client, api, monkeypatch):
     def slow(html):
         raise sheets.Busy("the PDF took more than 120 s")
 
@@ -196,8 +196,7 @@ def test_a_pdf_that_takes_too_long_is_503_and_the_lock_is_free(client, api, monk
     game = api.create("danish")
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5"
-    assert sheets._drawing.acquire(blocking=False)
-    sheets._drawing.release()
+    assert sheets.renderer.turns.taken() == 0
 
 
 def test_the_child_process_draws_the_pdf(app):

@@ -57,6 +57,27 @@ def test_new_game_page_has_players_and_every_option_with_its_default(client, var
         assert f'name="{editor.mark}"' in html
 
 
+@pytest.mark.parametrize("variant", ["solo", "bid"])
+@pytest.mark.parametrize("lang, currency", [("da", "DKK"), ("nb", "NOK"), ("sv", "SEK"), ("en", "GBP")])
+def test_a_new_game_preselects_the_currency_of_the_pages_language(client, db_path, variant, lang, currency):
+    """Issue 33: Solo and Bid whist preselected SEK whatever the language; the game started as the form came keeps it."""
+    client.get(f"/lang/{lang}")
+    html = client.get(f"/new/{variant}").get_data(as_text=True)
+    select = re.search(r'<select name="opt_currency">(.*?)</select>', html, re.S).group(1)
+    assert re.findall(r'<option value="(\w+)" selected>', select) == [currency]
+    game_id = start(client, variant)
+    assert client.get(f"/api/games/{game_id}").json["options"]["currency"] == currency
+
+
+@pytest.mark.parametrize("variant, currency", [("danish", "DKK"), ("norwegian", "NOK"), ("swedish", "SEK")])
+def test_a_countrys_own_whist_keeps_its_currency_on_any_page(client, variant, currency):
+    for lang in ("da", "nb", "sv", "en"):
+        client.get(f"/lang/{lang}")
+        html = client.get(f"/new/{variant}").get_data(as_text=True)
+        select = re.search(r'<select name="opt_currency">(.*?)</select>', html, re.S).group(1)
+        assert re.findall(r'<option value="(\w+)" selected>', select) == [currency], lang
+
+
 def test_new_game_with_house_rules(client):
     gid = start(client, "classic", honours="y", target="7", revoke_penalty="2")
     options = api_game(client, gid)["options"]

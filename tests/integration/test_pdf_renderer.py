@@ -1,9 +1,10 @@
-"""The PDF renderer process: started once per worker and kept, one job at a time; a job that runs out of time or a
-renderer that dies is a 503 and the next PDF works; a renderer that has grown past its bound is replaced."""
+"""The PDF renderer processes (pebble's ProcessPool, issue 35): started once per worker and kept, a PDF after another;
+a job that runs out of time or a renderer that dies is a 503 and the next PDF works; a renderer is replaced after
+MAX_TASKS PDFs. The stand-in tasks below are run in the renderer processes by name (this module is importable there)."""
 
 import os
 import signal
-import sys
+import time
 
 import pytest
 
@@ -13,99 +14,92 @@ pytestmark = pytest.mark.slow  # starts, times out and kills PDF renderer proces
 
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 SHEET = {"title": "Æ Ø Å", "blocks": [{"kind": "p", "text": "Æ Ø Å −20 ♠ ♥ ♦ ♣"}]}
+HERE = __name__
 
-# A stand-in renderer speaking the same protocol: it dies on a job while the file `crash` exists (and removes it),
-# and otherwise answers a tiny PDF.
-FAKE = """
-import os, sys
-from scorekeeper.server.pdf import ANSWER, JOB, read_exactly
-while (head := read_exactly(sys.stdin.buffer, JOB.size)) is not None:
-    read_exactly(sys.stdin.buffer, JOB.unpack(head)[0])
-    if os.path.exists(sys.argv[1]):
-        os.remove(sys.argv[1])
-        os._exit(3)
-    sys.stdout.buffer.write(ANSWER.pack(b"K", 9, 1) + b"%PDF-fake")
-    sys.stdout.buffer.flush()
-"""
+
+def whose(job) -> int:
+    """The renderer process that runs a job."""
+    return os.getpid()
+
+
+def dies(job):
+    os._exit(3)
+
+
+def sleeps(job) -> bytes:
+    with open(job["pidfile"], "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(60)
+    return b"%PDF-late"
 
 
 @pytest.fixture
 def renderer(monkeypatch):
     """A renderer of this test's own, stopped after it."""
-    fresh = sheets.Renderer()
+    fresh = sheets.Renderer(2, "RENDER_QUEUE")
     monkeypatch.setattr(sheets, "renderer", fresh)
     yield fresh
     fresh.stop()
 
 
-@pytest.fixture
-def fake(renderer, tmp_path, monkeypatch):
-    script = tmp_path / "fake_renderer.py"
-    script.write_text(FAKE)
-    monkeypatch.setattr(renderer, "COMMAND", (sys.executable, str(script), str(tmp_path / "crash")))
-    return tmp_path / "crash"
+def ask(renderer, monkeypatch, task: str, job=None, timeout: float = 60):
+    monkeypatch.setattr(renderer, "TASK", f"{HERE}:{task}")
+    try:
+        return renderer.draw(job or {}, timeout)
+    finally:
+        monkeypatch.setattr(renderer, "TASK", sheets.Renderer.TASK)
 
 
-def pid(renderer) -> int:
-    return renderer.proc.pid
-
-
-def test_one_renderer_draws_one_pdf_after_another(app, renderer):
+def test_the_renderers_draw_one_pdf_after_another_in_the_same_processes(app, renderer, monkeypatch):
     with app.test_request_context("/"):
         assert sheets.render_pdf(SHEET).startswith(b"%PDF")
-        first = pid(renderer)
         assert sheets.render_pdf(SHEET).startswith(b"%PDF")
-    assert pid(renderer) == first
+    pids = {ask(renderer, monkeypatch, "whose") for _ in range(6)}
+    assert 1 <= len(pids) <= 2 and os.getpid() not in pids
 
 
-def test_a_renderer_that_died_while_idle_is_replaced_without_a_503(app, renderer):
+def test_a_renderer_that_died_while_idle_is_replaced_without_a_503(app, renderer, monkeypatch):
     with app.test_request_context("/"):
         sheets.render_pdf(SHEET)
-        os.kill(pid(renderer), signal.SIGKILL)
-        renderer.proc.wait()
+        for pid in {ask(renderer, monkeypatch, "whose") for _ in range(4)}:
+            os.kill(pid, signal.SIGKILL)
         assert sheets.render_pdf(SHEET).startswith(b"%PDF")
 
 
-def test_a_renderer_that_dies_during_a_pdf_is_503_and_the_next_pdf_works(client, api, fake):
+def test_a_renderer_that_dies_during_a_pdf_is_503_and_the_next_pdf_works(client, api, renderer, monkeypatch):
     game = api.create("danish")
     api.hand(game, HAND)
-    fake.write_text("")
+    monkeypatch.setattr(renderer, "TASK", f"{HERE}:dies")
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5"
-    assert sheets._drawing.acquire(blocking=False)
-    sheets._drawing.release()
-    r = client.get(f"/g/{game['id']}/sheet.pdf")
-    assert r.status_code == 200 and r.data == b"%PDF-fake"
-
-
-def test_a_pdf_that_runs_out_of_time_is_503_the_renderer_is_killed_and_the_next_pdf_works(
-    client, api, renderer, monkeypatch
-):
-    game = api.create("danish")
-    for _ in range(3):
-        api.hand(game, HAND)
-    with client.application.test_request_context("/"):
-        sheets.render_pdf(SHEET)  # started and warm
-    slow = pid(renderer)
-    monkeypatch.setitem(client.application.config, "PDF_TIMEOUT", 0.001)
-    r = client.get(f"/g/{game['id']}/sheet.pdf")
-    assert r.status_code == 503 and r.headers["Retry-After"] == "5"
-    assert pid(renderer) != slow  # killed, and a fresh one started
-    with pytest.raises(ProcessLookupError):
-        os.kill(slow, 0)
-    monkeypatch.setitem(client.application.config, "PDF_TIMEOUT", 120)
+    assert renderer.turns.taken() == 0
+    monkeypatch.setattr(renderer, "TASK", sheets.Renderer.TASK)
     r = client.get(f"/g/{game['id']}/sheet.pdf")
     assert r.status_code == 200 and r.data.startswith(b"%PDF")
 
 
-def test_a_renderer_grown_past_its_bound_is_replaced_after_its_pdf(app, renderer, monkeypatch):
+def test_a_pdf_that_runs_out_of_time_is_busy_its_renderer_is_killed_and_the_next_pdf_works(
+    app, renderer, monkeypatch, tmp_path
+):
+    pidfile = tmp_path / "pid"
+    ask(renderer, monkeypatch, "whose")  # started and warm
+    with pytest.raises(sheets.Busy):
+        ask(renderer, monkeypatch, "sleeps", {"pidfile": str(pidfile)}, timeout=2)
+    slow = int(pidfile.read_text())
+    deadline = time.monotonic() + 30
+    while True:  # killed (pebble stops it when its time is out)
+        try:
+            os.kill(slow, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "the renderer that ran out of time is still there"
+        time.sleep(0.1)
     with app.test_request_context("/"):
-        sheets.render_pdf(SHEET)
-        first = pid(renderer)
-        monkeypatch.setattr(renderer, "MAX_RSS", 1)
-        assert sheets.render_pdf(SHEET).startswith(b"%PDF")  # the PDF is answered; then the renderer goes
-        assert pid(renderer) != first
-        monkeypatch.setattr(renderer, "MAX_RSS", sheets.Renderer.MAX_RSS)
-        second = pid(renderer)
-        sheets.render_pdf(SHEET)
-        assert pid(renderer) == second
+        assert sheets.render_pdf(SHEET).startswith(b"%PDF")
+
+
+def test_a_renderer_is_replaced_after_max_tasks(renderer, monkeypatch):
+    monkeypatch.setattr(renderer, "workers", 1)
+    monkeypatch.setattr(renderer, "MAX_TASKS", 2)
+    pids = [ask(renderer, monkeypatch, "whose") for _ in range(3)]
+    assert pids[0] == pids[1] != pids[2]

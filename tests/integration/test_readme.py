@@ -2,6 +2,7 @@
 rules, the rules' hands scoring as written, no link to a missing file, every configuration default documented."""
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -122,3 +123,64 @@ def test_the_configuration_keys_were_found():
 @pytest.mark.parametrize("key", CONFIG_KEYS)
 def test_every_configuration_default_is_documented(key):
     assert f"`{key}`" in OPERATIONS, f"configuration key {key} has a default but is not in docs/operations.md"
+
+
+# ------------------------------------------------------------------ every path the docs name
+
+ROOTS = ("scorekeeper", "templates", "tests", "bench", "deploy", "scripts", "docs", ".ci")  # the tree's folders
+ELSEWHERE = {"scorekeeper/templates"}  # only in a built wheel: setup.py copies templates/ there
+
+
+def _tree() -> list[str]:
+    """Every file and folder under ROOTS, as paths from the checkout's root."""
+    paths = []
+    for top in ROOTS:
+        for folder, dirs, files in os.walk(ROOT / top):
+            dirs[:] = [d for d in dirs if d not in ("__pycache__", "results")]
+            rel = Path(folder).relative_to(ROOT).as_posix()
+            paths += [rel, *(f"{rel}/{f}" for f in files)]
+    return paths
+
+
+def _named_paths(text: str, folders: set[str]) -> set[str]:
+    """The code spans that are paths: with a slash, no placeholder (`<name>`), glob or route, starting with one of
+    ROOTS or with a folder's name that is somewhere in the tree (`server/guard.py`, `variants/danish/rules.py`)."""
+    named = set()
+    for span in re.findall(r"`([^`\n]+)`", text):
+        span = span.removesuffix("()")
+        path = "/" in span and not re.search(r"[\s<>*…?=\"':\\{}(]", span) and not span.startswith("/")
+        if path and span.split("/")[0] in folders:
+            named.add(span)
+    return named
+
+
+def _exists(span: str, tree: list[str]) -> bool:
+    """A path from the root (`scorekeeper/server/guard.py`) exists as written; a short form (`server/guard.py`) is the end
+    of some path in the tree. `module.name` (`server/guard.unlimited`) names a name in module.py."""
+    path = span.rstrip("/")
+    folder, _, last = path.rpartition("/")
+    for candidate in {path, f"{folder}/{last.split('.')[0]}.py"}:
+        if candidate in ELSEWHERE or candidate in tree or any(p.endswith("/" + candidate) for p in tree):
+            return True
+    return False
+
+
+def _missing(pages: dict[str, str]) -> list[str]:
+    tree = _tree()
+    folders = set(ROOTS) | {Path(p).name for p in tree if (ROOT / p).is_dir()}
+    return [
+        f"{name}: {span}"
+        for name, text in pages.items()
+        for span in sorted(_named_paths(text, folders))
+        if not _exists(span, tree)
+    ]
+
+
+def test_every_path_the_docs_name_exists():
+    missing = _missing({str(page.relative_to(ROOT)): page.read_text() for page in PAGES})
+    assert not missing, "paths the docs name that are not in the tree:\n" + "\n".join(missing)
+
+
+def test_the_path_check_sees_a_missing_path_in_either_form():
+    text = "`scorekeeper/server/guard.py`, `server/guard.unlimited`, `web/nowhere.py`, `templates/games/gone.html`, `/g/<id>`"
+    assert _missing({"x.md": text}) == ["x.md: templates/games/gone.html", "x.md: web/nowhere.py"]

@@ -168,3 +168,24 @@ def test_behind_a_proxy_there_is_no_cap_per_address():
     assert limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30}).per_address == 5
     behind = limits_of({"SERVER_CONNECTIONS_PER_ADDRESS": 5, "SERVER_REQUEST_TIMEOUT": 30, "PROXY_FIX": 1})
     assert behind.per_address is None and behind.request_timeout == 30
+
+
+def test_the_phones_of_one_ipv6_lan_each_have_their_own_cap():
+    """Issue 34, F-A2: a stranger's sockets on one IPv6 address leave the other phones of the /64 their share; one
+    client taking many addresses of the /64 is still held to the network's cap, and IPv4 is counted as before."""
+    from scorekeeper.server.serve import clients, limits_of
+
+    limits = limits_of(
+        {"SERVER_CONNECTIONS_PER_ADDRESS": 50, "SERVER_CONNECTIONS_PER_NETWORK": 120, "SERVER_REQUEST_TIMEOUT": 30}
+    )
+    stranger = clients("2001:db8:1:2::bad")
+    assert sum(limits.admit(stranger) for _ in range(60)) == 50
+    assert limits.admit(clients("2001:db8:1:2::a11")) and limits.admit(clients("2001:db8:1:2:aa:bb:cc:dd"))
+    taken = sum(limits.admit(clients(f"2001:db8:1:2::{n:x}")) for n in range(1000, 1100))
+    assert taken == 120 - 52  # the /64 as a whole is held to its cap
+    assert not limits.admit(clients("2001:db8:1:2::a12"))
+    assert limits.admit(clients("2001:db8:1:3::1"))  # another network is not
+    limits.leave(stranger)
+    assert limits.admit(clients("2001:db8:1:2::a12"))  # a closed socket gives its place back
+    v4 = clients("::ffff:192.0.2.7")
+    assert v4 == ("192.0.2.7",) and sum(limits.admit(v4) for _ in range(60)) == 50

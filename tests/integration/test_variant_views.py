@@ -10,11 +10,13 @@ import inspect
 import pytest
 
 from helpers import ROOT
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import VARIANTS, make_setup, play
+from scorekeeper.core.messages import Choices, InputError
 from scorekeeper.variants import view_contract as contract
 from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.views import VIEWS, option_labels
+from variants import EXAMPLES
 
 DOC = (ROOT / "docs" / "adding-a-variant.md").read_text()
 TEMPLATES = ROOT / "templates"
@@ -32,6 +34,29 @@ def test_the_contract_requires_little_and_defaults_the_rest():
     for name, signature in contract.functions(contract.ViewDefaults).items():
         wanted = [p for p in signature.parameters if p != "self"]
         assert list(inspect.signature(getattr(defaults, name)).parameters) == wanted, name
+
+
+def listed_choices(name: str) -> set:
+    """The values a hand's refusals list (core Choices: "is missing: one of prop, solo …"), read off an empty hand."""
+    try:
+        play(make_setup(name, list(EXAMPLES[name].PLAYERS), 0, {}), [{}])
+    except InputError as exc:
+        return {
+            code
+            for message in exc.errors.values()
+            for value in getattr(message, "values", {}).values()
+            if isinstance(value, Choices)
+            for code in value.codes
+        }
+    return set()
+
+
+def test_the_listed_choices_are_read_off_an_empty_hand():
+    assert listed_choices("solo") >= {"prop", "royal_abundance"} and listed_choices("bid") == {
+        "uptown",
+        "downtown",
+        "no_trump",
+    }
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
@@ -52,7 +77,9 @@ def test_the_view_provides_the_contract(name):
     choices = {
         c for opt in VARIANTS[name].OPTIONS.values() if opt.kind in ("choice", "choice_or_list") for c in opt.choices
     }
-    assert set(view.CHOICE_LABELS) <= choices, "labels only for values of its choice options"
+    listed = listed_choices(name)
+    assert set(view.CHOICE_LABELS) <= choices | listed, "labels only for values of its choice options or its hand's"
+    assert listed <= set(view.CHOICE_LABELS), "the choices its hand's messages list are named in words (issue 33)"
     presets = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "preset" for c in opt.choices}
     assert set(view.PRESET_LABELS) == set(view.TARIFF_PRESETS) | presets, "a label for each preset, and no other"
     assert set(view.FIELD_LABELS) <= set(VARIANTS[name].INPUT_FIELDS) | {

@@ -72,7 +72,7 @@ def _fill(rule, world):
 
 
 def test_every_write_route_declares_its_guard(app):
-    """Each POST/PUT/PATCH/DELETE route is guarded by web/guard.writes(kind) or exempt with a reason: a new
+    """Each POST/PUT/PATCH/DELETE route is guarded by server/guard.writes(kind) or exempt with a reason: a new
     row-making route that forgets it fails here."""
     undeclared = [
         f"{sorted(rule.methods & WRITES)} {rule.rule}"

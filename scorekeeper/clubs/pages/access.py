@@ -298,8 +298,13 @@ def card_file(club_id):
     )
 
 
+def _known_phone() -> bool:
+    """The login's rate limit per address does not count a phone that has logged in to this club before."""
+    return phone.trusted_device((request.view_args or {}).get("club_id", "")) is not None
+
+
 @bp.route("/c/<club_id>/login", methods=["GET", "POST"])
-@guard.writes("login")
+@guard.writes("login", unless=_known_phone)
 def login(club_id):
     club = common.club_or_404(club_id)
     form = club_forms.LoginForm()
@@ -313,14 +318,23 @@ def login(club_id):
             return redirect(target)
         else:
             try:
-                ok = club_service.login(get_db(), club_id, form.password.data, common.now(), request.remote_addr)
+                ok = club_service.login(
+                    get_db(),
+                    club_id,
+                    form.password.data,
+                    common.now(),
+                    request.remote_addr,
+                    device=phone.trusted_device(club_id),
+                )
             except club_service.LockedOut as exc:
                 ok, retry, status = False, exc.retry_after, 429
                 form.password.errors = [_("Too many wrong passwords. Try again in %(n)d seconds.", n=exc.retry_after)]
             else:
                 if ok:
                     common.log_in(club_service.get_club(get_db(), club_id))
-                    return redirect(target)
+                    response = redirect(target)
+                    phone.trust_device(response, club_id)
+                    return response
                 status = 400
                 form.password.errors = [_("Wrong password.")]
     form.next.data = target

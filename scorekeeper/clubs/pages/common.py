@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import time
 
+import flask_babel
 from flask import (
     Blueprint,
     Response,
     abort,
     current_app,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -39,6 +41,14 @@ def club_or_404(club_id):
         return club_service.get_club(get_db(), club_id)
     except club_service.ClubNotFound:
         abort(404)
+
+
+def in_print_language(club) -> None:
+    """The club's paper and spreadsheets speak the language it chose for its printed sheets, as its tables' sheets do
+    (games/sheets.py); an explicit ?lang= still wins. The club's pages stay in the reader's language."""
+    if club.language:
+        g.sheet_language = club.language
+        flask_babel.refresh()
 
 
 def is_admin(club) -> bool:

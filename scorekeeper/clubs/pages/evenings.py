@@ -263,7 +263,7 @@ def settle(club_id, evening_id):
 @bp.get("/c/<club_id>/e/<int:evening_id>/result.csv")
 def result_csv(club_id, evening_id):
     """The result as CSV: for programs (commas, decimal points), or with ?sep=semicolon for a Nordic spreadsheet."""
-    common.club_or_404(club_id)
+    common.in_print_language(common.club_or_404(club_id))
     data = _evening(club_id, evening_id, request.args.get("settlement"))
     dialect = common.csv_dialect()
     return common.csv_response(
@@ -275,21 +275,26 @@ def result_csv(club_id, evening_id):
 @bp.get("/c/<club_id>/e/<int:evening_id>/result.xlsx")
 def result_xlsx(club_id, evening_id):
     club = common.club_or_404(club_id)
+    common.in_print_language(club)
     data = _evening(club_id, evening_id, request.args.get("settlement"))
     sheets = club_present.evening_sheets(data, club_service.members(get_db(), club_id), club.name)
     return xlsx.download(sheets, f"evening-{data.record.date}.xlsx")
 
 
 def _paper(club, evening_id) -> dict:
-    """The evening on paper: the result, the settlement, the prizes and every table's sheet, the club on each."""
+    """The evening on paper: the result, the settlement, the prizes and every table's sheet, the club on each; in the
+    club's print language."""
+    common.in_print_language(club)
     data = _evening(club.id, evening_id)
     ctx = club_present.evening_context(data, club_service.members(get_db(), club.id), club.currency)
     sheets = []
     for t in data.tables:
         sheet = paper.sheet_context(club_tables.titled(t.scored_game))
         sheet["table_name"] = next(x["name"] for x in ctx["tables"] if x["game_id"] == t.record.game_id)
+        if data.record.settlement == "kitty":
+            sheet["settlement"] = club_tables.through_kitty(sheet["settlement"])
         sheets.append(sheet)
-    return {"club": club, "evening": ctx, "sheets": sheets}
+    return {"club": club, "evening": ctx, "sheets": sheets, "cards": club_present.evening_cards(sheets)}
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/print")

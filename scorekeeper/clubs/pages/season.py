@@ -39,6 +39,7 @@ def ledger(club_id):
 @bp.get("/c/<club_id>/ledger.csv")
 def ledger_csv(club_id):
     club = common.club_or_404(club_id)
+    common.in_print_language(club)
     (start, end), general = common.date_range()
     if general:
         abort(400)
@@ -54,6 +55,7 @@ def ledger_csv(club_id):
 @bp.get("/c/<club_id>/ledger.xlsx")
 def ledger_xlsx(club_id):
     club = common.club_or_404(club_id)
+    common.in_print_language(club)
     (start, end), general = common.date_range()
     if general:
         abort(400)

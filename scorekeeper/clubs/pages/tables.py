@@ -112,9 +112,33 @@ def table_view(game_id: str) -> dict | None:
         "club_url": url_for("clubs.club", club_id=place.club.id),
         "evening_url": url_for("clubs.evening", club_id=place.club.id, evening_id=place.evening.id),
         "evening": _("Evening %(date)s", date=day(place.evening.date)),
+        "result_url": url_for("clubs.result", club_id=place.club.id, evening_id=place.evening.id),
+        "kitty": place.evening.settlement == "kitty",
         "table": table_name(place.table.shown_number, place.table.half, place.halves),
         "next_half": next_half_view(place, members) if place.table.half < place.halves else None,
     }
+
+
+def through_kitty(settlement: dict | None) -> dict | None:
+    """A table's money on an evening settled through the kitty: what each player's part comes to, to or from the
+    kitty, and no payment between players (the evening's result settles every table and the fee at once)."""
+    if settlement is None:
+        return None
+    ways = {-1: "to", 0: "even", 1: "from"}
+    return {
+        **settlement,
+        "kitty": [
+            {"player": b["player"], "amount": abs(b["amount"]), "way": ways[(b["amount"] > 0) - (b["amount"] < 0)]}
+            for b in settlement["balances"]
+        ],
+        "payments": [],
+    }
+
+
+def settled_through_kitty(game_id: str) -> bool:
+    """Whether a game is a table of an evening settled through the kitty."""
+    place = club_service.table_of(get_db(), game_id)
+    return place is not None and place.evening.settlement == "kitty"
 
 
 # ---------------------------------------------------------------- the handover
@@ -204,9 +228,10 @@ def enter_code():
 # ---------------------------------------------------------------- Play again on the evening
 
 
-def play_again(game_id: str, confirmed: bool):
-    """Play again at a club table: the evening's next table (asks first when the next half is drawn or started).
-    Answers (the response, the new game's id or None), or None for a game of no club."""
+def play_again(game_id: str, confirmed: bool, finished: bool = False):
+    """Play again at a club table: the evening's next table (asks first when the next half is drawn or started, or
+    when this `finished` table was of the evening's last half). Answers (the response, the new game's id or None), or
+    None for a game of no club."""
     db = get_db()
     place = club_service.table_of(db, game_id)
     if place is None:
@@ -214,9 +239,14 @@ def play_again(game_id: str, confirmed: bool):
     moved = place.table.half < place.halves and (
         place.evening.draw or any(t.half > place.table.half for t in club_service.evening_tables(db, place.evening.id))
     )
-    if moved and not confirmed:
+    over = finished and place.table.half >= place.halves
+    if (moved or over) and not confirmed:
         page = render_template(
-            "clubs/play_again.html", table=table_view(game_id), game_id=game_id, button=club_forms.ButtonForm()
+            "clubs/play_again.html",
+            table=table_view(game_id),
+            game_id=game_id,
+            over=over,
+            button=club_forms.ButtonForm(),
         )
         return (page, 200, NO_STORE), None
     try:

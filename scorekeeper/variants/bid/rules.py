@@ -8,7 +8,7 @@ from typing import Any
 
 from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat, side_winner, trick_pair
 from scorekeeper.core.game import BidResult, HandContext, ScoredHand, Sides, TableContext, partnerships
-from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.messages import Choices, InputError, Msg
 from scorekeeper.core.options import bool_option, choice_option, currency_option, int_option, rate_option
 
 NAME = "bid"
@@ -77,9 +77,9 @@ def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:
         errors["bid"] = Msg("must be a whole number from %(low)d to %(high)d", low=low, high=TOP)
     direction = data.get("direction")
     if direction is None:
-        errors["direction"] = Msg("is missing: one of %(choices)s", choices=", ".join(DIRECTIONS))
+        errors["direction"] = Msg("is missing: one of %(choices)s", choices=Choices(DIRECTIONS, NAME))
     elif direction not in DIRECTIONS:
-        errors["direction"] = Msg("must be one of %(choices)s", choices=", ".join(DIRECTIONS))
+        errors["direction"] = Msg("must be one of %(choices)s", choices=Choices(DIRECTIONS, NAME))
     return {"bidder": bidder, "bid": bid, "direction": direction}
 
 

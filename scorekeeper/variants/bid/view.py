@@ -33,6 +33,9 @@ CHOICE_LABELS = {
     "quadruple": _l("four times the score"),
     "wins_game": _l("wins the game at once"),
     "none": _l("nothing more"),
+    "uptown": _l("uptown"),  # the directions, as the hand page's buttons and its messages name them
+    "downtown": _l("downtown"),
+    "no_trump": _l("no trump"),
 }
 FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "direction": _l("Uptown, downtown or no trump")}
 PLAYER_HINT = _l("Four players; partners sit opposite (1st and 3rd, 2nd and 4th).")
@@ -87,11 +90,7 @@ class HandForm(BaseHandForm):
 
 def direction_name(direction: str) -> str:
     """The one direction asked for, translated."""
-    return {
-        "uptown": lambda: _("uptown"),
-        "downtown": lambda: _("downtown"),
-        "no_trump": lambda: _("no trump"),
-    }[direction]()
+    return str(CHOICE_LABELS[direction])
 
 
 def books_words(n: int) -> str:

@@ -201,7 +201,7 @@ OPTIONS = {
         False, Msg("Jernhånd: a player with no picture cards, aces or jokers may ask for a new deal (0 for all).")
     ),
     "rate": rate_option(0.05, Msg("Money per point (kroner per point) for the settlement.")),
-    "currency": currency_option("DKK"),
+    "currency": currency_option("DKK", home=True),
     "deals": int_option(
         None,
         1,

@@ -8,6 +8,7 @@ from wtforms.fields import SelectChoice
 from scorekeeper.core.game import TRUMPS
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import rules
@@ -161,12 +162,26 @@ def hand_words(inp, ctx) -> str:
     bidder = players[inp["bidder"]]
     tricks = words.tricks_words(inp["tricks"])
     if rules.is_solo(inp["bid"]):
-        text = _("%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"], ctx.options), tricks=tricks)
-        for joined in inp.get("with", ()):
+        if not inp.get("with"):
+            return _(
+                "%(bidder)s %(bid)s, %(tricks)s", bidder=bidder, bid=solo_name(inp["bid"], ctx.options), tricks=tricks
+            )
+        # Gå med: each sol player's own result, as one word for the hand would be wrong for some of them.
+        sol = rules.house_of(ctx.options).sol[inp["bid"]]
+        result = {True: _("made"), False: _("lost")}
+        text = _(
+            "%(bidder)s %(bid)s, %(tricks)s, %(result)s",
+            bidder=bidder,
+            bid=solo_name(inp["bid"], ctx.options),
+            tricks=tricks,
+            result=result[inp["tricks"] <= sol.max_tricks],
+        )
+        for joined in inp["with"]:
             text += "; " + _(
-                "%(player)s too, %(tricks)s",
+                "%(player)s too, %(tricks)s, %(result)s",
                 player=players[joined["seat"]],
                 tricks=words.tricks_words(joined["tricks"]),
+                result=result[joined["tricks"] <= sol.max_tricks],
             )
         return text
     trump = "" if inp["suffix"] == "sans" else words.suit(inp.get("trump"))
@@ -180,6 +195,13 @@ def hand_words(inp, ctx) -> str:
         partner=players[inp["partner"]],
         tricks=tricks,
     )
+
+
+def outcome(inp, points, ctx) -> str | None:
+    """Made or lost for the bidder; none for a gå med hand, whose words say each sol player's result."""
+    if inp.get("with"):
+        return None
+    return defaults.outcome(inp, points, ctx)
 
 
 def minus(value: int) -> str:
@@ -221,28 +243,31 @@ def house_rules(table) -> list[tuple[str, str]]:
         lines.append((_("Each further trick short"), _values(short, every)))
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
-    if house.overrides:  # a card in columns: no factor says it; the columns and the table do
-        grid, _exact = danish_grid.grid_of(rules.house_dict(o), o.get("card_names"))
-        lines.append(
-            (
-                _("Columns"),
-                " | ".join(column_heading(c.heading, c.suffixes) for c in grid.columns)
-                + " "
-                + _("(values in the table)"),
-            )
-        )
-    elif factors and all(f == (2, 2) for f in factors.values()) and set(factors) == set(rules.SUFFIXES[1:]):
+    # A suffix with values of its own (a card in columns) is not its factor there: the table shows them.
+    own = {
+        s: {n for n, t in house.overrides if t == s}
+        | {int(k.split("/")[0]) for k in house.cells if k.split("/")[1] == s}
+        for s in factors
+    }
+    if (
+        factors
+        and all(f == (2, 2) for f in factors.values())
+        and set(factors) == set(rules.SUFFIXES[1:])
+        and not any(own.values())
+    ):
         lines.append((_("Suffixes"), _("vip, gode, sans and halve count double")))
     elif factors:
-        lines.append(
-            (
-                _("Suffixes"),
-                ", ".join(
-                    f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
-                    for name, (base, trick) in factors.items()
-                ),
-            )
-        )
+        parts = []
+        for name, (base, trick) in factors.items():
+            factor = f"{suffix_name(name)} ×{number_text(base)}" + (f"/×{number_text(trick)}" if trick != base else "")
+            if own[name] >= set(levels):
+                parts.append(_("%(suffix)s: own values (in the table)", suffix=suffix_name(name)))
+            elif own[name]:
+                bids = ", ".join(map(str, sorted(own[name])))
+                parts.append(_("%(factor)s, own values for %(bids)s (in the table)", factor=factor, bids=bids))
+            else:
+                parts.append(factor)
+        lines.append((_("Suffixes"), "; ".join(parts) if any(own.values()) else ", ".join(parts)))
     if house.selv_factor != 1:  # the usual rule (three times) the tariff table's caption says
         lines.append(
             (

@@ -39,7 +39,7 @@ OPTIONS = {
         ("standard", "minnesota", "parlett"),
     ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
-    "currency": currency_option("NOK"),
+    "currency": currency_option("NOK", home=True),
 }
 
 

@@ -154,7 +154,7 @@ def house_rules(table) -> list[tuple[str, str]]:
         (_("Cards per deal"), schedule),
         (_("Exact bid"), exact),
         (_("Missed bid"), str(CHOICE_LABELS[o["miss"]])),
-        (_("The hook"), _("on: the dealer may not make the bids add up") if o["hook"] else _("off")),
+        (_("The hook"), _("the dealer may not make the bids add up") if o["hook"] else _("off")),
         (_("Leads"), str(CHOICE_LABELS[o["lead"]])),
     ]
 

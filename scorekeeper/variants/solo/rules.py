@@ -8,7 +8,7 @@ from typing import Any
 
 from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import BidResult, HandContext, TableContext
-from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.messages import Choices, InputError, Msg
 from scorekeeper.core.options import Option, currency_option, int_option, rate_option
 
 NAME = "solo"
@@ -112,9 +112,9 @@ def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:
     """The contract, the bidder and a prop's partner, checked; errors by field."""
     bid = data.get("bid")
     if bid is None:
-        errors["bid"] = Msg("is missing: one of %(bids)s", bids=", ".join(BIDS))
+        errors["bid"] = Msg("is missing: one of %(bids)s", bids=Choices(BIDS, NAME))
     elif bid not in BIDS:
-        errors["bid"] = Msg("must be one of %(bids)s", bids=", ".join(BIDS))
+        errors["bid"] = Msg("must be one of %(bids)s", bids=Choices(BIDS, NAME))
         bid = None
     bidder = seat(data.get("bidder"), ctx.n_players, "bidder", errors)
     out: dict[str, Any] = {"bid": bid, "bidder": bidder}

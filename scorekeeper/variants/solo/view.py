@@ -25,6 +25,15 @@ OPTION_LABELS = shared.labels(
     overtricks=_l("Units per over- or undertrick"),
 )
 FIELD_LABELS = {"passed": _l("Passed out (all passed)")}
+CHOICE_LABELS = {  # the contracts, as the hand page's buttons and its messages name them
+    "prop": _l("prop and cop"),
+    "solo": _l("solo"),
+    "misere": _l("misère"),
+    "abundance": _l("abundance"),
+    "royal_abundance": _l("royal abundance"),
+    "misere_ouverte": _l("misère ouverte"),
+    "abundance_declared": _l("abundance declared"),
+}
 PLAYER_HINT = _l("Four players, each scoring alone; alliances change every hand.")
 STYLESHEET = "variants/solo.css"
 
@@ -67,15 +76,7 @@ class HandForm(BaseHandForm):
 
 def bid_name(bid: str) -> str:
     """The one contract asked for, translated."""
-    return {
-        "prop": lambda: _("prop and cop"),
-        "solo": lambda: _("solo"),
-        "misere": lambda: _("misère"),
-        "abundance": lambda: _("abundance"),
-        "royal_abundance": lambda: _("royal abundance"),
-        "misere_ouverte": lambda: _("misère ouverte"),
-        "abundance_declared": lambda: _("abundance declared"),
-    }[bid]()
+    return str(CHOICE_LABELS[bid])
 
 
 def buttons(form, ctx, side_names) -> dict:

@@ -26,7 +26,7 @@ OPTIONS = {
         allow_none=True,
     ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
-    "currency": currency_option("SEK"),
+    "currency": currency_option("SEK", home=True),
 }
 
 

@@ -207,6 +207,32 @@ def test_the_refusal_speaks_swedish_on_a_swedish_page(client, db_path):
     assert dump(db_path) == before
 
 
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("da", "mangler: en af højt (uptown), lavt (downtown), uden trumf"),
+        ("sv", "saknas: ett av högt (uptown), lågt (downtown), utan trumf"),
+    ],
+)
+def test_a_missing_direction_is_named_in_the_readers_words(client, api, db_path, lang, words):
+    """Issue 33: a Danish Bid whist hand said "en af uptown, downtown, no_trump", the API's codes; the page names the
+    directions as its buttons do, and the API still spells its codes."""
+    gid = start(client, "bid", PLAYERS)
+    client.get(f"/lang/{lang}")
+    before = dump(db_path)
+    html = post_hand(client, gid, {"bidder": "0", "bid": "4", "tricks": "10"}, expect=400).get_data(as_text=True)
+    shown = re.search(r'id="f-direction".*?</fieldset>\s*<p class="error" role="alert"[^>]*>([^<]+)</p>', html, re.S)
+    assert shown and words in shown.group(1) and "no_trump" not in shown.group(1), html[:3000]
+    assert dump(db_path) == before
+    game = api.create("bid", players=PLAYERS)
+    r = client.post(
+        f"/api/games/{game['id']}/hands",
+        json={"bidder": 0, "bid": 4, "tricks": 10},
+        headers={"X-Edit-Key": game["edit_key"]},
+    )
+    assert "no_trump" in r.json["errors"]["direction"]
+
+
 def test_without_the_kitty_the_books_start_at_nought(client):
     gid = start(client, "bid", PLAYERS, kitty="")
     html = client.get(f"/g/{gid}/hands/new").get_data(as_text=True)

@@ -177,6 +177,26 @@ def test_the_protokoll_print_csv_and_blank_sheet(client):
     assert blank.count('<th class="side-entry">bid</th>') == 4
 
 
+@pytest.mark.parametrize(
+    "lang, label, value",
+    [
+        ("da", "Giverreglen", "giveren må ikke få buddene til at gå op"),
+        ("en", "The hook", "the dealer may not make the bids add up"),
+    ],
+)
+def test_the_hook_is_said_once_in_the_sheets_heading(client, tmp_path, lang, label, value):
+    """Issue 33: the Danish PDF's heading read "Giverreglen: til: giveren må ikke …", its label and its value both
+    saying the rule is on; the print page and the PDF give the label, then the rule."""
+    from helpers import pdftotext
+
+    game = create(client, hook=True)
+    client.get(f"/lang/{lang}")
+    printed = text(client.get(f"/g/{game['id']}/print"))
+    pdf = " ".join(pdftotext(client.get(f"/g/{game['id']}/sheet.pdf").data, tmp_path).split())
+    for shown in (printed, pdf):
+        assert re.search(rf"{label}:? {value}", shown), shown[:1500]
+
+
 NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
 
 

@@ -215,6 +215,36 @@ def test_the_refusal_speaks_danish_on_a_danish_page(client, db_path):
     assert dump(db_path) == before
 
 
+def errors_shown(r) -> str:
+    """The error messages a page shows (each field's and the box at the top), as text."""
+    html = r.get_data(as_text=True)
+    return " ".join(
+        re.findall(r'<p class="error"[^>]*>(.*?)</p>', html, re.S)
+        + re.findall(r'class="error-box"[^>]*>(.*?)</', html, re.S)
+    )
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("sv", "saknas: ett av förslag och accept, solo, misère, abondance, kunglig abondance"),
+        ("da", "mangler: en af forslag og accept, solo, misère, abondance, kongelig abondance"),
+    ],
+)
+def test_an_empty_hand_names_the_contracts_in_the_readers_words(client, api, db_path, lang, words):
+    """Issue 33: a Swedish Solo hand saved empty said "saknas: ett av prop, solo, misere, abundance, royal_abundance…",
+    the API's codes; the page names the contracts as its buttons do, and the API still spells its codes."""
+    gid = start(client, "solo", PLAYERS)
+    client.get(f"/lang/{lang}")
+    before = dump(db_path)
+    shown = errors_shown(post_hand(client, gid, {}, expect=400))
+    assert words in shown, shown
+    assert not re.search(r"\b(prop|misere|royal_abundance|misere_ouverte|abundance_declared)\b", shown), shown
+    assert dump(db_path) == before
+    game = api.create("solo", players=PLAYERS)
+    assert "royal_abundance" in hand_post(client, game, {"bidder": 1, "tricks": 7}).json["errors"]["bid"]
+
+
 def test_passed_out_over_a_played_hand_asks_first(client):
     gid = start(client, "solo", PLAYERS)
     post_hand(client, gid, {"bid": "solo", "bidder": "1", "tricks": "7"})
