@@ -11,7 +11,6 @@ import pytest
 
 from helpers import ARTIFACTS
 from scorekeeper.clubs import service as club_service
-from scorekeeper.core.numbers import read_number
 from scorekeeper.storage import close, connect
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import house as model
@@ -25,10 +24,11 @@ SUFFIXES = danish.SUFFIXES + danish.EXTRA_SUFFIXES
 
 
 def reads(text: str) -> bool:
-    """Whether the number reader in this branch takes `text` (core/numbers.py is another helper's)."""
+    """Whether the card's fields take `text` as a number in this branch (the reader of numbers on paper, ¾ and
+    "1 1/4", is another helper's: `house.number(…, on_paper=True)`)."""
     try:
-        read_number(text, high=100, fraction=True)
-    except ValueError:
+        model.number(text, "", 100, on_paper=True)
+    except Exception:
         return False
     return True
 

@@ -190,7 +190,7 @@ OPTIONS = {
     ),
     "card_names": Option(
         None,
-        danish_grid.check_names,
+        lambda value: danish_grid.check_names(value),  # late: grid.py may be the module being imported
         Msg(
             "The club's own words on its card: its columns (a heading and the suffixes each covers) and the names of "
             "its sol bids; every page, button and sheet uses them."
