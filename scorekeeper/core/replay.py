@@ -27,13 +27,21 @@ def table_context(setup: Setup) -> TableContext:
 
 
 def hand_context(
-    rules: VariantRules, table: TableContext, number: int, totals: tuple[Point, ...] = (), state: Any = None
+    rules: VariantRules,
+    table: TableContext,
+    number: int,
+    totals: tuple[Point, ...] = (),
+    state: Any = None,
+    dealt: bool = True,
 ) -> HandContext:
     """Hand `number` at this table, after `totals` and the variant's `state` folded over the hands before it: its
-    dealer, the cards and the seat out the variant says. The dealer must be known (the table's first, the state)."""
+    dealer, the cards and the seat out the variant says (no cards when it will not be `dealt`: the game is over). The
+    dealer must be known (the table's first, the state)."""
     dealer = rules.dealer(number, state, table)
     if dealer is None:
-        raise ValueError("a hand's context needs its dealer: the table's first dealer and the hands before it")
+        raise ValueError(
+            f"{rules.NAME}: the dealer of hand {number} must be known (the first dealer, the hands before)"
+        )
     return HandContext(
         variant=table.variant,
         n_players=table.n_players,
@@ -43,7 +51,7 @@ def hand_context(
         number=number,
         dealer=dealer,
         totals=totals,
-        cards=rules.cards(number, table),
+        cards=rules.cards(number, table) if dealt else 0,
         sitting_out=rules.sits_out(number, table),
         state=state,
     )
@@ -121,29 +129,15 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
             if not match.over:
                 finished, winner, totals = False, None, zeros
     next_number = len(hands) + 1
-    next_dealer = rules.dealer(next_number, state, table)
-    if next_dealer is None:
-        raise ValueError(f"{rules.NAME}: the dealer of hand {next_number} must be known after the hands before it")
-    next_ctx = HandContext(
-        variant=table.variant,
-        n_players=table.n_players,
-        options=table.options,
-        players=table.players,
-        first_dealer=table.first_dealer,
-        number=next_number,
-        dealer=next_dealer,
-        totals=totals,
-        cards=0 if finished else rules.cards(next_number, table),
-        sitting_out=rules.sits_out(next_number, table),
-        state=state,
-    )  # the next hand's, as far as it is known before it is entered (a finished game has no cards to deal)
+    # the next hand's, as far as it is known before it is entered (a finished game has no cards to deal)
+    next_ctx = hand_context(rules, table, next_number, totals, state, dealt=not finished)
     deals = rules.deals(table)
     return Protokoll(
         setup=setup,
         sides=sides,
         hands=tuple(hands),
         totals=totals,
-        next_dealer=next_dealer,
+        next_dealer=next_ctx.dealer,
         next_leader=rules.next_leader(next_ctx),
         finished=finished,
         winner=winner,
