@@ -34,7 +34,7 @@ import urllib.request
 from pathlib import Path
 
 from run import game_data  # bench/run.py: the long Danish game its tables use
-from slow_clients import free_port
+from slow_clients import free_port, launch, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60.0
@@ -67,17 +67,7 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
             f"import sys; sys.setswitchinterval({SWITCH_INTERVAL}); from scorekeeper.server.serve import main; "
             "main(sys.argv[1:])",
         ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=2).read()
-            return proc, base
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError(f"{kind} did not start")
+    return launch(cmd, env, port, "/healthz", 60, kind)
 
 
 def post(base: str, path: str, body: dict, headers: dict | None = None) -> dict:
@@ -195,12 +185,7 @@ def run(hands: int = 500, connections: int = 40, requests: int = 20, kinds=tuple
                 loaded["p90_over_quiet"] = round(loaded["p90_ms"] / quiet["p90_ms"], 1)
                 results[kind] = {"quiet": quiet, "attacked": loaded}
             finally:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(10)
+                stop(proc)
     return results
 
 

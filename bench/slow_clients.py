@@ -64,17 +64,32 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
     else:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         cmd = [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"]
+    return launch(cmd, env, port, "/", 30, kind)
+
+
+def launch(cmd: list[str], env: dict, port: int, path: str, seconds: float, what: str) -> tuple[subprocess.Popen, str]:
+    """A server started from the checkout and waited for until `path` answers (bench/heavy_reads.py starts its own so)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(base + "/", timeout=2).read()
+            urllib.request.urlopen(base + path, timeout=2).read()
             return proc, base
         except OSError:
             time.sleep(0.2)
     proc.kill()
-    raise RuntimeError(f"{kind} did not start")
+    raise RuntimeError(f"{what} did not start")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """A server asked to stop, and killed if it will not."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def latencies(base: str, n: int) -> list[float]:
@@ -182,12 +197,7 @@ def run(counts=(1100, 3000), requests: int = 20, kinds=("before", "now")) -> dic
                     attacker.join()
                     loaded.update(attacker_opened=attacker.opened, attacker_dropped=attacker.dropped)
                 finally:
-                    proc.terminate()
-                    try:
-                        proc.wait(10)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait(10)
+                    stop(proc)
                 results[kind].setdefault("quiet", quiet)
                 results[kind][f"{count} slow"] = loaded
     if "before" in results and "now" in results:
