@@ -283,8 +283,17 @@ def prize_label(rule: core.PrizeRule) -> str:
 def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = False) -> list[dict]:
     """The prizes in the organiser's order with who won them, or why not yet; what each cost only for the organiser."""
     out = []
-    for prize, given in zip((money or {}).get("prizes", []), service.awards(scored_drive, money)):
+    listed = (money or {}).get("prizes", [])
+    for prize, given in zip(listed, service.awards(scored_drive, money)):
         rule = given.rule
+        passed = [
+            _(
+                "%(name)s passed over: already has a prize (%(prize)s)",
+                name=name,
+                prize=prize_label(core.PrizeRule(listed[i]["kind"], listed[i]["role"], listed[i]["place"])),
+            )
+            for name, i in given.passed
+        ]
         if given.status == "waiting":
             status = _("given at the interval") if rule.kind == "half_time" else _("given once the drive is over")
         elif given.status == "draw":
@@ -313,7 +322,8 @@ def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = Fals
                 "status": status,
                 "won": given.status == "won",
                 "needs_draw": given.status == "draw",
-                "reasons": [translate(r) for r in given.reasons],
+                "reasons": [translate(r) for r in given.reasons] + passed,
+                "passed": passed,
                 "total": given.total,
             }
         )
