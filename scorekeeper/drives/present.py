@@ -4,9 +4,11 @@ this does it once, and the paper (drawn by whichever renderer) takes the same di
 
 from __future__ import annotations
 
+from datetime import datetime
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
+from flask_babel import format_time
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.drives import rules as core
@@ -173,8 +175,61 @@ def leaving(scored_drive: ScoredDrive, table: int) -> list[dict]:
                     "instead_of": was.name if was is not None and was.key != holder.key else None,
                     "table": to_table,
                     "seat": seat(code),
+                    "out": now.tables[to_table - 1].plays == "out",
                 }
             )
+    return out
+
+
+def sender_words(sender: str | None) -> str:
+    """Who sent a table's result, as the organiser's page names them: a phone by its own id (the table page shows it
+    as "This phone: K3F9"), the organiser, or a phone from before phones were told apart."""
+    if sender == service.ORGANISER:
+        return _("the organiser")
+    if sender and sender.startswith("phone:"):
+        return _("phone %(id)s", id=sender.removeprefix("phone:"))
+    return _("a phone")
+
+
+def _clock(stamp: str | None) -> str:
+    if not stamp:
+        return ""
+    try:
+        return format_time(datetime.fromisoformat(stamp), "medium")
+    except ValueError:
+        return ""
+
+
+def replaced(scored_drive: ScoredDrive) -> list[dict]:
+    """The results a second phone replaced, until the organiser settles them: per table and hand, each result with
+    who sent it and when, the one stored now marked."""
+    out = []
+    for r in scored_drive.replaced:
+        stored = scored_drive.results.get((r.hand, r.table))
+        rows = [
+            {
+                "score": f"{r.tricks[0]}–{r.tricks[1]}",
+                "tricks": r.tricks[0],
+                "by": sender_words(r.sender),
+                "at": _clock(r.sent),
+            },
+            {
+                "score": f"{r.by_tricks[0]}–{r.by_tricks[1]}",
+                "tricks": r.by_tricks[0],
+                "by": sender_words(r.by_sender),
+                "at": _clock(r.at),
+            },
+        ]
+        for row in rows:
+            row["stored"] = stored is not None and stored[0] == row["tricks"]
+        out.append(
+            {
+                "hand": r.hand,
+                "table": r.table,
+                "results": rows,
+                "stored": None if stored is None else f"{stored[0]}–{stored[1]}",
+            }
+        )
     return out
 
 
@@ -264,12 +319,26 @@ def sit_out_rule(setup: core.DriveSetup) -> str | None:
     if not setup.empty_seats:
         return None
     score = _("their own average") if setup.sit_out == core.SIT_OUT_AVERAGE else _("%(n)d tricks", n=int(setup.sit_out))
+    if setup.spare_seats == "sit_out" and not setup.couples:
+        return _(
+            "%(empty)d empty seats, kept together: one table sits out each hand, in turn, and each player there "
+            "scores %(score)s; an empty seat left over plays with a dummy (its partner plays the open hand).",
+            empty=setup.empty_seats,
+            score=score,
+        )
     return _(
         "%(empty)d empty seats: a table with one plays with a dummy (its partner plays the open hand); a table with "
         "two or more sits out the hand, and each player there scores %(score)s.",
         empty=setup.empty_seats,
         score=score,
     )
+
+
+def spare_seats(setup: core.DriveSetup) -> dict:
+    """The spare seats a drive has (a lady's and a gent's seat its people leave empty), for the people page's rule."""
+    ladies = setup.seats - len(setup.ladies)
+    gents = setup.seats - len(setup.gents)
+    return {"ladies": ladies, "gents": gents, "together": min(ladies, gents), "any": bool(ladies or gents)}
 
 
 # ---------------------------------------------------------------- prizes and money
