@@ -540,15 +540,32 @@ def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     tricks."""
     setup, drive = scored_drive.setup, scored_drive.drive
     by_key = {s.key: s for s in drive.standings}
+    card_of: dict[str, str] = {}  # a holder's key → the card they play on
     if setup.couples:
         people = [
             (f"pair:{i}", " & ".join(n for n in setup.names((i, i), max(len(drive.rounds), 1)) if n), "pair", 1, i + 1)
             for i in range(len(setup.ladies))
         ]
+    elif setup.substitute_card == "continue":
+        # One card a seat: the substitute carries on the leaver's card, its number and its total.
+        people = []
+        for role, names in (("lady", setup.ladies), ("gent", setup.gents)):
+            for seat_no in range(len(names)):
+                holders = setup.seat_index.get((role, seat_no), ())
+                if not holders:
+                    continue
+                name = holders[0].name
+                for later in holders[1:]:
+                    name = _("%(first)s, then %(then)s from hand %(n)d", first=name, then=later.name, n=later.first)
+                people.append((holders[0].key, name, role, 1, holders[0].number))
+                card_of.update({p.key: holders[0].key for p in holders})
+        people.sort(key=lambda p: p[4])
     else:
         people = [(p.key, p.name, p.role, p.first, p.number) for p in setup.people]
         people.sort(key=lambda p: p[4])
     by_hand = _seats_by_hand(scored_drive)
+    if card_of:
+        by_hand = [{card_of.get(k, k): v for k, v in seats.items()} for seats in by_hand]
     cards = []
     for key, name, role, first, number in people:
         seated = [seats.get(key) for seats in by_hand]

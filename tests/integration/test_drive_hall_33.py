@@ -330,3 +330,19 @@ def test_m163_keeps_the_rule_drives_with_substitutes_were_played_under(tmp_path)
     migrations.apply(db)
     rows = dict(sqlite3.connect(path).execute("SELECT id, json_extract(setup, '$.substitute_card') FROM drives"))
     assert rows == {"d1": "new", "d2": None}
+
+
+def test_the_substitute_continues_the_leavers_score_card_on_paper(client):
+    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=2)
+    for t in (1, 2):
+        post(client, drive, 1, t, [8, 5])
+    client.post(
+        f"/api/drives/{drive['id']}/substitutes",
+        json={"out": "Bea", "in": "Zoe", "hand": 2},
+        headers={"X-Edit-Key": drive["edit_key"]},
+    )
+    for t in (1, 2):
+        post(client, drive, 2, t, [6, 7])
+    html = client.get(f"/d/{drive['id']}/scorecards").get_data(as_text=True)
+    assert html.count('class="score-card"') == 8  # one card each, not a ninth for Zoe
+    assert "Bea, then Zoe from hand 2" in unescape(html)
