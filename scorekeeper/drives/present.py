@@ -243,8 +243,10 @@ def _note(s: Standing) -> str:
         notes.append(_("lady playing as gent"))
     if not s.full:
         notes.append(_("played %(n)d hands", n=s.played))
-    if s.formerly:
+    if s.formerly and s.role == "pair":
         notes.append(_("with %(names)s before", names=", ".join(s.formerly)))
+    elif s.formerly:  # progressive, the substitute continues the card
+        notes.append(_("took over the card from %(names)s", names=", ".join(s.formerly)))
     if s.sat_out:
         notes.append(_("sat out %(n)d", n=s.sat_out))
     return "; ".join(notes)

@@ -272,6 +272,9 @@ def test_a_substitute_continues_the_card_and_the_lucky_draw_counts_entrants(clie
     for t in (1, 2):
         out = post(client, drive, 2, t, [6, 7])
     assert [s["names"] for s in out["standings"]].count(["Bea"]) == 0 and len(out["standings"]) == 8
+    assert "Zoe" in text(client.get(f"/d/{drive['id']}/screen")) and "took over the card from Bea" in text(
+        client.get(f"/d/{drive['id']}/standings")
+    )
     drawn = client.post(f"/api/drives/{drive['id']}/prizes/draw", headers={"X-Edit-Key": drive["edit_key"]}).json
     assert drawn["prizes"][0]["number"] in range(1, 9)  # 8 cards for 8 people, no 9th number
 
