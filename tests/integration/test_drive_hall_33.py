@@ -209,6 +209,14 @@ def test_a_phone_that_sent_nothing_is_not_told_sent(client):
     assert "This table's result is in: 8–5, sent by another phone" in text(fresh)
     assert "Sent: 8–5" in text(a.get(url + "?sent=8"))
     assert "Sent: 8–5" in text(a.get(url))  # the cookie says it is this phone's, whatever the address
+    r = client.put(
+        f"/api/drives/{drive['id']}/hands/1/tables/1",
+        json={"tricks": [9, 4]},
+        headers={"X-Edit-Key": drive["edit_key"]},
+    )
+    assert r.status_code == 200
+    told = text(a.get(url + "?sent=8"))
+    assert "The organiser corrected your 8–5 to 9–4." in told and "Another phone" not in told
 
 
 # ---------------------------------------------------------------- M3, M7: the organiser's rules, on the people page

@@ -98,14 +98,14 @@ def table(drive_id, table, token):
         form.tricks.data = None if stored is None else str(stored)
     form.hand.data = str(drive.current)
     form.was.data = "" if stored is None else str(stored)
+    sender = scored_drive.senders.get((drive.current, table), (None, None))[0]
     replaced = (
-        {"mine": score(sent_by_me), "stored": score(stored)}
+        {"mine": score(sent_by_me), "stored": score(stored), "organiser": sender == service.ORGANISER}
         if request.method == "GET" and sent_by_me is not None and stored is not None and sent_by_me != stored
         else None
     )
     sent = here.tricks is not None
     # "Sent" only to the phone that sent what is stored; another phone is told it is in, and from whom.
-    sender = scored_drive.senders.get((drive.current, table), (None, None))[0]
     mine = sent and (sender == f"phone:{me}" if sender else sent_by_me == stored)
     stored_by = _("the organiser") if sender == service.ORGANISER else _("another phone")
     before = drive.rounds[drive.current - 2] if drive.current > 1 else None
