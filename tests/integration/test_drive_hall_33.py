@@ -357,3 +357,29 @@ def test_the_substitute_continues_the_leavers_score_card_on_paper(client):
     html = client.get(f"/d/{drive['id']}/scorecards").get_data(as_text=True)
     assert html.count('class="score-card"') == 8  # one card each, not a ninth for Zoe
     assert "Bea, then Zoe from hand 2" in unescape(html)
+
+
+def test_the_api_sets_the_rules_and_settles_a_replaced_result(client, db_path):
+    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=2)
+    key = {"X-Edit-Key": drive["edit_key"]}
+    base = f"/api/drives/{drive['id']}"
+    before = rows(db_path, "SELECT setup, version FROM drives")
+    r = client.put(f"{base}/rules", json={"spare_seats": "ghosts"}, headers=key)
+    assert r.status_code == 400 and set(r.json["errors"]) == {"spare_seats"}
+    assert client.put(f"{base}/rules", json={"colour": "red"}, headers=key).status_code == 400
+    assert client.put(f"{base}/rules", json={"substitute_card": "new"}).status_code == 403
+    assert rows(db_path, "SELECT setup, version FROM drives") == before  # nothing stored
+    r = client.put(f"{base}/rules", json={"substitute_card": "new"}, headers=key)
+    assert r.status_code == 200 and r.json["substitute_card"] == "new"
+    r = client.post(f"{base}/hands/1/tables/1/settle", headers=key)
+    assert r.status_code == 400 and set(r.json["errors"]) == {"table"}
+    organise(client, drive)
+    url = table_url(client, drive, 1)
+    a, b = client.application.test_client(), client.application.test_client()
+    seated = re.findall(r'name="seated" value="([^"]*)"', a.get(url).get_data(as_text=True))
+    b.post(url, data={"hand": "1", "tricks": "7", "was": "", "seated": seated})
+    a.post(url, data={"hand": "1", "tricks": "10", "was": "7", "seated": seated})
+    assert len(client.get(base, headers=key).json["replaced"]) == 1
+    r = client.post(f"{base}/hands/1/tables/1/settle", headers=key)
+    assert r.status_code == 200 and "replaced" not in r.json
+    assert r.json["rounds"][0]["tables"][0]["tricks"] == [10, 3]
