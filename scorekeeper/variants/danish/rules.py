@@ -23,7 +23,7 @@ PLAYER_COUNTS = (4, 5)
 ZERO_SUM = True
 FOR_MONEY = True
 BID_FIELDS = ("bidder", "bid", "suffix", "trump", "ace", "partner", "with")
-INPUT_FIELDS = ("passed", "iron_hand", "bidder", "bid", "suffix", "trump", "ace", "partner", "tricks", "with")
+INPUT_FIELDS = ("passed", "iron_hand", "bidder", "bid", "suffix", "trump", "partner", "tricks", "with", "ace")
 
 SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
 # The trump a suffix fixes (None: the bidder or partner chooses a suit; vip: the widow, a suit or none).
