@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms.fields import SelectChoice, SelectMultipleField
+from wtforms import BooleanField, HiddenField
+from wtforms.fields import SelectChoice
 
 from scorekeeper.core.game import SUITS, TRUMPS
 from scorekeeper.games.forms import HandForm as BaseHandForm
@@ -52,7 +53,10 @@ class HandForm(BaseHandForm):
     ace = radio()
     partner = radio()
     tricks = radio()
-    joined = SelectMultipleField(choices=[], validate_choice=False)  # gå med: the other sol players' seats
+    # Gå med: a box per seat for the other sol players (one name each, so a phone offline keeps every box ticked);
+    # `joined` only carries their errors.
+    joined = HiddenField()
+    joined_0, joined_1, joined_2, joined_3, joined_4 = (BooleanField() for _seat in range(max(rules.PLAYER_COUNTS)))
     ERROR_FIELDS = {"suffix": "bid", "passed": "bid", "with": "joined"}
 
     def field_for(self, key: str) -> str | None:
@@ -73,7 +77,7 @@ class HandForm(BaseHandForm):
             return {"iron_hand": number_or_raw(self.bidder.data, negative=True)}
         inp = self.to_input(ctx)
         tricks = {key[5:]: value for key, value in formdata.items() if key.startswith("with_") and value != ""}
-        seats = list(dict.fromkeys([*formdata.getlist("joined"), *tricks]))
+        seats = list(dict.fromkeys([*self.joined_seats(), *tricks]))
         joined = [
             {"seat": number_or_raw(s, negative=True), "tricks": number_or_raw(tricks.get(s), negative=True)}
             for s in seats
@@ -85,10 +89,13 @@ class HandForm(BaseHandForm):
     def bids_input(self, ctx, fields: tuple[str, ...]) -> dict:
         """The bids page: the contract without the tricks, and for a sol the seats ticked to go with it."""
         inp = super().bids_input(ctx, fields)
-        seats = list(dict.fromkeys(self.joined.data or ()))
+        seats = self.joined_seats()
         if seats and rules.is_solo(inp.get("bid")):
             inp["with"] = [{"seat": number_or_raw(s, negative=True)} for s in seats]
         return inp
+
+    def joined_seats(self) -> list[str]:
+        return [str(s) for s in range(max(rules.PLAYER_COUNTS)) if self[f"joined_{s}"].data]
 
     def to_input(self, ctx) -> dict:
         bid = self.bid.data or ""
@@ -131,7 +138,7 @@ class HandForm(BaseHandForm):
         )
         data = {"bidder": inp["bidder"], "bid": bid, "tricks": inp.get("tricks")}
         if rules.is_solo(inp["bid"]):
-            data["joined"] = [str(e["seat"]) for e in inp.get("with", ())]
+            data.update({f"joined_{e['seat']}": True for e in inp.get("with", ())})
             data["with"] = inp.get("with", [])
         else:
             data["trump"] = inp.get("trump")
@@ -169,7 +176,6 @@ def buttons(form, ctx, side_names) -> dict:
     ]
     form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in TRUMPS]
     form.ace.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
-    form.joined.choices = [SelectChoice(str(i), players[i]) for i in playing]
     rows = bid_rows(ctx.options)
     form.bid.choices = [c for row in rows for c in row if c]
     house = rules.house_of(ctx.options)
@@ -180,7 +186,7 @@ def buttons(form, ctx, side_names) -> dict:
                 "seat": i,
                 "name": players[i],
                 "tricks": [str(t) for t in range(14)],
-                "joined": str(i) in (form.joined.data or ()),
+                "joined": bool(form[f"joined_{i}"].data),
                 "chosen": _chosen_tricks(form, i),
             }
             for i in playing
@@ -191,6 +197,7 @@ def buttons(form, ctx, side_names) -> dict:
         "name_cols": 4 if max(len(w) for i in playing for w in players[i].replace("-", " ").split()) <= 11 else 2,
         "bid_rows": rows,
         "sitting_out": players[out] if out is not None else None,
+        "hidden": set() if house.gaa_med else {"joined"},  # no gå med boxes: their errors at the top
     }
 
 
