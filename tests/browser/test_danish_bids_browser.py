@@ -42,6 +42,8 @@ def test_the_bids_on_phone_a_are_seen_on_phone_b_then_a_enters_the_tricks(browse
     assert a.is_checked("#trump-clubs")  # gode: clubs filled in
     width = a.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the bids page is {width}px wide"
+    ARTIFACTS.mkdir(exist_ok=True)
+    a.screenshot(path=str(ARTIFACTS / "danish-bids-first.png"), full_page=True)
     a.click("button.save")
     a.wait_for_selector("#open-deal")
     assert taps + 1 <= 5
@@ -49,7 +51,6 @@ def test_the_bids_on_phone_a_are_seen_on_phone_b_then_a_enters_the_tricks(browse
     b.wait_for_selector("#open-deal")  # no reload: the protokoll follows the game
     seen = b.inner_text("#open-deal")
     assert "Bo 9 gode ♣, es ♥, makker Dina" in seen and "Bo spiller ud" in seen, seen
-    ARTIFACTS.mkdir(exist_ok=True)
     b.screenshot(path=str(ARTIFACTS / "danish-deal-in-progress.png"), full_page=True)
 
     a.click("#enter-hand")  # the bids filled in: the tricks alone are asked
