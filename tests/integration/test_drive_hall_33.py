@@ -121,7 +121,8 @@ def test_the_standings_after_hand_1_do_not_count_hand_2s_sit_outs(client):
     assert max(s["total"] for s in out["standings"]) == 8  # not 7 + 7
     organise(client, drive)
     page = text(client.get(f"/d/{drive['id']}"))
-    assert "provisional" not in page.split("Standings", 1)[-1][:400]
+    assert "Standings after hand 1" in page and "provisional" not in page.split("Standings", 1)[-1][:400]
+    assert "Standings after hand 1" in text(client.get(f"/d/{drive['id']}/standings"))  # the paper says so too
 
 
 # ---------------------------------------------------------------- M2: replaced results, and "Sent" only for what was sent
