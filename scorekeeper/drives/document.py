@@ -232,6 +232,8 @@ def table_cards_document(ctx: dict) -> dict:
 def _state(head: dict) -> str:
     if head["finished"]:
         return _("Final standings after %(n)d hands", n=head["hands"])
+    if not head.get("provisional") and head["current"] > 1:
+        return _("Standings after hand %(n)d", n=head["current"] - 1)  # hands 1 … n, the hand being played not begun
     state = _("Standings so far: hand %(n)d of %(hands)d", n=head["current"], hands=head["hands"])
     if head.get("provisional"):
         tables = ", ".join(str(t) for t in head["waiting_for"])

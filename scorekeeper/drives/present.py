@@ -4,9 +4,11 @@ this does it once, and the paper (drawn by whichever renderer) takes the same di
 
 from __future__ import annotations
 
+from datetime import datetime
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
+from flask_babel import format_time
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.drives import rules as core
@@ -173,8 +175,61 @@ def leaving(scored_drive: ScoredDrive, table: int) -> list[dict]:
                     "instead_of": was.name if was is not None and was.key != holder.key else None,
                     "table": to_table,
                     "seat": seat(code),
+                    "out": now.tables[to_table - 1].plays == "out",
                 }
             )
+    return out
+
+
+def sender_words(sender: str | None) -> str:
+    """Who sent a table's result, as the organiser's page names them: a phone by its own id (the table page shows it
+    as "This phone: K3F9"), the organiser, or a phone from before phones were told apart."""
+    if sender == service.ORGANISER:
+        return _("the organiser")
+    if sender and sender.startswith("phone:"):
+        return _("phone %(id)s", id=sender.removeprefix("phone:"))
+    return _("a phone")
+
+
+def _clock(stamp: str | None) -> str:
+    if not stamp:
+        return ""
+    try:
+        return format_time(datetime.fromisoformat(stamp), "medium")
+    except ValueError:
+        return ""
+
+
+def replaced(scored_drive: ScoredDrive) -> list[dict]:
+    """The results a second phone replaced, until the organiser settles them: per table and hand, each result with
+    who sent it and when, the one stored now marked."""
+    out = []
+    for r in scored_drive.replaced:
+        stored = scored_drive.results.get((r.hand, r.table))
+        rows = [
+            {
+                "score": f"{r.tricks[0]}–{r.tricks[1]}",
+                "tricks": r.tricks[0],
+                "by": sender_words(r.sender),
+                "at": _clock(r.sent),
+            },
+            {
+                "score": f"{r.by_tricks[0]}–{r.by_tricks[1]}",
+                "tricks": r.by_tricks[0],
+                "by": sender_words(r.by_sender),
+                "at": _clock(r.at),
+            },
+        ]
+        for row in rows:
+            row["stored"] = stored is not None and stored[0] == row["tricks"]
+        out.append(
+            {
+                "hand": r.hand,
+                "table": r.table,
+                "results": rows,
+                "stored": None if stored is None else f"{stored[0]}–{stored[1]}",
+            }
+        )
     return out
 
 
@@ -188,8 +243,10 @@ def _note(s: Standing) -> str:
         notes.append(_("lady playing as gent"))
     if not s.full:
         notes.append(_("played %(n)d hands", n=s.played))
-    if s.formerly:
+    if s.formerly and s.role == "pair":
         notes.append(_("with %(names)s before", names=", ".join(s.formerly)))
+    elif s.formerly:  # progressive, the substitute continues the card
+        notes.append(_("took over the card from %(names)s", names=", ".join(s.formerly)))
     if s.sat_out:
         notes.append(_("sat out %(n)d", n=s.sat_out))
     return "; ".join(notes)
@@ -264,12 +321,26 @@ def sit_out_rule(setup: core.DriveSetup) -> str | None:
     if not setup.empty_seats:
         return None
     score = _("their own average") if setup.sit_out == core.SIT_OUT_AVERAGE else _("%(n)d tricks", n=int(setup.sit_out))
+    if setup.spare_seats == "sit_out" and not setup.couples:
+        return _(
+            "%(empty)d empty seats, kept together: one table sits out each hand, in turn, and each player there "
+            "scores %(score)s; an empty seat left over plays with a dummy (its partner plays the open hand).",
+            empty=setup.empty_seats,
+            score=score,
+        )
     return _(
         "%(empty)d empty seats: a table with one plays with a dummy (its partner plays the open hand); a table with "
         "two or more sits out the hand, and each player there scores %(score)s.",
         empty=setup.empty_seats,
         score=score,
     )
+
+
+def spare_seats(setup: core.DriveSetup) -> dict:
+    """The spare seats a drive has (a lady's and a gent's seat its people leave empty), for the people page's rule."""
+    ladies = setup.seats - len(setup.ladies)
+    gents = setup.seats - len(setup.gents)
+    return {"ladies": ladies, "gents": gents, "together": min(ladies, gents), "any": bool(ladies or gents)}
 
 
 # ---------------------------------------------------------------- prizes and money
@@ -283,8 +354,17 @@ def prize_label(rule: core.PrizeRule) -> str:
 def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = False) -> list[dict]:
     """The prizes in the organiser's order with who won them, or why not yet; what each cost only for the organiser."""
     out = []
-    for prize, given in zip((money or {}).get("prizes", []), service.awards(scored_drive, money)):
+    listed = (money or {}).get("prizes", [])
+    for prize, given in zip(listed, service.awards(scored_drive, money)):
         rule = given.rule
+        passed = [
+            _(
+                "%(name)s passed over: already has a prize (%(prize)s)",
+                name=name,
+                prize=prize_label(core.PrizeRule(listed[i]["kind"], listed[i]["role"], listed[i]["place"])),
+            )
+            for name, i in given.passed
+        ]
         if given.status == "waiting":
             status = _("given at the interval") if rule.kind == "half_time" else _("given once the drive is over")
         elif given.status == "draw":
@@ -313,7 +393,8 @@ def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = Fals
                 "status": status,
                 "won": given.status == "won",
                 "needs_draw": given.status == "draw",
-                "reasons": [translate(r) for r in given.reasons],
+                "reasons": [translate(r) for r in given.reasons] + passed,
+                "passed": passed,
                 "total": given.total,
             }
         )
@@ -461,15 +542,32 @@ def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     tricks."""
     setup, drive = scored_drive.setup, scored_drive.drive
     by_key = {s.key: s for s in drive.standings}
+    card_of: dict[str, str] = {}  # a holder's key → the card they play on
     if setup.couples:
         people = [
             (f"pair:{i}", " & ".join(n for n in setup.names((i, i), max(len(drive.rounds), 1)) if n), "pair", 1, i + 1)
             for i in range(len(setup.ladies))
         ]
+    elif setup.substitute_card == "continue":
+        # One card a seat: the substitute carries on the leaver's card, its number and its total.
+        people = []
+        for role, names in (("lady", setup.ladies), ("gent", setup.gents)):
+            for seat_no in range(len(names)):
+                holders = setup.seat_index.get((role, seat_no), ())
+                if not holders:
+                    continue
+                name = holders[0].name
+                for later in holders[1:]:
+                    name = _("%(first)s, then %(then)s from hand %(n)d", first=name, then=later.name, n=later.first)
+                people.append((holders[0].key, name, role, 1, holders[0].number))
+                card_of.update({p.key: holders[0].key for p in holders})
+        people.sort(key=lambda p: p[4])
     else:
         people = [(p.key, p.name, p.role, p.first, p.number) for p in setup.people]
         people.sort(key=lambda p: p[4])
     by_hand = _seats_by_hand(scored_drive)
+    if card_of:
+        by_hand = [{card_of.get(k, k): v for k, v in seats.items()} for seats in by_hand]
     cards = []
     for key, name, role, first, number in people:
         seated = [seats.get(key) for seats in by_hand]

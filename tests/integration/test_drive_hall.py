@@ -222,7 +222,9 @@ def test_the_organisers_correction_page_shows_the_effect_before_saving(client, d
 
 
 def test_rename_substitute_and_delete(client, db_path):
-    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=4, interval_after=2)
+    drive = new_drive(
+        client, format="progressive", ladies=LADIES, gents=GENTS, hands=4, interval_after=2, substitute_card="new"
+    )
     out = write(client, drive, "rename", {"from": "Fay", "to": "Faye"})
     assert out["ladies"][5] == "Faye" and out["rounds"][0]["tables"][2]["pairs"][1][0] == "Faye"
     write(client, drive, "rename", {"from": "Faye", "to": "Ann"}, status=400)

@@ -115,12 +115,15 @@ def drive(drive_id):
     money = service.money(get_db(), drive_id, scored_drive.setup)
     countback = scored_drive.setup.tie_break == "countback"
     prizes = present.prizes(scored_drive, money, organiser=organiser)
+    replaced = present.replaced(scored_drive) if organiser else []
     return no_store(
         render_template(
             "drives/drive.html",
             head=head,
             organiser=organiser,
             results=_results_of(scored_drive) if organiser and not scored_drive.final else [],
+            replaced=replaced,
+            replaced_at={(r["hand"], r["table"]) for r in replaced},
             played=[r.hand for r in scored_drive.drive.rounds],
             tables=range(1, scored_drive.setup.tables + 1),
             tricks_choices=forms.CorrectionForm().tricks.choices,
@@ -175,6 +178,21 @@ def correct(drive_id, hand, table):
         flash(
             _("Table %(table)d, hand %(hand)d: %(score)s saved.", table=table, hand=hand, score=score(tricks)), NOTICE
         )
+    return _back(drive_id)
+
+
+@bp.post("/d/<drive_id>/hands/<int:hand>/tables/<int:table>/settle")
+@guard.exempt(ORGANISER_KEY.format(what="keeps the stored result a second phone sent"))
+def settle(drive_id, hand, table):
+    """The organiser keeps the result stored now for a table's hand a second phone replaced (the other one is taken
+    through the correction page, which settles it too)."""
+    scored_drive = organised(drive_id)
+    try:
+        service.settle_replaced(get_db(), scored_drive.id, hand, table, edit_key(drive_id))
+    except InputError as exc:
+        flash(messages(exc), NOTICE)
+    else:
+        flash(_("Table %(table)d, hand %(hand)d: settled.", table=table, hand=hand), NOTICE)
     return _back(drive_id)
 
 
@@ -268,6 +286,9 @@ def _people_page(
             hands=setup.hands,
             couples=setup.couples,
             final=scored_drive.final,
+            substitute_card=setup.substitute_card,
+            spare_seats=setup.spare_seats,
+            spare=present.spare_seats(setup),
             error=error,
             field=field,
             values=request.form,
@@ -292,6 +313,19 @@ def rename(drive_id):
         field = "new" if "to" in exc.errors else "old"
         return _people_page(scored_drive, 400, messages(exc), field)
     flash(_("%(old)s is %(new)s now.", old=old, new=new.strip()), NOTICE)
+    return _back(drive_id)
+
+
+@bp.post("/d/<drive_id>/rules")
+@guard.exempt(ORGANISER_KEY.format(what="the substitute and spare-seat rules"))
+def people_rules(drive_id):
+    scored_drive = organised(drive_id)
+    raw = {k: request.form[k] for k in ("substitute_card", "spare_seats") if k in request.form}
+    try:
+        service.set_rules(get_db(), drive_id, raw, edit_key(drive_id))
+    except InputError as exc:
+        return _people_page(scored_drive, 400, messages(exc), next(iter(exc.errors), None))
+    flash(_("The rules are saved."), NOTICE)
     return _back(drive_id)
 
 
