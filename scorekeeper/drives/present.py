@@ -393,7 +393,7 @@ def _standings_pages(groups: list[dict]) -> list[list[dict]]:
     """Everyone's standing on the hall screen, SCREEN_COLUMNS columns of SCREEN_STANDING_ROWS rows a page: two roles
     side by side, page after page (ladies 1–10 beside gents 1–10, then 11–19 beside 11–19); one list (pairs) in
     columns. A column's caption says which places it holds."""
-    parts = []
+    parts: list[list[dict]] = []
     for group in groups:
         n = len(group["rows"])
         pieces = shared_out(group["rows"], SCREEN_STANDING_ROWS)
@@ -502,8 +502,8 @@ def _seats_by_hand(scored_drive: ScoredDrive) -> list[dict[str, tuple[int, str, 
 
 def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per lady and gent (per pair in a couples drive), in the lists' order: name, card number, role, start
-    table and seat, and per hand the trump, table, own and opponents' tricks and the running total; half-time and
-    final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
+    table and seat, and per hand the trump, table (marked when it plays with a dummy), own and opponents' tricks and
+    the running total; half-time and final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
     tricks."""
     setup, drive = scored_drive.setup, scored_drive.drive
     by_key = {s.key: s for s in drive.standings}
@@ -526,7 +526,8 @@ def score_cards(scored_drive: ScoredDrive) -> list[dict]:
             row = {"hand": hand, "trump": words.suit(setup.trump(hand)), "table": "", "seat": "", "own": "", "opp": ""}
             row["total"] = ""
             if at is not None:
-                row.update(table=at[0], seat=at[1])
+                # a seat at the table is empty: its hand is laid open as a dummy, which the card says
+                row.update(table=_("%(table)d, dummy", table=at[0]) if at[4] == "dummy" else at[0], seat=at[1])
                 if at[4] == "out" and standing is not None:
                     total += standing.by_hand[hand - 1]
                     row.update(own=standing.by_hand[hand - 1], opp=_("out"), total=total)
