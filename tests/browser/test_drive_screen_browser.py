@@ -194,38 +194,47 @@ def test_a_scorers_phone_says_whose_tricks_and_keeps_the_page(live_server, brows
     assert "N–S 8" in label and "Ø–V 5" in label, label
 
 
+# The selects whose chosen option's text is wider than the room inside them (less the arrow's 20 px), in every row.
+CUT = """() => [...document.querySelectorAll('select')].filter(s => s.offsetParent).flatMap(s => {
+    const style = getComputedStyle(s);
+    const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return [...s.options].filter(o => {
+        const probe = document.createElement('span');
+        probe.style.font = style.font; probe.style.position = 'absolute'; probe.style.whiteSpace = 'pre';
+        probe.textContent = o.text;
+        document.body.appendChild(probe);
+        const need = probe.getBoundingClientRect().width;
+        probe.remove();
+        return need > room;
+    }).map(o => s.name + ': ' + o.text);
+})"""
+
+
 def test_the_new_drive_form_takes_eleven_prizes_and_shows_its_selects(live_server, browser):
     base, _db = live_server
     ctx = browser.new_context(viewport=LAPTOP)
     org = ctx.new_page()
-    org.goto(f"{base}/drives/new")
-    # Every select shows its whole choice at 1280×800 (they were cut off)
-    cut = org.evaluate(
-        """() => [...document.querySelectorAll('select')].filter(s => s.offsetParent).map(s => {
-            const probe = document.createElement('span');
-            const style = getComputedStyle(s);
-            probe.style.font = style.font; probe.style.position = 'absolute'; probe.style.whiteSpace = 'pre';
-            probe.textContent = s.options[s.selectedIndex].text;
-            document.body.appendChild(probe);
-            const need = probe.getBoundingClientRect().width;
-            probe.remove();
-            const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
-            return need > room ? s.name + ': ' + s.options[s.selectedIndex].text : null;
-        }).filter(Boolean)"""
-    )
-    assert cut == [], cut
+    # Every select shows its whole choice at 1280×800 (they were cut off), in every language
+    for lang in ("da", "nb", "sv", "en"):
+        org.goto(f"{base}/drives/new?lang={lang}")
+        cut = org.evaluate(CUT)
+        assert cut == [], (lang, cut)
     org.fill("input[name=title]", "Eleven prizes")
     org.fill("textarea[name=ladies]", "\n".join(LADIES[:8]))
     org.fill("textarea[name=gents]", "\n".join(GENTS[:8]))
     org.fill("input[name=hands]", "4")
+    org.fill("input[name=interval_after]", "2")
     assert org.locator("tr.prize-row").count() == 8
     org.click("#more-prizes")
     org.wait_for_selector("tr.prize-row >> nth=11")
     assert org.input_value("input[name=title]") == "Eleven prizes"  # the rest of the form is kept
     for n in range(11):
+        org.select_option(f"select[name=prize{n}_what]", f"place:{n // 2 + 1}" if n < 10 else "booby")
+        org.select_option(f"select[name=prize{n}_for]", "lady" if n % 2 == 0 else "gent")
         org.fill(f"input[name=prize{n}_name]", f"Prize {n + 1}")
     org.click("#start-drive")
-    org.wait_for_selector(".drive-head")
+    org.wait_for_selector(".drive-head, #first-error", timeout=10_000)
+    assert org.locator(".drive-head").count() == 1, org.locator(".error").all_inner_texts()
     drive_id = org.url.split("#")[0].rsplit("/", 1)[-1]
     status, answer = call(f"{base}/api/drives/{drive_id}")
     assert status == 200 and len(answer["prizes"]) == 11
