@@ -40,6 +40,7 @@ SCORE_NAME, SCORE_TOTALS = 14.0, 9.0
 # the languages fit at 8 pt); the total takes the rest of the card's width.
 SCORE_COLUMNS = (6.0, 12.5, 23.5, 15.0, 22.5, None)
 RED_SUITS = {"♥": "#b3261e", "♦": "#b3261e"}  # as the pages' --red
+WARNING = "#b3261e"
 
 
 MM_PT = 72 / 25.4
@@ -284,14 +285,38 @@ def blank_cards_document(ctx: dict) -> dict:
 
 def table_cards_document(ctx: dict) -> dict:
     """print/drive_cards.html: a card per table with the drive's title, the table's number, the QR code of its page
-    (drawn from segno's matrix: the same code as the page's SVG), what to do with it, and the address."""
+    (drawn from segno's matrix: the same code as the page's SVG), what to do with it, and the address; on top of each
+    card in red, when the address is this computer's own name for itself, that phones cannot open it and where the
+    page is on the network (the print page's warning)."""
     head = ctx["head"]
     cards = []
+    warning: list[dict] = [{"kind": "space", "mm": 20}]
+    if ctx.get("unreachable"):  # printed from this computer's own name for itself: say so on every card, in red
+        said = _("The phones cannot open these QR codes.") + " "
+        said += _(
+            "They point to %(host)s, which is this computer's own name for itself: a phone that scans one opens "
+            "nothing.",
+            host=ctx["unreachable"],
+        )
+        warning = [{"kind": "p", "text": said, "size": 12, "bold": True, "color": WARNING, "align": "center"}]
+        if ctx.get("reach_at"):
+            warning += [
+                _line(
+                    _(
+                        "The phones reach this computer at its address on the network. Open this page there and "
+                        "print the cards from it:"
+                    ),
+                    11,
+                )
+                | {"color": WARNING, "align": "center"},
+                {"kind": "p", "text": ctx["reach_at"], "size": 11, "bold": True, "color": WARNING, "align": "center"},
+            ]
+        warning.append({"kind": "space", "mm": 2})
     for card in ctx["cards"]:
         matrix = ["".join("1" if cell else "0" for cell in row) for row in segno.make(card["url"], error="m").matrix]
         cards.append(
             [
-                {"kind": "space", "mm": 20},
+                *warning,
                 {"kind": "p", "text": head["title"], "size": 16, "align": "center"},
                 {"kind": "title", "text": _("Table %(n)d", n=card["table"]), "size": 64, "align": "center"},
                 {"kind": "qr", "matrix": matrix, "mm": 90},

@@ -239,3 +239,30 @@ def test_the_new_drive_form_takes_eleven_prizes_and_shows_its_selects(live_serve
     status, answer = call(f"{base}/api/drives/{drive_id}")
     assert status == 200 and len(answer["prizes"]) == 11
     ctx.close()
+
+
+def test_the_cards_page_centres_its_qr_codes_and_says_how_phones_reach_it(live_server, browser, monkeypatch):
+    from scorekeeper.server import proxy
+
+    monkeypatch.setattr(proxy, "lan_address", lambda: "192.168.1.20")  # this machine on the hall's Wi-Fi
+    base, _db = live_server
+    drive = new_drive(base, hands=4)
+    ctx = browser.new_context(viewport=LAPTOP)
+    org = ctx.new_page()
+    org.goto(base + drive["edit_page"])
+    org.goto(f"{base}/d/{drive['id']}/cards")
+    off = org.evaluate(
+        """() => [...document.querySelectorAll('.table-card')].map(card => {
+            const qr = card.querySelector('.qr svg path').getBoundingClientRect();  // the code as drawn
+            const own = card.getBoundingClientRect();
+            return Math.abs((qr.left + qr.right) / 2 - (own.left + own.right) / 2);
+        })"""
+    )
+    assert len(off) == 10 and max(off) <= 2, off  # the QR code was off centre
+    org.screenshot(path=str(ARTIFACTS / "drive-table-cards.png"))
+    # served on 127.0.0.1: the page says so and where to open it instead, this machine's address on the network
+    warning = org.locator("#unreachable")
+    port = base.rsplit(":", 1)[1]
+    assert f"http://192.168.1.20:{port}/d/{drive['id']}/cards" in warning.inner_text()
+    assert warning.locator(f"a[href='http://192.168.1.20:{port}/d/{drive['id']}/cards']").count() == 1
+    ctx.close()
