@@ -50,9 +50,12 @@ PRIZE_LABELS = {
     ("lucky", "pair"): _l("Lucky number"),
     ("lucky", "any"): _l("Lucky number"),
 }
-# Rows of the hall screen's "move now" pages: three columns of 12 in large type fill a 1280×800 projector.
-SCREEN_ROWS = 36
-SCREEN_TOP = 10
+# The hall screen's pages, in type sized by the screen's height (drives.css: names 4 % of it, 43 px at 1080 p): "move
+# now" in three columns of 14 names, the standings in two columns of 10 rows (a note may take a second line). A list
+# longer than a page is shared out evenly over as few pages as it needs, so that no page is near empty.
+SCREEN_ROWS = 42
+SCREEN_STANDING_ROWS = 10
+SCREEN_COLUMNS = 2
 # Score cards on A4: four A6 cards a scored_drive, cut in four.
 CARDS_PER_SHEET = 4
 LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
@@ -454,38 +457,81 @@ def correction_view(scored_drive: ScoredDrive, change: core.Change, hand: int, t
 # ---------------------------------------------------------------- the hall's screen
 
 
+def shared_out(rows: list, most: int) -> list[list]:
+    """`rows` in as few parts of at most `most` as they need, the parts as even as can be (38 in two of 36 would
+    leave 2 on the second: 19 and 19)."""
+    parts = max(1, -(-len(rows) // most))
+    size, extra = divmod(len(rows), parts)
+    out, at = [], 0
+    for i in range(parts):
+        n = size + (1 if i < extra else 0)
+        out.append(rows[at : at + n])
+        at += n
+    return out
+
+
+def _standings_pages(groups: list[dict]) -> list[list[dict]]:
+    """Everyone's standing on the hall screen, SCREEN_COLUMNS columns of SCREEN_STANDING_ROWS rows a page: two roles
+    side by side, page after page (ladies 1–10 beside gents 1–10, then 11–19 beside 11–19); one list (pairs) in
+    columns. A column's caption says which places it holds."""
+    parts: list[list[dict]] = []
+    for group in groups:
+        n = len(group["rows"])
+        pieces = shared_out(group["rows"], SCREEN_STANDING_ROWS)
+        parts.append([])
+        at = 0
+        for piece in pieces:
+            label = group["label"]
+            if len(pieces) > 1 and piece:
+                label = _(
+                    "%(label)s (%(first)d–%(last)d of %(count)d)",
+                    label=label,
+                    first=at + 1,
+                    last=at + len(piece),
+                    count=n,
+                )
+            parts[-1].append({**group, "label": label, "rows": piece})
+            at += len(piece)
+    if len(parts) == SCREEN_COLUMNS:  # side by side: the same places of both on one page
+        depth = max(len(p) for p in parts)
+        for p in parts:
+            p += [None] * (depth - len(p))
+        return [[c for c in column if c is not None] for column in zip(*parts)]
+    columns = [c for p in parts for c in p]
+    return [columns[i : i + SCREEN_COLUMNS] for i in range(0, len(columns), SCREEN_COLUMNS)] or [[]]
+
+
 def screen_pages(scored_drive: ScoredDrive, money: dict | None) -> list[dict]:
     """The hall screen's pages, shown one after another (each for a few seconds, then the page reloads): the
-    "move now" list in pages of SCREEN_ROWS names, so that every player finds their table within one cycle; the
-    standings (marked provisional while the hand is being played); the prizes at the end."""
+    "move now" list in even pages of at most SCREEN_ROWS names, so that every player finds their table within one
+    cycle; everyone's standing once a result is in (marked provisional while the hand is being played), in pages; the
+    half-time leaders; the prizes at the end."""
     head = drive_head(scored_drive)
     pages: list[dict] = []
     if not head["finished"]:
-        rows = moves(scored_drive, head["current"])
-        count = max(1, -(-len(rows) // SCREEN_ROWS))
-        for i in range(count):
-            pages.append(
-                {
-                    "kind": "moves",
-                    "rows": rows[i * SCREEN_ROWS : (i + 1) * SCREEN_ROWS],
-                    "part": i + 1,
-                    "parts": count,
-                }
-            )
+        parts = shared_out(moves(scored_drive, head["current"]), SCREEN_ROWS)
+        for i, rows in enumerate(parts):
+            pages.append({"kind": "moves", "rows": rows, "part": i + 1, "parts": len(parts)})
     countback = scored_drive.setup.tie_break == "countback"
-    pages.append(
-        {
-            "kind": "standings",
-            "groups": standings_view(scored_drive.drive.standings, top=SCREEN_TOP, countback=countback),
-            "provisional": head["provisional"],
-            "after": head["current"] - (0 if head["finished"] or head["provisional"] else 1),
-        }
-    )
+    begun = head["finished"] or head["provisional"] or head["current"] > 1  # before the first result: all on 0
+    groups = standings_view(scored_drive.drive.standings, countback=countback) if begun else None
+    standings = _standings_pages(groups) if groups else []
+    for i, groups in enumerate(standings):
+        pages.append(
+            {
+                "kind": "standings",
+                "groups": groups,
+                "part": i + 1,
+                "parts": len(standings),
+                "provisional": head["provisional"],
+                "after": head["current"] - (0 if head["finished"] or head["provisional"] else 1),
+            }
+        )
     if scored_drive.drive.half_time is not None and not head["finished"]:
         pages.append(
             {
                 "kind": "half_time",
-                "groups": standings_view(scored_drive.drive.half_time, top=SCREEN_TOP, countback=countback),
+                "groups": standings_view(scored_drive.drive.half_time, top=SCREEN_STANDING_ROWS, countback=countback),
             }
         )
     listed = prizes(scored_drive, money)
@@ -537,8 +583,8 @@ def _seats_by_hand(scored_drive: ScoredDrive) -> list[dict[str, tuple[int, str, 
 
 def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per lady and gent (per pair in a couples drive), in the lists' order: name, card number, role, start
-    table and seat, and per hand the trump, table, own and opponents' tricks and the running total; half-time and
-    final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
+    table and seat, and per hand the trump, table (marked when it plays with a dummy), own and opponents' tricks and
+    the running total; half-time and final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
     tricks."""
     setup, drive = scored_drive.setup, scored_drive.drive
     by_key = {s.key: s for s in drive.standings}
@@ -578,7 +624,8 @@ def score_cards(scored_drive: ScoredDrive) -> list[dict]:
             row = {"hand": hand, "trump": words.suit(setup.trump(hand)), "table": "", "seat": "", "own": "", "opp": ""}
             row["total"] = ""
             if at is not None:
-                row.update(table=at[0], seat=at[1])
+                # a seat at the table is empty: its hand is laid open as a dummy, which the card says
+                row.update(table=_("%(table)d, dummy", table=at[0]) if at[4] == "dummy" else at[0], seat=at[1])
                 if at[4] == "out" and standing is not None:
                     total += standing.by_hand[hand - 1]
                     row.update(own=standing.by_hand[hand - 1], opp=_("out"), total=total)

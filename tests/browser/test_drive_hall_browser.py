@@ -301,7 +301,7 @@ def test_a_village_hall_drive_of_32_from_the_pages(live_server, browser, browser
     assert org.locator("#raised").inner_text().replace("\xa0", " ").startswith("£")
     org.screenshot(path=str(ARTIFACTS / "drive-final-standings.png"), full_page=True)
     seen, kinds = screen_cycle(browser, base, drive_id)
-    assert kinds == ["standings", "prizes"]
+    assert set(kinds[:-1]) == {"standings"} and kinds[-1] == "prizes"  # everyone's total, in pages (issue 33)
     # the corrections are over: a table's resend of a different result is refused
     public.goto(urls[1])
     assert "The drive is over" in public.locator("h1").inner_text()

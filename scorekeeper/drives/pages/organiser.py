@@ -49,21 +49,24 @@ def index():
 @bp.route("/drives/new", methods=["GET", "POST"])
 @guard.writes("drive")
 def new_drive():
-    form = forms.new_drive_form(request.form if request.method == "POST" else None, language())
+    rows = min(whole_number(request.form.get("rows")) or forms.PRIZE_ROWS, MAX_PRIZES)
+    if request.method == "POST" and request.form.get("more"):  # more prize rows: the form again, as it was filled
+        rows = min(rows + 4, MAX_PRIZES)
+    form = forms.new_drive_form(request.form if request.method == "POST" else None, language(), rows)
     general: list[str] = []
-    if request.method == "POST":
+    if request.method == "POST" and not request.form.get("more"):
         if not form.validate_on_submit():
             general.append(_("The form expired; please try again."))
         else:
             max_tables, max_hands = bounds()
-            rows: dict[int, int] = {}
+            prize_rows: dict[int, int] = {}
             try:
-                data, money, rows = forms.drive_input(form)
+                data, money, prize_rows = forms.drive_input(form)
                 drive_id, key = service.create_drive(
                     get_db(), data, money, max_tables=max_tables, max_hands=max_hands, language=language()
                 )
             except InputError as exc:
-                put_errors(form, exc.errors, general, rows)
+                put_errors(form, exc.errors, general, prize_rows)
             else:
                 phone.remember_drive(drive_id, key)
                 return redirect(url_for("drives.drive", drive_id=drive_id))
@@ -76,7 +79,8 @@ def new_drive():
         general=general,
         first=first,
         trump_slots=range(forms.TRUMP_SLOTS),
-        prize_rows=range(forms.PRIZE_ROWS),
+        rows=rows,
+        prize_rows=range(rows),
         max_tables=max_tables,
         max_hands=max_hands,
     )
