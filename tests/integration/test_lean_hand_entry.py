@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.core import Setup, play
+from scorekeeper.core import VARIANTS, Setup, play
 from scorekeeper.games import cache
 from scorekeeper.server import db as web_db
 from variants import EXAMPLES, players
@@ -142,7 +142,23 @@ def check_answers(answers: dict, before: dict) -> None:
         assert case in before, case
         assert len(played) == len(before[case]), case
         for i, (now, then) in enumerate(zip(played, before[case])):
-            assert now == then, (case, i)
+            assert as_recorded(now, then, case.split()[0]) == then, (case, i)
+
+
+def as_recorded(now, then, variant: str):
+    """An answer without the options added since the recording, where they are at their defaults (a new house rule
+    changes no answer of a game that does not choose it; issue 36's were added so): the rest compared as it is."""
+    if isinstance(now, dict) and isinstance(then, dict):
+        out = {k: as_recorded(v, then.get(k), variant) for k, v in now.items()}
+        if isinstance(now.get("options"), dict) and isinstance(then.get("options"), dict):
+            spec = VARIANTS[variant].OPTIONS
+            out["options"] = {
+                k: v for k, v in now["options"].items() if k in then["options"] or k not in spec or v != spec[k].default
+            }
+        return out
+    if isinstance(now, list) and isinstance(then, list) and len(now) == len(then):
+        return [as_recorded(a, b, variant) for a, b in zip(now, then)]
+    return now
 
 
 def test_hand_entry_answers_as_it_did_before(tmp_path):

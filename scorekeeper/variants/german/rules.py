@@ -59,7 +59,7 @@ def initial_state(table: TableContext) -> Any:
     return table.options["target"] if table.options.get("count") == "phase2_each" else None
 
 
-def _risen(target: int, totals: tuple) -> int:
+def risen(target: int, totals: tuple) -> int:
     """The target after a deal: 10 higher while both stand at or over it."""
     while all(t >= target for t in totals):
         target += STEP
@@ -67,7 +67,7 @@ def _risen(target: int, totals: tuple) -> int:
 
 
 def fold(state: Any, hand: ScoredHand, ctx: HandContext) -> Any:
-    return None if state is None else _risen(state, hand.totals)
+    return None if state is None else risen(state, hand.totals)
 
 
 def game_end(hand: ScoredHand, ctx: HandContext) -> tuple[bool, int | None]:
@@ -76,7 +76,7 @@ def game_end(hand: ScoredHand, ctx: HandContext) -> tuple[bool, int | None]:
     if ctx.state is None:
         target = ctx.options["target"]
     else:
-        target = _risen(ctx.state, hand.totals)
+        target = risen(ctx.state, hand.totals)
     if not any(t >= target for t in hand.totals):
         return False, None
     return True, side_winner(hand.totals)

@@ -201,6 +201,11 @@ def _honours(
         errors["honours"] = Msg("unknown honour %(honour)s (known: %(known)s)", honour=", ".join(unknown), known=known)
         return None
     missing = [h for h in HONOURS if h not in value]
+    if missing and ctx.options.get("hand_size"):
+        errors["honours"] = Msg(
+            "%(honour)s is missing: the side that captured it, or not dealt", honour=HONOUR_WORDS[missing[0]]
+        )
+        return None
     if missing:
         errors["honours"] = Msg(
             "%(honours)s missing: all five trump honours are always in play", honours=", ".join(missing)

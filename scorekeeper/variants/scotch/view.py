@@ -26,10 +26,15 @@ OPTION_LABELS = shared.labels(
     values=_l("Honours' values (jack, ten, ace, king, queen)"),
     card_points=_l("Card points"),
     teams=_l("Teams (none: each plays alone)"),
+    hand_size=_l("Cards dealt"),
 )
+NOT_DEALT = "out"  # the honour button of a card put aside (option hand_size): the input's null
 CHOICE_LABELS = {
     "excess": _l("a point per card taken beyond one's share"),
     "none": _l("none: only the honours count"),
+    # option hand_size, a select of its one number or none (templates: name=value)
+    "hand_size=": _l("all the cards"),
+    "hand_size=10": _l("ten each, the rest put aside (two or three players)"),
 }
 FIELD_LABELS = {"honours": _l("Trump honours")}
 PLAYER_HINT = _l(
@@ -64,6 +69,11 @@ def _whole(value):
     return None if value in (None, "") else number_or_raw(value, negative=True)
 
 
+def _aside(ctx) -> bool:
+    """Ten each at two or three (option hand_size): the rest is put aside, so an honour may not be dealt."""
+    return bool(ctx.options.get("hand_size"))
+
+
 class HandForm(BaseHandForm):
     t0 = radio()
     t1 = radio()
@@ -86,12 +96,16 @@ class HandForm(BaseHandForm):
             tricks = entered + [total - sum(entered)]
         else:
             tricks = entered + [None]
-        return {"tricks": tricks, "honours": {h: _whole(self[h].data) for h in HONOURS}}
+        if not _aside(ctx):
+            return {"tricks": tricks, "honours": {h: _whole(self[h].data) for h in HONOURS}}
+        # cards put aside: an honour tapped "not dealt" is null, one not tapped is left out for the scorer to name
+        taps = {h: self[h].data for h in HONOURS if self[h].data not in (None, "")}
+        return {"tricks": tricks, "honours": {h: None if v == NOT_DEALT else _whole(v) for h, v in taps.items()}}
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
         data = {f"t{s}": t for s, t in enumerate(inp["tricks"][:-1])}
-        data.update(inp["honours"])
+        data.update({h: NOT_DEALT if side is None else side for h, side in inp["honours"].items()})
         return data
 
 
@@ -115,8 +129,12 @@ def buttons(form, ctx, side_names) -> dict:
     entered = [_whole(form[name].data) for name in rows]
     rest = total - sum(entered) if all(isinstance(t, int) for t in entered) else None
     letters, names, values = _letters(), _honour_names(), ctx.options["values"]
+    aside = _aside(ctx)
     for h in HONOURS:
         form[h].choices = [SelectChoice(str(s), name) for s, name in enumerate(side_names)]
+        if aside:
+            form[h].choices.append(SelectChoice(NOT_DEALT, _("not dealt")))
+    buttons_a_row = width + 1 if aside else width
     return {
         "pair": pair,
         "total": total,
@@ -127,7 +145,7 @@ def buttons(form, ctx, side_names) -> dict:
         "rest_over": rest is not None and rest < 0,
         "last_side": width - 1,
         "honour_rows": [(h, letters[h], names[h], values[h]) for h in HONOURS],
-        "honour_cols": width if width <= HONOUR_ROW else (width + 1) // 2,
+        "honour_cols": buttons_a_row if buttons_a_row <= HONOUR_ROW else (buttons_a_row + 1) // 2,
         "hidden": set(TRICK_FIELDS[width - 1 :]),
     }
 
@@ -137,6 +155,8 @@ def _held(inp) -> dict[int, str]:
     letters, held = _letters(), {}
     for h in HONOURS:
         side = inp["honours"][h]
+        if side is None:
+            continue  # not dealt
         held[side] = f"{held[side]} {letters[h]}" if side in held else letters[h]
     return held
 
@@ -144,11 +164,13 @@ def _held(inp) -> dict[int, str]:
 def hand_words(inp, ctx) -> str:
     names = words.side_names(ctx.players, VARIANTS[ctx.variant].sides(ctx))
     held = _held(inp)
-    return _(
+    text = _(
         "Tricks %(tricks)s; honours: %(honours)s",
         tricks="–".join(map(str, inp["tricks"])),
         honours=", ".join(f"{names[s]} {held[s]}" for s in sorted(held)),
     )
+    out = [_letters()[h] for h in HONOURS if inp["honours"][h] is None]
+    return _("%(text)s; not dealt: %(honours)s", text=text, honours=" ".join(out)) if out else text
 
 
 def cell_words(inp, ctx) -> list[str]:
@@ -181,7 +203,11 @@ def house_rules(table) -> list[tuple[str, str]]:
                 tricks,
                 deck=rules.deck(n),
             )
-            + (_(" (played in packets of six)") if tricks > rules.PACKET else ""),
+            + (_(" (played in packets of six)") if tricks > rules.PACKET else "")
+            if not options.get("hand_size")
+            else _(
+                "%(deck)d cards, ten each dealt, the rest put aside: an honour may not be dealt", deck=rules.deck(n)
+            ),
         ),
         (_("Several over in one deal"), _("counted out: ten, cards, ace, king, queen, jack")),
     ]
@@ -196,6 +222,6 @@ def blank_columns(table) -> list[tuple[str, str]]:
 
 def csv_columns(table, side_names) -> list:
     def honour(h):
-        return h, lambda inp: side_names[inp["honours"][h]]
+        return h, lambda inp: "" if inp["honours"][h] is None else side_names[inp["honours"][h]]
 
     return shared.per_side("tricks", side_names) + [honour(h) for h in HONOURS]
