@@ -281,6 +281,20 @@ def count_out(inp: Mapping[str, Any], ctx: HandContext) -> tuple[bool, int | Non
     return False, None
 
 
+def reached(inp: Mapping[str, Any], ctx: HandContext) -> dict[int, tuple[str, int]]:
+    """Each side that reaches the target as the deal is counted out from the totals before it: the step at which it
+    first stands at or over it (a step that brought it points) and its running total then, in the order reached."""
+    target = ctx.options["target"]
+    running = list(ctx.totals) if ctx.totals else [0] * len(sides(ctx))
+    out: dict[int, tuple[str, int]] = {}
+    for step, points in _steps(inp, ctx):
+        running = [r + p for r, p in zip(running, points)]
+        for s, (r, p) in enumerate(zip(running, points)):
+            if p and r >= target and s not in out:
+                out[s] = (step, r)
+    return out
+
+
 def game_end(hand: ScoredHand, ctx: HandContext) -> tuple[bool, int | None]:
     """Over when a side reaches the target; the winner as the deal counts out."""
     if not any(t >= ctx.options["target"] for t in hand.totals):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import VARIANTS, game_context
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
 from scorekeeper.variants import view_shared as shared
@@ -173,13 +173,83 @@ def hand_words(inp, ctx) -> str:
     return _("%(text)s; not dealt: %(honours)s", text=text, honours=" ".join(out)) if out else text
 
 
+GLUE = "\u00a0"  # inside one entry of a cell: its tricks ("3 tr."), its honours ("10 Q"), broken only between them
+
+
 def cell_words(inp, ctx) -> list[str]:
+    """Each side's tricks and honours, two entries a line may break between but never inside (issue 33: the team PDF
+    printed "3 st. 10" / "D")."""
     held, template = _held(inp), _("%(n)d tr.")
     out = []
     for s, t in enumerate(inp["tricks"]):
-        text = template % {"n": t}
-        out.append(f"{text} {held[s]}" if s in held else text)
+        text = (template % {"n": t}).replace(" ", GLUE)
+        out.append(f"{text} {held[s].replace(' ', GLUE)}" if s in held else text)
     return out
+
+
+def _step_words() -> dict[str, str]:
+    return {
+        "ten": _("the ten"),
+        "cards": _("the card points"),
+        "ace": _("the ace"),
+        "king": _("the king"),
+        "queen": _("the queen"),
+        "jack": _("the jack"),
+    }
+
+
+def outcome_lines(protokoll, side_names) -> list[str]:
+    """A game decided by the count-out says so (issue 33: the side with more points thought the app was wrong): who
+    reached the target first in the last deal, at which step, and who came later."""
+    if not protokoll.finished or not protokoll.hands:
+        return []
+    last = protokoll.hands[-1]
+    ctx = game_context(VARIANTS[NAME], protokoll, last.number)
+    over = rules.reached(last.input, ctx)
+    if len(over) < 2:
+        return []
+    target, steps, finals = ctx.options["target"], _step_words(), protokoll.totals
+    order = list(over)
+    first_step = over[order[0]][0]
+    together = [s for s in order if over[s][0] == first_step]
+    if protokoll.winner is None:
+        return [
+            _(
+                "%(sides)s reached %(target)d together with %(step)s when the last deal was counted out, level: a draw.",
+                sides=", ".join(side_names[s] for s in together),
+                target=target,
+                step=steps[first_step],
+            )
+        ]
+    winner = protokoll.winner
+    step, total = over[winner]
+    lines = [
+        _(
+            "%(side)s reached %(target)d first when the last deal was counted out (ten, cards, ace, king, queen, "
+            "jack): at %(step)s, with %(total)d.",
+            side=side_names[winner],
+            target=target,
+            step=steps[step],
+            total=total,
+        )
+    ]
+    for s in order:
+        if s == winner:
+            continue
+        later, _total = over[s]
+        if later == step:  # the card points took both over: the higher after them
+            lines.append(_("%(side)s reached it with the same step, lower.", side=side_names[s]))
+        elif finals[s] > finals[winner]:
+            lines.append(
+                _(
+                    "%(side)s reached it later, at %(step)s: more points in the end, but the count-out decides.",
+                    side=side_names[s],
+                    step=steps[later],
+                )
+            )
+        else:
+            lines.append(_("%(side)s reached it later, at %(step)s.", side=side_names[s], step=steps[later]))
+    return lines
 
 
 def house_rules(table) -> list[tuple[str, str]]:
