@@ -67,6 +67,7 @@ def test_a_nullo_through_the_hand_form_and_every_paper(client, tmp_path):
     post_hand(client, gid, {"bid": "grand-2", "tricks": "8"})
     page = text(client.get(f"/g/{gid}"))
     assert "Nullo Kari, 4–9" in page and "6" in page  # pass under seven at 2 a trick: 2 × (7 − 4)
+    assert "the grand bidder's left, the dealer's right when all pass" in page  # the protokoll's head
     sheets = paper(client, gid, tmp_path)
     for name in ("print", "pdf"):
         assert "Nullo Kari" in sheets[name], name
