@@ -26,6 +26,7 @@ def paper(client, gid, tmp_path) -> dict:
     """The game on every paper: the print page, the PDF's text, the blank sheet, the CSV, the .xlsx's cells."""
     out = {"print": text(client.get(f"/g/{gid}/print")), "blank": text(client.get(f"/g/{gid}/blank"))}
     out["pdf"] = re.sub(r"\s+", " ", pdftotext(client.get(f"/g/{gid}/sheet.pdf").data, tmp_path))
+    out["blank pdf"] = re.sub(r"\s+", " ", pdftotext(client.get(f"/g/{gid}/blank.pdf").data, tmp_path))
     out["csv"] = client.get(f"/g/{gid}/hands.csv").get_data(as_text=True)
     book = openpyxl.load_workbook(io.BytesIO(client.get(f"/g/{gid}/hands.xlsx").data))
     out["xlsx"] = " ".join(str(c.value) for ws in book for row in ws.iter_rows() for c in row if c.value is not None)
@@ -72,7 +73,7 @@ def test_a_nullo_through_the_hand_form_and_every_paper(client, tmp_path):
     for name in ("print", "pdf"):
         assert "Nullo Kari" in sheets[name], name
         assert "the grand bidder's left, the dealer's right when all pass" in sheets[name], name
-    assert "Grand / nullo by / pass" in sheets["blank"]
+    assert "Grand / nullo by / pass" in sheets["blank"] and "Grand / nullo by / pass" in sheets["blank pdf"]
     rows = list(csv.DictReader(io.StringIO(sheets["csv"].lstrip("\ufeff"))))
     assert (rows[0]["bid"], rows[0]["bidder"]) == ("nullo", "Kari") and "nullo" in sheets["xlsx"]
 
@@ -88,7 +89,7 @@ def test_south_dakota_on_the_head_of_every_sheet(client, tmp_path):
     post_hand(client, gid, {"bid": "grand-0", "tricks": "5"})
     assert "−2" in text(client.get(f"/g/{gid}"))
     sheets = paper(client, gid, tmp_path)
-    for name in ("print", "pdf", "blank"):
+    for name in ("print", "pdf", "blank", "blank pdf", "xlsx"):
         assert "the grand side loses 1 per trick short of seven" in sheets[name], name
         assert "11" in sheets[name]
 
@@ -118,7 +119,7 @@ def test_ten_each_an_honour_not_dealt_through_the_form_and_every_paper(client, t
     assert "not dealt: A" in page  # the ace, in English
     assert re.search(r"\b19\b.*\b10\b.*\b2\b", page)
     sheets = paper(client, gid, tmp_path)
-    for name in ("print", "pdf", "blank"):
+    for name in ("print", "pdf", "blank", "blank pdf", "xlsx"):
         assert "ten each dealt, the rest put aside" in sheets[name], name
     rows = list(csv.DictReader(io.StringIO(sheets["csv"].lstrip("\ufeff"))))
     assert rows[0]["ace"] == "" and rows[0]["jack"] == "Ola"
