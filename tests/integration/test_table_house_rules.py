@@ -180,3 +180,46 @@ def test_a_club_card_chooses_them_in_words(client):
     page = text(client.get("/clubs/new?variant=scotch"))
     assert "Cards dealt" in page and "ten each, the rest put aside (two or three players)" in page
     assert not [w for w in CODE_WORDS if w in page]
+
+
+def test_a_club_card_saves_them_and_its_tables_play_by_them(client, db):
+    from helpers import token
+    from scorekeeper.clubs import service as club_service
+    from scorekeeper.games import service
+
+    csrf = token(client, "/clubs/new?variant=norwegian")
+    form = {"csrf_token": csrf, "name": "Storgata", "currency": "NOK", "password": "long enough"}
+    data = {**form, "password2": "long enough", "opt_grand_lost": "bidder_loses", "opt_lead": "bidder_left"}
+    r = client.post("/clubs/new?variant=norwegian", data=data)
+    assert r.status_code == 302, text(r)[:3000]
+    club_id = r.location.rsplit("/", 1)[-1]
+    options = club_service.get_club(db, club_id).options
+    assert (options["grand_lost"], options["lead"]) == ("bidder_loses", "bidder_left")
+    page = client.get(f"/c/{club_id}/settings").get_data(as_text=True)
+    assert '<option value="bidder_loses" selected>' in page and '<option value="bidder_left" selected>' in page
+    assert "the grand side loses 1 per trick short of seven" in text(client.get(f"/c/{club_id}"))
+    ids = [club_service.add_member(db, club_id, name) for name in NORDIC]
+    evening = club_service.create_evening(db, club_id, "2026-03-05")
+    game_id, key, _n = club_service.add_table(db, club_id, evening, ids)
+    service.add_hand(db, game_id, {"bid": "nullo", "bidder": 1, "tricks": [4, 9]}, key)
+    assert service.load(db, game_id).protokoll.hands[0].leader == 0
+
+
+def test_a_scotch_club_of_ten_each_refuses_a_table_of_four_by_the_rule(client, db):
+    from helpers import token
+    from scorekeeper.clubs import service as club_service
+    from scorekeeper.core import InputError
+
+    csrf = token(client, "/clubs/new?variant=scotch")
+    form = {"csrf_token": csrf, "name": "Tian", "currency": "NOK", "password": "long enough"}
+    r = client.post("/clubs/new?variant=scotch", data={**form, "password2": "long enough", "opt_hand_size": "10"})
+    assert r.status_code == 302, text(r)[:3000]
+    club_id = r.location.rsplit("/", 1)[-1]
+    assert club_service.get_club(db, club_id).options["hand_size"] == 10
+    assert '<option value="10" selected>' in client.get(f"/c/{club_id}/settings").get_data(as_text=True)
+    ids = [club_service.add_member(db, club_id, name) for name in NORDIC]
+    evening = club_service.create_evening(db, club_id, "2026-03-05")
+    club_service.add_table(db, club_id, evening, ids[:3])
+    with pytest.raises(InputError) as refused:
+        club_service.add_table(db, club_id, evening, ids)
+    assert "options.hand_size" in refused.value.errors
