@@ -15,6 +15,7 @@ from typing import Any
 from scorekeeper.core.fields import is_int, require_fields, side_winner
 from scorekeeper.core.game import HandContext, ScoredHand, Sides, TableContext, one_seat_a_side, partnerships
 from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.numbers import Point
 from scorekeeper.core.options import Option, choice_option, int_option
 
 NAME = "scotch"
@@ -281,12 +282,12 @@ def count_out(inp: Mapping[str, Any], ctx: HandContext) -> tuple[bool, int | Non
     return False, None
 
 
-def reached(inp: Mapping[str, Any], ctx: HandContext) -> dict[int, tuple[str, int]]:
+def reached(inp: Mapping[str, Any], ctx: HandContext) -> dict[int, tuple[str, Point]]:
     """Each side that reaches the target as the deal is counted out from the totals before it: the step at which it
     first stands at or over it (a step that brought it points) and its running total then, in the order reached."""
     target = ctx.options["target"]
     running = list(ctx.totals) if ctx.totals else [0] * len(sides(ctx))
-    out: dict[int, tuple[str, int]] = {}
+    out: dict[int, tuple[str, Point]] = {}
     for step, points in _steps(inp, ctx):
         running = [r + p for r, p in zip(running, points)]
         for s, (r, p) in enumerate(zip(running, points)):
