@@ -1,0 +1,191 @@
+"""The door's guard: one client's excess requests refused before Flask, so that it never holds the threads another
+table's hand entry needs (issue 34, F-S1).
+
+The server has a few threads (`scorekeeper serve`: 8), and every request holds one from the moment a thread takes it
+until its answer is written. A stranger with 40 connections asking for heavy pages was answered `429` by
+server/heavy.py, but each of those refusals went through Flask (the session, the limiter, a row read): thousands a
+second, each a thread's turn and the interpreter's time, while the table's hand waited for both. This layer, the
+outermost of the WSGI app, counts each client's requests in flight and answers the excess itself, in a few
+microseconds, without Flask, the session or the database:
+
+- a read (GET, HEAD, …) of an address that has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64
+  has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
+  the threads, and the others always find one free. A write is counted but never refused here: a table is never
+  refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
+- a path that server/heavy.py has counted as a heavy read (it says so by `mark`; the door remembers the path, without
+  its query, for HEAVY_PATH_SECONDS) is answered `429` while its client (`guard.client`: the
+  address, an IPv6 /64) has HEAVY_READS_PER_ADDRESS heavy requests in flight: what heavy.py would answer (with its
+  Retry-After), before Flask.
+
+A client is the address as server/proxy.py makes it (werkzeug's ProxyFix over PROXY_FIX hops of X-Forwarded-For), an
+IPv6 address whole, as the connection caps count it (docs/operations.md, "One address or many"). The refusal has no
+body: a browser shows its own page for 429, in its own language, and the phones' scripts wait and ask again.
+REQUESTS_PER_ADDRESS null (or 0, its default under TESTING) turns the door off.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+
+from cachetools import TTLCache
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorekeeper.clubs.service import client_key
+
+MARK = "scorekeeper.heavy"  # set in the environ by server/heavy.py when it counts the request as a heavy read
+HEAVY_PATH_SECONDS = 300  # how long a path counted heavy is remembered as heavy (a game only grows past the bound)
+HEAVY_PATHS = 4096
+READS_RETRY_AFTER = 1  # seconds: a read over its address's share waits for one of its own to finish
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+log = logging.getLogger("scorekeeper.server.door_guard")
+
+
+def mark(environ, retry_after: int) -> None:
+    """Said by server/heavy.py of a request it counts against its client's heavy reads, with the Retry-After of its
+    refusals."""
+    environ[MARK] = retry_after
+
+
+def _refusal(retry_after: int) -> list[tuple[str, str]]:
+    return [
+        ("Retry-After", str(retry_after)),
+        ("Content-Length", "0"),
+        ("Cache-Control", "no-store"),
+    ]
+
+
+def _remote(environ, _start_response):
+    return environ.get("REMOTE_ADDR") or ""
+
+
+class DoorGuard:
+    def __init__(
+        self,
+        wsgi_app,
+        per_address: int,
+        per_network: int | None,
+        heavy_per_client: int | None,
+        proxy_hops: int = 0,
+    ):
+        self.wsgi_app = wsgi_app
+        self.per_address = per_address
+        self.per_network = per_network
+        self.heavy_per_client = heavy_per_client
+        # The client as server/proxy.py's ProxyFix makes it, worked out on a copy of the environ (the app's own
+        # ProxyFix, further in, reads the original).
+        self.fix = (
+            ProxyFix(_remote, x_for=proxy_hops, x_proto=0, x_host=0, x_port=0, x_prefix=0) if proxy_hops else None
+        )
+        self.lock = threading.Lock()
+        self.in_flight: Counter[str] = Counter()  # address, and an IPv6 address's /64 → requests in the server
+        self.heavy: Counter[str] = Counter()  # guard.client → known heavy reads in the server
+        self.heavy_paths: TTLCache = TTLCache(maxsize=HEAVY_PATHS, ttl=HEAVY_PATH_SECONDS)  # path → Retry-After
+        self.refused = 0
+        self._warned = float("-inf")
+
+    def client(self, environ) -> str:
+        if self.fix is None:
+            return environ.get("REMOTE_ADDR") or ""
+        return self.fix(dict(environ), None)
+
+    def __call__(self, environ, start_response):
+        remote = self.client(environ)
+        address = client_key(remote, whole=True)
+        network = client_key(remote)
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+        read = environ.get("REQUEST_METHOD") not in WRITES
+        with self.lock:
+            heavy = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
+            if heavy and self.heavy[network] >= self.heavy_per_client:
+                refused = heavy
+            elif read and (
+                self.in_flight[address] >= self.per_address
+                or (network != address and self.per_network is not None and self.in_flight[network] >= self.per_network)
+            ):
+                refused = READS_RETRY_AFTER
+            else:
+                refused = None
+                self.in_flight[address] += 1
+                if network != address:
+                    self.in_flight[network] += 1
+                if heavy:
+                    self.heavy[network] += 1
+        if refused is not None:
+            self._refuse(address)
+            start_response("429 Too Many Requests", _refusal(refused))
+            return [b""]
+        try:
+            body = self.wsgi_app(environ, start_response)
+        except BaseException:
+            self._leave(address, network, heavy, path, environ)
+            raise
+        return _Counted(body, lambda: self._leave(address, network, heavy, path, environ))
+
+    def _leave(self, address: str, network: str, heavy: int | None, path: str, environ) -> None:
+        with self.lock:
+            for key in (address, network) if network != address else (address,):
+                self.in_flight[key] -= 1
+                if self.in_flight[key] <= 0:
+                    del self.in_flight[key]
+            if heavy:
+                self.heavy[network] -= 1
+                if self.heavy[network] <= 0:
+                    del self.heavy[network]
+            if environ.get(MARK):
+                self.heavy_paths[path] = environ[MARK]
+
+    def _refuse(self, address: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.refused += 1
+            if now - self._warned < 60:
+                return
+            self._warned, refused, self.refused = now, self.refused, 0
+        log.warning(
+            "%s asks for more than its share of the server; %d requests refused before the app", address, refused
+        )
+
+
+class _Counted:
+    """The app's answer, handed on as it is; the request leaves the count when the server closes it (its last byte
+    written: the thread is free then), as WSGI says a server closes every answer."""
+
+    def __init__(self, body, leave):
+        self.body = body
+        self.leave = leave
+
+    def __iter__(self):
+        yield from self.body
+        self._leave()  # all of it handed to the server (a test client may never close it)
+
+    def _leave(self):
+        leave, self.leave = self.leave, None
+        if leave is not None:
+            leave()
+
+    def close(self):
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._leave()
+
+
+def init_app(app) -> None:
+    """The guard as the outermost layer of the app's WSGI stack (outside the live door), unless REQUESTS_PER_ADDRESS
+    is null or 0."""
+    per_address = app.config.get("REQUESTS_PER_ADDRESS")
+    if not per_address:
+        return
+    app.wsgi_app = DoorGuard(
+        app.wsgi_app,
+        per_address,
+        app.config.get("REQUESTS_PER_NETWORK"),
+        app.config.get("HEAVY_READS_PER_ADDRESS"),
+        int(app.config.get("PROXY_FIX") or 0),
+    )
