@@ -35,7 +35,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.clubs.service import client_key
 
-MARK = "scorekeeper.heavy"  # set in the environ by server/heavy.py when it counts the request as a heavy read
+MARK = "scorekeeper.door_guard.heavy"  # in the environ: what server/heavy.py calls (`mark`) when it counts a heavy read
 HEAVY_PATH_SECONDS = 300  # how long a path counted heavy is remembered as heavy (a game only grows past the bound)
 HEAVY_PATHS = 4096
 READS_RETRY_AFTER = 1  # seconds: a read over its address's share waits for one of its own to finish
@@ -46,8 +46,22 @@ log = logging.getLogger("scorekeeper.server.door_guard")
 
 def mark(environ, retry_after: int) -> None:
     """Said by server/heavy.py of a request it counts against its client's heavy reads, with the Retry-After of its
-    refusals."""
-    environ[MARK] = retry_after
+    refusals (nothing, when the door is off)."""
+    counted = environ.get(MARK)
+    if counted is not None:
+        counted(retry_after)
+
+
+class _Entry:
+    """A request in the server: whom it counts against, and whether as a heavy read."""
+
+    __slots__ = ("address", "network", "heavy")
+
+    def __init__(self, address: str, network: str):
+        self.address, self.network, self.heavy = address, network, False
+
+    def counted(self) -> tuple[str, ...]:
+        return (self.address,) if self.network == self.address else (self.address, self.network)
 
 
 def _refusal(retry_after: int) -> list[tuple[str, str]]:
@@ -94,10 +108,10 @@ class DoorGuard:
 
     def __call__(self, environ, start_response):
         remote = self.client(environ)
-        address = client_key(remote, whole=True)
-        network = client_key(remote)
+        entry = _Entry(client_key(remote, whole=True), client_key(remote))
         path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
         read = environ.get("REQUEST_METHOD") not in WRITES
+        address, network = entry.address, entry.network
         with self.lock:
             heavy = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
             if heavy and self.heavy[network] >= self.heavy_per_client:
@@ -109,34 +123,42 @@ class DoorGuard:
                 refused = READS_RETRY_AFTER
             else:
                 refused = None
-                self.in_flight[address] += 1
-                if network != address:
-                    self.in_flight[network] += 1
+                for key in entry.counted():
+                    self.in_flight[key] += 1
                 if heavy:
+                    entry.heavy = True
                     self.heavy[network] += 1
         if refused is not None:
             self._refuse(address)
             start_response("429 Too Many Requests", _refusal(refused))
             return [b""]
+        # heavy.py counts the request (it may be the path's first): from then on it counts here too, and the path's
+        # next requests over the bound are refused here
+        environ[MARK] = lambda retry_after: self._heavy(entry, path, retry_after)
         try:
             body = self.wsgi_app(environ, start_response)
         except BaseException:
-            self._leave(address, network, heavy, path, environ)
+            self._leave(entry)
             raise
-        return _Counted(body, lambda: self._leave(address, network, heavy, path, environ))
+        return _Counted(body, lambda: self._leave(entry))
 
-    def _leave(self, address: str, network: str, heavy: int | None, path: str, environ) -> None:
+    def _heavy(self, entry: _Entry, path: str, retry_after: int) -> None:
         with self.lock:
-            for key in (address, network) if network != address else (address,):
+            self.heavy_paths[path] = retry_after
+            if not entry.heavy:
+                entry.heavy = True
+                self.heavy[entry.network] += 1
+
+    def _leave(self, entry: _Entry) -> None:
+        with self.lock:
+            for key in entry.counted():
                 self.in_flight[key] -= 1
                 if self.in_flight[key] <= 0:
                     del self.in_flight[key]
-            if heavy:
-                self.heavy[network] -= 1
-                if self.heavy[network] <= 0:
-                    del self.heavy[network]
-            if environ.get(MARK):
-                self.heavy_paths[path] = environ[MARK]
+            if entry.heavy:
+                self.heavy[entry.network] -= 1
+                if self.heavy[entry.network] <= 0:
+                    del self.heavy[entry.network]
 
     def _refuse(self, address: str) -> None:
         now = time.monotonic()
