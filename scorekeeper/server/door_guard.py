@@ -25,13 +25,13 @@ REQUESTS_PER_ADDRESS null (or 0, its default under TESTING) turns the door off.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from collections import Counter
 
-from cachetools import TTLCache
-from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.http import parse_list_header
 
 from scorekeeper.clubs.service import client_key
 
@@ -64,16 +64,19 @@ class _Entry:
         return (self.address,) if self.network == self.address else (self.address, self.network)
 
 
+@functools.lru_cache(maxsize=4096)
+def _whom(remote: str) -> tuple[str, str]:
+    """The address a request counts against (an IPv6 one whole) and its client for heavy reads (an IPv6 /64): parsed
+    once per address, not per request."""
+    return client_key(remote, whole=True), client_key(remote)
+
+
 def _refusal(retry_after: int) -> list[tuple[str, str]]:
     return [
         ("Retry-After", str(retry_after)),
         ("Content-Length", "0"),
         ("Cache-Control", "no-store"),
     ]
-
-
-def _remote(environ, _start_response):
-    return environ.get("REMOTE_ADDR") or ""
 
 
 class DoorGuard:
@@ -89,31 +92,34 @@ class DoorGuard:
         self.per_address = per_address
         self.per_network = per_network
         self.heavy_per_client = heavy_per_client
-        # The client as server/proxy.py's ProxyFix makes it, worked out on a copy of the environ (the app's own
-        # ProxyFix, further in, reads the original).
-        self.fix = (
-            ProxyFix(_remote, x_for=proxy_hops, x_proto=0, x_host=0, x_port=0, x_prefix=0) if proxy_hops else None
-        )
+        self.hops = proxy_hops
         self.lock = threading.Lock()
         self.in_flight: Counter[str] = Counter()  # address, and an IPv6 address's /64 → requests in the server
         self.heavy: Counter[str] = Counter()  # guard.client → known heavy reads in the server
-        self.heavy_paths: TTLCache = TTLCache(maxsize=HEAVY_PATHS, ttl=HEAVY_PATH_SECONDS)  # path → Retry-After
+        self.heavy_paths: dict[str, tuple[int, float]] = {}  # path → its Retry-After, until when (the oldest first)
         self.refused = 0
         self._warned = float("-inf")
 
     def client(self, environ) -> str:
-        if self.fix is None:
-            return environ.get("REMOTE_ADDR") or ""
-        return self.fix(dict(environ), None)
+        """The client as server/proxy.py's ProxyFix makes it (werkzeug's rule: the `hops`-th value of X-Forwarded-For
+        from the right, when there are that many; else the connection's address), without its copy of the environ."""
+        if self.hops:
+            forwarded = environ.get("HTTP_X_FORWARDED_FOR")
+            if forwarded:
+                values = parse_list_header(forwarded)
+                if len(values) >= self.hops:
+                    return values[-self.hops]
+        return environ.get("REMOTE_ADDR") or ""
 
     def __call__(self, environ, start_response):
         remote = self.client(environ)
-        entry = _Entry(client_key(remote, whole=True), client_key(remote))
+        entry = _Entry(*_whom(remote))
         path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
         read = environ.get("REQUEST_METHOD") not in WRITES
         address, network = entry.address, entry.network
         with self.lock:
-            heavy = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
+            known = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
+            heavy = known[0] if known is not None and known[1] > time.monotonic() else None
             if heavy and self.heavy[network] >= self.heavy_per_client:
                 refused = heavy
             elif read and (
@@ -144,7 +150,10 @@ class DoorGuard:
 
     def _heavy(self, entry: _Entry, path: str, retry_after: int) -> None:
         with self.lock:
-            self.heavy_paths[path] = retry_after
+            self.heavy_paths.pop(path, None)
+            if len(self.heavy_paths) >= HEAVY_PATHS:
+                del self.heavy_paths[next(iter(self.heavy_paths))]
+            self.heavy_paths[path] = (retry_after, time.monotonic() + HEAVY_PATH_SECONDS)
             if not entry.heavy:
                 entry.heavy = True
                 self.heavy[entry.network] += 1

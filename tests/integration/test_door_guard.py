@@ -245,3 +245,15 @@ def test_a_made_up_query_on_the_protokoll_is_sent_to_the_page_without_it(client,
     r = client.get(f"/g/{game['id']}?x=1")
     assert r.status_code == 302 and r.headers["Location"] == f"/g/{game['id']}"
     assert client.get(f"/g/{game['id']}?lang=da&changed=1").status_code == 200
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("forwarded", [None, "", "203.0.113.5", "198.51.100.1, 203.0.113.5", 'a,"b, c" ,d', " , "])
+def test_the_door_sees_the_client_proxy_py_sees(forwarded, hops):
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    environ = {"REMOTE_ADDR": "10.0.0.9", "REQUEST_METHOD": "GET", "PATH_INFO": "/"}
+    if forwarded is not None:
+        environ["HTTP_X_FORWARDED_FOR"] = forwarded
+    seen = ProxyFix(lambda env, _start: env["REMOTE_ADDR"], x_for=hops)(dict(environ), None)
+    assert DoorGuard(None, 6, 6, 2, proxy_hops=hops).client(environ) == seen
