@@ -148,6 +148,7 @@ CHILD = {
     "HEAVY_READS_AT_ONCE": None,
     "RATELIMIT_ENABLED": False,
     "LIVE_DOOR": False,
+    "REQUESTS_PER_ADDRESS": None,
     "GC_FREEZE": False,
     "PROXY_FIX": False,
     "TRUSTED_HOSTS": None,
