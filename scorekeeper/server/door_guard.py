@@ -12,15 +12,16 @@ microseconds, without Flask, the session or the database:
   has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
   the threads, and the others always find one free. A write is counted but never refused here: a table is never
   refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
-- a path that server/heavy.py has counted as a heavy read (it says so by `mark`; the door remembers the path, without
-  its query, for HEAVY_PATH_SECONDS) is answered `429` while its client (`guard.client`: the
+- a path that server/heavy.py has counted as a heavy read (it says so by `mark`, as it counts it; the door remembers
+  the path, without its query, for HEAVY_PATH_SECONDS) is answered `429` while its client (`guard.client`: the
   address, an IPv6 /64) has HEAVY_READS_PER_ADDRESS heavy requests in flight: what heavy.py would answer (with its
   Retry-After), before Flask.
 
-A client is the address as server/proxy.py makes it (werkzeug's ProxyFix over PROXY_FIX hops of X-Forwarded-For), an
-IPv6 address whole, as the connection caps count it (docs/operations.md, "One address or many"). The refusal has no
-body: a browser shows its own page for 429, in its own language, and the phones' scripts wait and ask again.
-REQUESTS_PER_ADDRESS null (or 0, its default under TESTING) turns the door off.
+A client is the address as server/proxy.py makes it (werkzeug's ProxyFix rule over PROXY_FIX hops of
+X-Forwarded-For), an IPv6 address whole and its /64 together, as the connection caps count them (docs/operations.md,
+"One address or many"). Each process counts its own requests. The refusal has no body: a browser shows its own page
+for 429, in its own language, and the phones' scripts wait and ask again. REQUESTS_PER_ADDRESS null (or 0, its
+default under TESTING) turns the door off.
 """
 
 from __future__ import annotations
