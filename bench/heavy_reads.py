@@ -23,7 +23,7 @@ Meanwhile a table (127.0.0.1) enters hands into its own game through the JSON AP
 answer in 60 s counts as 60 s and as failed.
 
 Usage: python bench/heavy_reads.py [--hands 500] [--connections 40] [--requests 20] [--kinds unbounded bounded kept]
-       [--door both|on|off]
+       [--door both|on|off] [--share 6]
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60.0
 ATTACKER = "127.0.0.2"
 SWITCH_INTERVAL = None  # seconds (--switch-interval); None: Python's own (0.005)
+SHARE = None  # --share: the door's REQUESTS_PER_ADDRESS and _PER_NETWORK; None: as shipped
 KINDS = {
     "unbounded": {
         "SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null",
@@ -73,6 +74,8 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
     }
     if kind.endswith(DOOR_OFF):
         env["SCOREKEEPER_REQUESTS_PER_ADDRESS"] = "null"
+    elif SHARE is not None:
+        env["SCOREKEEPER_REQUESTS_PER_ADDRESS"] = env["SCOREKEEPER_REQUESTS_PER_NETWORK"] = str(SHARE)
     cmd = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)]
     if SWITCH_INTERVAL is not None:  # the interpreter's GIL switch interval, for an experiment
         cmd[1:3] = [
@@ -237,10 +240,11 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--door", choices=["both", "on", "off"], default="both", help="the door's guard on, off or both"
     )
+    parser.add_argument("--share", type=int, default=None, help="the door's REQUESTS_PER_ADDRESS (default: shipped)")
     parser.add_argument("--switch-interval", type=float, default=None, help="the server's sys.setswitchinterval")
     args = parser.parse_args(argv)
-    global SWITCH_INTERVAL
-    SWITCH_INTERVAL = args.switch_interval
+    global SWITCH_INTERVAL, SHARE
+    SWITCH_INTERVAL, SHARE = args.switch_interval, args.share
     results = run(args.hands, args.connections, args.requests, tuple(args.kinds), args.door)
     print(json.dumps(results, indent=2))
     print(table(results))
