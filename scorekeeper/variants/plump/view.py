@@ -24,6 +24,7 @@ OPTION_LABELS = {
     "hook": _l("The hook: the dealer may not make the bids add up"),
     "bonus": _l("Points for an exact bid, besides the bid"),
     "zero_bid": _l("Points for an exact bid of nothing"),
+    "bonus_round_zero": _l("Points for an exact bid of nothing in the bonus round"),
     "miss": _l("A missed bid scores"),
     "lead": _l("Who leads"),
 }
@@ -32,9 +33,12 @@ CHOICE_LABELS = {
     "up_down": _l("from 1 up to the most and down again"),
     "down": _l("from the most down to 1"),
     "up": _l("from 1 up to the most"),
+    "up_down_twice": _l("from 1 up to the most and down again, the most twice"),
+    "down_up_twice": _l("from the most down to 1 and up again, 1 twice"),
     "zero": _l("nothing"),
     "tricks": _l("a point per trick taken"),
     "minus_difference": _l("minus the difference"),
+    "minus_made": _l("minus what the bid would have scored"),
     "left_of_dealer": _l("the player left of the dealer"),
     "highest_bid": _l("the highest bidder"),
 }
@@ -150,6 +154,13 @@ def house_rules(table) -> list[tuple[str, str]]:
     sizes = rules.schedule_sizes(o, table.n_players)
     schedule = " ".join(map(str, sizes)) if len(sizes) <= 20 else " ".join(map(str, sizes[:19])) + " …"
     exact = _("%(bonus)d + the bid; nothing bid and nothing taken: %(zero)d", bonus=o["bonus"], zero=o["zero_bid"])
+    if o.get("bonus_round_zero") is not None:
+        exact = _(
+            "%(exact)s (in the bonus round of %(cards)d cards: %(bonus_zero)d)",
+            exact=exact,
+            cards=(rules.DECK - 1) // table.n_players,
+            bonus_zero=o["bonus_round_zero"],
+        )
     return [
         (_("Cards per deal"), schedule),
         (_("Exact bid"), exact),

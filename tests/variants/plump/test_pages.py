@@ -37,6 +37,7 @@ def test_the_answer_has_the_options_resolved_the_deal_sizes_and_each_hands_cards
         "hook": True,
         "bonus": 10,
         "zero_bid": 5,
+        "bonus_round_zero": None,
         "miss": "zero",
         "lead": "left_of_dealer",
     }
@@ -69,7 +70,7 @@ def test_the_last_deal_finishes_the_game_and_next_cards_is_null(client):
         (PLAYERS, {"schedule": "zigzag"}, "options.schedule"),
         (PLAYERS, {"lead": "youngest"}, "options.lead"),
         (["A"], {}, "players"),
-        (["A", "B", "C", "D", "E", "F", "G", "H", "I"], {}, "players"),
+        (["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K"], {}, "players"),
     ],
 )
 def test_a_game_that_does_not_fit_its_table_is_refused_and_nothing_stored(client, app, players, options, field):
