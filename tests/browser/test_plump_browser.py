@@ -224,3 +224,35 @@ def test_offline_the_bids_and_then_the_tricks_are_kept_and_sent_in_order(page, c
     got = server_game(base, game_id)
     assert [h["input"] for h in got["hands"]] == [{"bids": [1, 2, 0], "tricks": [1, 9, 0]}]
     assert "open_deal" not in got
+
+
+NAME_COVERED = """(seat) => {
+  const row = document.querySelector(`.plump-seat[data-seat="${seat}"]`);
+  const name = row.querySelector('h2.who');
+  const r = name.getBoundingClientRect();
+  const x = r.left + Math.min(r.width, 40) / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const open = row.querySelector('.field.open fieldset.count').getBoundingClientRect();
+  const overlap = !(open.bottom <= r.top || open.top >= r.bottom || open.right <= r.left || open.left >= r.right);
+  return {covered: !(hit && name.contains(hit)), overlap};
+}"""
+
+
+@pytest.mark.parametrize("kind", ["hand", "bids"])
+def test_the_opened_row_of_number_buttons_leaves_the_players_name_in_sight(page, live_server, kind):
+    """Issue 33: tapping a count to open its row of number buttons covered the player's name at 390×844."""
+    base, _ = live_server
+    game = api_game(base, ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo"])
+    page.goto(base + game["edit_page"])
+    page.click("#enter-bids" if kind == "bids" else "#enter-hand")
+    page.wait_for_selector("#plump-seats.stepping")
+    for field in ("b1", "t2") if kind == "hand" else ("b1",):
+        seat = int(field[1:])
+        page.click(f".stepper:has(#f-{field}) .value")
+        page.wait_for_selector(f".field.open #f-{field}")
+        seen = page.evaluate(NAME_COVERED, seat)
+        assert seen == {"covered": False, "overlap": False}, (field, seen)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"plump-open-row-{kind}-{field}.png"))
+        page.click(f"label[for='{field}-7']")
+        assert page.is_checked(f"#{field}-7")

@@ -144,6 +144,16 @@ def _per_seat(value: Any, ctx: HandContext, field: str, errors: dict) -> list[in
     if value is None:
         errors[field] = Msg("is missing: one number per player, from 0 to %(cards)d", cards=total)
         return None
+    if isinstance(value, list) and len(value) == n and all(v is None or is_int(v) for v in value):
+        missing = [s for s, v in enumerate(value) if v is None]
+        if missing:
+            names = ", ".join(_name(ctx, s) for s in missing)
+            errors[field] = (
+                Msg("no bid for %(players)s: each bids from 0 to %(cards)d", players=names, cards=total)
+                if field == "bids"
+                else Msg("no tricks for %(players)s: each took from 0 to %(cards)d", players=names, cards=total)
+            )
+            return None
     if not isinstance(value, list) or len(value) != n or not all(is_int(v) for v in value):
         errors[field] = Msg("must be %(n)d whole numbers, one per player in seat order", n=n)
         return None
@@ -151,6 +161,12 @@ def _per_seat(value: Any, ctx: HandContext, field: str, errors: dict) -> list[in
         errors[field] = Msg("each is from 0 to %(cards)d: %(cards)d cards were dealt", cards=total)
         return None
     return list(value)
+
+
+def _name(ctx: HandContext, seat: int) -> str:
+    """A player by name, or by seat where the table has no names."""
+    players = ctx.players
+    return players[seat] if seat < len(players) and players[seat] else str(seat + 1)
 
 
 def _bids(value: Any, ctx: HandContext, errors: dict) -> list[int] | None:

@@ -53,6 +53,8 @@ class HandForm(BaseHandForm):
 
     cards = HiddenField()
 
+    missing: dict = {}  # the seats whose bid or tricks were not tapped, in bidding order (set by to_input)
+
     def to_input(self, ctx) -> dict:
         n = ctx.n_players
         bids = [number_or_raw(self[f"b{s}"].data, negative=True) for s in range(n)]
@@ -62,6 +64,11 @@ class HandForm(BaseHandForm):
             left = ctx.cards - sum(t for t in tricks if t is not None)
             if left >= 0:
                 tricks[missing[0]] = left  # the last player's tricks: what is left of the deal
+        order = [(ctx.dealer + k) % n for k in range(1, n + 1)]
+        self.missing = {
+            "bids": [s for s in order if bids[s] is None],
+            "tricks": [s for s in order if tricks[s] is None],
+        }
         inp: dict = {
             "bids": None if all(b is None for b in bids) else bids,
             "tricks": None if all(t is None for t in tricks) else tricks,
@@ -70,6 +77,18 @@ class HandForm(BaseHandForm):
         if cards is not None:
             inp["cards"] = cards
         return inp
+
+    def bids_input(self, ctx, fields: tuple[str, ...]) -> dict:
+        inp = super().bids_input(ctx, fields)
+        self.missing = {**self.missing, "tricks": []}  # the bids page asks no tricks
+        return inp
+
+    def field_for(self, key: str) -> str | None:
+        """A bid or tricks left out is said beside the first such player's row (the message names them all)."""
+        seats = self.missing.get(key)
+        if seats:
+            return f"{key[0]}{seats[0]}"
+        return super().field_for(key)
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
@@ -113,6 +132,7 @@ def buttons(form, ctx, side_names) -> dict:
             "tricks": f"t{s}",
             "dealer": s == ctx.dealer,
             "forbidden": forbidden if s == ctx.dealer else None,
+            "missing": s in form.missing.get("bids", ()) or s in form.missing.get("tricks", ()),
         }
         for s in order
     ]
@@ -186,9 +206,11 @@ def csv_columns(table, side_names) -> list:
     def per_seat(name, label, s):
         return (f"{label} {side_names[s]}", lambda inp: inp[name][s])
 
-    return [per_seat("bids", "bid", s) for s in range(table.n_players)] + [
-        per_seat("tricks", "tricks", s) for s in range(table.n_players)
-    ]
+    return (
+        [("cards", lambda inp: inp["cards"])]
+        + [per_seat("bids", "bid", s) for s in range(table.n_players)]
+        + [per_seat("tricks", "tricks", s) for s in range(table.n_players)]
+    )
 
 
 def hand_fields(hand) -> dict:

@@ -77,7 +77,9 @@ def _trick_rate(allow_none: bool):
             return None
         if is_int(value):
             if not 0 <= value <= TRICK_MAX:
-                raise ValueError(Msg("must be from 0 to %(high)d, not %(value)d", high=TRICK_MAX, value=value))
+                raise ValueError(
+                    Msg("must be from %(low)d to %(high)d, not %(value)d", low=0, high=TRICK_MAX, value=value)
+                )
             return value
         if not isinstance(value, Mapping):
             raise ValueError(

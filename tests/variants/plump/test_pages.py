@@ -132,13 +132,14 @@ def test_a_deletion_that_leaves_a_hand_not_fitting_its_new_size_is_refused_by_th
     hand(client, game, {"bids": [0, 1, 0, 0], "tricks": [0, 1, 1, 0]})
     before = dump(app.config["DATABASE"])
     r = client.delete(f"/api/games/{game['id']}/hands/1", headers=key)
-    assert r.status_code == 400 and "does not fit hand 2" in r.json["errors"]["hand"], r.json
+    assert r.status_code == 400 and "does not fit hand 1 (cards: 3)" in r.json["errors"]["hand"], r.json
     assert dump(app.config["DATABASE"]) == before
     client.get(game["edit_page"])
     client.get("/lang/sv")
     page = client.get(f"/g/{game['id']}/hands/1/delete")
     r = client.post(f"/g/{game['id']}/hands/1/delete", data=fields(page.get_data(as_text=True)))
-    assert r.status_code == 400 and "passar inte giv 2" in text(r) and "does not fit" not in text(r), text(r)[:3000]
+    said = text(r)
+    assert r.status_code == 400 and "Giv 1 kan inte tas bort" in said and "does not fit" not in said, said[:3000]
     assert dump(app.config["DATABASE"]) == before
 
 
