@@ -165,8 +165,8 @@ def _per_seat(value: Any, ctx: HandContext, field: str, errors: dict) -> list[in
 
 def _name(ctx: HandContext, seat: int) -> str:
     """A player by name, or by seat where the table has no names."""
-    players = ctx.players
-    return players[seat] if seat < len(players) and players[seat] else str(seat + 1)
+    name = ctx.players[seat] if seat < len(ctx.players) else None
+    return name or str(seat + 1)
 
 
 def _bids(value: Any, ctx: HandContext, errors: dict) -> list[int] | None:
