@@ -200,11 +200,22 @@ def test_the_hook_is_said_once_in_the_sheets_heading(client, tmp_path, lang, lab
         assert re.search(rf"{label}:? {value}", shown), shown[:1500]
 
 
-NAMES = ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo", "Sønderborg", "Åsa-Lena", "Østergaard", "Ida"]
+NAMES = [
+    "Anne-Kathrine",
+    "Christoffer",
+    "Kirsten-Marie",
+    "Bo",
+    "Sønderborg",
+    "Åsa-Lena",
+    "Østergaard",
+    "Ida",
+    "Maj-Britt",
+    "Jens",
+]
 
 
 @pytest.mark.needs_program
-@pytest.mark.parametrize("n", range(2, 9))
+@pytest.mark.parametrize("n", range(2, 11))
 def test_the_blank_sheet_prints_each_deals_cards_and_a_bid_column_per_player_within_a4(client, tmp_path, n):
     from helpers import pdfinfo, pdftotext, words_off_the_page
 
