@@ -22,6 +22,8 @@ def test_the_new_game_page_in_words(client):
     page = client.get("/new/solo").get_data(as_text=True)
     for name in ("opt_undertricks", "opt_prop_slam", "opt_prop_undertricks"):
         assert f'name="{name}"' in page
+    for name in ("opt_overtricks", "opt_undertricks", "opt_values"):  # "1, 3, 3, 3": a phone's keyboard with a comma
+        assert re.search(rf'inputmode="text" name="{name}"', page), name
     shown = text(client.get("/new/solo"))
     assert "overtricks paid double" in shown and "the first undertrick free" in shown
     assert "Hoyle's Games Modernized" in shown and "German Wikipedia" in shown and "Culbertson" in shown
