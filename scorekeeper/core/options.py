@@ -3,8 +3,9 @@ that build a game's full set of options from what a table chose.
 
 An option's `kind` says how the shell writes it as text and reads it back (web/options.py), so it names a shape,
 never a variant: int, int_or_none, bool, choice, rate, preset (a named set of other options), int_list (whole
-numbers in order), int_map (a whole number per key of `choices`), json (a structure written as JSON), choice_or_list
-(one of `choices`, or whole numbers in order).
+numbers in order), int_map (a whole number per key of `choices`), int_or_map (one whole number, or one per key of
+`choices`; empty is none), json (a structure written as JSON), choice_or_list (one of `choices`, or whole numbers in
+order).
 """
 
 from __future__ import annotations
@@ -19,7 +20,19 @@ from scorekeeper.core.numbers import read_number
 
 CURRENCIES = ("DKK", "NOK", "SEK", "EUR", "GBP", "USD")
 LANGUAGE_CURRENCY = {"da": "DKK", "nb": "NOK", "sv": "SEK", "en": "GBP"}  # what a new game or drive preselects
-KINDS = ("int", "int_or_none", "bool", "choice", "rate", "preset", "int_list", "int_map", "json", "choice_or_list")
+KINDS = (
+    "int",
+    "int_or_none",
+    "bool",
+    "choice",
+    "rate",
+    "preset",
+    "int_list",
+    "int_map",
+    "int_or_map",
+    "json",
+    "choice_or_list",
+)
 
 
 @dataclass(frozen=True)

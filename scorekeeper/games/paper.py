@@ -315,6 +315,7 @@ def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
         inp = dict(h.input)
         if not inp.get("trump") and h.trump:  # a trump the rules fixed, not entered
             inp["trump"] = h.trump
+        inp.setdefault("cards", h.cards)  # the deal's size the rules fixed (plump's schedule), for a column that asks
         out.append(
             [h.number]
             + ([h.game] if rubber else [])

@@ -20,6 +20,7 @@ from scorekeeper.core import (
     ScoredHand,
     Setup,
     check_name,
+    deal_sizes,
     game_context,
     is_int,
     make_setup,
@@ -264,6 +265,23 @@ def _replay(scored_game: ScoredGame, inputs: list, changed: int, deleted: bool =
             raise
         number = exc.number + 1 if deleted and exc.number >= changed else exc.number
         kind = GameOver if isinstance(exc, GameOver) else InputError
+        sizes = deal_sizes(scored_game.setup) or ()
+        if deleted and number != exc.number and number <= len(sizes) and sizes[number - 1] != sizes[exc.number - 1]:
+            raise kind(
+                {
+                    "hand": Msg(
+                        "Hand %(deleted)d cannot be deleted: the hands after it would each move up a deal, and hand "
+                        "%(n)d (cards: %(old)d) does not fit hand %(m)d (cards: %(new)d). Change or delete the later "
+                        "hands first.",
+                        deleted=changed,
+                        n=number,
+                        old=sizes[number - 1],
+                        m=exc.number,
+                        new=sizes[exc.number - 1],
+                    )
+                },
+                changed,
+            ) from None
         raise kind(
             {
                 "hand": Msg(

@@ -45,6 +45,17 @@ def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any],
                 options[name] = _whole(raw, name, errors)
         elif opt.kind == "int_or_none":
             options[name] = _whole(raw, name, errors)
+        elif opt.kind == "int_or_map":
+            values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",") if v.strip()]
+            if not values:
+                if opt.default is None:
+                    options[name] = None
+            elif len(values) == 1:
+                options[name] = values[0]
+            elif len(values) != len(opt.choices):
+                errors[name] = _l("Enter one number, or %(n)d separated by commas.", n=len(opt.choices))
+            else:
+                options[name] = dict(zip(opt.choices, values))
         elif opt.kind in ("int_list", "int_map"):
             values = [number_or_raw(v.strip(), negative=True) for v in raw.replace(";", ",").split(",") if v.strip()]
             if opt.kind == "int_list":
@@ -91,7 +102,7 @@ def option_text(opt, value) -> str:
         return ", ".join(map(str, value))
     if opt.kind == "json":
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if opt.kind == "int_map":
+    if opt.kind == "int_map" or (opt.kind == "int_or_map" and isinstance(value, dict)):
         return ", ".join(str(value[k]) for k in opt.choices)
     if opt.kind == "rate":
         return rate(value)  # 0,05 in Danish: the parser takes a comma as well as a point

@@ -224,3 +224,80 @@ def test_offline_the_bids_and_then_the_tricks_are_kept_and_sent_in_order(page, c
     got = server_game(base, game_id)
     assert [h["input"] for h in got["hands"]] == [{"bids": [1, 2, 0], "tricks": [1, 9, 0]}]
     assert "open_deal" not in got
+
+
+NAME_COVERED = """(seat) => {
+  const row = document.querySelector(`.plump-seat[data-seat="${seat}"]`);
+  const name = row.querySelector('h2.who');
+  const r = name.getBoundingClientRect();
+  const x = r.left + Math.min(r.width, 40) / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const open = row.querySelector('.field.open fieldset.count').getBoundingClientRect();
+  const overlap = !(open.bottom <= r.top || open.top >= r.bottom || open.right <= r.left || open.left >= r.right);
+  return {covered: !(hit && name.contains(hit)), overlap};
+}"""
+
+
+@pytest.mark.parametrize("kind", ["hand", "bids"])
+def test_the_opened_row_of_number_buttons_leaves_the_players_name_in_sight(page, live_server, kind):
+    """Issue 33: tapping a count to open its row of number buttons covered the player's name at 390×844."""
+    base, _ = live_server
+    game = api_game(base, ["Anne-Kathrine", "Christoffer", "Kirsten-Marie", "Bo"])
+    page.goto(base + game["edit_page"])
+    page.click("#enter-bids" if kind == "bids" else "#enter-hand")
+    page.wait_for_selector("#plump-seats.stepping")
+    for field in ("b1", "t2") if kind == "hand" else ("b1",):
+        seat = int(field[1:])
+        page.click(f".stepper:has(#f-{field}) .value")
+        page.wait_for_selector(f".field.open #f-{field}")
+        seen = page.evaluate(NAME_COVERED, seat)
+        assert seen == {"covered": False, "overlap": False}, (field, seen)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"plump-open-row-{kind}-{field}.png"))
+        page.click(f"label[for='{field}-7']")
+        assert page.is_checked(f"#{field}-7")
+
+
+def test_ten_players_play_a_hand_without_sideways_scrolling(page, live_server):
+    base, _ = live_server
+    game = api_game(base, EIGHT + ["Maj-Britt", "Jens"])  # 5 cards each
+    page.goto(base + game["edit_page"])
+    page.click("#enter-hand")
+    page.wait_for_selector("#plump-seats.stepping")
+    assert "5 cards each" in page.inner_text("#deal-size")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(SMALL_TAPS) == []
+    taps = Counter(page)
+    for s in range(1, 10):
+        taps.count(f"b{s}", 0)
+    taps.count("b0", 1)
+    for s, n in enumerate([1, 1, 1, 1, 1, 0, 0, 0, 0]):
+        taps.count(f"t{s}", n)
+    assert taps.value("t9") == "0"
+    taps.tap("button.save")
+    page.wait_for_selector("#hand-1")
+    assert server_game(base, game["id"])["hands"][0]["points"] == [11, 0, 0, 0, 0, 5, 5, 5, 5, 5]
+
+
+def test_a_missing_bid_opens_the_page_at_the_players_marked_row(page, live_server):
+    """Issue 33: a missing bid named no player and marked no row."""
+    base, _ = live_server
+    game = api_game(base, EIGHT)  # 6 cards each
+    page.goto(base + game["edit_page"])
+    page.click("#enter-hand")
+    page.wait_for_selector("#plump-seats.stepping")
+    taps = Counter(page)
+    for s in (1, 2, 3, 4, 6, 7, 0):  # Åsa-Lena (seat 5) forgotten
+        taps.count(f"b{s}", 0)
+    for s, n in enumerate([2, 0, 1, 0, 1, 0, 2]):
+        taps.count(f"t{s}", n)
+    page.click("button.save")
+    page.wait_for_selector(".plump-seat.missing")
+    assert page.locator(".plump-seat.missing").count() == 1
+    row = '.plump-seat.missing[data-seat="5"]'
+    assert "no bid for Åsa-Lena" in page.inner_text(row)
+    assert in_view(page, f"{row} h2.who") and in_view(page, f"{row} .error")
+    assert page.evaluate("document.querySelectorAll('.error, .error-box p').length") == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "plump-missing-bid.png"))
+    assert server_game(base, game["id"])["hands"] == []

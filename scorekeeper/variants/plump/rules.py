@@ -1,4 +1,4 @@
-"""Plump (Oh Hell): two to eight players, each for himself; each deal has its own number of cards (the schedule), every
+"""Plump (Oh Hell): two to ten players, each for himself; each deal has its own number of cards (the schedule), every
 player bids the tricks he will take, and only an exact bid scores."""
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ NAME = "plump"
 ORDER = 90
 TITLE = Msg("Plump (Oh Hell)")
 DESCRIPTION = Msg(
-    "Two to eight players, each for himself: a new number of cards each deal, and only an exact bid scores."
+    "Two to ten players, each for himself: a new number of cards each deal, and only an exact bid scores."
 )
-PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
+PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8, 9, 10)
 INPUT_FIELDS = ("bids", "tricks", "cards")
 BID_FIELDS = ("bids",)
 DECK = 52
 MAX_CARDS = 10
 MOST_DEALS = 60
-SCHEDULES = ("down_up", "up_down", "down", "up")
+SCHEDULES = ("down_up", "up_down", "down", "up", "up_down_twice", "down_up_twice")
 OPTIONS = {
     "schedule": choice_or_list_option(
         "down_up",
@@ -31,7 +31,11 @@ OPTIONS = {
         1,
         DECK,
         MOST_DEALS,
-        Msg("The cards per deal: down to one and up again, up and down, only down, only up, or the sizes themselves."),
+        Msg(
+            "The cards per deal: down to one and up again, up and down, only down, only up, up and down with the "
+            "largest deal twice (the Oh Hell scorecard's), down and up with the one-card deal twice (sällskapsspel.com), "
+            "or the sizes themselves."
+        ),
     ),
     "max_cards": int_option(
         None, 1, DECK, Msg("The most cards dealt to each player: 10, or 52 ÷ players when that is fewer."), True
@@ -39,10 +43,23 @@ OPTIONS = {
     "hook": bool_option(True, Msg("The dealer bids last and may not make the bids add up to the cards dealt.")),
     "bonus": int_option(10, 0, 100, Msg("Points for an exact bid, on top of the bid.")),
     "zero_bid": int_option(5, 0, 100, Msg("Points for an exact bid of nothing.")),
+    "bonus_round_zero": int_option(
+        None,
+        0,
+        100,
+        Msg(
+            "Points for an exact bid of nothing in the bonus round, the deal of 51 ÷ players cards (the Oh Hell "
+            "scorecard's), or none."
+        ),
+        allow_none=True,
+    ),
     "miss": choice_option(
         "zero",
-        ("zero", "tricks", "minus_difference"),
-        Msg("What a missed bid scores: nothing, a point per trick taken, or minus the difference."),
+        ("zero", "tricks", "minus_difference", "minus_made"),
+        Msg(
+            "What a missed bid scores: nothing, a point per trick taken, minus the difference, or minus what the bid "
+            "would have scored (psalaets' Oh Hell)."
+        ),
     ),
     "lead": choice_option(
         "left_of_dealer",
@@ -67,7 +84,19 @@ def schedule_sizes(options: Mapping[str, Any], n_players: int) -> list[int]:
     top = options.get("max_cards") or min(MAX_CARDS, most_cards(n_players))
     down = list(range(top, 0, -1))
     up = list(range(1, top + 1))
-    return {"down_up": down + up[1:], "up_down": up + down[1:], "down": down, "up": up}[schedule]
+    return {
+        "down_up": down + up[1:],
+        "up_down": up + down[1:],
+        "down": down,
+        "up": up,
+        "up_down_twice": up + down,
+        "down_up_twice": down + up,
+    }[schedule]
+
+
+def bonus_round(cards: int, n_players: int) -> bool:
+    """The bonus round: the deal of 51 // n cards, the most each can be dealt with a card left to turn for trumps."""
+    return cards == (DECK - 1) // n_players
 
 
 def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
@@ -115,6 +144,16 @@ def _per_seat(value: Any, ctx: HandContext, field: str, errors: dict) -> list[in
     if value is None:
         errors[field] = Msg("is missing: one number per player, from 0 to %(cards)d", cards=total)
         return None
+    if isinstance(value, list) and len(value) == n and all(v is None or is_int(v) for v in value):
+        missing = [s for s, v in enumerate(value) if v is None]
+        if missing:
+            names = ", ".join(_name(ctx, s) for s in missing)
+            errors[field] = (
+                Msg("no bid for %(players)s: each bids from 0 to %(cards)d", players=names, cards=total)
+                if field == "bids"
+                else Msg("no tricks for %(players)s: each took from 0 to %(cards)d", players=names, cards=total)
+            )
+            return None
     if not isinstance(value, list) or len(value) != n or not all(is_int(v) for v in value):
         errors[field] = Msg("must be %(n)d whole numbers, one per player in seat order", n=n)
         return None
@@ -122,6 +161,12 @@ def _per_seat(value: Any, ctx: HandContext, field: str, errors: dict) -> list[in
         errors[field] = Msg("each is from 0 to %(cards)d: %(cards)d cards were dealt", cards=total)
         return None
     return list(value)
+
+
+def _name(ctx: HandContext, seat: int) -> str:
+    """A player by name, or by seat where the table has no names."""
+    name = ctx.players[seat] if seat < len(ctx.players) else None
+    return name or str(seat + 1)
 
 
 def _bids(value: Any, ctx: HandContext, errors: dict) -> list[int] | None:
@@ -161,20 +206,32 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     return {"bids": bids, "tricks": tricks}
 
 
-def seat_points(bid: int, tricks: int, options: Mapping[str, Any]) -> int:
-    """One player's points: an exact bid scores bonus + bid (a made zero `zero_bid`), a miss by the `miss` rule."""
+def made_points(bid: int, options: Mapping[str, Any], bonus_deal: bool = False) -> int:
+    """What a bid scores made: bonus + bid; a zero `zero_bid`, or `bonus_round_zero` in the bonus round when set."""
+    if bid:
+        return options["bonus"] + bid
+    if bonus_deal and options.get("bonus_round_zero") is not None:
+        return options["bonus_round_zero"]
+    return options["zero_bid"]
+
+
+def seat_points(bid: int, tricks: int, options: Mapping[str, Any], bonus_deal: bool = False) -> int:
+    """One player's points: an exact bid scores what it was worth (made_points), a miss by the `miss` rule."""
     if bid == tricks:
-        return options["zero_bid"] if bid == 0 else options["bonus"] + bid
+        return made_points(bid, options, bonus_deal)
     miss = options["miss"]
     if miss == "tricks":
         return tricks
     if miss == "minus_difference":
         return -abs(bid - tricks)
+    if miss == "minus_made":
+        return -made_points(bid, options, bonus_deal)
     return 0
 
 
 def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
-    return tuple(seat_points(b, t, ctx.options) for b, t in zip(inp["bids"], inp["tricks"]))
+    bonus_deal = bonus_round(ctx.cards, ctx.n_players)
+    return tuple(seat_points(b, t, ctx.options, bonus_deal) for b, t in zip(inp["bids"], inp["tricks"]))
 
 
 def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:

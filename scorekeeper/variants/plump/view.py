@@ -24,6 +24,7 @@ OPTION_LABELS = {
     "hook": _l("The hook: the dealer may not make the bids add up"),
     "bonus": _l("Points for an exact bid, besides the bid"),
     "zero_bid": _l("Points for an exact bid of nothing"),
+    "bonus_round_zero": _l("Points for an exact bid of nothing in the bonus round"),
     "miss": _l("A missed bid scores"),
     "lead": _l("Who leads"),
 }
@@ -32,9 +33,12 @@ CHOICE_LABELS = {
     "up_down": _l("from 1 up to the most and down again"),
     "down": _l("from the most down to 1"),
     "up": _l("from 1 up to the most"),
+    "up_down_twice": _l("from 1 up to the most and down again, the most twice"),
+    "down_up_twice": _l("from the most down to 1 and up again, 1 twice"),
     "zero": _l("nothing"),
     "tricks": _l("a point per trick taken"),
     "minus_difference": _l("minus the difference"),
+    "minus_made": _l("minus what the bid would have scored"),
     "left_of_dealer": _l("the player left of the dealer"),
     "highest_bid": _l("the highest bidder"),
 }
@@ -49,6 +53,8 @@ class HandForm(BaseHandForm):
 
     cards = HiddenField()
 
+    missing: dict = {}  # the seats whose bid or tricks were not tapped, in bidding order (set by to_input)
+
     def to_input(self, ctx) -> dict:
         n = ctx.n_players
         bids = [number_or_raw(self[f"b{s}"].data, negative=True) for s in range(n)]
@@ -58,6 +64,11 @@ class HandForm(BaseHandForm):
             left = ctx.cards - sum(t for t in tricks if t is not None)
             if left >= 0:
                 tricks[missing[0]] = left  # the last player's tricks: what is left of the deal
+        order = [(ctx.dealer + k) % n for k in range(1, n + 1)]
+        self.missing = {
+            "bids": [s for s in order if bids[s] is None],
+            "tricks": [s for s in order if tricks[s] is None],
+        }
         inp: dict = {
             "bids": None if all(b is None for b in bids) else bids,
             "tricks": None if all(t is None for t in tricks) else tricks,
@@ -66,6 +77,18 @@ class HandForm(BaseHandForm):
         if cards is not None:
             inp["cards"] = cards
         return inp
+
+    def bids_input(self, ctx, fields: tuple[str, ...]) -> dict:
+        inp = super().bids_input(ctx, fields)
+        self.missing = {**self.missing, "tricks": []}  # the bids page asks no tricks
+        return inp
+
+    def field_for(self, key: str) -> str | None:
+        """A bid or tricks left out is said beside the first such player's row (the message names them all)."""
+        seats = self.missing.get(key)
+        if seats:
+            return f"{key[0]}{seats[0]}"
+        return super().field_for(key)
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
@@ -109,6 +132,7 @@ def buttons(form, ctx, side_names) -> dict:
             "tricks": f"t{s}",
             "dealer": s == ctx.dealer,
             "forbidden": forbidden if s == ctx.dealer else None,
+            "missing": s in form.missing.get("bids", ()) or s in form.missing.get("tricks", ()),
         }
         for s in order
     ]
@@ -150,6 +174,13 @@ def house_rules(table) -> list[tuple[str, str]]:
     sizes = rules.schedule_sizes(o, table.n_players)
     schedule = " ".join(map(str, sizes)) if len(sizes) <= 20 else " ".join(map(str, sizes[:19])) + " …"
     exact = _("%(bonus)d + the bid; nothing bid and nothing taken: %(zero)d", bonus=o["bonus"], zero=o["zero_bid"])
+    if o.get("bonus_round_zero") is not None:
+        exact = _(
+            "%(exact)s (in the bonus round of %(cards)d cards: %(bonus_zero)d)",
+            exact=exact,
+            cards=(rules.DECK - 1) // table.n_players,
+            bonus_zero=o["bonus_round_zero"],
+        )
     return [
         (_("Cards per deal"), schedule),
         (_("Exact bid"), exact),
@@ -175,9 +206,11 @@ def csv_columns(table, side_names) -> list:
     def per_seat(name, label, s):
         return (f"{label} {side_names[s]}", lambda inp: inp[name][s])
 
-    return [per_seat("bids", "bid", s) for s in range(table.n_players)] + [
-        per_seat("tricks", "tricks", s) for s in range(table.n_players)
-    ]
+    return (
+        [("cards", lambda inp: inp["cards"])]
+        + [per_seat("bids", "bid", s) for s in range(table.n_players)]
+        + [per_seat("tricks", "tricks", s) for s in range(table.n_players)]
+    )
 
 
 def hand_fields(hand) -> dict:

@@ -9,7 +9,7 @@ from typing import Any
 from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import BidResult, HandContext, TableContext
 from scorekeeper.core.messages import Choices, InputError, Msg
-from scorekeeper.core.options import Option, currency_option, int_option, rate_option
+from scorekeeper.core.options import Option, choice_option, currency_option, int_option, rate_option
 
 NAME = "solo"
 ORDER = 60
@@ -48,6 +48,7 @@ DEFAULT_VALUES = {
     "abundance_declared": 6,
 }
 VALUE_MAX = 1000
+TRICK_MAX = 100
 
 
 def _check_values(value: Any) -> dict[str, int]:
@@ -67,6 +68,57 @@ def _check_values(value: Any) -> dict[str, int]:
     return merged
 
 
+def _trick_rate(allow_none: bool):
+    """Units per over- or undertrick: one whole number for every contract that counts them, or a mapping of prop, solo,
+    abundance and royal abundance to their own (those left out: 0); for undertricks also none (as overtricks)."""
+
+    def check(value: Any) -> Any:
+        if value is None and allow_none:
+            return None
+        if is_int(value):
+            if not 0 <= value <= TRICK_MAX:
+                raise ValueError(
+                    Msg("must be from %(low)d to %(high)d, not %(value)d", low=0, high=TRICK_MAX, value=value)
+                )
+            return value
+        if not isinstance(value, Mapping):
+            raise ValueError(
+                Msg(
+                    "must be a whole number from 0 to %(high)d, or one for each of %(bids)s",
+                    high=TRICK_MAX,
+                    bids=Choices(WITH_OVERTRICKS, NAME),
+                )
+            )
+        unknown = [str(k) for k in value if k not in WITH_OVERTRICKS]
+        if unknown:
+            raise ValueError(
+                Msg(
+                    "over- and undertricks count only in %(known)s, not %(bid)s",
+                    known=Choices(WITH_OVERTRICKS, NAME),
+                    bid=Choices(tuple(unknown), NAME),
+                )
+            )
+        for key, v in value.items():
+            if not is_int(v) or not 0 <= v <= TRICK_MAX:
+                raise ValueError(
+                    Msg(
+                        "%(bid)s must be a whole number from 0 to %(high)d",
+                        bid=Choices((key,), NAME),
+                        high=TRICK_MAX,
+                    )
+                )
+        return {bid: value.get(bid, 0) for bid in WITH_OVERTRICKS}
+
+    return check
+
+
+def per_trick(rate: Any, bid: str) -> int:
+    """The units a trick over or under is worth in `bid`: the number, or the contract's own in a mapping."""
+    if isinstance(rate, Mapping):
+        return rate.get(bid, 0)
+    return rate or 0
+
+
 OPTIONS = {
     "values": Option(
         dict(DEFAULT_VALUES),
@@ -78,8 +130,45 @@ OPTIONS = {
         "int_map",
         BIDS,
     ),
-    "overtricks": int_option(
-        0, 0, 100, Msg("Units per trick over the contract when made, or short of it when lost (prop, solo, abundance).")
+    "overtricks": Option(
+        0,
+        _trick_rate(False),
+        Msg(
+            "Units per trick over the contract when made, or short of it when lost (prop, solo, abundance): one "
+            "number, or four for prop, solo, abundance and royal abundance (Culbertson's Hoyle: 1, 3, 3, 3)."
+        ),
+        "int_or_map",
+        WITH_OVERTRICKS,
+        0,
+        TRICK_MAX,
+    ),
+    "undertricks": Option(
+        None,
+        _trick_rate(True),
+        Msg(
+            "Units per trick short of the contract, when an undertrick costs other than an overtrick gains (pagat's "
+            "Solo Whist: 1): one number, or four as for overtricks; empty: as overtricks."
+        ),
+        "int_or_map",
+        WITH_OVERTRICKS,
+        0,
+        TRICK_MAX,
+    ),
+    "prop_slam": choice_option(
+        "single",
+        ("single", "double"),
+        Msg(
+            "A prop and cop that takes all thirteen tricks: its overtricks paid once, or twice "
+            "(Hoyle's Games Modernized)."
+        ),
+    ),
+    "prop_undertricks": choice_option(
+        "all",
+        ("all", "first_free"),
+        Msg(
+            "A lost prop and cop pays every undertrick, or none for the first trick short "
+            "(German Wikipedia's Solo Whist)."
+        ),
     ),
     "deals": int_option(
         None,
@@ -99,13 +188,21 @@ def made(inp: Mapping[str, Any]) -> bool:
 
 
 def payment(inp: Mapping[str, Any], options: Mapping[str, Any]) -> int:
-    """P: the contract's units, and the over- or undertricks where they count."""
+    """P: the contract's units, and the over- or undertricks where they count (a prop's slam doubled, its first
+    undertrick free, by the house rules)."""
     bid, tricks = inp["bid"], inp["tricks"]
     units = options.get("values") or DEFAULT_VALUES
     value = units.get(bid, DEFAULT_VALUES[bid])
-    if bid in WITH_OVERTRICKS:
-        value += options.get("overtricks", 0) * abs(tricks - NEEDS[bid])
-    return value
+    if bid not in WITH_OVERTRICKS:
+        return value
+    over = per_trick(options.get("overtricks", 0), bid)
+    extra = tricks - NEEDS[bid]
+    if extra >= 0:
+        double = bid == "prop" and tricks == 13 and options.get("prop_slam") == "double"
+        return value + over * extra * (2 if double else 1)
+    under = options.get("undertricks")
+    short = -extra - (1 if bid == "prop" and options.get("prop_undertricks") == "first_free" else 0)
+    return value + (over if under is None else per_trick(under, bid)) * short
 
 
 def _contract(data: dict, ctx: HandContext, errors: dict) -> dict[str, Any]:

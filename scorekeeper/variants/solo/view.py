@@ -23,6 +23,9 @@ OPTION_LABELS = shared.labels(
     "currency",
     values=_l("Units: prop, solo, misère, abundance, royal abundance, misère ouverte, abundance declared"),
     overtricks=_l("Units per over- or undertrick"),
+    undertricks=_l("Units per undertrick, if not as an overtrick"),
+    prop_slam=_l("Prop and cop taking all thirteen"),
+    prop_undertricks=_l("Prop and cop lost"),
 )
 FIELD_LABELS = {"passed": _l("Passed out (all passed)")}
 CHOICE_LABELS = {  # the contracts, as the hand page's buttons and its messages name them
@@ -33,6 +36,11 @@ CHOICE_LABELS = {  # the contracts, as the hand page's buttons and its messages 
     "royal_abundance": _l("royal abundance"),
     "misere_ouverte": _l("misère ouverte"),
     "abundance_declared": _l("abundance declared"),
+    # the house rules' choices (prop_slam, prop_undertricks)
+    "single": _l("overtricks paid once"),
+    "double": _l("overtricks paid double"),
+    "all": _l("every undertrick paid"),
+    "first_free": _l("the first undertrick free"),
 }
 PLAYER_HINT = _l("Four players, each scoring alone; alliances change every hand.")
 STYLESHEET = "variants/solo/solo.css"
@@ -129,14 +137,24 @@ def house_rules(table) -> list[tuple[str, str]]:
     options = table.options
     values = options.get("values") or rules.DEFAULT_VALUES
     lines = [(_("Units"), ", ".join(f"{bid_name(b)} {values[b]}" for b in rules.BIDS))]
-    if options.get("overtricks"):
-        lines.append(
-            (
-                _("Over- and undertricks"),
-                _("%(n)d a trick (prop, solo, abundance)", n=options["overtricks"]),
-            )
-        )
+    over, under = options.get("overtricks"), options.get("undertricks")
+    if under is None and over:
+        lines.append((_("Over- and undertricks"), _trick_words(over)))
+    elif under is not None:
+        lines.append((_("Overtricks"), _trick_words(over) if over else _("none")))
+        lines.append((_("Undertricks"), _trick_words(under) if under else _("none")))
+    if options.get("prop_slam") == "double":
+        lines.append((_("Prop and cop taking all thirteen"), str(CHOICE_LABELS["double"])))
+    if options.get("prop_undertricks") == "first_free":
+        lines.append((_("Prop and cop lost"), str(CHOICE_LABELS["first_free"])))
     return lines
+
+
+def _trick_words(rate) -> str:
+    """Units per over- or undertrick in words: "1 a trick (prop, solo, abundance)", or each contract's own."""
+    if isinstance(rate, dict):
+        return ", ".join(f"{bid_name(b)} {rate.get(b, 0)}" for b in rules.WITH_OVERTRICKS)
+    return _("%(n)d a trick (prop, solo, abundance)", n=rate)
 
 
 def blank_columns(table) -> list[tuple[str, str]]:

@@ -27,6 +27,8 @@ OPTION_SETS = [
     {"hook": False, "miss": "tricks"},
     {"lead": "highest_bid", "miss": "minus_difference", "zero_bid": 10},
     {"schedule": [2, 1, 2], "bonus": 0},
+    {"schedule": "up_down_twice", "max_cards": 5, "bonus_round_zero": 20, "miss": "minus_made"},
+    {"schedule": "down_up_twice", "max_cards": 3, "miss": "minus_made", "zero_bid": 10},
 ]
 # The points of a hand depend on no score before it, but whether it fits depends on its place (the deal's size).
 CONTEXT_FREE = False

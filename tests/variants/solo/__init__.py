@@ -38,7 +38,15 @@ FORM_HANDS = [
 ]
 BLANK_COLUMNS = ["Contract", "Bidder", "Partner", "Tricks", "Σ"]
 LONG = ({}, None)  # no end
-OPTION_SETS = [{}, FOSTER, {"deals": 8}, {"overtricks": 3, "values": {"solo": 2, "misere": 5}}, {"rate": 0.5}]
+OPTION_SETS = [
+    {},
+    FOSTER,
+    {"deals": 8},
+    {"overtricks": 3, "values": {"solo": 2, "misere": 5}},
+    {"rate": 0.5},
+    {"overtricks": {"prop": 1, "solo": 3, "abundance": 3}, "undertricks": 1, "prop_slam": "double"},
+    {"overtricks": 2, "undertricks": {"solo": 4}, "prop_undertricks": "first_free"},
+]
 CONTEXT_FREE = True
 
 

@@ -40,7 +40,16 @@ def test_the_options_are_resolved_in_full_and_the_sides_each_alone(api):
         "misere_ouverte": 4,
         "abundance_declared": 6,
     }
-    assert set(game["options"]) == {"values", "overtricks", "deals", "rate", "currency"}
+    assert set(game["options"]) == {
+        "values",
+        "overtricks",
+        "undertricks",
+        "prop_slam",
+        "prop_undertricks",
+        "deals",
+        "rate",
+        "currency",
+    }
     assert game["options"]["overtricks"] == 1 and game["options"]["deals"] is None
 
 
