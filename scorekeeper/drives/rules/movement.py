@@ -81,7 +81,7 @@ def spares_together(setup: DriveSetup, seating: Seating) -> Seating:
         if at_lady != at_gent:
             partner = where[at_lady][1]
             where[at_lady][1], where[at_gent][1] = gent, partner
-    return tuple((tuple(t[0]), tuple(t[1])) for t in tables)  # type: ignore[return-value]
+    return tuple(((t[0][0], t[0][1]), (t[1][0], t[1][1])) for t in tables)
 
 
 def gent_step(seats: int) -> int:
