@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, SEASON, Api
+from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, SEASON, Api, SharedApp
 from scorekeeper import create_app
 from scorekeeper.clubs import service as club_service
 from scorekeeper.games import service
 from scorekeeper.server import db as web_db
-from scorekeeper.server import guard, health, live_door
 from scorekeeper.storage import close, connect, migrate
 
 # `dev` (the default): few examples and no example database between runs, for a quick loop; `ci` (make test): the
@@ -53,30 +52,16 @@ def db_path(tmp_path, migrated_db):
 @pytest.fixture(scope="session")
 def shared_app(tmp_path_factory, migrated_db):
     """One app per session (per xdist worker), lent to each test over a database file of its own (`app`): making an app
-    costs some 60 ms, most of it Werkzeug compiling the URL map, which was most of an in-process test's time."""
+    costs some 60 ms of CPU, most of it Werkzeug compiling the URL map, which was most of an in-process test's time."""
     path = migrated_copy(migrated_db, tmp_path_factory.mktemp("shared") / "scorekeeper.sqlite")
-    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "test"})
-    door = app.wsgi_app
-    return app, dict(app.config), dict(app.extensions), door.wsgi_app if isinstance(door, live_door.LiveDoor) else None
+    return SharedApp(create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "test"}))
 
 
 @pytest.fixture
 def app(db_path, shared_app):
-    """The app over a fresh database file, as create_app would have made it: the shared app with its configuration,
-    extensions, live door and rate limits as they were made (a test may change them; the next test gets them back)."""
-    app, config, extensions, inner = shared_app
-    app.config.clear()
-    app.config.update(config, DATABASE=db_path)
-    app.extensions.clear()
-    app.extensions.update({k: v for k, v in extensions.items() if k != health.INTEGRITY})
-    health.record(app, [])
-    if guard.limiter.enabled:
-        guard.limiter.reset()
-    if inner is not None:
-        app.wsgi_app = live_door.LiveDoor(inner, db_path)
-    yield app
-    if isinstance(app.wsgi_app, live_door.LiveDoor) and app.wsgi_app.conn is not None:
-        app.wsgi_app.conn.close()
+    """The app over a fresh database file, as create_app would have made it (helpers.SharedApp)."""
+    yield shared_app.lend(db_path)
+    shared_app.give_back()
 
 
 @pytest.fixture
