@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, SEASON, Api
+from helpers import CHROMIUM, CHROMIUM_ARGS, MEMBERS, PASSWORD, PHONE, PROFILE, SEASON, Api, SharedApp
 from scorekeeper import create_app
 from scorekeeper.clubs import service as club_service
 from scorekeeper.games import service
@@ -49,9 +49,19 @@ def db_path(tmp_path, migrated_db):
     return migrated_copy(migrated_db, tmp_path / "scorekeeper.sqlite")
 
 
+@pytest.fixture(scope="session")
+def shared_app(tmp_path_factory, migrated_db):
+    """One app per session (per xdist worker), lent to each test over a database file of its own (`app`): making an app
+    costs some 60 ms of CPU, most of it Werkzeug compiling the URL map, which was most of an in-process test's time."""
+    path = migrated_copy(migrated_db, tmp_path_factory.mktemp("shared") / "scorekeeper.sqlite")
+    return SharedApp(create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "test"}))
+
+
 @pytest.fixture
-def app(db_path, tmp_path):
-    return create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "test"})
+def app(db_path, shared_app):
+    """The app over a fresh database file, as create_app would have made it (helpers.SharedApp)."""
+    yield shared_app.lend(db_path)
+    shared_app.give_back()
 
 
 @pytest.fixture

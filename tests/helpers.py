@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.server import guard, health, live_door
 from variants import EXAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -608,3 +609,33 @@ def point_value(text: str):
     value = Fraction(part) + (int(whole) if whole else 0)
     value *= sign
     return int(value) if value.denominator == 1 else value
+
+
+class SharedApp:
+    """One app lent to test after test, each over a database file of its own, as create_app would have made it over
+    that file: its configuration, extensions, live door and rate limits as they were made (a test may change them; the
+    next one gets them back). Making an app costs some 60 ms of CPU (bench/fixture_cost.py), most of it Werkzeug
+    compiling the URL map."""
+
+    def __init__(self, app):
+        self.app, self.config, self.extensions = app, dict(app.config), dict(app.extensions)
+        door = app.wsgi_app
+        self.inner = door.wsgi_app if isinstance(door, live_door.LiveDoor) else None
+
+    def lend(self, db_path: str):
+        app = self.app
+        app.config.clear()
+        app.config.update(self.config, DATABASE=db_path)
+        app.extensions.clear()
+        app.extensions.update({k: v for k, v in self.extensions.items() if k != health.INTEGRITY})
+        health.record(app, [])  # the start's check, as create_app records it
+        if guard.limiter.enabled:
+            guard.limiter.reset()
+        if self.inner is not None:
+            app.wsgi_app = live_door.LiveDoor(self.inner, db_path)
+        return app
+
+    def give_back(self) -> None:
+        door = self.app.wsgi_app
+        if getattr(door, "conn", None) is not None:
+            door.conn.close()

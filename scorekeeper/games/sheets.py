@@ -131,6 +131,11 @@ def pdf_download(document, filename: str, drive: bool = False, **ctx) -> Respons
 # ---------------------------------------------------------------- a game's PDF, kept
 
 
+# The package's own code: not the checkout around it, whose virtualenv made the digest slow and whose build/ (a wheel
+# built while the app ran) changed it, so that two processes of one app tagged the same page differently.
+PACKAGE = str(Path(__file__).resolve().parents[1])
+
+
 @functools.cache
 def _build(*folders: str) -> str:
     """What the code, templates, styles and catalogues are (names, sizes, times): another build's PDFs are stale."""
@@ -155,9 +160,7 @@ def kept_state(printed: list) -> str:
             [
                 *printed,
                 current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
-                _build(
-                    str(Path(__file__).resolve().parents[2]), current_app.template_folder, current_app.static_folder
-                ),
+                _build(PACKAGE, current_app.template_folder, current_app.static_folder),
             ],
             sort_keys=True,
             ensure_ascii=True,

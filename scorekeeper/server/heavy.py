@@ -27,7 +27,7 @@ from flask import Response, abort, current_app, render_template, request
 from flask_babel import get_locale
 
 from scorekeeper.games import cache
-from scorekeeper.server import door_guard, guard
+from scorekeeper.server import child, door_guard, guard
 from scorekeeper.web.i18n import gettext as _
 
 MAX_ITEMS = 256
@@ -158,7 +158,8 @@ _pool_lock = threading.Lock()
 _child_app: list = [None]
 
 
-def _child_start(factory, config: dict) -> None:
+def _child_start(factory, config: dict, parent: int) -> None:
+    child.exit_with_parent(parent)
     _child_app[0] = factory(config)
 
 
@@ -183,7 +184,7 @@ def _executor(app) -> concurrent.futures.ProcessPoolExecutor:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_child_start,
-                initargs=(app.extensions["scorekeeper.factory"], {**config, **CHILD}),
+                initargs=(app.extensions["scorekeeper.factory"], {**config, **CHILD}, os.getpid()),
             )
             _pool[1] = os.getpid()
         return _pool[0]

@@ -75,7 +75,8 @@ class Renderer:
                 self.pool = ProcessPool(
                     max_workers=self.workers,
                     max_tasks=self.MAX_TASKS,
-                    initializer=protocol.ByName(protocol.WARM),
+                    initializer=protocol.ByName("scorekeeper.server.child:start"),
+                    initargs=(os.getpid(), protocol.WARM),
                     context=multiprocessing.get_context("spawn"),
                 )
                 self.pid = os.getpid()

@@ -149,3 +149,22 @@ def test_the_cache_is_bounded_by_sheets_and_by_hands():
     assert kept.get("a") is None and len(kept) == 2
     kept.put("e", "too long a game", 11)
     assert kept.get("e") is None
+
+
+def test_the_builds_digest_reads_the_package_not_the_checkout_around_it(app, monkeypatch):
+    """The digest in every kept page's and PDF's tag read the whole checkout (its .venv, tests/, a wheel's build/): a
+    wheel built while the app ran gave the drawing process another tag for the same page than its worker's."""
+    from pathlib import Path
+
+    import scorekeeper
+    from scorekeeper.games import sheets
+
+    read: list = []
+    monkeypatch.setattr(sheets, "_build", lambda *folders: read.extend(folders) or "build")
+    with app.test_request_context("/"):
+        sheets.kept_state([])
+    package = Path(scorekeeper.__file__).resolve().parent
+    assert read and all(
+        Path(folder).resolve().is_relative_to(package) or Path(folder).resolve().name in ("templates", "static")
+        for folder in read
+    ), read

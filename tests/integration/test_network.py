@@ -534,3 +534,37 @@ def test_a_heavy_read_drawn_elsewhere_speaks_the_readers_chosen_language(db_path
         if heavy._pool[0] is not None:
             heavy._pool[0].shutdown()
             heavy._pool[0] = None
+
+
+ORPHAN_SCRIPT = """
+import os, sys
+from scorekeeper import create_app
+from bench.run import game_data
+app = create_app({"TESTING": True, "DATABASE": sys.argv[1], "SECRET_KEY": "t", "HEAVY_ELSEWHERE": True})
+client = app.test_client()
+game = client.post("/api/games/import", json=game_data("danish", 120)).json
+assert client.get(f"/g/{game['id']}/print").status_code == 200  # drawn by the drawing process
+assert client.get(f"/g/{game['id']}/sheet.pdf").status_code == 200  # by the PDF renderer's processes
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.needs_program
+def test_the_drawing_and_renderer_processes_end_with_the_worker_that_started_them(db_path):
+    """A worker killed (SIGKILL, the OOM killer) left its drawing process and PDF renderers running for good, holding
+    the database file open: a spawned child keeps both ends of its queue's pipe and never reads its end."""
+    with subprocess.Popen(
+        [sys.executable, "-c", ORPHAN_SCRIPT, db_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as worker:
+        try:
+            assert worker.stdout.readline().strip() == "ready"
+            children = [int(p) for p in Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()]
+            drawing = [p for p in children if b"multiprocessing" in Path(f"/proc/{p}/cmdline").read_bytes()]
+            assert len(drawing) >= 2, children  # the drawing process and the renderers (and their trackers)
+        finally:
+            worker.kill()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in drawing):
+        time.sleep(0.2)
+    assert not [p for p in drawing if Path(f"/proc/{p}").exists()], "left running after their worker was killed"
