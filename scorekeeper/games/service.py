@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import json
 import re
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from scorekeeper.core import (
     VARIANTS,
     GameOver,
-    HandContext,
     InputError,
     Protokoll,
     ScoredHand,
     Setup,
     check_name,
     deal_sizes,
-    game_context,
     is_int,
     make_setup,
     play,
@@ -29,7 +25,17 @@ from scorekeeper.core import (
     stored_options,
 )
 from scorekeeper.core.messages import Msg, field_messages, message_of
-from scorekeeper.games import cache
+from scorekeeper.games import cache, deal
+from scorekeeper.games.deal import OpenDeal as OpenDeal
+from scorekeeper.games.deal import next_context as next_context
+from scorekeeper.games.deal import open_deal as open_deal
+from scorekeeper.games.keys import HANDED as HANDED
+from scorekeeper.games.keys import Keyed as Keyed
+from scorekeeper.games.keys import handed_expired as handed_expired
+from scorekeeper.games.keys import handed_key as handed_key
+from scorekeeper.games.keys import hash_key as hash_key
+from scorekeeper.games.keys import key_matches as key_matches
+from scorekeeper.games.keys import may_edit as may_edit
 from scorekeeper.storage import file_of, reading, store, writing
 
 GAME_FIELDS = ("variant", "players", "dealer", "title", "options", "language", "preset")
@@ -72,51 +78,6 @@ class ScoredGame:
     @property
     def setup(self) -> Setup:
         return self.protokoll.setup
-
-
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
-
-
-HANDED = "h."  # a handed key (handed_key) starts so: no edit key does (token_urlsafe makes none with a dot)
-
-
-class Keyed(Protocol):
-    """A row guarded by an edit key (a game, a drive): what key_matches and handed_key read."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def edit_key_hash(self) -> str: ...
-
-
-def handed_key(game: Keyed) -> str:
-    """The key a club table's code hands to its scorer's phone: an HMAC of the game under its (hashed) edit key, as a
-    drive table's token is, so it gives this game's edit right and nothing else, and nothing new is stored."""
-    mac = hmac.new(game.edit_key_hash.encode(), f"{game.id}/handed".encode(), hashlib.sha256)
-    return HANDED + base64.urlsafe_b64encode(mac.digest()[:18]).decode()
-
-
-def key_matches(game: Keyed, key: Any) -> bool:
-    """Constant-time comparison of a presented edit key with the stored hash (or of a handed key with its HMAC)."""
-    if not isinstance(key, str) or not key or not key.isascii():
-        return False
-    if key.startswith(HANDED):
-        return hmac.compare_digest(handed_key(game), key)
-    return hmac.compare_digest(hash_key(key), game.edit_key_hash)
-
-
-def handed_expired(db, game: store.GameRecord, key: Any) -> bool:
-    """A club table's handed key (its code's) whose evening is settled, or whose table is gone from the evening: it
-    gives no edit right any more."""
-    return isinstance(key, str) and key.startswith(HANDED) and not store.table_open(db, game.id)
-
-
-def may_edit(db, game: store.GameRecord, key: Any) -> bool:
-    """The key gives this game's edit right now: its edit key, or its club table's handed key while the evening is
-    open (not settled)."""
-    return key_matches(game, key) and not handed_expired(db, game, key)
 
 
 def setup_of(game: store.GameRecord) -> Setup:
@@ -432,7 +393,7 @@ def replace_hand(
         inputs = [h.input for h in scored_game.hands]
         inputs[number - 1] = raw
         protokoll = _replay(scored_game, inputs, number)
-        _deal_still_fits(scored_game, protokoll, number)
+        deal.still_fits(scored_game, protokoll, number)
         scored = protokoll.hands[number - 1]
         after = None
         if dict(scored.input) != record.input:
@@ -463,7 +424,7 @@ def delete_hand(
         inputs = [h.input for h in scored_game.hands]
         del inputs[number - 1]
         protokoll = _replay(scored_game, inputs, number, deleted=True)
-        _deal_still_fits(scored_game, protokoll, number)
+        deal.still_fits(scored_game, protokoll, number)
         store.delete_hand(db, game_id, record.id)
         mark = store.log_edit(db, game_id, "deleted", number, record.id, record.input, None)
         if idempotency_key is not None:
@@ -475,76 +436,6 @@ def delete_hand(
 
 
 # ---------------------------------------------------------------- a deal in progress
-
-
-@dataclass(frozen=True, slots=True)
-class OpenDeal:
-    """The deal in progress, the one after the last hand: its bids as entered (checked in its place), its number,
-    dealer, leader (the bids may say who leads) and cards, and the version of its bids. Named as a scored hand's
-    fields are, so a view's hand_fields reads it too."""
-
-    number: int
-    dealer: int
-    input: dict[str, Any]
-    leader: int
-    cards: int
-    sitting_out: int | None
-    version: int
-    context: HandContext
-
-
-def next_context(scored_game: ScoredGame) -> HandContext:
-    """The context of the next deal, after the game's last hand."""
-    p = scored_game.protokoll
-    return game_context(VARIANTS[scored_game.game.variant], p, len(p.hands) + 1)
-
-
-def open_deal(scored_game: ScoredGame) -> OpenDeal | None:
-    """The deal in progress, if the table entered its bids."""
-    deal = scored_game.game.deal
-    if deal is None:
-        return None
-    ctx = next_context(scored_game)
-    rules = VARIANTS[scored_game.game.variant]
-    return OpenDeal(
-        ctx.number,
-        ctx.dealer,
-        dict(deal),
-        rules.leader(deal, ctx),
-        ctx.cards,
-        ctx.sitting_out,
-        scored_game.game.deal_version,
-        ctx,
-    )
-
-
-def _deal_still_fits(scored_game: ScoredGame, protokoll: Protokoll, changed: int) -> None:
-    """A change to the hands keeps the deal in progress as the deal after the last hand: its bids must still fit it
-    (a deal of another size, another dealer), and the game must go on."""
-    deal = scored_game.game.deal
-    if deal is None:
-        return
-    n = len(scored_game.hands) + 1
-    if protokoll.finished:
-        raise InputError(
-            {"hand": Msg("this change ends the game, but hand %(n)d is being played: clear its bids first", n=n)},
-            changed,
-        )
-    rules = VARIANTS[scored_game.game.variant]
-    ctx = game_context(rules, protokoll, len(protokoll.hands) + 1)
-    try:
-        rules.check_bids(deal, ctx)
-    except InputError as exc:
-        raise InputError(
-            {
-                "hand": Msg(
-                    "this change does not fit the bids of hand %(n)d, which is being played: %(details)s",
-                    n=n,
-                    details=field_messages(exc.errors),
-                )
-            },
-            changed,
-        ) from None
 
 
 def put_bids(

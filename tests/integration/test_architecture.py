@@ -184,8 +184,14 @@ def storage(module: str) -> bool:
 
 
 def service(module: str) -> bool:
-    """What a write does: a feature's service.py and what only it keeps (a game's cache, a live page's row)."""
-    return "service" in module.split(".") or module in ("scorekeeper.games.cache", "scorekeeper.games.live")
+    """What a write does: a feature's service.py and what only it keeps or asks (a game's cache, a live page's row, who
+    may change a game, the deal in progress)."""
+    return "service" in module.split(".") or module in (
+        "scorekeeper.games.cache",
+        "scorekeeper.games.live",
+        "scorekeeper.games.keys",
+        "scorekeeper.games.deal",
+    )
 
 
 # Each room by its path, and the rooms it may import from. Everything else (pages, server, paper) may import these.
