@@ -166,14 +166,17 @@ def _within(module: str, package: str) -> bool:
 
 
 def pure(module: str) -> bool:
-    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py and grid.py), clubs/rules/, drives/rules*, and
+    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py, grid.py and presets.py), clubs/rules/, drives/rules*, and
     the packages on their way (docstrings only), so that importing any rule loads no Flask, SQL or form."""
     parts = module.split(".")
     return (
         _within(module, "scorekeeper.core")
         or _within(module, "scorekeeper.clubs.rules")
         or _within(module, "scorekeeper.drives.rules")
-        or (parts[:2] == ["scorekeeper", "variants"] and (len(parts) == 2 or parts[-1] in ("rules", "house", "grid")))
+        or (
+            parts[:2] == ["scorekeeper", "variants"]
+            and (len(parts) == 2 or parts[-1] in ("rules", "house", "grid", "presets"))
+        )
         or (len(parts) == 3 and parts[1] == "variants" and MODULES[module].name == "__init__.py")
         or module in ("scorekeeper.clubs", "scorekeeper.drives")
     )
