@@ -256,7 +256,7 @@ KEYS: tuple[Key, ...] = (
         "LIVE_DOOR",
         True,
         "bool",
-        "a live page's repeated poll answered before Flask while nothing was committed to the database (server/live_door.py)",
+        "a live page's repeated poll answered before Flask while nothing its page shows changed (server/live_door.py)",
     ),
     Key(
         "GC_FREEZE",

@@ -29,11 +29,12 @@ def tag(parts: list) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def unchanged(state: str) -> Response | None:
-    """`304 Not Modified` (no body: a few hundred bytes of headers) if the asking page already shows `state`."""
+def unchanged(state: str, scope: tuple[str, str] | None = None) -> Response | None:
+    """`304 Not Modified` (no body: a few hundred bytes of headers) if the asking page already shows `state`; `scope`
+    names the page whose rows `state` is made of (server/live_door.py)."""
     if not request.if_none_match.contains(state):
         return None
-    live_door.mark(request.environ)  # this 304 is the request's and the database's only: the door may repeat it
+    live_door.mark(request.environ, scope)  # this 304 is the request's and those rows' only: the door may repeat it
     response = Response(status=304, headers={"Cache-Control": "no-store"})
     response.set_etag(state)
     return response

@@ -73,7 +73,7 @@ def protokoll_live(game_id):
     if game is None:
         abort(404)
     state = _protokoll_state(game, phone.game_key(game_id), club_tables.table_view(game_id))
-    unchanged = live.unchanged(state)
+    unchanged = live.unchanged(state, ("g", game_id))
     if unchanged is not None:
         return unchanged
     with heavy.reading() if _big(game_id) else nullcontext():
