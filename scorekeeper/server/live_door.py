@@ -1,7 +1,8 @@
 """The live pages' door: a watching phone's repeated poll answered before Flask (issues 27 and 37).
 
 A live page's twin (`…/live`, web/live.py) is asked every few seconds by every watching phone, and nearly always
-answers `304 Not Modified`. Its answer is a function of the request and of the rows its page shows: the same request
+answers "nothing changed" (`304 Not Modified` to an If-None-Match; to live.js, which says its tag in X-Live-Tag, a
+`200` with Content-Length 0, so that waitress keeps the connection). Its answer is a function of the request and of the rows its page shows: the same request
 (path, query, every header, the address) over the same rows gets the same answer. So the door, the outermost layer
 of the WSGI app, keeps the last `304` Flask gave to each such request together with the version of those rows read
 *before* Flask saw it, and answers the same request again with the same `304`, its headers as Flask made them,
@@ -13,7 +14,7 @@ any change to the game, its hands, deal, log, club table, or its club, by this p
 program), read with one indexed SELECT on the door's own connection; a hand entered at another table moves nothing
 this phone's page shows, and its poll stays before Flask. A view that says no scope is held to the whole file's
 `PRAGMA data_version` (SQLite changes it whenever any other connection commits). A `304` that sets a cookie is never
-kept, nor anything but a `304`, nor an answer whose view did not mark it. A restore makes a new `epoch`, which every
+kept, nor anything but a "nothing changed", nor an answer whose view did not mark it. A restore makes a new `epoch`, which every
 scoped version includes.
 
 Each answer still writes its request's log line, redacted as Flask's are. LIVE_DOOR (config) turns the door off.
@@ -95,7 +96,7 @@ class LiveDoor:
     def __call__(self, environ, start_response):
         if (
             environ.get("REQUEST_METHOD") != "GET"
-            or "HTTP_IF_NONE_MATCH" not in environ
+            or ("HTTP_IF_NONE_MATCH" not in environ and "HTTP_X_LIVE_TAG" not in environ)
             or not environ.get("PATH_INFO", "").endswith("/live")
         ):
             return self.wsgi_app(environ, start_response)
@@ -130,12 +131,21 @@ class LiveDoor:
         if (
             marked
             and read.get(said) is not None
-            and status.startswith("304")
+            and nothing_changed(status, headers)
             and not any(name.lower() == "set-cookie" for name, _ in headers)
         ):
             with self.lock:
                 self.kept[key] = (said, read[said], status, tuple(headers))  # the least recently used goes past KEPT
         return body
+
+
+def nothing_changed(status: str, headers) -> bool:
+    """Whether an answer says "nothing changed": a `304`, or live.js's `200` with Content-Length 0 (web/live.py)."""
+    if status.startswith("304"):
+        return True
+    return status.startswith("200") and any(
+        name.lower() == "content-length" and value.strip() == "0" for name, value in headers
+    )
 
 
 def request_key(environ) -> bytes:

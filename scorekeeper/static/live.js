@@ -1,6 +1,7 @@
 // Live pages without reloads (the protokoll, a drive table's page, the hall screen). The page's root element says
 // where to ask and what it shows: data-live-url, data-live-tag (its state's ETag), data-live-every (seconds). Every few
-// seconds the script asks that address with If-None-Match: a 304 of a few hundred bytes when nothing changed; when
+// seconds the script asks that address with its tag in X-Live-Tag: an empty 200 of a few hundred bytes when nothing
+// changed (not a 304, after which waitress would close the connection: the phone keeps it); when
 // something did, the answer is the fresh page, and only its parts that show state (elements with data-live and an id)
 // replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus in one of
 // its text fields, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page
@@ -77,10 +78,10 @@
     if (asking || stopped || document.hidden) return;
     asking = true;
     live.polls += 1;
-    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "If-None-Match": '"' + tag + '"' } })
+    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "X-Live-Tag": tag } })
       .then(function (response) {
         if (response.status === 304) return null;
-        if (response.ok) return response.text().then(take);
+        if (response.ok) return response.text().then(function (html) { if (html) take(html); });
         if (response.status !== 429 && response.status < 500) stopped = true; // gone, or no longer ours
         throw new Error(String(response.status));
       })

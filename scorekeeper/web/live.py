@@ -15,6 +15,7 @@ from flask_babel import get_locale
 from scorekeeper.games.sheets import kept_state
 from scorekeeper.server import live_door
 
+TAG_HEADER = "X-Live-Tag"  # live.js's question: the tag its page shows
 SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
 
 
@@ -30,12 +31,20 @@ def tag(parts: list) -> str:
 
 
 def unchanged(state: str, scope: tuple[str, str] | None = None) -> Response | None:
-    """`304 Not Modified` (no body: a few hundred bytes of headers) if the asking page already shows `state`; `scope`
-    names the page whose rows `state` is made of (server/live_door.py)."""
-    if not request.if_none_match.contains(state):
+    """The answer "nothing changed" if the asking page already shows `state` (`scope` names the page whose rows it is
+    made of: server/live_door.py). live.js says its tag in X-Live-Tag and gets `200` with no body and Content-Length 0,
+    a few hundred bytes of headers on a connection kept open (waitress closes it after every `304`, which has no
+    Content-Length); an If-None-Match gets the `304` HTTP means by it."""
+    asked = request.headers.get(TAG_HEADER)
+    if asked is not None:
+        if asked.strip().strip('"') != state:
+            return None
+        response = Response(b"", 200, headers={"Cache-Control": "no-store"})
+    elif request.if_none_match.contains(state):
+        response = Response(status=304, headers={"Cache-Control": "no-store"})
+    else:
         return None
-    live_door.mark(request.environ, scope)  # this 304 is the request's and those rows' only: the door may repeat it
-    response = Response(status=304, headers={"Cache-Control": "no-store"})
+    live_door.mark(request.environ, scope)  # this answer is the request's and those rows' only: the door may repeat it
     response.set_etag(state)
     return response
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import socket
 import sqlite3
 import tempfile
+import urllib.request
 from html import unescape
 from pathlib import Path
 
@@ -17,9 +19,10 @@ from flask import request_started
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import examples
+from helpers import examples, waitress_in_thread
 from scorekeeper import create_app
 from scorekeeper.server.live_door import LiveDoor, mark
+from scorekeeper.server.serve import SETTINGS
 from scorekeeper.storage.backup import backup, restore
 from variants import EXAMPLES
 
@@ -446,3 +449,54 @@ def test_with_the_door_or_without_every_poll_is_answered_alike(migrated_db, step
                     tag = TAG.search(r.get_data(as_text=True)).group(1) if r.status_code == 200 else None
                     answers.append((r.status_code, r.headers.get("ETag"), tag))
                 assert answers[0] == answers[1], step
+
+
+# ---------------------------------------------------------------- a watching phone keeps its connection
+
+
+def polls_on_one_connection(port: int, url: str, tag: str, count: int) -> bytes:
+    """`count` polls as live.js sends them, one after the other on one socket; what came back until it went quiet."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        got = b""
+        for _ in range(count):
+            conn.sendall(f"GET {url} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Live-Tag: {tag}\r\n\r\n".encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                data = conn.recv(65536)
+                if not data:
+                    return got + head
+                head += data
+            got += head
+        return got
+
+
+def test_a_watching_phone_keeps_its_connection_under_waitress(app, api):
+    """Issue 37: waitress closes the connection after every 304 (it has no Content-Length); live.js's question is
+    answered with an empty 200 instead, by Flask and by the door alike, and the next poll comes on the same socket."""
+    game, other = api.create("danish"), api.create("danish")
+    with waitress_in_thread(app, **{**SETTINGS, "threads": 2}) as server:
+        port = server.effective_port
+        html = urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{game['id']}", timeout=10).read().decode()
+        url, tag = unescape(LIVE.search(html).group(1)), TAG.search(html).group(1)
+        got = polls_on_one_connection(port, url, tag, 3)  # the first through Flask, the others the door's
+        api.hand(other, HANDS[0])
+        got += polls_on_one_connection(port, url, tag, 2)
+    heads = [h for h in got.split(b"\r\n\r\n") if h]
+    assert len(heads) == 5 and all(h.startswith(b"HTTP/1.1 200 OK") for h in heads), got
+    assert all(b"Content-Length: 0" in h and b"Connection: close" not in h for h in heads), got
+    assert all(f'etag: "{tag}"'.encode() in h.lower() for h in heads), got
+
+
+def test_live_js_question_is_answered_alike_by_flask_and_the_door(app, api, entered):
+    game = api.create("danish")
+    viewer = app.test_client()
+    url, asked = watch(viewer, f"/g/{game['id']}")
+    question = {"X-Live-Tag": asked["If-None-Match"].strip('"')}
+    first = viewer.get(url, headers=question)
+    assert entered() and first.status_code == 200 and first.data == b"" and first.headers["Content-Length"] == "0"
+    again = viewer.get(url, headers=question)
+    assert entered() == [] and without_date(again) == without_date(first) and again.data == b""
+    api.hand(game, HANDS[0])
+    entered()
+    fresh = viewer.get(url, headers=question)
+    assert entered() == [url] and fresh.status_code == 200 and 'id="hand-1"' in fresh.get_data(as_text=True)
