@@ -178,6 +178,13 @@ KEYS: tuple[Key, ...] = (
         "answered 503 at once",
     ),
     Key(
+        "SERVER_WORKERS",
+        0,
+        "int",
+        "`scorekeeper serve`: processes serving, each with its threads, sharing the listening socket (0: one per core; "
+        "1: one process, as before)",
+    ),
+    Key(
         "SERVER_REQUEST_TIMEOUT",
         30,
         "int or null",
