@@ -33,6 +33,7 @@ from collections import Counter
 import waitress
 
 from scorekeeper import create_app
+from scorekeeper.server import workers as processes
 from scorekeeper.server.security import redact_handlers
 from scorekeeper.storage import Unusable
 
@@ -210,8 +211,6 @@ def run(
         app = create_app()  # the start's checks and the migrations, once, before any worker
     except Unusable as exc:
         raise SystemExit(f"scorekeeper: {exc}") from None
-    from scorekeeper.server import workers as processes
-
     count = workers if workers is not None else app.config.get("SERVER_WORKERS") or 0
     count = count or processes.cores()
     if count <= 1 or not hasattr(os, "fork"):

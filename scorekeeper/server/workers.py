@@ -21,8 +21,6 @@ import sys
 import time
 from collections.abc import Callable
 
-from scorekeeper.server.serve import Limits  # serve imports this module when it forks workers
-
 log = logging.getLogger("scorekeeper.server.workers")
 STOP_SECONDS = 10  # a worker still serving after SIGTERM for this long is killed
 RESTART_SECONDS = 1  # the pause before a worker that died is started again
@@ -31,14 +29,18 @@ RESTART_SECONDS = 1  # the pause before a worker that died is started again
 SLOTS = 1 << 16  # shared counters of open connections per worker; an address is counted in one (by its digest)
 
 
-class SharedLimits(Limits):
-    """A client's caps held across every worker: each worker counts its open connections in memory all of them read
-    (made before the fork; a row per worker, cleared when a worker that died is started again), so a second worker
-    gives a client no second share. An address is counted in one of SLOTS counters by its digest: two clients in one
-    counter share their cap (a phone shares a flooder's one time in 65,536 per flooding address)."""
+class SharedLimits:
+    """A client's caps held across every worker (what serve.Limits holds in one process, read the same way by its
+    sockets): each worker counts its open connections in memory all of them read (made before the fork; a row per
+    worker, cleared when a worker that died is started again), so a second worker gives a client no second share. An
+    address is counted in one of SLOTS counters by its digest: two clients in one counter share their cap (a phone
+    shares a flooder's one time in 65,536 per flooding address)."""
 
-    def __init__(self, limits: Limits, workers: int):
-        super().__init__(limits.request_timeout, limits.per_address, limits.per_network)
+    def __init__(self, limits, workers: int):
+        self.request_timeout = limits.request_timeout
+        self.per_address = limits.per_address
+        self.per_network = limits.per_network
+        self._warned = float("-inf")
         self.workers = workers
         self.counts = multiprocessing.RawArray("i", workers * SLOTS)
         self.shared_lock = multiprocessing.Lock()
@@ -96,10 +98,15 @@ def _stop(signum, frame):
 def _leave(signum, frame):
     """A worker's first SIGTERM or SIGINT (Ctrl-C reaches every process of the terminal's group, and the supervisor
     sends SIGTERM after it) ends waitress's loop, which closes its sockets and lets its threads finish; the next is
-    not heard, so that finishing is not cut short."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    not heard (a handler that does nothing: one already on its way when SIG_IGN came would raise), so that finishing
+    is not cut short."""
+    signal.signal(signal.SIGTERM, _heard)
+    signal.signal(signal.SIGINT, _heard)
     sys.exit(0)
+
+
+def _heard(signum, frame):
+    """A worker's second stop signal: it is stopping already."""
 
 
 def _worker(work: Callable[[], None]) -> None:
@@ -148,8 +155,8 @@ def supervise(count: int, work: Callable[[int], None], gone: Callable[[int], Non
     except _Stop:
         pass
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, signal.SIG_IGN if sig == signal.SIGINT else handler)
+        for sig in previous:
+            signal.signal(sig, _heard)  # stopping already: a second Ctrl-C does not cut the workers' finishing short
         _stop_all(running)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
