@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from flask import Response, current_app, request
 from flask_babel import get_locale
@@ -16,6 +17,8 @@ from scorekeeper.games.sheets import kept_state
 from scorekeeper.server import live_door
 
 TAG_HEADER = "X-Live-Tag"  # live.js's question: the tag its page shows
+PARTS_HEADER = "X-Live-Parts"  # and that it takes what changed rather than the page (web/live_parts.py)
+LIVE_URL = re.compile(r'data-live-url="([^"]+)"')
 SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
 
 
