@@ -50,6 +50,7 @@ HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 
 TAG = re.compile(rb'data-live-tag="([^"]+)"')
 LIVE = re.compile(rb'data-live-url="([^"]+)"')
 TIMEOUT = 30.0
+CONNECTIONS = 4000  # per worker (scorekeeper serve's SERVER_CONNECTION_LIMIT; nginx's worker_connections 4096)
 
 
 def free_port() -> int:
@@ -107,6 +108,7 @@ def ours(folder: Path, tables: int, workers: int | None) -> tuple[subprocess.Pop
         # every phone here is 127.0.0.1; a country's are their own addresses (each far under its caps)
         "SCOREKEEPER_SERVER_CONNECTIONS_PER_ADDRESS": "null",
         "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+        "SCOREKEEPER_SERVER_CONNECTION_LIMIT": str(CONNECTIONS),  # four a table: a night holds them all
     }
     from scorekeeper import create_app
 

@@ -185,6 +185,13 @@ KEYS: tuple[Key, ...] = (
         "1: one process, as before)",
     ),
     Key(
+        "SERVER_CONNECTION_LIMIT",
+        1000,
+        "int",
+        "`scorekeeper serve`: open connections each worker process holds (a watching phone keeps one); more wait in the "
+        "listening socket's backlog. Each is a file descriptor: above about 1,000 raise the service's LimitNOFILE",
+    ),
+    Key(
         "SERVER_REQUEST_TIMEOUT",
         30,
         "int or null",

@@ -211,10 +211,11 @@ def run(
         app = create_app()  # the start's checks and the migrations, once, before any worker
     except Unusable as exc:
         raise SystemExit(f"scorekeeper: {exc}") from None
+    settings = {"threads": threads, "connection_limit": app.config.get("SERVER_CONNECTION_LIMIT") or 1000}
     count = workers if workers is not None else app.config.get("SERVER_WORKERS") or 0
     count = count or processes.cores()
     if count <= 1 or not hasattr(os, "fork"):
-        serve(app, host=host, port=port, threads=threads)
+        serve(app, host=host, port=port, **settings)
         return
     limits = processes.SharedLimits(limits_of(app.config), count)  # a client's caps, across the workers
     sockets = listeners(host, port, limits)
@@ -222,7 +223,7 @@ def run(
 
     def work(row: int) -> None:
         limits.row = row
-        waitress.serve(create_app(), sockets=sockets, **{**SETTINGS, "threads": threads})
+        waitress.serve(create_app(), sockets=sockets, **{**SETTINGS, **settings})
 
     processes.supervise(count, work, limits.clear)
 
