@@ -75,8 +75,11 @@ def children(html: str, start: int, end: int) -> list[tuple[int, int]] | None:
         at = scan
 
 
-def parts_of(page: str) -> Parts | None:
-    """A page's parts, or None if it cannot be cut into them (then it is sent whole)."""
+def parts_of(page: str | bytes) -> Parts | None:
+    """A page's parts, or None if it cannot be cut into them (then it is sent whole). A page drawn by another process
+    (server/heavy.py) comes as its bytes."""
+    if isinstance(page, bytes):
+        page = page.decode("utf-8")
     opened = re.search(r"<main\b[^>]*>", page)
     closed = page.rfind("</main>")
     if opened is None or closed < opened.end():

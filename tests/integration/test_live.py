@@ -259,3 +259,12 @@ def test_the_whole_page_where_the_server_cannot_tell_or_the_phone_asks_for_it(ap
         viewer.get(f"/g/{game['id']}/k/{game['edit_key']}")
     html = viewer.get(url, headers=headers).get_data(as_text=True)
     assert "data-live-delta" not in html and 'id="share"' in html and 'id="hand-4"' in html
+
+
+def test_a_page_drawn_by_another_process_is_cut_into_the_same_parts(app, api):
+    """A big game's page for a reader is drawn by a process of the worker's own (server/heavy.py) and comes as bytes."""
+    from scorekeeper.web import live_parts
+
+    game, viewer, _url, _tag = watched(app, api)
+    page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert live_parts.parts_of(page.encode()) == live_parts.parts_of(page) is not None

@@ -93,7 +93,8 @@ def protokoll_live(game_id):
         and request.headers.get(live.PARTS_HEADER)
         and _plain_page(not service.may_edit(get_db(), game, phone.game_key(game_id)))
     ):
-        found = live.LIVE_URL.search(page)  # none once the game is over: then the page, which says so
+        text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
+        found = live.LIVE_URL.search(text)  # none once the game is over: then the page, which says so
         old, new = (
             live_parts.REMEMBERED.known(game_id, shown.strip().strip('"')),
             live_parts.REMEMBERED.known(game_id, state),
