@@ -76,7 +76,7 @@ def run(rounds: int = 5) -> dict:
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        proc, base = slow_clients.start("waitress", folder)
+        proc, base = slow_clients.start("now", folder)  # scorekeeper serve, as make run
         site = folder / "site"
         (site / "static").mkdir(parents=True)
         for path in (ROOT / "scorekeeper" / "static").rglob("*"):

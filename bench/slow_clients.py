@@ -61,9 +61,11 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
         cmd = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)]
     elif kind == "before":
         cmd = [sys.executable, "-c", BEFORE, str(port)]
-    else:
+    elif kind == "gunicorn-sync":
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         cmd = [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"]
+    else:  # an unknown kind started gunicorn before (bench/phone.py asked for "waitress" and measured gunicorn)
+        raise ValueError(f"no server kind {kind!r}: one of {', '.join(KINDS)}")
     return launch(cmd, env, port, "/", 30, kind)
 
 

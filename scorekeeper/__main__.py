@@ -38,9 +38,15 @@ def main(ctx: click.Context) -> None:
 @click.option(
     "--threads", default=server.SETTINGS["threads"], show_default=True, type=int, help="Requests served at once."
 )
-def serve_command(host: str, port: int, threads: int) -> None:
-    """Serve the app with waitress until stopped; one log line per request on stderr."""
-    server.run(host, port, threads)
+@click.option(
+    "--workers",
+    default=None,
+    type=int,
+    help="Processes serving, each with its threads (default: SERVER_WORKERS; 0: one per core).",
+)
+def serve_command(host: str, port: int, threads: int, workers: int | None) -> None:
+    """Serve the app with waitress until stopped, one process per core; one log line per request on stderr."""
+    server.run(host, port, threads, workers)
 
 
 @main.command("config")

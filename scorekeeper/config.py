@@ -178,6 +178,20 @@ KEYS: tuple[Key, ...] = (
         "answered 503 at once",
     ),
     Key(
+        "SERVER_WORKERS",
+        0,
+        "int",
+        "`scorekeeper serve`: processes serving, each with its threads, sharing the listening socket (0: one per core; "
+        "1: one process, as before)",
+    ),
+    Key(
+        "SERVER_CONNECTION_LIMIT",
+        1000,
+        "int",
+        "`scorekeeper serve`: open connections each worker process holds (a watching phone keeps one); more wait in the "
+        "listening socket's backlog. Each is a file descriptor: above about 1,000 raise the service's LimitNOFILE",
+    ),
+    Key(
         "SERVER_REQUEST_TIMEOUT",
         30,
         "int or null",
@@ -271,7 +285,7 @@ KEYS: tuple[Key, ...] = (
         "LIVE_DOOR",
         True,
         "bool",
-        "a live page's repeated poll answered before Flask while nothing was committed to the database (server/live_door.py)",
+        "a live page's repeated poll answered before Flask while nothing its page shows changed (server/live_door.py)",
     ),
     Key(
         "GC_FREEZE",

@@ -24,6 +24,7 @@ import argparse
 import errno
 import ipaddress
 import logging
+import os
 import socket
 import threading
 import time
@@ -32,6 +33,7 @@ from collections import Counter
 import waitress
 
 from scorekeeper import create_app
+from scorekeeper.server import workers as processes
 from scorekeeper.server.security import redact_handlers
 from scorekeeper.storage import Unusable
 
@@ -197,16 +199,33 @@ def serve(app, host: str = "0.0.0.0", port: int = 5000, **overrides) -> None:
     waitress.serve(app, sockets=listeners(host, port, limits_of(app.config)), **{**SETTINGS, **overrides})
 
 
-def run(host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["threads"]) -> None:
-    """Log to stderr (LOG_FORMAT; the app's own level is LOG_LEVEL), make the app and serve it until stopped. A
-    damaged database stops the start with what to do (scorekeeper restore), not a traceback."""
+def run(
+    host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["threads"], workers: int | None = None
+) -> None:
+    """Log to stderr (LOG_FORMAT; the app's own level is LOG_LEVEL), make the app and serve it until stopped, in
+    `workers` processes (None: SERVER_WORKERS, whose 0 is one per core: server/workers.py). A damaged database stops
+    the start with what to do (scorekeeper restore), not a traceback."""
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     redact_handlers(logging.getLogger())
     try:
-        app = create_app()
+        app = create_app()  # the start's checks and the migrations, once, before any worker
     except Unusable as exc:
         raise SystemExit(f"scorekeeper: {exc}") from None
-    serve(app, host=host, port=port, threads=threads)
+    settings = {"threads": threads, "connection_limit": app.config.get("SERVER_CONNECTION_LIMIT") or 1000}
+    count = workers if workers is not None else app.config.get("SERVER_WORKERS") or 0
+    count = count or processes.cores()
+    if count <= 1 or not hasattr(os, "fork"):
+        serve(app, host=host, port=port, **settings)
+        return
+    limits = processes.SharedLimits(limits_of(app.config), count)  # a client's caps, across the workers
+    sockets = listeners(host, port, limits)
+    del app  # each worker makes its own after the fork: no connection, thread or pool crosses it
+
+    def work(row: int) -> None:
+        limits.row = row
+        waitress.serve(create_app(), sockets=sockets, **{**SETTINGS, **settings})
+
+    processes.supervise(count, work, limits.clear)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -214,8 +233,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every address)")
     parser.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
     parser.add_argument("--threads", type=int, default=SETTINGS["threads"], help="worker threads (default: 8)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: SERVER_WORKERS; 0: one a core)")
     args = parser.parse_args(argv)
-    run(args.host, args.port, args.threads)
+    run(args.host, args.port, args.threads, args.workers)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 // Live pages without reloads (the protokoll, a drive table's page, the hall screen). The page's root element says
 // where to ask and what it shows: data-live-url, data-live-tag (its state's ETag), data-live-every (seconds). Every few
-// seconds the script asks that address with If-None-Match: a 304 of a few hundred bytes when nothing changed; when
-// something did, the answer is the fresh page, and only its parts that show state (elements with data-live and an id)
-// replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus in one of
+// seconds the script asks that address with its tag in X-Live-Tag: an empty 200 of a few hundred bytes when nothing
+// changed (not a 304, after which waitress would close the connection: the phone keeps it). When something did, the
+// answer is what changed (it says X-Live-Parts: the new hand's row, the standing, the chart…; web/live_parts.py), or
+// where the server cannot tell, the fresh page, and only its parts that show state (elements with data-live and an
+// id) replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus in one of
 // its text fields, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page
 // (the protokoll's hands kept offline, waiting to be sent); it follows as soon as it is free. With data-live-defer the
 // page applies the fresh parts itself when it is ready (the hall screen, at the end of a cycle: window.skLive.apply).
@@ -34,13 +36,19 @@
     return !!(active && part.contains(active) && active.matches(TYPED));
   }
 
-  // Put the fresh parts in place, except those the user is on; true if any was.
+  // Put the fresh parts in place, except those the user is on; true if any was. A part of what changed (a new
+  // hand's row) that has no namesake here goes after the one it follows (data-live-after).
   function apply() {
     var done = false;
     Object.keys(fresh).forEach(function (id) {
       var here = document.getElementById(id);
       if (here && busy(here)) return;
-      if (here) here.replaceWith(fresh[id]);
+      var part = fresh[id];
+      var after = part.getAttribute("data-live-after");
+      part.removeAttribute("data-live-part");
+      part.removeAttribute("data-live-after");
+      if (here) here.replaceWith(part);
+      else if (after && document.getElementById(after)) document.getElementById(after).after(part);
       delete fresh[id];
       done = true;
     });
@@ -51,10 +59,29 @@
     return done;
   }
 
+  // The fresh page, or only what changed on it (data-live-delta: the blocks and rows that changed or are new, the
+  // rows gone, the sheet's own attributes; web/live_parts.py).
   function take(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var next = doc.querySelector("[data-live-url]"); // read before the parts are taken out (it may be one of them)
-    doc.querySelectorAll("[data-live][id]").forEach(function (part) {
+    var delta = next && next.hasAttribute("data-live-delta");
+    if (delta) {
+      doc.querySelectorAll("[data-live-gone]").forEach(function (mark) {
+        var gone = document.getElementById(mark.getAttribute("data-live-gone"));
+        if (gone) gone.remove();
+      });
+      doc.querySelectorAll("[data-live-attrs][id]").forEach(function (attrs) {
+        var here = document.getElementById(attrs.id);
+        if (!here) return;
+        Array.prototype.slice.call(here.attributes).forEach(function (a) {
+          if (!attrs.hasAttribute(a.name)) here.removeAttribute(a.name);
+        });
+        Array.prototype.forEach.call(attrs.attributes, function (a) {
+          if (a.name !== "data-live-attrs") here.setAttribute(a.name, a.value);
+        });
+      });
+    }
+    doc.querySelectorAll(delta ? "[data-live-part][id]" : "[data-live][id]").forEach(function (part) {
       fresh[part.id] = document.adoptNode(part);
     });
     if (next) {
@@ -77,10 +104,10 @@
     if (asking || stopped || document.hidden) return;
     asking = true;
     live.polls += 1;
-    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "If-None-Match": '"' + tag + '"' } })
+    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "X-Live-Tag": tag, "X-Live-Parts": "1" } })
       .then(function (response) {
         if (response.status === 304) return null;
-        if (response.ok) return response.text().then(take);
+        if (response.ok) return response.text().then(function (html) { if (html) take(html); });
         if (response.status !== 429 && response.status < 500) stopped = true; // gone, or no longer ours
         throw new Error(String(response.status));
       })

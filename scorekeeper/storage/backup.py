@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scorekeeper.storage import migrate
 from scorekeeper.storage.connection import close, connect
-from scorekeeper.storage.writes import flush, queued
+from scorekeeper.storage.writes import flush, queued, writing
 
 
 def backup(source: str, target: str) -> Path:
@@ -70,4 +70,20 @@ def restore(source: str, target: str) -> list[str]:
             close(db)
     finally:
         src.close()
-    return migrate(target)
+    applied = migrate(target)
+    new_epoch(target)
+    return applied
+
+
+def new_epoch(target: str) -> None:
+    """A new `epoch` in the live versions (server/live_door.py): a backup put back may hold the versions a watching
+    phone's page was kept at over other rows, so every kept poll goes to Flask once."""
+    db = connect(target)
+    try:
+        with writing(db):
+            db.execute(
+                "INSERT INTO live_versions (scope, version) VALUES ('epoch', abs(random()))"
+                " ON CONFLICT (scope) DO UPDATE SET version = excluded.version"
+            )
+    finally:
+        close(db)

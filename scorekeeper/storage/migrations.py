@@ -341,3 +341,52 @@ def m163_drive_replaced_results(db):
         UPDATE drives SET setup = json_set(setup, '$.substitute_card', 'new')
         WHERE json_extract(setup, '$.format') = 'progressive'
           AND json_array_length(json_extract(setup, '$.substitutes')) > 0""")
+
+
+# ---------------------------------------------------------------- what a watching phone's poll is checked against
+
+
+def _bump(scopes: list[str]) -> str:
+    """The statement a trigger runs: the live version of each scope `scopes` name (SQL text expressions; NULL names
+    none, and a scope named twice goes up once) goes one up, its row made the first time."""
+    union = " UNION ".join(f"SELECT {scope} AS scope" for scope in scopes)
+    return (
+        f"INSERT INTO live_versions (scope, version) SELECT scope, 1 FROM ({union}) WHERE scope IS NOT NULL"
+        " ON CONFLICT (scope) DO UPDATE SET version = version + 1;"
+    )
+
+
+_CLUB_OF_EVENING = "(SELECT 'c:' || club_id FROM club_evenings WHERE id = {row}.evening_id)"
+_CLUB_OF_TABLE = (
+    "(SELECT 'c:' || e.club_id FROM club_tables t JOIN club_evenings e ON e.id = t.evening_id"
+    " WHERE t.game_id = {row}.game_id)"
+)
+# table: the scopes a change to one of its rows touches, as SQL over the row ({row}: NEW or OLD)
+LIVE_SCOPES = {
+    "games": ["'g:' || {row}.id"],
+    "open_deals": ["'g:' || {row}.game_id"],
+    "edits": ["'g:' || {row}.game_id"],
+    "clubs": ["'c:' || {row}.id"],
+    "club_members": ["'c:' || {row}.club_id"],
+    "club_evenings": ["'c:' || {row}.club_id"],
+    "club_tables": ["'g:' || {row}.game_id", _CLUB_OF_EVENING],
+    "club_seats": ["'g:' || {row}.game_id", _CLUB_OF_TABLE],
+    "drives": ["'d:' || {row}.id"],
+    "drive_results": ["'d:' || {row}.drive_id"],
+    "drive_seatings": ["'d:' || {row}.drive_id"],
+    "drive_replaced": ["'d:' || {row}.drive_id"],
+}
+
+
+@migrations()
+def m170_live_versions(db):
+    """A live page's own version (issue 37), counted in the database by triggers, whoever writes: a game's (`g:ID`:
+    its row, hands through the version m103 bumps, its deal, its log, its club table and seats), a club's (`c:ID`:
+    its row, members, evenings, tables and seats: what a club table's protokoll says of its club) and a drive's
+    (`d:ID`). The live door (server/live_door.py) answers a repeated poll while its page's versions have not moved,
+    whatever other tables commit. `epoch`, when there, is made anew by a restore."""
+    db.execute("CREATE TABLE live_versions (scope TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)")
+    for table, scopes in LIVE_SCOPES.items():
+        for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
+            body = _bump([scope.format(row=row) for scope in scopes for row in rows])
+            db.execute(f"CREATE TRIGGER live_{table}_{event.lower()} AFTER {event} ON {table} BEGIN {body} END")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from flask import Response, current_app, request
 from flask_babel import get_locale
@@ -15,6 +16,9 @@ from flask_babel import get_locale
 from scorekeeper.games.sheets import kept_state
 from scorekeeper.server import live_door
 
+TAG_HEADER = "X-Live-Tag"  # live.js's question: the tag its page shows
+PARTS_HEADER = "X-Live-Parts"  # and that it takes what changed rather than the page (web/live_parts.py)
+LIVE_URL = re.compile(r'data-live-url="([^"]+)"')
 SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
 
 
@@ -29,12 +33,21 @@ def tag(parts: list) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def unchanged(state: str) -> Response | None:
-    """`304 Not Modified` (no body: a few hundred bytes of headers) if the asking page already shows `state`."""
-    if not request.if_none_match.contains(state):
+def unchanged(state: str, scope: tuple[str, str] | None = None) -> Response | None:
+    """The answer "nothing changed" if the asking page already shows `state` (`scope` names the page whose rows it is
+    made of: server/live_door.py). live.js says its tag in X-Live-Tag and gets `200` with no body and Content-Length 0,
+    a few hundred bytes of headers on a connection kept open (waitress closes it after every `304`, which has no
+    Content-Length); an If-None-Match gets the `304` HTTP means by it."""
+    asked = request.headers.get(TAG_HEADER)
+    if asked is not None:
+        if asked.strip().strip('"') != state:
+            return None
+        response = Response(b"", 200, headers={"Cache-Control": "no-store"})
+    elif request.if_none_match.contains(state):
+        response = Response(status=304, headers={"Cache-Control": "no-store"})
+    else:
         return None
-    live_door.mark(request.environ)  # this 304 is the request's and the database's only: the door may repeat it
-    response = Response(status=304, headers={"Cache-Control": "no-store"})
+    live_door.mark(request.environ, scope)  # this answer is the request's and those rows' only: the door may repeat it
     response.set_etag(state)
     return response
 

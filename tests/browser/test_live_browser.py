@@ -3,6 +3,8 @@ entered on another phone appear in place, without a reload; a drive table's page
 drive moves on around it; a hidden page asks nothing; without JavaScript the pages reload by their meta refresh.
 The only times here are generous waits for an update to appear (live.js asks every few seconds)."""
 
+import re
+
 import pytest
 
 from helpers import PHONE, call
@@ -172,3 +174,39 @@ def test_the_hall_screen_takes_a_result_at_the_end_of_its_cycle_without_a_reload
     hall.wait_for_selector("#provisional", state="attached", timeout=UPDATE_MS)
     assert hall.evaluate(SAME), "the screen reloaded"
     hall.context.close()
+
+
+def test_a_watching_phone_puts_what_changed_in_place_and_shows_what_a_fresh_page_shows(live_server, browser):
+    """Issue 37: after a hand the phone is sent only what changed (the new row, the standing, the chart…); once put in
+    place its protokoll is the page a fresh load shows, row for row. A deleted hand's row goes."""
+    base, _db = live_server
+    game = new_game(base, "danish", ("Anna", "Bo", "Carl", "Dina"))  # a game that goes on (a German one ends)
+    danish = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2}
+    for tricks in (9, 8, 10):
+        hand(base, game, {**danish, "tricks": tricks})
+    context = browser.new_context(viewport=PHONE)
+    watcher = context.new_page()
+    answers = []
+    watcher.on("response", lambda r: answers.append(r) if r.url.endswith("/live") else None)
+    watcher.goto(f"{base}/g/{game['id']}")
+    watcher.evaluate(MARK)
+    hand(base, game, {**danish, "tricks": 7})
+    watcher.wait_for_selector("#hand-4", timeout=UPDATE_MS)
+    fresh = context.new_page()
+
+    def same_as_fresh():
+        fresh.goto(f"{base}/g/{game['id']}")
+        watcher.wait_for_function("() => !window.skLive.pending()", timeout=UPDATE_MS)
+        # the blank between two blocks is no part of either (a block put in place brings none)
+        shown, loaded = (re.sub(r">\s+<", "><", p.locator("#live").inner_html()) for p in (watcher, fresh))
+        return shown == loaded
+
+    assert same_as_fresh()
+    assert watcher.evaluate(SAME), "the watching phone reloaded"
+    changed = [r for r in answers if r.status == 200 and r.body()]
+    assert changed and all(b"data-live-delta" in r.body() for r in changed)
+    status, _ = call(f"{base}/api/games/{game['id']}/hands/4", "DELETE", headers={"X-Edit-Key": game["edit_key"]})
+    assert status == 200
+    watcher.wait_for_selector("#hand-4", state="detached", timeout=UPDATE_MS)
+    assert same_as_fresh() and watcher.evaluate(SAME)
+    context.close()

@@ -193,3 +193,78 @@ def test_the_hall_screen_answers_304_until_a_result_is_entered(app, client, rend
     result(client, drive, 1, 7)
     r = hall.get(url, headers={"If-None-Match": f'"{tag}"'})
     assert r.status_code == 200 and 'id="provisional"' in r.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- what changed, not the whole page (issue 37)
+
+PARTS = EXAMPLES["danish"].long_hands(6, 1)
+
+
+def asking(tag: str) -> dict:
+    """What static/live.js sends."""
+    return {"X-Live-Tag": tag, "X-Live-Parts": "1"}
+
+
+def watched(app, api, hands: int = 3):
+    game = api.create("danish")
+    for hand in PARTS[:hands]:
+        api.hand(game, hand)
+    viewer = app.test_client()
+    url, tag = live_of(viewer.get(f"/g/{game['id']}").get_data(as_text=True))
+    return game, viewer, url, tag
+
+
+def test_a_watching_phone_gets_the_new_hands_row_and_the_standing_not_the_page(app, api):
+    game, viewer, url, tag = watched(app, api)
+    unchanged = viewer.get(url, headers=asking(tag))
+    assert unchanged.status_code == 200 and unchanged.data == b""
+    api.hand(game, PARTS[3])
+    r = viewer.get(url, headers=asking(tag))
+    delta = r.get_data(as_text=True)
+    page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+    new_url, new_tag = live_of(delta)
+    assert r.status_code == 200 and "data-live-delta" in delta and new_url == url and new_tag == live_of(page)[1]
+    assert r.headers["ETag"] == f'"{new_tag}"'
+    assert re.search(r'<tbody data-live-part data-live-after="hand-3" id="hand-4"', delta), delta
+    assert '<section data-live-part class="standing" id="standing"' in delta and "Hand 5:" in delta
+    assert 'data-live-attrs class="sheet' in delta and 'data-hands="4"' in delta
+    assert 'id="hand-1"' not in delta and 'id="share"' not in delta and 'id="paper"' not in delta
+    assert len(delta) < len(page) / 2
+    assert viewer.get(url, headers=asking(new_tag)).data == b""  # and the phone's new tag is the page's
+
+
+def test_a_deleted_hand_is_gone_and_an_edited_one_replaced(app, api):
+    game, viewer, url, tag = watched(app, api, hands=4)
+    r = api.client.delete(f"/api/games/{game['id']}/hands/4", headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 200, r.json
+    delta = viewer.get(url, headers=asking(tag)).get_data(as_text=True)
+    assert '<i data-live-gone="hand-4"></i>' in delta and 'id="hand-3"' not in delta
+    tag = live_of(delta)[1]
+    r = api.client.put(f"/api/games/{game['id']}/hands/2", json=PARTS[4], headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 200, r.json
+    delta = viewer.get(url, headers=asking(tag)).get_data(as_text=True)
+    assert '<tbody data-live-part id="hand-2"' in delta and "data-live-after" not in delta
+
+
+@pytest.mark.parametrize("who", ["asks for the page", "tag unknown here", "may edit"])
+def test_the_whole_page_where_the_server_cannot_tell_or_the_phone_asks_for_it(app, api, who):
+    game, viewer, url, tag = watched(app, api)
+    api.hand(game, PARTS[3])
+    headers = asking(tag)
+    if who == "asks for the page":
+        headers = {"X-Live-Tag": tag}
+    elif who == "tag unknown here":
+        headers = asking("0123456789abcdef")
+    else:
+        viewer.get(f"/g/{game['id']}/k/{game['edit_key']}")
+    html = viewer.get(url, headers=headers).get_data(as_text=True)
+    assert "data-live-delta" not in html and 'id="share"' in html and 'id="hand-4"' in html
+
+
+def test_a_page_drawn_by_another_process_is_cut_into_the_same_parts(app, api):
+    """A big game's page for a reader is drawn by a process of the worker's own (server/heavy.py) and comes as bytes."""
+    from scorekeeper.web import live_parts
+
+    game, viewer, _url, _tag = watched(app, api)
+    page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert live_parts.parts_of(page.encode()) == live_parts.parts_of(page) is not None

@@ -7,8 +7,10 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import socket
 import sqlite3
 import tempfile
+import urllib.request
 from html import unescape
 from pathlib import Path
 
@@ -17,9 +19,11 @@ from flask import request_started
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import examples
+from helpers import examples, waitress_in_thread
 from scorekeeper import create_app
 from scorekeeper.server.live_door import LiveDoor, mark
+from scorekeeper.server.serve import SETTINGS
+from scorekeeper.storage.backup import backup, restore
 from variants import EXAMPLES
 
 TAG = re.compile(r'data-live-tag="([^"]+)"')
@@ -72,17 +76,13 @@ def test_a_repeated_poll_never_enters_flask_and_answers_as_flask_did(app, api, e
     assert entered() == []
 
 
-def test_anything_committed_sends_the_next_poll_to_flask(app, api, db_path, entered):
-    game, other = api.create("danish"), api.create("danish")
+def test_anything_committed_to_this_game_sends_the_next_poll_to_flask(app, api, db_path, entered):
+    game = api.create("danish")
     viewer = app.test_client()
     url, asked = watch(viewer, f"/g/{game['id']}")
     viewer.get(url, headers=asked)
     entered()
-    api.hand(other, HANDS[0])  # another game's hand: Flask is asked, and finds this game unchanged
-    entered()
-    assert viewer.get(url, headers=asked).status_code == 304 and entered() == [url]
-    assert viewer.get(url, headers=asked).status_code == 304 and entered() == []
-    api.hand(game, HANDS[0])  # this game's: the fresh page
+    api.hand(game, HANDS[0])  # this game's hand: the fresh page
     entered()
     r = viewer.get(url, headers=asked)
     assert r.status_code == 200 and 'id="hand-1"' in r.get_data(as_text=True) and entered() == [url]
@@ -94,6 +94,116 @@ def test_anything_committed_sends_the_next_poll_to_flask(app, api, db_path, ente
         conn.execute("UPDATE games SET title = 'Friday at Ea''s' WHERE id = ?", (game["id"],))
     r = viewer.get(url, headers=asked)
     assert r.status_code == 200 and "Friday at Ea" in r.get_data(as_text=True) and entered() == [url]
+
+
+def test_another_games_hands_leave_this_games_poll_before_flask(app, api, db_path, entered):
+    """Issue 37: the door holds a poll to its own game's version, not the file's: the other tables' hands, edits,
+    deletions and bids, and another program's writes to other games, leave it answering before Flask."""
+    game, other = api.create("danish"), api.create("danish")
+    api.hand(game, HANDS[0])
+    viewer = app.test_client()
+    url, asked = watch(viewer, f"/g/{game['id']}")
+    assert viewer.get(url, headers=asked).status_code == 304
+    entered()
+    for n in range(3):
+        api.hand(other, HANDS[n])
+        entered()
+        assert viewer.get(url, headers=asked).status_code == 304 and entered() == []
+    edited = api.client.put(
+        f"/api/games/{other['id']}/hands/2", json=HANDS[5], headers={"X-Edit-Key": other["edit_key"]}
+    )
+    deleted = api.client.delete(f"/api/games/{other['id']}/hands/3", headers={"X-Edit-Key": other["edit_key"]})
+    assert edited.status_code == 200 and deleted.status_code == 200, (edited.json, deleted.json)
+    gone = api.create("danish")
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE games SET title = 'Elsewhere' WHERE id = ?", (other["id"],))
+        conn.execute("DELETE FROM games WHERE id = ?", (gone["id"],))
+    entered()
+    assert viewer.get(url, headers=asked).status_code == 304 and entered() == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "UPDATE games SET title = 'Renamed' WHERE id = :id",
+        "UPDATE games SET players = replace(players, 'A', 'Ann') WHERE id = :id",
+        "UPDATE games SET options = options WHERE id = :id",  # a write that changes nothing still counts
+        "UPDATE games SET dealer = 1 WHERE id = :id",
+        "UPDATE hands SET input = input WHERE game_id = :id",
+        "DELETE FROM hands WHERE game_id = :id",
+        "INSERT INTO open_deals (game_id, input, version, updated) VALUES (:id, '{}', 1, 'now')",
+        "DELETE FROM games WHERE id = :id",
+    ],
+    ids=["rename", "players", "options", "dealer", "hand edited", "hands deleted", "bids", "game deleted"],
+)
+def test_any_write_to_this_game_by_another_program_sends_the_next_poll_to_flask(app, api, db_path, entered, change):
+    game = api.create("danish")
+    api.hand(game, HANDS[0])
+    viewer = app.test_client()
+    url, asked = watch(viewer, f"/g/{game['id']}")
+    viewer.get(url, headers=asked)
+    entered()
+    assert viewer.get(url, headers=asked).status_code == 304 and entered() == []
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(change, {"id": game["id"]})
+    viewer.get(url, headers=asked)
+    assert entered() == [url]
+
+
+def club_table_poll(app, season):
+    """A viewer's live address and tag of the first table of the season's last evening."""
+    game_id, _key = season["keys"][2, 0]
+    viewer = app.test_client()
+    url, asked = watch(viewer, f"/g/{game_id}")
+    assert viewer.get(url, headers=asked).status_code == 304
+    return viewer, url, asked
+
+
+def test_a_club_tables_poll_stays_before_flask_while_the_other_tables_play(app, db_path, season, entered):
+    viewer, url, asked = club_table_poll(app, season)
+    other, _key = season["keys"][2, 1]  # the same evening's next table: its hand, entered by another program
+    entered()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "INSERT INTO hands (game_id, input, created, updated) SELECT game_id, input, created, updated FROM hands"
+            " WHERE game_id = ? ORDER BY id LIMIT 1",
+            (other,),
+        )
+    assert viewer.get(url, headers=asked).status_code == 304 and entered() == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "UPDATE clubs SET name = 'Sparklubben' WHERE id = :club",
+        "UPDATE club_members SET name = name || 'x' WHERE club_id = :club",
+        "UPDATE club_evenings SET date = '2026-03-07' WHERE club_id = :club",
+        "UPDATE club_seats SET member_id = member_id WHERE game_id IN (SELECT game_id FROM club_tables)",
+    ],
+    ids=["club renamed", "member renamed", "evening", "seats"],
+)
+def test_a_change_to_its_club_sends_a_club_tables_poll_to_flask(app, db_path, season, entered, change):
+    viewer, url, asked = club_table_poll(app, season)
+    entered()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(change, {"club": season["club"]})
+    viewer.get(url, headers=asked)
+    assert entered() == [url]
+
+
+def test_a_restore_sends_every_poll_to_flask(app, api, db_path, tmp_path, entered):
+    """A backup put back may hold the same versions over other rows: the restore makes a new epoch."""
+    game = api.create("danish")
+    viewer = app.test_client()
+    url, asked = watch(viewer, f"/g/{game['id']}")
+    viewer.get(url, headers=asked)
+    copy = backup(db_path, str(tmp_path / "copy.sqlite"))
+    entered()
+    assert viewer.get(url, headers=asked).status_code == 304 and entered() == []
+    restore(str(copy), db_path)
+    viewer.get(url, headers=asked)
+    assert entered() == [url]
 
 
 @pytest.mark.parametrize(
@@ -339,3 +449,54 @@ def test_with_the_door_or_without_every_poll_is_answered_alike(migrated_db, step
                     tag = TAG.search(r.get_data(as_text=True)).group(1) if r.status_code == 200 else None
                     answers.append((r.status_code, r.headers.get("ETag"), tag))
                 assert answers[0] == answers[1], step
+
+
+# ---------------------------------------------------------------- a watching phone keeps its connection
+
+
+def polls_on_one_connection(port: int, url: str, tag: str, count: int) -> bytes:
+    """`count` polls as live.js sends them, one after the other on one socket; what came back until it went quiet."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        got = b""
+        for _ in range(count):
+            conn.sendall(f"GET {url} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Live-Tag: {tag}\r\n\r\n".encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                data = conn.recv(65536)
+                if not data:
+                    return got + head
+                head += data
+            got += head
+        return got
+
+
+def test_a_watching_phone_keeps_its_connection_under_waitress(app, api):
+    """Issue 37: waitress closes the connection after every 304 (it has no Content-Length); live.js's question is
+    answered with an empty 200 instead, by Flask and by the door alike, and the next poll comes on the same socket."""
+    game, other = api.create("danish"), api.create("danish")
+    with waitress_in_thread(app, **{**SETTINGS, "threads": 2}) as server:
+        port = server.effective_port
+        html = urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{game['id']}", timeout=10).read().decode()
+        url, tag = unescape(LIVE.search(html).group(1)), TAG.search(html).group(1)
+        got = polls_on_one_connection(port, url, tag, 3)  # the first through Flask, the others the door's
+        api.hand(other, HANDS[0])
+        got += polls_on_one_connection(port, url, tag, 2)
+    heads = [h for h in got.split(b"\r\n\r\n") if h]
+    assert len(heads) == 5 and all(h.startswith(b"HTTP/1.1 200 OK") for h in heads), got
+    assert all(b"Content-Length: 0" in h and b"Connection: close" not in h for h in heads), got
+    assert all(f'etag: "{tag}"'.encode() in h.lower() for h in heads), got
+
+
+def test_live_js_question_is_answered_alike_by_flask_and_the_door(app, api, entered):
+    game = api.create("danish")
+    viewer = app.test_client()
+    url, asked = watch(viewer, f"/g/{game['id']}")
+    question = {"X-Live-Tag": asked["If-None-Match"].strip('"')}
+    first = viewer.get(url, headers=question)
+    assert entered() and first.status_code == 200 and first.data == b"" and first.headers["Content-Length"] == "0"
+    again = viewer.get(url, headers=question)
+    assert entered() == [] and without_date(again) == without_date(first) and again.data == b""
+    api.hand(game, HANDS[0])
+    entered()
+    fresh = viewer.get(url, headers=question)
+    assert entered() == [url] and fresh.status_code == 200 and 'id="hand-1"' in fresh.get_data(as_text=True)

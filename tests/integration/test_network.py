@@ -568,3 +568,32 @@ def test_the_drawing_and_renderer_processes_end_with_the_worker_that_started_the
     while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in drawing):
         time.sleep(0.2)
     assert not [p for p in drawing if Path(f"/proc/{p}").exists()], "left running after their worker was killed"
+
+
+def test_a_big_games_watching_phone_gets_what_changed_from_a_page_drawn_elsewhere(db_path):
+    """Issue 37: a big game's page is drawn by the drawing process (its bytes); a phone showing it is still sent only
+    what changed after a hand."""
+    import re
+
+    from scorekeeper.server import heavy
+
+    heavy.PAGES.clear()
+    there = limited_app(db_path, HEAVY_ELSEWHERE=True)
+    game = big_game(there.test_client(), hands=120)
+    viewer = there.test_client()
+    try:
+        page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
+        assert heavy._pool[0] is not None
+        url = re.search(r'data-live-url="([^"]+)"', page).group(1)
+        tag = re.search(r'data-live-tag="([^"]+)"', page).group(1)
+        hand = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
+        r = there.test_client().post(
+            f"/api/games/{game['id']}/hands", json=hand, headers={"X-Edit-Key": game["edit_key"]}
+        )
+        assert r.status_code == 201, r.json
+        delta = viewer.get(url, headers={"X-Live-Tag": tag, "X-Live-Parts": "1"}).get_data(as_text=True)
+        assert "data-live-delta" in delta and 'data-live-after="hand-120" id="hand-121"' in delta
+    finally:
+        if heavy._pool[0] is not None:
+            heavy._pool[0].shutdown()
+            heavy._pool[0] = None

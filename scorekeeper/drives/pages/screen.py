@@ -29,7 +29,7 @@ def screen_live(drive_id):
         record = service.head(get_db(), drive_id)
     except service.NotFound:
         abort(404)
-    unchanged = live.unchanged(live_state(record, "screen", _screen_seconds()))
+    unchanged = live.unchanged(live_state(record, "screen", _screen_seconds()), ("d", drive_id))
     if unchanged is not None:
         return unchanged
     return live.fresh(*_screen_page(drive_id))

@@ -162,7 +162,7 @@ def table_live(drive_id, table, token):
     if not service.table_token_matches(record, table, token):  # a token is made for a table of the drive only
         abort(403)
     sent_by_me = whole_number(request.args.get("sent"))
-    unchanged = live.unchanged(live_state(record, "table", table, sent_by_me))
+    unchanged = live.unchanged(live_state(record, "table", table, sent_by_me), ("d", drive_id))
     if unchanged is not None:
         return unchanged
     page, status, _headers = _table_page(drive_id, table, token)

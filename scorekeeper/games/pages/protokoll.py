@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 from contextlib import nullcontext
+from html import unescape
 from urllib.parse import urlencode
 
 import segno
@@ -19,7 +20,7 @@ from scorekeeper.server import guard, heavy
 from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url
 from scorekeeper.storage import store
-from scorekeeper.web import live, phone
+from scorekeeper.web import live, live_parts, phone
 from scorekeeper.web.i18n import LANGUAGES
 from scorekeeper.web.inputs import whole_number
 from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
@@ -58,16 +59,13 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
     game_id = game.id
     plain = not service.may_edit(get_db(), game, key)
     big = _big(game_id)
-    if (
-        plain
-        and not session.get("_flashes")
-        and set(request.args) <= {"lang"}
-        and request.args.get("lang", "en") in LANGUAGES
-    ):
+    if _plain_page(plain):
         phone.remember_game(game_id)
         # Drawn after the state was read: at worst it shows a change newer than its key says, never an older one.
         draw = heavy.elsewhere(lambda: _protokoll_page(game_id)[0]) if big else lambda: _protokoll_page(game_id)[0]
-        return heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big), state
+        page = heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big)
+        live_parts.REMEMBERED.remember(game_id, state, page)  # what a phone showing it is told when it changes
+        return page, state
     if not plain:  # a table's own sheet: within its client's bound (the request's), never refused for strangers
         return _protokoll_page(game_id)
     if not big:  # a stranger's ?changed=… of a small game, not kept: within the stranger's own bound
@@ -75,6 +73,17 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
             return _protokoll_page(game_id)
     with heavy.drawing(own=False):
         return _protokoll_page(game_id)
+
+
+def _plain_page(plain: bool) -> bool:
+    """Whether this request gets the page kept for its state: a reader who may not edit it, with no message waiting for
+    this phone and nothing in its query but a language we speak (the same page for the same state)."""
+    return (
+        plain
+        and not session.get("_flashes")
+        and set(request.args) <= {"lang"}
+        and request.args.get("lang", "en") in LANGUAGES
+    )
 
 
 @bp.get("/g/<game_id>/live")
@@ -85,11 +94,26 @@ def protokoll_live(game_id):
     if game is None:
         abort(404)
     state = _protokoll_state(game, phone.game_key(game_id), club_tables.table_view(game_id))
-    unchanged = live.unchanged(state)
+    unchanged = live.unchanged(state, ("g", game_id))
     if unchanged is not None:
         return unchanged
     with heavy.reading() if _big(game_id) else nullcontext():
         page, state = _kept_protokoll(game, state, phone.game_key(game_id))
+    shown = request.headers.get(live.TAG_HEADER)
+    if (
+        shown
+        and request.headers.get(live.PARTS_HEADER)
+        and _plain_page(not service.may_edit(get_db(), game, phone.game_key(game_id)))
+    ):
+        text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
+        found = live.LIVE_URL.search(text)  # none once the game is over: then the page, which says so
+        old, new = (
+            live_parts.REMEMBERED.known(game_id, shown.strip().strip('"')),
+            live_parts.REMEMBERED.known(game_id, state),
+        )
+        changed = live_parts.changes(old, new, unescape(found.group(1)), state) if found else None
+        if changed is not None:
+            return live.fresh(changed, state)
     return live.fresh(page, state)
 
 

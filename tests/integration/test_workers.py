@@ -1,0 +1,138 @@
+"""Issue 37: `scorekeeper serve` (what `make run` starts) serves with a waitress process per core sharing the listening
+socket (server/workers.py), stops them all on SIGTERM and on Ctrl-C, starts one that died again, and holds a
+client's connection cap across them. The real command in a subprocess; times are generous bounds on "eventually"."""
+
+import contextlib
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from helpers import free_port
+
+BOUND = 30  # seconds
+ATTACKER = "127.0.0.2"
+
+
+@contextlib.contextmanager
+def serving(tmp_path, workers: int = 2, **settings):
+    port = free_port()
+    env = {
+        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+        "SCOREKEEPER_SERVER_WORKERS": str(workers),
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ["PYTHONPATH"],
+        **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's: Ctrl-C is SIGINT to the group
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        eventually(lambda: healthy(base) and len(children(proc.pid)) == workers, proc)
+        yield proc, base, port
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        proc.stderr.close()
+
+
+def healthy(base: str) -> bool:
+    try:
+        return urllib.request.urlopen(base + "/healthz", timeout=2).status == 200
+    except OSError:
+        return False
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def eventually(check, proc) -> None:
+    deadline = time.monotonic() + BOUND
+    while not check():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise AssertionError(
+                "not in time: " + (proc.stderr.read().decode()[-2000:] if proc.poll() is not None else "")
+            )
+        time.sleep(0.2)
+
+
+@pytest.mark.needs_program
+@pytest.mark.parametrize("stop", ["SIGTERM to the server", "Ctrl-C"])
+def test_every_worker_serves_and_every_one_stops(tmp_path, stop):
+    with serving(tmp_path) as (proc, base, _port):
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        assert all(urllib.request.urlopen(base + "/", timeout=10).status == 200 for _ in range(6))
+        if stop == "Ctrl-C":
+            os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C: every process of the group
+        else:
+            proc.send_signal(signal.SIGTERM)  # systemd's stop, or kill
+        assert proc.wait(BOUND) == 0
+        assert not any(map(alive, workers))
+        assert b"Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.needs_program
+def test_a_worker_that_dies_is_started_again(tmp_path):
+    with serving(tmp_path) as (proc, base, _port):
+        first, second = children(proc.pid)
+        os.kill(first, signal.SIGKILL)
+        eventually(lambda: len(children(proc.pid)) == 2 and first not in children(proc.pid), proc)
+        assert second in children(proc.pid) and healthy(base)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(BOUND) == 0
+
+
+def closed_by_server(s: socket.socket) -> bool:
+    readable, _, _ = select.select([s], [], [], 0)
+    return bool(readable)
+
+
+@pytest.mark.needs_program
+def test_a_clients_cap_holds_across_the_workers(tmp_path):
+    """Five sockets from one address, whichever worker accepts them: the other seven are refused."""
+    with serving(tmp_path, SERVER_CONNECTIONS_PER_ADDRESS="5", SERVER_REQUEST_TIMEOUT="null") as (proc, base, port):
+        held = []
+        for _ in range(12):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(ATTACKER, 0))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line that ends the headers
+            held.append(s)
+        try:
+            deadline = time.monotonic() + BOUND
+            while sum(map(closed_by_server, held)) < 7 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(1)  # and no more than seven
+            refused = [s for s in held if closed_by_server(s)]
+            assert len(refused) == 7, f"{len(refused)} of 12 sockets refused with a cap of 5 and two workers"
+            assert all(s.recv(100).startswith(b"HTTP/1.1 429") for s in refused)
+            assert healthy(base)  # another address is served
+        finally:
+            for s in held:
+                s.close()
