@@ -55,7 +55,7 @@ def tariff_blocks(tariff: dict | None, label_mm: float = 8) -> list[dict]:
             }
         ]
         + [{"align": "right", "size": 7.5} for _t in tariff["tricks"]],
-        "header": [[{"text": f"{_('bid')} \\ {_('tricks')}", "css": "corner"}, *[str(t) for t in tariff["tricks"]]]],
+        "header": [[{"text": _("bid") + " \\ " + _("tricks"), "css": "corner"}, *[str(t) for t in tariff["tricks"]]]],
         "rows": [
             [{"text": str(row["bid"]), "shade": "#eeeeee"}]
             + [
@@ -191,7 +191,7 @@ def outcome_blocks(ctx: dict) -> list[dict]:
     out = [{"kind": "p", "text": result, "bold": True, "css": "result"}]
     if ctx["games_won"]:
         won = " · ".join(f"{name} {ctx['games_won'][i]}" for i, name in enumerate(ctx["sides"]))
-        out.append({"kind": "p", "text": f"{_('Games won:')} {won}"})
+        out.append({"kind": "p", "text": _("Games won:") + " " + won})
     if ctx["rubber_points"]:
         a, b = ctx["rubber_points"]
         out.append({"kind": "p", "text": _("Rubber points: %(a)d – %(b)d", a=a, b=b)})
