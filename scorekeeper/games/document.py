@@ -32,6 +32,7 @@ def head_block(head: dict) -> dict:
             [_("First dealer"), head.get("first_dealer")],
         ],
         "rules": [[rule["label"], rule["value"]] for rule in head["rules"]],
+        "rules_label": _("House rules"),  # the page's name for them (aria-label); the PDF shows none
     }
 
 

@@ -1,8 +1,9 @@
 """A paper document drawn as an A4 PDF with ReportLab: the renderer process's drawing (server/pdf.py), no Flask.
 
-The document comes finished from games/document.py (the print pages' own contexts as blocks of text): a head, tables
-with repeated header rows, a chart from web/chart.py's geometry, headings, paragraphs, lists, blocks side by side,
-blocks kept on one page. Nothing here knows a variant or a sheet; every text is escaped before it reaches ReportLab's
+The document comes finished from a feature's document.py (games/, clubs/, drives/: the one model of the paper, whose
+blocks the print page renders too, through templates/print/blocks.html): a head, tables with repeated header rows, a
+chart from web/chart.py's geometry, headings, paragraphs, lists, sections, blocks side by side, blocks kept on one
+page. What only the page reads (a block's or a cell's `css`, a row's or a cell's `id`, a cell's `th`) is left alone. Nothing here knows a variant or a sheet; every text is escaped before it reaches ReportLab's
 Paragraph markup (whose <img src> would read a file), and table cells that need no wrapping are drawn as plain strings,
 which ReportLab never parses.
 
@@ -371,8 +372,11 @@ class Builder(ChartBlocks):
 
     def block_table(self, block: dict) -> list:
         """A table: `columns` (width in mm or None for what is left; align, size, bold, color, wrap), `header` rows
-        repeated on every page, `rows`, `footer` rows; a cell is a text or {"text", "small", "span", "align", "bold",
-        "shade", "grey", "write"} ("small": a smaller line above the text; "write": a line to write on)."""
+        repeated on every page, `rows` (a row a list of cells, or {"cells": …} with the page's marks), `footer` rows,
+        `caption` (a bold line above it); a cell is a text or {"text", "small", "after", "below", "span", "rows",
+        "align", "bold", "shade", "grey", "write"} ("small": a smaller line above the text; "after": words after it;
+        "below": smaller lines under it; "rows": a heading over that many header rows; "write": a line to write
+        on)."""
         from reportlab.platypus import Table, TableStyle
 
         columns = block["columns"]

@@ -41,6 +41,7 @@ def card_document(ctx: dict) -> dict:
             "title": head["title"],
             "facts": [list(f) for f in head["facts"]],
             "rules": [[r["label"], r["value"]] for r in head["rules"]],
+            "rules_label": _("House rules"),
         },
         *document.tariff_blocks(ctx["tariff_table"], label_mm=LABEL_MM),
     ]
