@@ -35,6 +35,7 @@ from scorekeeper.clubs.pages import tables as club_tables
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.games import document, paper, service
 from scorekeeper.games import forms as game_forms
+from scorekeeper.paper import page as paper_page
 from scorekeeper.server import heavy
 from scorekeeper.server.db import get_db
 from scorekeeper.server.printing import (
@@ -58,6 +59,7 @@ bp = Blueprint("sheets", __name__)
 # The paper's words where other pages show a part of it (print/_head.html, print/_tariff.html): one model of the paper.
 bp.add_app_template_global(document.head_block, "head_block")
 bp.add_app_template_global(document.tariff_blocks, "tariff_blocks")
+bp.add_app_template_global(paper_page.paper_rows, "paper_rows")  # print/blocks.html's table rows
 
 
 @bp.url_value_preprocessor
