@@ -12,11 +12,18 @@ asking for its protokoll, print page and hands.xlsx, one after another on each. 
 - `bounded-here`: the same requests with the bounds as shipped (2 per address, 4 in all: beyond them a 429 or 503),
   drawn in the server's own threads (HEAVY_ELSEWHERE off);
 - `bounded`: the same, drawn by the worker's drawing process (HEAVY_ELSEWHERE, as shipped);
-- `kept`: as shipped, and the plain addresses, as a browser asks them: drawn once per version, then kept.
+- `kept`: as shipped, and the plain addresses, as a browser asks them: drawn once per version, then kept;
+- `medium`: as shipped, the stranger asking only for the protokoll of a game of 100 hands (HEAVY_HANDS: not a heavy
+  read to server/heavy.py), a new address each time, so each is drawn in the server's threads.
+Each with the door's guard (server/door_guard.py: a client's reads over its share of the threads, and its known heavy
+reads over their bound, answered 429 before Flask) as shipped and, with `--door both` (the default), off too
+(REQUESTS_PER_ADDRESS null: every refusal is Flask's), so that both are measured in the same run; a refusal with no body
+is the door's (`429 door`).
 Meanwhile a table (127.0.0.1) enters hands into its own game through the JSON API, one at a time; a hand that gets no
 answer in 60 s counts as 60 s and as failed.
 
 Usage: python bench/heavy_reads.py [--hands 500] [--connections 40] [--requests 20] [--kinds unbounded bounded kept]
+       [--door both|on|off] [--share 6]
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60.0
 ATTACKER = "127.0.0.2"
 SWITCH_INTERVAL = None  # seconds (--switch-interval); None: Python's own (0.005)
+SHARE = None  # --share: the door's REQUESTS_PER_ADDRESS and _PER_NETWORK; None: as shipped
 KINDS = {
     "unbounded": {
         "SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null",
@@ -49,7 +57,11 @@ KINDS = {
     "bounded-here": {"SCOREKEEPER_HEAVY_ELSEWHERE": "false"},
     "bounded": {},
     "kept": {},
+    "medium": {},
 }
+
+
+DOOR_OFF = " (door off)"
 
 
 def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
@@ -58,8 +70,12 @@ def start(kind: str, folder: Path) -> tuple[subprocess.Popen, str]:
         "SCOREKEEPER_DATABASE": str(folder / f"{kind}.sqlite"),
         "SCOREKEEPER_SECRET_KEY": "bench",
         "PATH": "/usr/bin:/bin",
-        **KINDS[kind],
+        **KINDS[kind.removesuffix(DOOR_OFF)],
     }
+    if kind.endswith(DOOR_OFF):
+        env["SCOREKEEPER_REQUESTS_PER_ADDRESS"] = "null"
+    elif SHARE is not None:
+        env["SCOREKEEPER_REQUESTS_PER_ADDRESS"] = env["SCOREKEEPER_REQUESTS_PER_NETWORK"] = str(SHARE)
     cmd = [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)]
     if SWITCH_INTERVAL is not None:  # the interpreter's GIL switch interval, for an experiment
         cmd[1:3] = [
@@ -100,13 +116,13 @@ def big_game(port: int, hands: int) -> dict:
 class Stranger(threading.Thread):
     """One connection of the stranger's, asking for the heavy pages one after another until told to stop."""
 
-    def __init__(self, port: int, game_id: str, busting: bool, counts: dict, lock: threading.Lock, n: int):
+    def __init__(self, port: int, paths: list[str], busting: bool, counts: dict, lock: threading.Lock, n: int):
         super().__init__(daemon=True)
-        self.port, self.game_id, self.busting, self.counts, self.lock, self.n = port, game_id, busting, counts, lock, n
+        self.port, self.paths, self.busting, self.counts, self.lock, self.n = port, paths, busting, counts, lock, n
         self.stop = threading.Event()
 
     def run(self) -> None:
-        paths = [f"/g/{self.game_id}", f"/g/{self.game_id}/print", f"/g/{self.game_id}/hands.xlsx"]
+        paths = self.paths
         conn = None
         i = 0
         while not self.stop.is_set():
@@ -119,8 +135,8 @@ class Stranger(threading.Thread):
                     )
                 conn.request("GET", path)
                 answer = conn.getresponse()
-                answer.read()
-                status = answer.status
+                body = answer.read()
+                status = "429 door" if answer.status == 429 and not body else answer.status
                 if answer.getheader("Connection", "").lower() == "close":
                     conn.close()
                     conn = None
@@ -159,19 +175,29 @@ def summary(values: list[float]) -> dict:
     }
 
 
-def run(hands: int = 500, connections: int = 40, requests: int = 20, kinds=tuple(KINDS)) -> dict:
+def run(hands: int = 500, connections: int = 40, requests: int = 20, kinds=tuple(KINDS), door: str = "both") -> dict:
     results: dict = {}
+    servers = [
+        name
+        for kind in kinds
+        for name in {"on": [kind], "off": [kind + DOOR_OFF], "both": [kind + DOOR_OFF, kind]}[door]
+    ]
     with tempfile.TemporaryDirectory() as tmp:
-        for kind in kinds:
+        for kind in servers:
             proc, base = start(kind, Path(tmp))
             port = int(base.rsplit(":", 1)[1])
             try:
                 table = post(base, "/api/games", {"variant": "danish", "players": ["A", "B", "C", "D"]})
-                target = big_game(port, hands)
+                medium = kind.startswith("medium")
+                target = big_game(port, 100 if medium else hands)
+                paths = [f"/g/{target['id']}"]
+                if not medium:
+                    paths += [f"/g/{target['id']}/print", f"/g/{target['id']}/hands.xlsx"]
                 quiet = summary(hand_entries(base, table, requests))
                 counts: dict = {}
                 lock = threading.Lock()
-                strangers = [Stranger(port, target["id"], kind != "kept", counts, lock, n) for n in range(connections)]
+                busting = not kind.startswith("kept")
+                strangers = [Stranger(port, paths, busting, counts, lock, n) for n in range(connections)]
                 for s in strangers:
                     s.start()
                 time.sleep(3)
@@ -211,11 +237,15 @@ def main(argv=None) -> int:
     parser.add_argument("--connections", type=int, default=40)
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument(
+        "--door", choices=["both", "on", "off"], default="both", help="the door's guard on, off or both"
+    )
+    parser.add_argument("--share", type=int, default=None, help="the door's REQUESTS_PER_ADDRESS (default: shipped)")
     parser.add_argument("--switch-interval", type=float, default=None, help="the server's sys.setswitchinterval")
     args = parser.parse_args(argv)
-    global SWITCH_INTERVAL
-    SWITCH_INTERVAL = args.switch_interval
-    results = run(args.hands, args.connections, args.requests, tuple(args.kinds))
+    global SWITCH_INTERVAL, SHARE
+    SWITCH_INTERVAL, SHARE = args.switch_interval, args.share
+    results = run(args.hands, args.connections, args.requests, tuple(args.kinds), args.door)
     print(json.dumps(results, indent=2))
     print(table(results))
     return 0

@@ -17,7 +17,7 @@ from scorekeeper.drives import api as drives_api
 from scorekeeper.drives import pages as drives
 from scorekeeper.games import api, sheets
 from scorekeeper.games import pages as games
-from scorekeeper.server import db, guard, health, live_door, logs, security
+from scorekeeper.server import db, door_guard, guard, health, live_door, logs, security
 from scorekeeper.variants import views as variant_views
 from scorekeeper.web import errors, i18n, offline
 
@@ -81,6 +81,7 @@ def create_app(config=None) -> Flask:
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
     live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask
+    door_guard.init_app(app)  # outside it: one client's excess requests refused before Flask
     if app.config.get("GC_FREEZE", not app.testing):
         # The app as loaded (Flask, Jinja, Babel's catalogues, the modules: some 50,000 objects) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise stalled a request for 15–20 ms

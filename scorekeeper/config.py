@@ -247,6 +247,21 @@ KEYS: tuple[Key, ...] = (
         "... and for everyone at once, per process (a table's own sheet is not refused by it): more, 503",
     ),
     Key(
+        "REQUESTS_PER_ADDRESS",
+        6,
+        "int or null",
+        "reads one client address (IPv4, or IPv6 whole) may have in the server's threads at once; one more is answered "
+        "429 before the app (server/door_guard.py; writes are counted, never refused); null or 0: the door's guard off",
+        shown="6 (0 under TESTING)",
+        testing=0,
+    ),
+    Key(
+        "REQUESTS_PER_NETWORK",
+        6,
+        "int or null",
+        "... and the addresses of one IPv6 /64 together (null: no cap)",
+    ),
+    Key(
         "KEEP_CONNECTION",
         True,
         "bool",

@@ -135,6 +135,18 @@ def drive_dict(scored_drive: service.ScoredDrive, organiser: bool = False, money
                 "one_prize_each": money["one_prize_each"],
                 "prize_ties": money["prize_ties"],
             }
+    if organiser and scored_drive.replaced:
+        out["replaced"] = [
+            {
+                "hand": r.hand,
+                "table": r.table,
+                "tricks": r.tricks,
+                "sender": r.sender,
+                "sent": r.sent,
+                "by": {"tricks": r.by_tricks, "sender": r.by_sender, "at": r.at},
+            }
+            for r in scored_drive.replaced
+        ]
     if scored_drive.final:
         out["prizes_given"] = scored_drive.record.prizes_given
     return out
@@ -201,6 +213,18 @@ def correct_result(drive_id, hand, table):
         moved=change.moved_names,
         totals=[{"name": n, "before": a, "after": b} for n, a, b in change.totals],
     )
+
+
+@bp.post("/<drive_id>/hands/<int:hand>/tables/<int:table>/settle")
+@guard.exempt(EDIT_KEY.format(what="keeps the stored result a second phone sent"))
+def settle(drive_id, hand, table):
+    return _answer(service.settle_replaced(get_db(), drive_id, hand, table, edit_key()))
+
+
+@bp.put("/<drive_id>/rules")
+@guard.exempt(EDIT_KEY.format(what="the substitute and spare-seat rules"))
+def rules(drive_id):
+    return _answer(service.set_rules(get_db(), drive_id, body(), edit_key()))
 
 
 @bp.post("/<drive_id>/rename")

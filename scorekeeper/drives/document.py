@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import segno
 
-from scorekeeper.drives.present import CARDS_PER_SHEET
+from scorekeeper.paper.faces import BOLD, FONT, register_fonts
+from scorekeeper.paper.lines import broken
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import html_lang
 from scorekeeper.web.i18n import money as money_text
@@ -20,9 +21,29 @@ SHEET_MM = (210.0, 297.0)  # the cut sheets fill A4 edge to edge
 A6_MM = (105.0, 148.5)  # four score cards to a sheet
 A5_MM = (210.0, 148.5)  # two blank cards to a sheet
 CARD_PAD_MM = (5.0, 6.0)  # a cut card's padding, top/bottom and left/right
-SCORE_ROW_MM, BLANK_ROW_MM = 3.6, 3.9  # a cut card's row; less when a long drive's rows would run off the card
-# What a cut card needs besides its rows: its heading, the line under it, the totals.
-CARD_HEAD_MM, BLANK_HEAD_MM = 22.0, 30.0
+BLANK_ROW_MM = 3.9  # a blank card's row; less when a long drive's rows would run off the card
+BLANK_HEAD_MM = 30.0  # what a blank card needs besides its rows: its heading, the line under it, the totals
+# A score card is read and written on at the table (issue 33): no type under 8 pt, a row at least 6 mm high for a
+# pencilled total and at most 10 mm, the rows filling the card. Its size is the first of these its hands fit at 6 mm:
+# (cards across, card width × height in mm, cards a sheet, landscape sheet) — four A6 to an A4 sheet, three to a
+# landscape sheet (a third of it each), two to a sheet (half of it, its whole height).
+SCORE_FORMATS = (
+    (2, (105.0, 148.5), 4, False),
+    (3, (99.0, 210.0), 3, True),
+    (2, (105.0, 297.0), 2, False),
+)
+SCORE_PAD_MM = (3.5, 4.0)
+SCORE_ROW_MM = (6.0, 10.0)
+SCORE_TYPE = 8.0  # the grid, the line under the name, the card's number
+SCORE_NAME, SCORE_TOTALS = 14.0, 9.0
+# The score card's columns in mm (the table's with its dummy mark, "10, blindemann", and "Opponents" in the longest of
+# the languages fit at 8 pt); the total takes the rest of the card's width.
+SCORE_COLUMNS = (6.0, 12.5, 23.5, 15.0, 22.5, None)
+RED_SUITS = {"♥": "#b3261e", "♦": "#b3261e"}  # as the pages' --red
+WARNING = "#b3261e"
+
+
+MM_PT = 72 / 25.4
 
 
 def _row_mm(wanted: float, rows: int, card_h: float, head: float) -> float:
@@ -108,12 +129,18 @@ def _header(blocks: list[dict]) -> dict:
 # ---------------------------------------------------------------- score cards
 
 
-def score_card(card: dict, head: dict) -> list[dict]:
-    """A score card: the name and card number, role, drive, start table and first hand; per hand the trump, table, own
-    and opponents' tricks and the running total; the half-time and final totals."""
+def _score_text(card: dict, head: dict) -> tuple[list[str], list[list], str, list]:
+    """A score card's words: the header, the rows, the line under the name, the totals (None: a line to write on)."""
     header = ["#", _("Trump"), _("Table"), _("Own tricks"), _("Opponents"), _("Total")]
     rows = [
-        [str(r["hand"]), r["trump"], str(r["table"]), str(r["own"]), str(r["opp"]), str(r["total"])]
+        [
+            str(r["hand"]),
+            {"text": r["trump"], "color": RED_SUITS.get(r["trump"])},
+            str(r["table"]),
+            str(r["own"]),
+            str(r["opp"]),
+            str(r["total"]),
+        ]
         for r in card["rows"]
     ]
     about = card["role"]
@@ -128,29 +155,86 @@ def score_card(card: dict, head: dict) -> list[dict]:
     if card["interval_after"]:
         totals.append([_("Half-time"), None if card["half"] is None else str(card["half"])])
     totals.append([_("Final"), None if card["final"] is None else str(card["final"])])
-    row_mm = _row_mm(SCORE_ROW_MM, len(rows), A6_MM[1], CARD_HEAD_MM)
-    css = ("", "trump", "", "", "", "total")
-    table = _small_card_table(_card_table(header, rows, card["interval_after"], css=css), 6.5, row_mm, 2)
+    return header, rows, about, totals
+
+
+def _lines(value: str, face: str, size: float, width_mm: float) -> int:
+    register_fonts()  # once per process: measured before drawn
+    return len(broken(value, face, size, width_mm * MM_PT)[1])
+
+
+def _score_head_mm(card: dict, header: list[str], about: str, inner_mm: float) -> float:
+    """What a score card needs above and below its rows, in mm: the name (and number), the line under it, the
+    header row (as many lines as its longest heading breaks into), the spaces and the totals."""
+    widths = _score_widths(inner_mm)
+    name = _lines(f"{card['name']} {_('No. %(n)d', n=card['number'])}", BOLD, SCORE_NAME, inner_mm)
+    under = _lines(about, FONT, SCORE_TYPE, inner_mm)
+    heading = max(_lines(h, BOLD, SCORE_TYPE, w - 1.4) for h, w in zip(header, widths))
+    pt = name * SCORE_NAME * 1.2 + under * SCORE_TYPE * 1.3 + heading * SCORE_TYPE * 1.15 + SCORE_TOTALS * 1.3
+    return pt / MM_PT + 0.5 + 0.8 + 0.7 + 2 + 1.5  # the spaces between, and a little to spare
+
+
+def _score_widths(inner_mm: float) -> list[float]:
+    fixed = sum(w for w in SCORE_COLUMNS if w)
+    return [w if w else inner_mm - fixed for w in SCORE_COLUMNS]
+
+
+def _score_format(cards: list[dict], head: dict) -> tuple[tuple, float]:
+    """The first of SCORE_FORMATS whose cards hold every card's rows at SCORE_ROW_MM's least (the last if none does),
+    and the row height that fills them, at most SCORE_ROW_MM's most."""
+    least, most = SCORE_ROW_MM
+    row_mm = least
+    for form in SCORE_FORMATS:
+        width, height = form[1]
+        inner = width - 2 * SCORE_PAD_MM[1]
+        room = min(
+            (height - 2 * SCORE_PAD_MM[0] - _score_head_mm(card, *_score_text(card, head)[::2], inner))
+            / max(1, len(card["rows"]))
+            for card in cards
+        )
+        row_mm = min(most, room)
+        if row_mm >= least:
+            return form, row_mm
+    return SCORE_FORMATS[-1], max(row_mm, 2.8)
+
+
+def score_card(card: dict, head: dict, row_mm: float = SCORE_ROW_MM[0], inner_mm: float = 97.0) -> list[dict]:
+    """A score card: the name and card number, role, drive, start table and first hand; per
+    hand the trump (hearts and diamonds red), table (", dummy" when a seat there is empty and its hand played open),
+    own and opponents' tricks and the running total; the half-time and final totals."""
+    header, rows, about, totals = _score_text(card, head)
+    table = _card_table(header, rows, card["interval_after"], css=("", "trump", "", "", "", "total"))
+    table = {**table, "size": SCORE_TYPE, "head_size": SCORE_TYPE, "row_height": row_mm, "pad": 0.7, "vpad": 0}
+    for column, width in zip(table["columns"], _score_widths(inner_mm)):
+        column["width"] = width
     return [
         _header(
             [
-                {"kind": "title", "text": card["name"], "small": _("No. %(n)d", n=card["number"]), "size": 13},
+                {"kind": "title", "text": card["name"], "small": _("No. %(n)d", n=card["number"]), "size": SCORE_NAME},
                 {"kind": "space", "mm": 0.5},
-                _line(about, 7),
+                _line(about, SCORE_TYPE),
             ]
         ),
         {"kind": "space", "mm": 0.7},
         table,
         {"kind": "space", "mm": 2},
-        {"kind": "fields", "items": totals, "size": 8, "css": "card-totals"},
+        {"kind": "fields", "items": totals, "size": SCORE_TOTALS, "css": "card-totals"},
     ]
 
 
 def scorecards_document(ctx: dict) -> dict:
-    """The score cards: four A6 to an A4 sheet, in the lists' order."""
+    """The score cards in the lists' order, as many to a sheet as their rows allow
+    (SCORE_FORMATS: four A6 to an A4 sheet for most drives)."""
     head = ctx["head"]
-    cards = [score_card(card, head) for card in ctx["cards"]]
-    return _cards(head["title"], _sheets(cards, 2, A6_MM, CARDS_PER_SHEET, "sheet4", "score-card"), cut=True)
+    (across, card_mm, per_sheet, landscape), row_mm = _score_format(ctx["cards"], head)
+    inner = card_mm[0] - 2 * SCORE_PAD_MM[1]
+    cards = [score_card(card, head, row_mm, inner) for card in ctx["cards"]]
+    sheets = _sheets(cards, across, card_mm, per_sheet, "sheet4", "score-card")
+    for sheet in sheets:
+        sheet["pad_mm"] = list(SCORE_PAD_MM)
+    out = _cards(head["title"], sheets, cut=True)
+    out["page"]["landscape"] = landscape
+    return out
 
 
 # ---------------------------------------------------------------- tally cards
@@ -231,9 +315,34 @@ def blank_cards_document(ctx: dict) -> dict:
 
 def table_cards_document(ctx: dict) -> dict:
     """The table cards: a card per table with the drive's title, the table's number, the QR code of its page (the
-    PDF draws segno's matrix, the page its SVG: the same code), what to do with it, and the address."""
+    PDF draws segno's matrix, the page its SVG: the same code), what to do with it, and the address; on top of each
+    card in red, when the address is this computer's own name for itself, that phones cannot open it and where the
+    page is on the network."""
     head = ctx["head"]
     cards = []
+    warning: list[dict] = [{"kind": "space", "mm": 20}]
+    if ctx.get("unreachable"):  # printed from this computer's own name for itself: say so on every card, in red
+        said = _("The phones cannot open these QR codes.") + " "
+        said += _(
+            "They point to %(host)s, which is this computer's own name for itself: a phone that scans one opens "
+            "nothing.",
+            host=ctx["unreachable"],
+        )
+        warning = [{"kind": "p", "text": said, "size": 12, "bold": True, "color": WARNING, "align": "center"}]
+        if ctx.get("reach_at"):
+            warning += [
+                _line(
+                    _(
+                        "The phones reach this computer at its address on the network. Open this page there and "
+                        "print the cards from it:"
+                    ),
+                    11,
+                )
+                | {"color": WARNING, "align": "center"},
+                {"kind": "p", "text": ctx["reach_at"], "size": 11, "bold": True, "color": WARNING, "align": "center"},
+            ]
+        warning = [{"kind": "section", "tag": "div", "css": "card-warning", "blocks": warning}]
+        warning.append({"kind": "space", "mm": 2})
     for card in ctx["cards"]:
         matrix = ["".join("1" if cell else "0" for cell in row) for row in segno.make(card["url"], error="m").matrix]
         qr = {"kind": "qr", "matrix": matrix, "mm": 90, "label": _("QR code of table %(n)d", n=card["table"])}
@@ -241,7 +350,7 @@ def table_cards_document(ctx: dict) -> dict:
             qr["svg"] = card["qr"]  # the page's own SVG of the same code
         cards.append(
             [
-                {"kind": "space", "mm": 20},
+                *warning,
                 {"kind": "p", "text": head["title"], "size": 16, "align": "center", "css": "card-drive"},
                 {"kind": "title", "text": _("Table %(n)d", n=card["table"]), "size": 64, "align": "center"},
                 qr,
@@ -277,6 +386,8 @@ def table_cards_document(ctx: dict) -> dict:
 def _state(head: dict) -> str:
     if head["finished"]:
         return _("Final standings after %(n)d hands", n=head["hands"])
+    if not head.get("provisional") and head["current"] > 1:
+        return _("Standings after hand %(n)d", n=head["current"] - 1)  # hands 1 … n, the hand being played not begun
     state = _("Standings so far: hand %(n)d of %(hands)d", n=head["current"], hands=head["hands"])
     if head.get("provisional"):
         tables = ", ".join(str(t) for t in head["waiting_for"])

@@ -141,15 +141,17 @@ def _fill_choices(form, rows: int) -> None:
         form[f"prize{n}_for"].choices = roles
 
 
-def new_drive_form(formdata=None, language: str | None = None):
-    cls = _with_prizes(NewDriveForm, PRIZE_ROWS)
+def new_drive_form(formdata=None, language: str | None = None, rows: int = PRIZE_ROWS):
+    """The new drive's form with `rows` prize rows (PRIZE_ROWS, more on asking: "More rows")."""
+    rows = max(PRIZE_ROWS, min(rows, MAX_PRIZES))
+    cls = _with_prizes(NewDriveForm, rows)
     form = cls(formdata=formdata) if formdata is not None else cls()
     for slot in range(TRUMP_SLOTS):
         form[f"trump{slot}"].choices = trump_choices()
     form.sit_out.choices = [SelectChoice(str(n), str(n)) for n in range(14)] + [
         SelectChoice(SIT_OUT_AVERAGE, _("their own average"))
     ]
-    _fill_choices(form, PRIZE_ROWS)
+    _fill_choices(form, rows)
     if formdata is None:
         form.currency.data = default_currency(language)
     return form

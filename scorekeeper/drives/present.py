@@ -4,9 +4,11 @@ this does it once, and the paper (drawn by whichever renderer) takes the same di
 
 from __future__ import annotations
 
+from datetime import datetime
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
+from flask_babel import format_time
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.drives import rules as core
@@ -48,9 +50,12 @@ PRIZE_LABELS = {
     ("lucky", "pair"): _l("Lucky number"),
     ("lucky", "any"): _l("Lucky number"),
 }
-# Rows of the hall screen's "move now" pages: three columns of 12 in large type fill a 1280×800 projector.
-SCREEN_ROWS = 36
-SCREEN_TOP = 10
+# The hall screen's pages, in type sized by the screen's height (drives.css: names 4 % of it, 43 px at 1080 p): "move
+# now" in three columns of 14 names, the standings in two columns of 10 rows (a note may take a second line). A list
+# longer than a page is shared out evenly over as few pages as it needs, so that no page is near empty.
+SCREEN_ROWS = 42
+SCREEN_STANDING_ROWS = 10
+SCREEN_COLUMNS = 2
 # Score cards on A4: four A6 cards a scored_drive, cut in four.
 CARDS_PER_SHEET = 4
 LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
@@ -173,8 +178,61 @@ def leaving(scored_drive: ScoredDrive, table: int) -> list[dict]:
                     "instead_of": was.name if was is not None and was.key != holder.key else None,
                     "table": to_table,
                     "seat": seat(code),
+                    "out": now.tables[to_table - 1].plays == "out",
                 }
             )
+    return out
+
+
+def sender_words(sender: str | None) -> str:
+    """Who sent a table's result, as the organiser's page names them: a phone by its own id (the table page shows it
+    as "This phone: K3F9"), the organiser, or a phone from before phones were told apart."""
+    if sender == service.ORGANISER:
+        return _("the organiser")
+    if sender and sender.startswith("phone:"):
+        return _("phone %(id)s", id=sender.removeprefix("phone:"))
+    return _("a phone")
+
+
+def _clock(stamp: str | None) -> str:
+    if not stamp:
+        return ""
+    try:
+        return format_time(datetime.fromisoformat(stamp), "medium")
+    except ValueError:
+        return ""
+
+
+def replaced(scored_drive: ScoredDrive) -> list[dict]:
+    """The results a second phone replaced, until the organiser settles them: per table and hand, each result with
+    who sent it and when, the one stored now marked."""
+    out = []
+    for r in scored_drive.replaced:
+        stored = scored_drive.results.get((r.hand, r.table))
+        rows = [
+            {
+                "score": f"{r.tricks[0]}–{r.tricks[1]}",
+                "tricks": r.tricks[0],
+                "by": sender_words(r.sender),
+                "at": _clock(r.sent),
+            },
+            {
+                "score": f"{r.by_tricks[0]}–{r.by_tricks[1]}",
+                "tricks": r.by_tricks[0],
+                "by": sender_words(r.by_sender),
+                "at": _clock(r.at),
+            },
+        ]
+        for row in rows:
+            row["stored"] = stored is not None and stored[0] == row["tricks"]
+        out.append(
+            {
+                "hand": r.hand,
+                "table": r.table,
+                "results": rows,
+                "stored": None if stored is None else f"{stored[0]}–{stored[1]}",
+            }
+        )
     return out
 
 
@@ -188,8 +246,10 @@ def _note(s: Standing) -> str:
         notes.append(_("lady playing as gent"))
     if not s.full:
         notes.append(_("played %(n)d hands", n=s.played))
-    if s.formerly:
+    if s.formerly and s.role == "pair":
         notes.append(_("with %(names)s before", names=", ".join(s.formerly)))
+    elif s.formerly:  # progressive, the substitute continues the card
+        notes.append(_("took over the card from %(names)s", names=", ".join(s.formerly)))
     if s.sat_out:
         notes.append(_("sat out %(n)d", n=s.sat_out))
     return "; ".join(notes)
@@ -264,12 +324,26 @@ def sit_out_rule(setup: core.DriveSetup) -> str | None:
     if not setup.empty_seats:
         return None
     score = _("their own average") if setup.sit_out == core.SIT_OUT_AVERAGE else _("%(n)d tricks", n=int(setup.sit_out))
+    if setup.spare_seats == "sit_out" and not setup.couples:
+        return _(
+            "%(empty)d empty seats, kept together: one table sits out each hand, in turn, and each player there "
+            "scores %(score)s; an empty seat left over plays with a dummy (its partner plays the open hand).",
+            empty=setup.empty_seats,
+            score=score,
+        )
     return _(
         "%(empty)d empty seats: a table with one plays with a dummy (its partner plays the open hand); a table with "
         "two or more sits out the hand, and each player there scores %(score)s.",
         empty=setup.empty_seats,
         score=score,
     )
+
+
+def spare_seats(setup: core.DriveSetup) -> dict:
+    """The spare seats a drive has (a lady's and a gent's seat its people leave empty), for the people page's rule."""
+    ladies = setup.seats - len(setup.ladies)
+    gents = setup.seats - len(setup.gents)
+    return {"ladies": ladies, "gents": gents, "together": min(ladies, gents), "any": bool(ladies or gents)}
 
 
 # ---------------------------------------------------------------- prizes and money
@@ -283,8 +357,17 @@ def prize_label(rule: core.PrizeRule) -> str:
 def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = False) -> list[dict]:
     """The prizes in the organiser's order with who won them, or why not yet; what each cost only for the organiser."""
     out = []
-    for prize, given in zip((money or {}).get("prizes", []), service.awards(scored_drive, money)):
+    listed = (money or {}).get("prizes", [])
+    for prize, given in zip(listed, service.awards(scored_drive, money)):
         rule = given.rule
+        passed = [
+            _(
+                "%(name)s passed over: already has a prize (%(prize)s)",
+                name=name,
+                prize=prize_label(core.PrizeRule(listed[i]["kind"], listed[i]["role"], listed[i]["place"])),
+            )
+            for name, i in given.passed
+        ]
         if given.status == "waiting":
             status = _("given at the interval") if rule.kind == "half_time" else _("given once the drive is over")
         elif given.status == "draw":
@@ -313,7 +396,8 @@ def prizes(scored_drive: ScoredDrive, money: dict | None, organiser: bool = Fals
                 "status": status,
                 "won": given.status == "won",
                 "needs_draw": given.status == "draw",
-                "reasons": [translate(r) for r in given.reasons],
+                "reasons": [translate(r) for r in given.reasons] + passed,
+                "passed": passed,
                 "total": given.total,
             }
         )
@@ -373,38 +457,81 @@ def correction_view(scored_drive: ScoredDrive, change: core.Change, hand: int, t
 # ---------------------------------------------------------------- the hall's screen
 
 
+def shared_out(rows: list, most: int) -> list[list]:
+    """`rows` in as few parts of at most `most` as they need, the parts as even as can be (38 in two of 36 would
+    leave 2 on the second: 19 and 19)."""
+    parts = max(1, -(-len(rows) // most))
+    size, extra = divmod(len(rows), parts)
+    out, at = [], 0
+    for i in range(parts):
+        n = size + (1 if i < extra else 0)
+        out.append(rows[at : at + n])
+        at += n
+    return out
+
+
+def _standings_pages(groups: list[dict]) -> list[list[dict]]:
+    """Everyone's standing on the hall screen, SCREEN_COLUMNS columns of SCREEN_STANDING_ROWS rows a page: two roles
+    side by side, page after page (ladies 1–10 beside gents 1–10, then 11–19 beside 11–19); one list (pairs) in
+    columns. A column's caption says which places it holds."""
+    parts: list[list[dict]] = []
+    for group in groups:
+        n = len(group["rows"])
+        pieces = shared_out(group["rows"], SCREEN_STANDING_ROWS)
+        parts.append([])
+        at = 0
+        for piece in pieces:
+            label = group["label"]
+            if len(pieces) > 1 and piece:
+                label = _(
+                    "%(label)s (%(first)d–%(last)d of %(count)d)",
+                    label=label,
+                    first=at + 1,
+                    last=at + len(piece),
+                    count=n,
+                )
+            parts[-1].append({**group, "label": label, "rows": piece})
+            at += len(piece)
+    if len(parts) == SCREEN_COLUMNS:  # side by side: the same places of both on one page
+        depth = max(len(p) for p in parts)
+        for p in parts:
+            p += [None] * (depth - len(p))
+        return [[c for c in column if c is not None] for column in zip(*parts)]
+    columns = [c for p in parts for c in p]
+    return [columns[i : i + SCREEN_COLUMNS] for i in range(0, len(columns), SCREEN_COLUMNS)] or [[]]
+
+
 def screen_pages(scored_drive: ScoredDrive, money: dict | None) -> list[dict]:
     """The hall screen's pages, shown one after another (each for a few seconds, then the page reloads): the
-    "move now" list in pages of SCREEN_ROWS names, so that every player finds their table within one cycle; the
-    standings (marked provisional while the hand is being played); the prizes at the end."""
+    "move now" list in even pages of at most SCREEN_ROWS names, so that every player finds their table within one
+    cycle; everyone's standing once a result is in (marked provisional while the hand is being played), in pages; the
+    half-time leaders; the prizes at the end."""
     head = drive_head(scored_drive)
     pages: list[dict] = []
     if not head["finished"]:
-        rows = moves(scored_drive, head["current"])
-        count = max(1, -(-len(rows) // SCREEN_ROWS))
-        for i in range(count):
-            pages.append(
-                {
-                    "kind": "moves",
-                    "rows": rows[i * SCREEN_ROWS : (i + 1) * SCREEN_ROWS],
-                    "part": i + 1,
-                    "parts": count,
-                }
-            )
+        parts = shared_out(moves(scored_drive, head["current"]), SCREEN_ROWS)
+        for i, rows in enumerate(parts):
+            pages.append({"kind": "moves", "rows": rows, "part": i + 1, "parts": len(parts)})
     countback = scored_drive.setup.tie_break == "countback"
-    pages.append(
-        {
-            "kind": "standings",
-            "groups": standings_view(scored_drive.drive.standings, top=SCREEN_TOP, countback=countback),
-            "provisional": head["provisional"],
-            "after": head["current"] - (0 if head["finished"] or head["provisional"] else 1),
-        }
-    )
+    begun = head["finished"] or head["provisional"] or head["current"] > 1  # before the first result: all on 0
+    groups = standings_view(scored_drive.drive.standings, countback=countback) if begun else None
+    standings = _standings_pages(groups) if groups else []
+    for i, groups in enumerate(standings):
+        pages.append(
+            {
+                "kind": "standings",
+                "groups": groups,
+                "part": i + 1,
+                "parts": len(standings),
+                "provisional": head["provisional"],
+                "after": head["current"] - (0 if head["finished"] or head["provisional"] else 1),
+            }
+        )
     if scored_drive.drive.half_time is not None and not head["finished"]:
         pages.append(
             {
                 "kind": "half_time",
-                "groups": standings_view(scored_drive.drive.half_time, top=SCREEN_TOP, countback=countback),
+                "groups": standings_view(scored_drive.drive.half_time, top=SCREEN_STANDING_ROWS, countback=countback),
             }
         )
     listed = prizes(scored_drive, money)
@@ -456,20 +583,37 @@ def _seats_by_hand(scored_drive: ScoredDrive) -> list[dict[str, tuple[int, str, 
 
 def score_cards(scored_drive: ScoredDrive) -> list[dict]:
     """One card per lady and gent (per pair in a couples drive), in the lists' order: name, card number, role, start
-    table and seat, and per hand the trump, table, own and opponents' tricks and the running total; half-time and
-    final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
+    table and seat, and per hand the trump, table (marked when it plays with a dummy), own and opponents' tricks and
+    the running total; half-time and final totals. A substitute's card starts at their first hand; a hand sat out says so and scores the rule's
     tricks."""
     setup, drive = scored_drive.setup, scored_drive.drive
     by_key = {s.key: s for s in drive.standings}
+    card_of: dict[str, str] = {}  # a holder's key → the card they play on
     if setup.couples:
         people = [
             (f"pair:{i}", " & ".join(n for n in setup.names((i, i), max(len(drive.rounds), 1)) if n), "pair", 1, i + 1)
             for i in range(len(setup.ladies))
         ]
+    elif setup.substitute_card == "continue":
+        # One card a seat: the substitute carries on the leaver's card, its number and its total.
+        people = []
+        for role, names in (("lady", setup.ladies), ("gent", setup.gents)):
+            for seat_no in range(len(names)):
+                holders = setup.seat_index.get((role, seat_no), ())
+                if not holders:
+                    continue
+                name = holders[0].name
+                for later in holders[1:]:
+                    name = _("%(first)s, then %(then)s from hand %(n)d", first=name, then=later.name, n=later.first)
+                people.append((holders[0].key, name, role, 1, holders[0].number))
+                card_of.update({p.key: holders[0].key for p in holders})
+        people.sort(key=lambda p: p[4])
     else:
         people = [(p.key, p.name, p.role, p.first, p.number) for p in setup.people]
         people.sort(key=lambda p: p[4])
     by_hand = _seats_by_hand(scored_drive)
+    if card_of:
+        by_hand = [{card_of.get(k, k): v for k, v in seats.items()} for seats in by_hand]
     cards = []
     for key, name, role, first, number in people:
         seated = [seats.get(key) for seats in by_hand]
@@ -480,7 +624,8 @@ def score_cards(scored_drive: ScoredDrive) -> list[dict]:
             row = {"hand": hand, "trump": words.suit(setup.trump(hand)), "table": "", "seat": "", "own": "", "opp": ""}
             row["total"] = ""
             if at is not None:
-                row.update(table=at[0], seat=at[1])
+                # a seat at the table is empty: its hand is laid open as a dummy, which the card says
+                row.update(table=_("%(table)d, dummy", table=at[0]) if at[4] == "dummy" else at[0], seat=at[1])
                 if at[4] == "out" and standing is not None:
                     total += standing.by_hand[hand - 1]
                     row.update(own=standing.by_hand[hand - 1], opp=_("out"), total=total)

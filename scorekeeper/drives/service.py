@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.clubs.service import parse_money
@@ -50,6 +50,8 @@ class ScoredDrive:
     drive: Drive
     results: dict[tuple[int, int], list[int]]
     kept: dict[int, Any]
+    senders: dict[tuple[int, int], tuple[str | None, str | None]] = field(default_factory=dict)  # (sender, when)
+    replaced: tuple[store.DriveReplacedRecord, ...] = ()  # results a second phone replaced, not settled yet
 
     @property
     def id(self) -> str:
@@ -250,9 +252,17 @@ def stored_setup(record: store.DriveRecord) -> DriveSetup:
 
 def _replayed(db, record: store.DriveRecord) -> ScoredDrive:
     setup = stored_setup(record)
-    results = {(r.hand, r.table): r.tricks for r in store.drive_results(db, record.id)}
+    rows = store.drive_results(db, record.id)
+    results = {(r.hand, r.table): r.tricks for r in rows}
     kept = store.drive_kept_seatings(db, record.id)
-    return ScoredDrive(record, play(setup, results, kept), results, kept)
+    return ScoredDrive(
+        record,
+        play(setup, results, kept),
+        results,
+        kept,
+        {(r.hand, r.table): (r.sender, r.updated) for r in rows},
+        tuple(store.drive_replaced(db, record.id)),
+    )
 
 
 def load(db, drive_id: str) -> ScoredDrive:
@@ -336,11 +346,27 @@ def _body(raw: Any, fields: set[str], example: str) -> dict:
     return raw
 
 
-def _store_change(db, scored_drive: ScoredDrive, change: core.Change, hand: int, table: int) -> None:
-    """The result of a change (stored even when it is the same: every result sent raises the drive's version), its
-    kept seatings, and, if it re-seated the hand being played, that hand as it was first shown (the pages tell those
-    who sit elsewhere now to move again)."""
-    store.put_drive_result(db, scored_drive.id, hand, table, list(change.results[hand, table]))
+ORGANISER = "organiser"  # the sender of a result the organiser entered or corrected
+
+
+def _store_change(
+    db, scored_drive: ScoredDrive, change: core.Change, hand: int, table: int, sender: str | None = None
+) -> None:
+    """The result of a change (stored even when it is the same: every result sent raises the drive's version) with
+    who sent it, its kept seatings, and, if it re-seated the hand being played, that hand as it was first shown (the
+    pages tell those who sit elsewhere now to move again). A different result from another phone than the one that
+    sent the stored one is kept as replaced until the organiser settles it; the organiser's own settles it."""
+    tricks = list(change.results[hand, table])
+    stored = scored_drive.results.get((hand, table))
+    was_sender, was_at = scored_drive.senders.get((hand, table), (None, None))
+    if sender == ORGANISER:
+        store.settle_drive_replaced(db, scored_drive.id, hand, table)
+    elif stored is not None and stored != tricks and (was_sender is None or was_sender != sender):
+        was = store.DriveResultRecord(hand, table, stored, was_sender, was_at)
+        store.add_drive_replaced(db, scored_drive.id, hand, table, was, tricks, sender)
+    if stored == tricks and was_sender is not None and sender != ORGANISER:
+        sender = was_sender  # the same result again, from another phone: it stays the first sender's
+    store.put_drive_result(db, scored_drive.id, hand, table, tricks, sender)
     store.keep_drive_seatings(db, scored_drive.id, change.keep)
     if change.moved:
         moved = change.moved[0][1]
@@ -361,20 +387,25 @@ def enter_result(db, drive_id: str, hand: Any, table: Any, raw: Any, key: Any) -
     409 in the API), its SeatingChanged (the pairs sent are not the table's now: 409) or Final (the prizes are
     given); nothing is stored then.
     """
-    return _enter(db, drive_id, hand, table, raw, lambda record: key_matches(record, key))
+    return _enter(db, drive_id, hand, table, raw, lambda record: key_matches(record, key), sender=ORGANISER)
 
 
-def enter_table_result(db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any) -> ScoredDrive:
+def enter_table_result(
+    db, drive_id: str, hand: Any, table: Any, raw: Any, token: Any, phone: str | None = None
+) -> ScoredDrive:
     """As enter_result, with the table's own token (table_token) instead of the drive's key: a table's card enters
     that table's results only. Sending the same result again changes nothing (the result is replaced by itself).
 
     `raw` may carry "was": the result the sender's page showed as stored ([a, b], or None for none). If another phone
-    has stored a different one since, the result is refused (OtherPhone, 409) rather than silently replacing it."""
+    has stored a different one since, the result is refused (OtherPhone, 409) rather than silently replacing it.
+    `phone`: the sending phone's own id (the table page's cookie): a result that replaces another phone's is kept
+    for the organiser to settle (replaced)."""
 
     def allowed(record: store.DriveRecord) -> bool:
         return isinstance(table, int) and _same_token(_table_token(record, table), token)
 
-    return _enter(db, drive_id, hand, table, raw, allowed, fields={"tricks", "pairs", "was"})
+    sender = f"phone:{phone}" if phone else None
+    return _enter(db, drive_id, hand, table, raw, allowed, fields={"tricks", "pairs", "was"}, sender=sender)
 
 
 class OtherPhone(core.OutOfTurn):
@@ -386,7 +417,7 @@ class OtherPhone(core.OutOfTurn):
         self.stored = stored
 
 
-def _enter(db, drive_id, hand, table, raw, allowed, fields=frozenset({"tricks", "pairs"})) -> ScoredDrive:
+def _enter(db, drive_id, hand, table, raw, allowed, fields=frozenset({"tricks", "pairs"}), sender=None) -> ScoredDrive:
     with writing(db):
         before = _open(db, drive_id, allowed)
         body = _body(raw, set(fields), '{"tricks": [7, 6]}')
@@ -398,7 +429,7 @@ def _enter(db, drive_id, hand, table, raw, allowed, fields=frozenset({"tricks", 
                 {"tricks": Msg("another phone at this table sent %(score)s meanwhile", score=_score(stored))}, stored
             )
         change = core.enter(before.setup, before.results, before.kept, hand, table, tricks)
-        _store_change(db, before, change, hand, table)
+        _store_change(db, before, change, hand, table, sender)
         after = _replayed(db, _record(db, drive_id))
     return after
 
@@ -435,9 +466,20 @@ def correct_result(
         )
         if dry_run or body.get("dry_run") is True:
             return scored_drive, change
-        _store_change(db, scored_drive, change, hand, table)
+        _store_change(db, scored_drive, change, hand, table, ORGANISER)
         after = _replayed(db, _record(db, drive_id))
     return after, change
+
+
+def settle_replaced(db, drive_id: str, hand: Any, table: Any, key: Any) -> ScoredDrive:
+    """The organiser keeps the result stored for a table's hand that a second phone replaced: it is no longer shown
+    as replaced. (To take the other one, the organiser corrects the result: a correction settles it too.) Raises
+    NotFound, Forbidden, InputError naming `table` when there is nothing to settle there."""
+    with writing(db):
+        _open(db, drive_id, lambda record: key_matches(record, key))
+        if not store.settle_drive_replaced(db, drive_id, hand, table):
+            raise InputError({"table": Msg("has no replaced result to settle in hand %(n)d", n=hand)})
+        return _replayed(db, _record(db, drive_id))
 
 
 # ---------------------------------------------------------------- the people: renames and substitutes
@@ -463,6 +505,35 @@ def add_substitute(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
         hand = body.get("hand", scored_drive.drive.current)
         as_gent = body.get("lady_as_gent", False) is True
         setup = core.substitute(scored_drive.setup, body.get("out"), body.get("in"), hand, as_gent)
+        store.put_drive_setup(db, drive_id, setup.as_dict(), setup.title)
+        return _replayed(db, _record(db, drive_id))
+
+
+def set_rules(db, drive_id: str, raw: Any, key: Any) -> ScoredDrive:
+    """The organiser's rules for the people: {"substitute_card": "continue" | "new", "spare_seats": "dummy" |
+    "sit_out"}. Hands already played keep the seating they were played in; the hand not yet played is seated by the
+    new rule, and whoever sits elsewhere now is told to move again."""
+    with writing(db):
+        scored_drive = _open(db, drive_id, lambda record: key_matches(record, key))
+        body = _body(raw, {"substitute_card", "spare_seats"}, '{"spare_seats": "sit_out"}')
+        _not_final(scored_drive)
+        setup = make_drive({**scored_drive.setup.as_dict(), **body}, max_tables=None, max_hands=None)
+        before = scored_drive.drive
+        reseated = setup.spare_seats != scored_drive.setup.spare_seats
+        keep = {r.hand: r.seating for r in before.rounds if reseated and r.started and r.hand not in scored_drive.kept}
+        after = play(setup, scored_drive.results, {**scored_drive.kept, **keep})
+        store.keep_drive_seatings(db, drive_id, keep)
+        current = before.rounds[before.current - 1]
+        if (
+            not current.started
+            and len(after.rounds) >= current.hand
+            and after.rounds[current.hand - 1].seating != current.seating
+        ):
+            reseat = scored_drive.record.reseat
+            if not reseat or reseat.get("hand") != current.hand:
+                store.put_drive_reseat(
+                    db, drive_id, {"hand": current.hand, "seating": [[list(p) for p in t] for t in current.seating]}
+                )
         store.put_drive_setup(db, drive_id, setup.as_dict(), setup.title)
         return _replayed(db, _record(db, drive_id))
 

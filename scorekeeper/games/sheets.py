@@ -387,10 +387,17 @@ def _workbook(scored_game: service.ScoredGame) -> bytes:
     scored_game = club_tables.titled(scored_game)
     rows = paper.csv_rows(scored_game, guarded=False)
     game = scored_game.game
+    rules = "; ".join(f"{rule['label']}: {rule['value']}" for rule in paper.sheet_head(scored_game)["rules"])
     about = xlsx.Sheet(
         _("Game"),
-        [(_("Title"), "text"), (_("Variant"), "text"), (_("Date"), "date"), (_("Players"), "text")],
-        [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players)]],
+        [
+            (_("Title"), "text"),
+            (_("Variant"), "text"),
+            (_("Date"), "date"),
+            (_("Players"), "text"),
+            (_("House rules"), "text"),
+        ],
+        [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players), rules]],
     )
     hands = xlsx.Sheet(_("Protokoll"), [(h, "auto") for h in rows[0]], rows[1:])
     return xlsx.workbook([hands, about])

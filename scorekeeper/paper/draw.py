@@ -71,7 +71,7 @@ def _canvas_class(footer_left: str, pages: bool):
 
 def draw(document: dict) -> bytes:
     """The document as an A4 portrait PDF; with `page: {"margins_mm": 0}` a page without margins (cut sheets of
-    cards that fill it edge to edge)."""
+    cards that fill it edge to edge), landscape with `"landscape": True`."""
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, SimpleDocTemplate
 
     register_fonts()
@@ -84,12 +84,13 @@ def draw(document: dict) -> bytes:
     }
     builder_width: float
     if (document.get("page") or {}).get("margins_mm") == 0:
+        width, height = (PAGE_H, PAGE_W) if document["page"].get("landscape") else (PAGE_W, PAGE_H)
         page = BaseDocTemplate(
-            out, pagesize=(PAGE_W, PAGE_H), leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0, **about
+            out, pagesize=(width, height), leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0, **about
         )
-        frame = Frame(0, 0, PAGE_W, PAGE_H, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        page.addPageTemplates([PageTemplate(id="cut", frames=[frame], pagesize=(PAGE_W, PAGE_H))])
-        builder_width = PAGE_W
+        frame = Frame(0, 0, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        page.addPageTemplates([PageTemplate(id="cut", frames=[frame], pagesize=(width, height))])
+        builder_width = width
     else:
         page = SimpleDocTemplate(
             out,
@@ -471,6 +472,8 @@ class Builder(ChartBlocks):
                 commands.append(("BACKGROUND", (c, r), (c + span - 1, r), cell["shade"]))
             if cell.get("grey"):
                 commands.append(("TEXTCOLOR", (c, r), (c + span - 1, r), GREY["faint"]))
+            if cell.get("color"):  # a red suit
+                commands.append(("TEXTCOLOR", (c, r), (c + span - 1, r), cell["color"]))
             if cell.get("align"):
                 commands.append(("ALIGN", (c, r), (c + span - 1, r), cell["align"].upper()))
             if cell.get("bold") and part == "body":

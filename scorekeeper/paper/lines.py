@@ -3,6 +3,8 @@ the widest piece fits; drawn as plain strings (never parsed as markup)."""
 
 from __future__ import annotations
 
+import re
+
 from reportlab.platypus.flowables import Flowable
 
 
@@ -36,13 +38,18 @@ class Lines(Flowable):
                 canvas.drawString(0, base, value)
 
 
+GLUE = "\u00a0\u202f"  # no-break spaces: an entry that must stay on one line ("3 st. 10 D": tricks, honours)
+SPACES = re.compile(f"[^\\S{GLUE}]+")
+
+
 def broken(value: str, face: str, size: float, width: float, smallest: float = 4.5) -> tuple[float, list[str]]:
     """`value` in lines no wider than `width`: broken at spaces and after a word's hyphens, never inside a word
-    ("Christoffersen-" / "Skovbjærg", not "Christoffers" / "en-"); a piece wider than the cell shrinks the type until
-    it fits. The size and the lines."""
+    ("Christoffersen-" / "Skovbjærg", not "Christoffers" / "en-") nor at a no-break space; a piece wider than the cell
+    shrinks the type until it fits. The size and the lines."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    pieces = [(k > 0, piece) for word in value.split() for k, piece in enumerate(hyphen_parts(word))]
+    words = [word for word in SPACES.split(value) if word]
+    pieces = [(k > 0, piece) for word in words for k, piece in enumerate(hyphen_parts(word))]
     if not pieces or width <= 0:
         return size, [value]
     widest = max(stringWidth(piece, face, size) for _joined, piece in pieces)

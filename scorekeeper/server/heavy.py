@@ -27,7 +27,7 @@ from flask import Response, abort, current_app, render_template, request
 from flask_babel import get_locale
 
 from scorekeeper.games import cache
-from scorekeeper.server import guard
+from scorekeeper.server import door_guard, guard
 from scorekeeper.web.i18n import gettext as _
 
 MAX_ITEMS = 256
@@ -72,6 +72,8 @@ def drawing(shared: bool = True, own: bool = True):
     per_client = config.get("HEAVY_READS_PER_ADDRESS") if own else None
     at_once = config.get("HEAVY_READS_AT_ONCE") if shared else None
     who = guard.client() if own else None
+    if own:
+        door_guard.mark(request.environ, RETRY_AFTER)  # the door refuses this path's excess itself from now on
     with _lock:
         if per_client is not None and _drawing.get(who, 0) >= per_client:
             refused = 429
@@ -146,6 +148,7 @@ CHILD = {
     "HEAVY_READS_AT_ONCE": None,
     "RATELIMIT_ENABLED": False,
     "LIVE_DOOR": False,
+    "REQUESTS_PER_ADDRESS": None,
     "GC_FREEZE": False,
     "PROXY_FIX": False,
     "TRUSTED_HOSTS": None,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import socket
+from ipaddress import ip_address
 from urllib.parse import urlsplit
 
 from flask import current_app, has_request_context, request, url_for
@@ -30,6 +32,25 @@ def external_url(endpoint: str, **values) -> str:
     scheme, netloc, prefix = public
     adapter = current_app.url_map.bind(netloc, script_name=prefix or "/", url_scheme=scheme)
     return adapter.build(endpoint, values, force_external=True)
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network (the one its traffic leaves by: 192.168.1.20 on a hall's Wi-Fi), or
+    None when it has none but its own loopback. A UDP socket's connect sends nothing: it only picks the route."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never a real host
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    ip = ip_address(address)
+    return None if ip.is_loopback or ip.is_unspecified or ip.is_link_local else address
+
+
+def reached_at(url: str, host: str) -> str:
+    """`url` with its host put to `host`, its port kept."""
+    parts = urlsplit(url)
+    return parts._replace(netloc=host + (f":{parts.port}" if parts.port else "")).geturl()
 
 
 def is_secure() -> bool:

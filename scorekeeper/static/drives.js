@@ -26,6 +26,15 @@
     });
     document.addEventListener("sk:live", check);
     check();
+    // The links at the page's foot (home, languages, standings): leaving with a tap not yet sent asks first.
+    var foot = document.getElementById("table-foot");
+    if (foot) {
+      foot.addEventListener("click", function (event) {
+        var part = document.getElementById("live-form");
+        if (!event.target.closest("a[href]") || !part || part.dataset.unsent !== "1") return;
+        if (!window.confirm(foot.dataset.leave)) event.preventDefault();
+      });
+    }
   }
 
   // The hall screen: one page at a time for `data-seconds` each; after the last a new cycle begins, with the latest

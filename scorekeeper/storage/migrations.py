@@ -309,3 +309,35 @@ def m150_open_deals(db):
             version INTEGER NOT NULL DEFAULT 0,
             updated TEXT NOT NULL
         )""")
+
+
+# ---------------------------------------------------------------- the hall (issue 33: m163)
+
+
+@migrations()
+def m163_drive_replaced_results(db):
+    """Who sent each table's stored result (`sender`: a phone's own id, or "organiser"), and every result a second
+    phone replaced (`drive_replaced`: the result replaced, who sent it and when, the one that replaced it, who sent
+    that and when, and when the organiser settled it), so that the organiser's page shows both until settled. The
+    progressive drives stored with substitutes keep the rule they were played under: a substitute's own card
+    (`substitute_card` "new"; the default is now that the substitute continues the leaver's card)."""
+    db.execute("ALTER TABLE drive_results ADD COLUMN sender TEXT")
+    db.execute("""
+        CREATE TABLE drive_replaced (
+            id INTEGER PRIMARY KEY,
+            drive_id TEXT NOT NULL REFERENCES drives(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            table_number INTEGER NOT NULL,
+            tricks TEXT NOT NULL,
+            sender TEXT,
+            sent TEXT NOT NULL,
+            by_tricks TEXT NOT NULL,
+            by_sender TEXT,
+            at TEXT NOT NULL,
+            settled TEXT
+        )""")
+    db.execute("CREATE INDEX drive_replaced_drive ON drive_replaced(drive_id, hand, table_number)")
+    db.execute("""
+        UPDATE drives SET setup = json_set(setup, '$.substitute_card', 'new')
+        WHERE json_extract(setup, '$.format') = 'progressive'
+          AND json_array_length(json_extract(setup, '$.substitutes')) > 0""")

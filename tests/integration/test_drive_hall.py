@@ -222,7 +222,9 @@ def test_the_organisers_correction_page_shows_the_effect_before_saving(client, d
 
 
 def test_rename_substitute_and_delete(client, db_path):
-    drive = new_drive(client, format="progressive", ladies=LADIES, gents=GENTS, hands=4, interval_after=2)
+    drive = new_drive(
+        client, format="progressive", ladies=LADIES, gents=GENTS, hands=4, interval_after=2, substitute_card="new"
+    )
     out = write(client, drive, "rename", {"from": "Fay", "to": "Faye"})
     assert out["ladies"][5] == "Faye" and out["rounds"][0]["tables"][2]["pairs"][1][0] == "Faye"
     write(client, drive, "rename", {"from": "Faye", "to": "Ann"}, status=400)
@@ -348,13 +350,17 @@ def test_the_screen_pages_its_names_marks_provisional_standings_and_ends_with_th
     )
     html = client.get(f"/d/{drive['id']}/screen").get_data(as_text=True)
     pages = re.findall(r'<section class="screen-page page-(\w+)"', html)
-    assert pages == ["moves", "moves", "standings", "prizes"]  # 48 names: two pages of at most 36
+    assert pages == ["moves", "moves", "prizes"]  # 48 names: two pages of 24; no standings before a result
     names = re.findall(r'<li class="[^"]*" data-name="([^"]+)"', html)
     assert sorted(names) == sorted(ladies + gents)
     assert "drives.js" in html and 'http-equiv="refresh"' in html  # in <noscript>: without the script it reloads
     post(client, drive, 1, 1, [8, 5])
     html = client.get(f"/d/{drive['id']}/screen").get_data(as_text=True)
     assert 'id="provisional"' in html and "tables 2, 3, 4" in html
+    # everyone's total, 24 ladies beside 24 gents in three pages of 8 (issue 33: the top 10 left 28 out)
+    pages = re.findall(r'<section class="screen-page page-(\w+)"', html)
+    assert pages == ["moves", "moves", "standings", "standings", "standings", "prizes"]
+    assert sorted(re.findall(r'<tr data-name="([^"]+)"', html)) == sorted(ladies + gents)
 
 
 # ---------------------------------------------------------------- finding 7: prizes as organisers give them

@@ -138,7 +138,7 @@ def test_a_table_sends_its_result_and_the_organiser_sees_it(client, drive):
     drive_id, urls = drive
     table = client.application.test_client()  # any phone at the table: no session, no key
     page = table.get(urls[2]).get_data(as_text=True)
-    assert "Cat" in page and "Dot" in page and "7–6" in page and "http-equiv" not in page
+    assert "Cat" in page and "Dot" in page and "N–S <b>7</b>" in page and "E–W 6" in page and "http-equiv" not in page
     send(table, urls[2], 1, 9)
     waiting = table.get(urls[2]).get_data(as_text=True)
     assert 'http-equiv="refresh"' in waiting and "9–4" in waiting  # waits for tables 1 and 3, refreshing itself

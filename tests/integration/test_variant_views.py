@@ -78,7 +78,15 @@ def test_the_view_provides_the_contract(name):
         c for opt in VARIANTS[name].OPTIONS.values() if opt.kind in ("choice", "choice_or_list") for c in opt.choices
     }
     listed = listed_choices(name)
-    assert set(view.CHOICE_LABELS) <= choices | listed, "labels only for values of its choice options or its hand's"
+    one_number = {  # an option of one number or none is a select: its values labelled "name=" and "name=<n>"
+        f"{n}={v}"
+        for n, opt in VARIANTS[name].OPTIONS.items()
+        if opt.kind == "int_or_none" and opt.low is not None and opt.low == opt.high
+        for v in ("", opt.low)
+    }
+    assert set(view.CHOICE_LABELS) <= choices | listed | one_number, (
+        "labels only for values of its choice options or its hand's"
+    )
     assert listed <= set(view.CHOICE_LABELS), "the choices its hand's messages list are named in words (issue 33)"
     presets = {c for opt in VARIANTS[name].OPTIONS.values() if opt.kind == "preset" for c in opt.choices}
     assert set(view.PRESET_LABELS) == set(view.TARIFF_PRESETS) | presets, "a label for each preset, and no other"

@@ -49,21 +49,24 @@ def index():
 @bp.route("/drives/new", methods=["GET", "POST"])
 @guard.writes("drive")
 def new_drive():
-    form = forms.new_drive_form(request.form if request.method == "POST" else None, language())
+    rows = min(whole_number(request.form.get("rows")) or forms.PRIZE_ROWS, MAX_PRIZES)
+    if request.method == "POST" and request.form.get("more"):  # more prize rows: the form again, as it was filled
+        rows = min(rows + 4, MAX_PRIZES)
+    form = forms.new_drive_form(request.form if request.method == "POST" else None, language(), rows)
     general: list[str] = []
-    if request.method == "POST":
+    if request.method == "POST" and not request.form.get("more"):
         if not form.validate_on_submit():
             general.append(_("The form expired; please try again."))
         else:
             max_tables, max_hands = bounds()
-            rows: dict[int, int] = {}
+            prize_rows: dict[int, int] = {}
             try:
-                data, money, rows = forms.drive_input(form)
+                data, money, prize_rows = forms.drive_input(form)
                 drive_id, key = service.create_drive(
                     get_db(), data, money, max_tables=max_tables, max_hands=max_hands, language=language()
                 )
             except InputError as exc:
-                put_errors(form, exc.errors, general, rows)
+                put_errors(form, exc.errors, general, prize_rows)
             else:
                 phone.remember_drive(drive_id, key)
                 return redirect(url_for("drives.drive", drive_id=drive_id))
@@ -76,7 +79,8 @@ def new_drive():
         general=general,
         first=first,
         trump_slots=range(forms.TRUMP_SLOTS),
-        prize_rows=range(forms.PRIZE_ROWS),
+        rows=rows,
+        prize_rows=range(rows),
         max_tables=max_tables,
         max_hands=max_hands,
     )
@@ -115,12 +119,15 @@ def drive(drive_id):
     money = service.money(get_db(), drive_id, scored_drive.setup)
     countback = scored_drive.setup.tie_break == "countback"
     prizes = present.prizes(scored_drive, money, organiser=organiser)
+    replaced = present.replaced(scored_drive) if organiser else []
     return no_store(
         render_template(
             "drives/drive.html",
             head=head,
             organiser=organiser,
             results=_results_of(scored_drive) if organiser and not scored_drive.final else [],
+            replaced=replaced,
+            replaced_at={(r["hand"], r["table"]) for r in replaced},
             played=[r.hand for r in scored_drive.drive.rounds],
             tables=range(1, scored_drive.setup.tables + 1),
             tricks_choices=forms.CorrectionForm().tricks.choices,
@@ -175,6 +182,21 @@ def correct(drive_id, hand, table):
         flash(
             _("Table %(table)d, hand %(hand)d: %(score)s saved.", table=table, hand=hand, score=score(tricks)), NOTICE
         )
+    return _back(drive_id)
+
+
+@bp.post("/d/<drive_id>/hands/<int:hand>/tables/<int:table>/settle")
+@guard.exempt(ORGANISER_KEY.format(what="keeps the stored result a second phone sent"))
+def settle(drive_id, hand, table):
+    """The organiser keeps the result stored now for a table's hand a second phone replaced (the other one is taken
+    through the correction page, which settles it too)."""
+    scored_drive = organised(drive_id)
+    try:
+        service.settle_replaced(get_db(), scored_drive.id, hand, table, edit_key(drive_id))
+    except InputError as exc:
+        flash(messages(exc), NOTICE)
+    else:
+        flash(_("Table %(table)d, hand %(hand)d: settled.", table=table, hand=hand), NOTICE)
     return _back(drive_id)
 
 
@@ -268,6 +290,9 @@ def _people_page(
             hands=setup.hands,
             couples=setup.couples,
             final=scored_drive.final,
+            substitute_card=setup.substitute_card,
+            spare_seats=setup.spare_seats,
+            spare=present.spare_seats(setup),
             error=error,
             field=field,
             values=request.form,
@@ -292,6 +317,19 @@ def rename(drive_id):
         field = "new" if "to" in exc.errors else "old"
         return _people_page(scored_drive, 400, messages(exc), field)
     flash(_("%(old)s is %(new)s now.", old=old, new=new.strip()), NOTICE)
+    return _back(drive_id)
+
+
+@bp.post("/d/<drive_id>/rules")
+@guard.exempt(ORGANISER_KEY.format(what="the substitute and spare-seat rules"))
+def people_rules(drive_id):
+    scored_drive = organised(drive_id)
+    raw = {k: request.form[k] for k in ("substitute_card", "spare_seats") if k in request.form}
+    try:
+        service.set_rules(get_db(), drive_id, raw, edit_key(drive_id))
+    except InputError as exc:
+        return _people_page(scored_drive, 400, messages(exc), next(iter(exc.errors), None))
+    flash(_("The rules are saved."), NOTICE)
     return _back(drive_id)
 
 

@@ -16,6 +16,7 @@ from scorekeeper.drives.pages.common import bounds, bp, load
 from scorekeeper.drives.rules import DEFAULT_HANDS, DEFAULT_TRUMPS
 from scorekeeper.games import cache
 from scorekeeper.games.sheets import kept_name, kept_pdf, kept_state, pdf_download
+from scorekeeper.server import proxy
 from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url
 from scorekeeper.web import phone
@@ -28,8 +29,9 @@ from scorekeeper.web.messages import with_field
 
 
 def _qr(url: str) -> Markup:
-    """The QR code as inline SVG: the PDF's renderer loads nothing but the package's static files."""
-    return Markup(segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff"))
+    """The QR code as inline SVG, sized by drives-print.css (a viewBox, no width or height of its own: with them the
+    code kept its own size in the corner of the 9 cm box, off centre)."""
+    return Markup(segno.make(url, error="m").svg_inline(dark="#000", light="#fff", omitsize=True))
 
 
 def _cards(scored_drive: service.ScoredDrive) -> dict:
@@ -40,7 +42,14 @@ def _cards(scored_drive: service.ScoredDrive) -> dict:
         )
         cards.append({"table": t, "url": url, "qr": _qr(url)})
     unreachable = present.unreachable(cards[0]["url"]) if cards else None
-    return {"head": present.drive_head(scored_drive), "cards": cards, "unreachable": unreachable}
+    lan = proxy.lan_address() if unreachable else None
+    here = url_for("drives.cards_page", drive_id=scored_drive.id, _external=True)
+    return {
+        "head": present.drive_head(scored_drive),
+        "cards": cards,
+        "unreachable": unreachable,
+        "reach_at": proxy.reached_at(here, lan) if lan else None,  # this page at this machine's network address
+    }
 
 
 # Paper whose size is tables × hands (a card per player or table, a row per hand): refused for a drive stored with more

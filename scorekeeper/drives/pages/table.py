@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import abort, g, redirect, render_template, request, url_for
+import secrets
+
+from flask import abort, after_this_request, g, redirect, render_template, request, url_for
 
 from scorekeeper.core.messages import InputError
 from scorekeeper.drives import forms, present, service
@@ -21,9 +23,29 @@ from scorekeeper.drives.rules import OutOfTurn, SeatingChanged
 from scorekeeper.server import guard
 from scorekeeper.server.db import get_db
 from scorekeeper.web import live
+from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import whole_number
 
 # ---------------------------------------------------------------- a table's page, from its card
+
+PHONE_COOKIE = "drive_phone"
+PHONE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a hall
+
+
+def phone_id() -> str:
+    """This phone's own short id (a cookie, made on its first table page): what the organiser's page names a result's
+    sender by ("phone K3F9"), and the table page shows, so that two phones at a table can be told apart."""
+    mine = request.cookies.get(PHONE_COOKIE, "")
+    if len(mine) == 4 and all(c in PHONE_LETTERS for c in mine):
+        return mine
+    mine = "".join(secrets.choice(PHONE_LETTERS) for _ in range(4))
+
+    @after_this_request
+    def remember(response):
+        response.set_cookie(PHONE_COOKIE, mine, max_age=24 * 3600, path="/d/", httponly=True, samesite="Lax")
+        return response
+
+    return mine
 
 
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
@@ -36,6 +58,7 @@ def table(drive_id, table, token):
         abort(403)
     form = forms.TableForm(request.form if request.method == "POST" else None)
     error, status, other = None, 200, None
+    me = phone_id()
     here_url = url_for("drives.table", drive_id=drive_id, table=table, token=token)
     sent_by_me = whole_number(request.args.get("sent"))
     if request.method == "POST":
@@ -49,7 +72,7 @@ def table(drive_id, table, token):
             was = whole_number(form.was.data)
             raw["was"] = None if was is None or was > 13 else [was, 13 - was]
         try:
-            scored_drive = service.enter_table_result(get_db(), drive_id, hand, table, raw, token)
+            scored_drive = service.enter_table_result(get_db(), drive_id, hand, table, raw, token, me)
         except SeatingChanged:
             # Seated anew after the page showed it: `scored_drive`, read before this post, shows who plays here now.
             form.tricks.data = None
@@ -75,12 +98,16 @@ def table(drive_id, table, token):
         form.tricks.data = None if stored is None else str(stored)
     form.hand.data = str(drive.current)
     form.was.data = "" if stored is None else str(stored)
+    sender = scored_drive.senders.get((drive.current, table), (None, None))[0]
     replaced = (
-        {"mine": score(sent_by_me), "stored": score(stored)}
+        {"mine": score(sent_by_me), "stored": score(stored), "organiser": sender == service.ORGANISER}
         if request.method == "GET" and sent_by_me is not None and stored is not None and sent_by_me != stored
         else None
     )
     sent = here.tricks is not None
+    # "Sent" only to the phone that sent what is stored; another phone is told it is in, and from whom.
+    mine = sent and (sender == f"phone:{me}" if sender else sent_by_me == stored)
+    stored_by = _("the organiser") if sender == service.ORGANISER else _("another phone")
     before = drive.rounds[drive.current - 2] if drive.current > 1 else None
     again = scored_drive.move_again()
     leaving = present.leaving(scored_drive, table) if before is not None and not current.started else []
@@ -104,6 +131,9 @@ def table(drive_id, table, token):
         other=other,
         replaced=replaced,
         sent=sent,
+        mine=mine,
+        stored_by=stored_by,
+        phone=me,
         stored=stored,
         refresh=REFRESH if not drive.finished else None,
         refresh_url=here_url + (f"?sent={sent_by_me}" if sent_by_me is not None and request.method == "GET" else ""),

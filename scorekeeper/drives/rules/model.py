@@ -12,6 +12,13 @@ from scorekeeper.core.messages import InputError
 FORMATS = ("progressive", "couples")
 TIE_BREAKS = ("share", "countback")
 MOVEMENTS = ("winners", "fresh")
+# What a drive does with spare seats (a lady's and a gent's seat its people leave empty): "dummy" lets them travel by
+# the movement, so the tables they come to play with an open dummy; "sit_out" keeps them together as one partnership,
+# so that one table sits out each hand and its two players score the sit-out tricks, in turn.
+SPARE_SEATS = ("dummy", "sit_out")
+# What a substitute's card is: "continue" (the substitute carries on the leaver's card, as most drives do: one card,
+# one number, placed) or "new" (a card of their own, and neither card is placed).
+SUBSTITUTE_CARDS = ("continue", "new")
 DEFAULT_TRUMPS = ("hearts", "clubs", "diamonds", "spades")
 DEFAULT_HANDS = 24
 # A player who sits out a hand scores this many tricks unless the drive says otherwise: the hand's average, 6½,
@@ -42,6 +49,8 @@ FIELDS = (
     "sit_out",
     "ladies_as_gents",
     "substitutes",
+    "spare_seats",
+    "substitute_card",
 )
 
 # A partnership at a table: (lady seat, gent seat), each a seat number of its role (couples: pair p is (p, p), its
@@ -94,6 +103,8 @@ class DriveSetup:
     sit_out: int | str = DEFAULT_SIT_OUT
     ladies_as_gents: tuple[str, ...] = ()
     substitutes: tuple[tuple[int, str, str], ...] = ()  # (from hand, out, in) as entered
+    spare_seats: str = "dummy"
+    substitute_card: str = "continue"
     people: tuple[Person, ...] = field(default=(), compare=False)
     # (role, seat) → the people who hold the seat, by the hand they take it from: how holder finds one quickly
     seat_index: Mapping[tuple[str, int], tuple[Person, ...]] = field(default_factory=dict, compare=False, repr=False)
@@ -171,6 +182,10 @@ class DriveSetup:
             out["ladies_as_gents"] = list(self.ladies_as_gents)
         if self.substitutes:
             out["substitutes"] = [{"hand": h, "out": o, "in": i} for h, o, i in self.substitutes]
+        if self.spare_seats != "dummy":
+            out["spare_seats"] = self.spare_seats
+        if self.substitute_card != "continue":
+            out["substitute_card"] = self.substitute_card
         return out
 
 
@@ -231,7 +246,8 @@ class Standing:
     sat_out: int = 0
     number: int = 0
     lady_as_gent: bool = False
-    formerly: tuple[str, ...] = ()  # couples: who played in this pair before a substitute took over
+    formerly: tuple[str, ...] = ()  # who played on this card (couples: in this pair) before a substitute took over
+    left: bool = False  # a player who left the drive (a substitute took their seat and a card of their own)
 
     @property
     def full(self) -> bool:

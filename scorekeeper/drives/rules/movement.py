@@ -64,6 +64,26 @@ def next_seating(setup: DriveSetup, seating: Seating, tricks: Sequence[tuple[int
     return tuple(seated)
 
 
+def spares_together(setup: DriveSetup, seating: Seating) -> Seating:
+    """The seating with the spare seats kept together (the "sit_out" spare-seat rule): each empty lady's seat is
+    partnered with an empty gent's seat (in order), the gent who would have partnered her taking the empty gent's
+    place, so that one table sits out (its two players scoring the sit-out tricks) rather than two playing with a
+    dummy. Couples drives' empty seats are a pair already."""
+    if setup.couples:
+        return seating
+    empty_ladies = [s for s in range(setup.seats) if setup.empty("lady", s)]
+    empty_gents = [s for s in range(setup.seats) if setup.empty("gent", s)]
+    tables = [list(map(list, t)) for t in seating]
+    for lady, gent in zip(empty_ladies, empty_gents):
+        where = {(t, i): pair for t, pairs in enumerate(tables) for i, pair in enumerate(pairs)}
+        at_lady = next(k for k, pair in where.items() if pair[0] == lady)
+        at_gent = next(k for k, pair in where.items() if pair[1] == gent)
+        if at_lady != at_gent:
+            partner = where[at_lady][1]
+            where[at_lady][1], where[at_gent][1] = gent, partner
+    return tuple((tuple(t[0]), tuple(t[1])) for t in tables)  # type: ignore[return-value]
+
+
 def gent_step(seats: int) -> int:
     """How many seats the gents move down each hand in the fresh-partners movement: the smallest odd b with b − 2 and
     b + 2 both coprime to the number of seats of a role (there always is one), so that every lady meets every gent as

@@ -87,6 +87,9 @@ class Award:
     drawn: bool = False  # the winner came from a draw (a cut or the lucky number)
     number: int | None = None  # the lucky number drawn
     total: int | None = None
+    # One prize each: who the standings put at or ahead of the winners but has an earlier prize: (name, the index of
+    # that prize in the list), so the pages can say "Cyril Cook passed over: has the half-time prize".
+    passed: tuple[tuple[str, int], ...] = ()
 
 
 def _ladder(rule: PrizeRule) -> tuple[str, str]:
@@ -173,13 +176,17 @@ def award(
     setup = drive.setup
     countback = setup.tie_break == "countback"
     taken: dict[str, tuple[str, str]] = {}  # key → the ladder it won in
+    won_at: dict[str, int] = {}  # key → the first prize it won
     out: list[Award] = []
     for index, rule in enumerate(rules):
         if rule.kind == "lucky":
             pool = [
                 s
                 for s in drive.standings
-                if s.played and (rule.role == "any" or s.role == rule.role) and not (one_each and s.key in taken)
+                if s.played
+                and not s.left
+                and (rule.role == "any" or s.role == rule.role)
+                and not (one_each and s.key in taken)
             ]
             if one_each and any(a.status in ("waiting", "draw") for a in out):
                 out.append(Award(rule, "waiting"))
@@ -190,6 +197,7 @@ def award(
                 out.append(Award(rule, "draw" if pool else "none", candidates=tuple(s.key for s in pool)))
                 continue
             taken[winner.key] = _ladder(rule)
+            won_at.setdefault(winner.key, index)
             out.append(Award(rule, "won", (winner.key,), (" & ".join(winner.names),), drawn=True, number=winner.number))
             continue
         table = drive.half_time if rule.kind == "half_time" else (drive.standings if drive.finished else None)
@@ -227,6 +235,18 @@ def award(
             chosen, shared, by_draw = [by_key[order[offset]]], False, True
         for s in chosen:
             taken.setdefault(s.key, ladder)
+            won_at.setdefault(s.key, index)
+        mark = rank_key(group[0], countback)
+        passed = tuple(
+            (" & ".join(s.names), won_at[s.key])
+            for s in sorted(table, key=lambda s: rank_key(s, countback), reverse=rule.kind != "booby")
+            if one_each
+            and (rule.role == "any" or s.role == rule.role)
+            and s.full
+            and s.key in won_at
+            and taken[s.key] != ladder
+            and (rank_key(s, countback) <= mark if rule.kind == "booby" else rank_key(s, countback) >= mark)
+        )
         out.append(
             Award(
                 rule,
@@ -237,6 +257,7 @@ def award(
                 _reasons(pool, group, countback),
                 drawn=by_draw,
                 total=chosen[0].total,
+                passed=passed,
             )
         )
     return tuple(out)

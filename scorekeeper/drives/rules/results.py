@@ -18,7 +18,7 @@ from scorekeeper.drives.rules.model import (
     SeatingChanged,
     TableHand,
 )
-from scorekeeper.drives.rules.movement import first_seating, fresh_seating, next_seating, plays
+from scorekeeper.drives.rules.movement import first_seating, fresh_seating, next_seating, plays, spares_together
 from scorekeeper.drives.rules.standings import standings
 
 # ---------------------------------------------------------------- results and the replay
@@ -92,6 +92,8 @@ def play(setup: DriveSetup, results: Mapping[tuple[int, int], Any], kept: Mappin
         elif hand > 1:
             previous = rounds[-1]
             seating = next_seating(setup, previous.seating, [t.tricks for t in previous.tables])
+        if hand not in kept_seatings and setup.spare_seats == "sit_out":
+            seating = spares_together(setup, seating)
         tables = []
         for t, pairs in enumerate(seating):
             how = plays(setup, pairs)
@@ -110,7 +112,10 @@ def play(setup: DriveSetup, results: Mapping[tuple[int, int], Any], kept: Mappin
     interval = setup.interval_after
     if interval is not None and len(rounds) >= interval and rounds[interval - 1].complete:
         half_time = standings(setup, rounds[:interval])
-    return Drive(setup, tuple(rounds), last.hand, finished, standings(setup, rounds), half_time)
+    # The standings after hand n count hands 1 … n: the hand being played counts only once a table has sent it (its
+    # sit-outs with it), and is then provisional until every table has.
+    counted = rounds if last.started or last.complete else rounds[:-1]
+    return Drive(setup, tuple(rounds), last.hand, finished, standings(setup, counted, last.hand), half_time)
 
 
 def _checked_result(drive: Drive, table: Any, tricks: Any, pairs: Any) -> tuple[int, tuple[int, int]]:

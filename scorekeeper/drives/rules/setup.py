@@ -24,6 +24,8 @@ from scorekeeper.drives.rules.model import (
     MAX_TRUMPS,
     MOVEMENTS,
     SIT_OUT_AVERAGE,
+    SPARE_SEATS,
+    SUBSTITUTE_CARDS,
     TIE_BREAKS,
     TRICKS,
     DriveSetup,
@@ -128,9 +130,11 @@ def _substitutes(
     as_gents: list[str],
     errors: dict[str, str],
     check: Callable = check_name,
+    new_card: bool = False,
 ) -> list[tuple[int, str, str]]:
     """Each {"hand", "out", "in"} in the order entered: from hand `hand` on, `in` (a new name) holds the seat `out`
-    holds then. Adds the newcomers to `people` (and ends the leaver's hands) as it goes."""
+    holds then. Adds the newcomers to `people` (and ends the leaver's hands) as it goes; a newcomer carries on the
+    leaver's card number unless `new_card` (progressive drives) gives them one of their own."""
     if value is None:
         return []
     if not isinstance(value, list) or len(value) > MAX_SUBSTITUTES:
@@ -167,7 +171,7 @@ def _substitutes(
             return out_list
         old = holding[0]
         people[people.index(old)] = replace(old, last=hand - 1)
-        number = old.number if couples else max(p.number for p in people) + 1
+        number = max(p.number for p in people) + 1 if new_card and not couples else old.number
         people.append(Person(f"sub:{i}", newcomer, old.role, old.seat, hand, hands, number))
         # The one who left is listed only if they played a hand.
         if hand == 1:
@@ -262,6 +266,14 @@ def make_drive(
     if sit_out != SIT_OUT_AVERAGE and (not is_int(sit_out) or not 0 <= sit_out <= TRICKS):
         errors["sit_out"] = Msg('must be the tricks a player who sits out a hand scores, from 0 to 13, or "average"')
         sit_out = DEFAULT_SIT_OUT
+    spare_seats = data.get("spare_seats", "dummy")
+    if spare_seats not in SPARE_SEATS:
+        errors["spare_seats"] = Msg("must be one of %(choices)s", choices=", ".join(SPARE_SEATS))
+        spare_seats = "dummy"
+    substitute_card = data.get("substitute_card", "continue")
+    if substitute_card not in SUBSTITUTE_CARDS:
+        errors["substitute_card"] = Msg("must be one of %(choices)s", choices=", ".join(SUBSTITUTE_CARDS))
+        substitute_card = "continue"
     as_gents: list[str] = []
     if not couples and data.get("ladies_as_gents") is not None:
         as_gents = _names(
@@ -269,7 +281,9 @@ def make_drive(
         )
     people = _people(ladies, gents, couples, as_gents, hands)
     substitutes = (
-        _substitutes(data.get("substitutes"), people, hands, couples, as_gents, errors, check) if not errors else []
+        _substitutes(data.get("substitutes"), people, hands, couples, as_gents, errors, check, substitute_card == "new")
+        if not errors
+        else []
     )
     if "ladies_as_gents" not in errors and "gents" not in errors and as_gents:
         in_gent_seats = {p.name.casefold() for p in people if p.role == "gent"}
@@ -299,8 +313,10 @@ def make_drive(
         sit_out,
         tuple(as_gents),
         tuple(substitutes),
-        tuple(people),
-        {k: tuple(v) for k, v in index.items()},
+        spare_seats=spare_seats,
+        substitute_card=substitute_card,
+        people=tuple(people),
+        seat_index={k: tuple(v) for k, v in index.items()},
     )
 
 

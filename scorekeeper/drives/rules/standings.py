@@ -39,8 +39,12 @@ def _places(entries: Sequence[Standing], countback: bool) -> list[Standing]:
 OUT = -1  # a hand a seat sat out, in seat_tricks
 
 
-def standings(setup: DriveSetup, rounds: list[Round] | tuple[Round, ...]) -> tuple[Standing, ...]:
-    """Each player's (couples: each pair's) tricks in these hands, ladies then gents, each sorted and placed.
+def standings(
+    setup: DriveSetup, rounds: list[Round] | tuple[Round, ...], now: int | None = None
+) -> tuple[Standing, ...]:
+    """Each player's (couples: each pair's; under the "continue" substitute rule, each card's) tricks in these hands,
+    ladies then gents, each sorted and placed. `now`: the hand whose holders name a card or a pair (the last counted
+    unless given: the hand being played, so that a substitute is named on the card before their first hand is in).
 
     A seat's tricks in a hand go to whoever held the seat then; a hand sat out scores the sit-out tricks; a hand
     without a result yet scores 0 so far."""
@@ -55,6 +59,7 @@ def standings(setup: DriveSetup, rounds: list[Round] | tuple[Round, ...]) -> tup
                         seat_tricks.setdefault((role, seat), [0] * count)[i] = value
     countback = setup.tie_break == "countback"
     last = max(count, 1)
+    named = max(last, min(now or last, setup.hands))
 
     def entry(key: str, role: str, names: tuple[str, ...], person: Person, hands: range, **extra: Any) -> Standing:
         row = seat_tricks.get((person.role, person.seat), [0] * count)
@@ -76,23 +81,46 @@ def standings(setup: DriveSetup, rounds: list[Round] | tuple[Round, ...]) -> tup
             **extra,
         )
 
+    def cards(role: str, seats: int) -> list[Standing]:
+        """One card a seat: it plays every hand, whoever held it; named by who holds it `named`."""
+        out = []
+        for seat in range(seats):
+            holders = [p for p in setup.seat_index.get((role, seat), ()) if p.first <= named]
+            if not holders:
+                continue
+            first, holder = holders[0], holders[-1]
+            formerly = tuple(p.name for p in holders[:-1])
+            out.append(
+                replace(
+                    entry(first.key, role, (holder.name,), first, range(1, count + 1), formerly=formerly),
+                    number=first.number,
+                    lady_as_gent=holder.lady_as_gent,
+                )
+            )
+        return out
+
     if setup.couples:
         pairs = []
         for seat in range(len(setup.ladies)):
-            first, second = setup.holder("lady", seat, last), setup.holder("gent", seat, last)
+            first, second = setup.holder("lady", seat, named), setup.holder("gent", seat, named)
             assert first is not None and second is not None
             formerly = tuple(
-                p.name for p in setup.people if p.seat == seat and p.first <= last and p not in (first, second)
+                p.name for p in setup.people if p.seat == seat and p.first <= named and p not in (first, second)
             )
             # A pair is what scores in a couples drive: it plays every hand, whoever of the two sat in it.
             pairs.append(
                 entry(f"pair:{seat}", "pair", (first.name, second.name), first, range(1, count + 1), formerly=formerly)
             )
         return tuple(_places(pairs, countback))
+    if setup.substitute_card == "continue":
+        return tuple(
+            _places(cards("lady", len(setup.ladies)), countback) + _places(cards("gent", len(setup.gents)), countback)
+        )
     rows: dict[str, list[Standing]] = {"lady": [], "gent": []}
     for p in setup.people:
         if p.first <= last:
-            rows[p.role].append(entry(p.key, p.role, (p.name,), p, range(p.first, min(p.last, count) + 1)))
+            left = p.last < setup.hands
+            rows[p.role].append(entry(p.key, p.role, (p.name,), p, range(p.first, min(p.last, count) + 1), left=left))
     return tuple(_places(rows["lady"], countback) + _places(rows["gent"], countback))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 from contextlib import nullcontext
+from urllib.parse import urlencode
 
 import segno
 from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
@@ -26,11 +27,19 @@ from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
 # ---------------------------------------------------------------- the protokoll
 
 
+# What the protokoll's query may say: anything else is sent to the address without it (a made-up query drew the page
+# anew every time, in the server's threads for a game under HEAVY_HANDS: issue 34, F-S1).
+QUERY = frozenset({"lang", "changed", "saved"})
+
+
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
     game = live_service.game_row(get_db(), game_id)
     if game is None:
         abort(404)
+    if not set(request.args) <= QUERY:
+        known = [(name, value) for name, value in request.args.items(multi=True) if name in QUERY]
+        return redirect(url_for("games.protokoll", game_id=game_id) + (f"?{urlencode(known)}" if known else ""))
     with heavy.reading() if _big(game_id) else nullcontext():
         key = phone.game_key(game_id)
         state = _protokoll_state(game, key, club_tables.table_view(game_id))
@@ -59,8 +68,11 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
         # Drawn after the state was read: at worst it shows a change newer than its key says, never an older one.
         draw = heavy.elsewhere(lambda: _protokoll_page(game_id)[0]) if big else lambda: _protokoll_page(game_id)[0]
         return heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big), state
-    if not big or not plain:  # a table's own sheet: within its client's bound (the request's), never refused for
-        return _protokoll_page(game_id)  # strangers
+    if not plain:  # a table's own sheet: within its client's bound (the request's), never refused for strangers
+        return _protokoll_page(game_id)
+    if not big:  # a stranger's ?changed=… of a small game, not kept: within the stranger's own bound
+        with heavy.reading():
+            return _protokoll_page(game_id)
     with heavy.drawing(own=False):
         return _protokoll_page(game_id)
 

@@ -38,10 +38,13 @@ from scorekeeper.storage.store.clubs import (
 )
 from scorekeeper.storage.store.drives import (
     DriveRecord,
+    DriveReplacedRecord,
     DriveResultRecord,
+    add_drive_replaced,
     delete_drive,
     drive_kept_seatings,
     drive_money,
+    drive_replaced,
     drive_results,
     get_drive,
     insert_drive,
@@ -52,6 +55,7 @@ from scorekeeper.storage.store.drives import (
     put_drive_reseat,
     put_drive_result,
     put_drive_setup,
+    settle_drive_replaced,
 )
 from scorekeeper.storage.store.games import (
     GAME_COLUMNS,
@@ -146,10 +150,13 @@ __all__ = [
     "update_club",
     "update_evening",
     "DriveRecord",
+    "DriveReplacedRecord",
     "DriveResultRecord",
+    "add_drive_replaced",
     "delete_drive",
     "drive_kept_seatings",
     "drive_money",
+    "drive_replaced",
     "drive_results",
     "get_drive",
     "insert_drive",
@@ -160,4 +167,5 @@ __all__ = [
     "put_drive_reseat",
     "put_drive_result",
     "put_drive_setup",
+    "settle_drive_replaced",
 ]

@@ -30,6 +30,24 @@ class DriveResultRecord:
     hand: int
     table: int
     tricks: list[int]
+    sender: str | None = None  # a table phone's own id, "organiser", or None (sent before migration m163)
+    updated: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DriveReplacedRecord:
+    """A table's result that a second phone replaced (migration m163): both results, who sent each and when."""
+
+    id: int
+    hand: int
+    table: int
+    tricks: list[int]
+    sender: str | None
+    sent: str
+    by_tricks: list[int]
+    by_sender: str | None
+    at: str
+    settled: str | None
 
 
 def insert_drive(db, *, id: str, title: str | None, setup: dict, edit_key_hash: str) -> None:
@@ -110,23 +128,71 @@ def delete_drive(db, drive_id: str) -> None:
 
 def drive_results(db, drive_id: str) -> list[DriveResultRecord]:
     return [
-        DriveResultRecord(hand, table, json.loads(tricks))
-        for hand, table, tricks in db.execute(
-            "SELECT hand, table_number, tricks FROM drive_results WHERE drive_id = ? ORDER BY hand, table_number",
+        DriveResultRecord(hand, table, json.loads(tricks), sender, updated)
+        for hand, table, tricks, sender, updated in db.execute(
+            "SELECT hand, table_number, tricks, sender, updated FROM drive_results WHERE drive_id = ?"
+            " ORDER BY hand, table_number",
             [drive_id],
         )
     ]
 
 
-def put_drive_result(db, drive_id: str, hand: int, table: int, tricks: list[int]) -> None:
-    """Store a table's result for a hand, replacing the one it had; the drive's version goes up by one."""
+def put_drive_result(db, drive_id: str, hand: int, table: int, tricks: list[int], sender: str | None = None) -> None:
+    """Store a table's result for a hand, replacing the one it had, with who sent it; the drive's version goes up."""
     stamp = now(db)
     db.execute(
-        "INSERT INTO drive_results (drive_id, hand, table_number, tricks, created, updated) VALUES (?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (drive_id, hand, table_number) DO UPDATE SET tricks = excluded.tricks, updated = excluded.updated",
-        [drive_id, hand, table, dumped(tricks), stamp, stamp],
+        "INSERT INTO drive_results (drive_id, hand, table_number, tricks, created, updated, sender)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (drive_id, hand, table_number) DO UPDATE SET"
+        " tricks = excluded.tricks, updated = excluded.updated, sender = excluded.sender",
+        [drive_id, hand, table, dumped(tricks), stamp, stamp, sender],
     )
     db.execute("UPDATE drives SET version = version + 1, updated = ? WHERE id = ?", [stamp, drive_id])
+
+
+def add_drive_replaced(
+    db, drive_id: str, hand: int, table: int, was: DriveResultRecord, tricks: list[int], sender: str | None
+) -> None:
+    """A second phone's result replaced `was` (migration m163): kept until the organiser settles it."""
+    db.execute(
+        "INSERT INTO drive_replaced (drive_id, hand, table_number, tricks, sender, sent, by_tricks, by_sender, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            drive_id,
+            hand,
+            table,
+            dumped(was.tricks),
+            was.sender,
+            was.updated or now(db),
+            dumped(tricks),
+            sender,
+            now(db),
+        ],
+    )
+
+
+def drive_replaced(db, drive_id: str, unsettled: bool = True) -> list[DriveReplacedRecord]:
+    """The results a second phone replaced, oldest first (only those not settled yet, unless `unsettled` is False)."""
+    where = " AND settled IS NULL" if unsettled else ""
+    return [
+        DriveReplacedRecord(i, hand, table, json.loads(tricks), sender, sent, json.loads(by), by_sender, at, settled)
+        for i, hand, table, tricks, sender, sent, by, by_sender, at, settled in db.execute(
+            "SELECT id, hand, table_number, tricks, sender, sent, by_tricks, by_sender, at, settled FROM drive_replaced"
+            f" WHERE drive_id = ?{where} ORDER BY id",
+            [drive_id],
+        )
+    ]
+
+
+def settle_drive_replaced(db, drive_id: str, hand: int, table: int) -> int:
+    """The organiser has settled which result a table's hand keeps: its replacements are no longer shown. The number
+    settled; the drive's version goes up when there was one (the pages that showed it change)."""
+    count = db.execute(
+        "UPDATE drive_replaced SET settled = ? WHERE drive_id = ? AND hand = ? AND table_number = ? AND settled IS NULL",
+        [now(db), drive_id, hand, table],
+    ).rowcount
+    if count:
+        _drive_changed(db, drive_id)
+    return count
 
 
 def put_drive_money(db, drive_id: str, money: dict, changed: bool = False) -> None:

@@ -22,7 +22,8 @@ DESCRIPTION = Msg("Es-makker whist: bid 7–13 or a sol, call an ace for a partn
 PLAYER_COUNTS = (4, 5)
 ZERO_SUM = True
 FOR_MONEY = True
-INPUT_FIELDS = ("passed", "iron_hand", "bidder", "bid", "suffix", "trump", "partner", "tricks", "with")
+BID_FIELDS = ("bidder", "bid", "suffix", "trump", "ace", "partner", "with")
+INPUT_FIELDS = ("passed", "iron_hand", "bidder", "bid", "suffix", "trump", "partner", "tricks", "with", "ace")
 
 SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
 # The trump a suffix fixes (None: the bidder or partner chooses a suit; vip: the widow, a suit or none).
@@ -381,7 +382,9 @@ def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: lis
             continue
         s = seat(entry.get("seat"), n, f"{where}.seat", errors)
         t = entry.get("tricks")
-        if not is_int(t) or not 0 <= t <= 13:
+        if t is None:
+            errors[f"{where}.tricks"] = Msg("is missing: how many tricks this other player of the sol took")
+        elif not is_int(t) or not 0 <= t <= 13:
             errors[f"{where}.tricks"] = Msg("must be a whole number from 0 to 13")
         if s is None:
             continue
@@ -400,27 +403,65 @@ def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: lis
     return out
 
 
-def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
-    data = require_fields(raw, INPUT_FIELDS)
+def _iron_hand(data: dict, ctx: HandContext) -> dict[str, Any]:
+    errors: dict = {}
+    if not ctx.options.get("iron_hand"):
+        raise InputError({"iron_hand": Msg("this game is played without jernhånd (option iron_hand)")})
+    extra = [k for k in data if k != "iron_hand"]
+    if extra:
+        raise InputError({k: Msg("a jernhånd is a new deal with no bid: leave it out") for k in extra})
+    asker = seat(data["iron_hand"], ctx.n_players, "iron_hand", errors)
+    if asker is not None and asker == ctx.sitting_out:
+        errors["iron_hand"] = Msg("the dealer sits out this hand and holds no cards")
+    if errors:
+        raise InputError(errors)
+    return {"iron_hand": asker}
+
+
+def _check_joined(value: Any, house: House, bidder: Any, playing: list[int], n: int, errors: dict):
+    """The other players of a sol entered before the play: [{"seat": s}, …], their tricks to come."""
+    if house.gaa_med is None:
+        errors["with"] = Msg("this house does not let others play the same sol (gaa_med is null): leave it out")
+        return None
+    if not isinstance(value, list) or not value:
+        errors["with"] = Msg('must be a list of {"seat": s} for each other player of the sol')
+        return None
+    out: list[dict[str, Any]] = []
+    seats = {bidder}
+    for entry in value:
+        if not isinstance(entry, Mapping) or set(entry) - {"seat"}:
+            errors["with"] = Msg('must be a list of {"seat": s} before the play: the tricks come with the hand')
+            return None
+        s = seat(entry.get("seat"), n, "with", errors)
+        if s is None:
+            return None
+        if s not in playing:
+            errors["with"] = Msg("the dealer sits out this hand and cannot play a sol")
+            return None
+        if s in seats:
+            errors["with"] = (
+                Msg("the bidder plays this sol already: name only the others who go with it")
+                if s == bidder
+                else Msg("names a player twice: each other sol player once")
+            )
+            return None
+        seats.add(s)
+        out.append({"seat": s})
+    if house.gaa_med == "winners_pool" and len(seats) >= len(playing):
+        errors["with"] = Msg(
+            "in the winners' pool someone must play against the sol: at most %(n)d players", n=len(playing) - 1
+        )
+        return None
+    return out
+
+
+def _contract(data: dict, ctx: HandContext, errors: dict, played: bool) -> dict[str, Any]:
+    """The bidder, the bid and what goes with it (suffix, trump, the called ace, the partner or the gå med players),
+    checked in the hand's place; errors by field. Before the play (`played` false) the trump and the partner may be
+    missing and the gå med players have no tricks yet."""
     n, sitting_out = ctx.n_players, ctx.sitting_out
     playing = list(ctx.playing)
     house = house_of(ctx.options)
-    errors: dict = {}
-    if passed_out(data):
-        return {"passed": True}
-    if "iron_hand" in data:
-        if not ctx.options.get("iron_hand"):
-            raise InputError({"iron_hand": Msg("this game is played without jernhånd (option iron_hand)")})
-        extra = [k for k in data if k != "iron_hand"]
-        if extra:
-            raise InputError({k: Msg("a jernhånd is a new deal with no bid: leave it out") for k in extra})
-        asker = seat(data["iron_hand"], n, "iron_hand", errors)
-        if asker is not None and asker == sitting_out:
-            errors["iron_hand"] = Msg("the dealer sits out this hand and holds no cards")
-        if errors:
-            raise InputError(errors)
-        return {"iron_hand": asker}
-
     bidder = seat(data.get("bidder"), n, "bidder", errors)
     if bidder is not None and bidder == sitting_out:
         errors["bidder"] = Msg("the dealer sits out this hand and cannot bid")
@@ -437,17 +478,8 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
         errors["bid"] = Msg("this house's tariff has no bid %(bid)s", bid=SOLO_NAMES[bid] if is_solo(bid) else str(bid))
         bid = None
 
-    tricks = data.get("tricks")
-    if tricks is None:
-        errors["tricks"] = (
-            Msg("is missing: how many tricks the bidder took")
-            if is_solo(bid)
-            else Msg("is missing: how many tricks bidder and partner took together")
-        )
-    elif not is_int(tricks) or not 0 <= tricks <= 13:
-        errors["tricks"] = Msg("must be a whole number from 0 to 13")
-
     out: dict = {"bidder": bidder, "bid": bid}
+    ace = data.get("ace")
     if bid is not None and is_solo(bid):
         for key in ("suffix", "partner"):
             if data.get(key) is not None:
@@ -458,8 +490,13 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
                 )
         if data.get("trump") not in (None, NO_TRUMP):
             errors["trump"] = Msg("a %(bid)s is played without trump", bid=SOLO_NAMES[bid])
+        if ace is not None:
+            errors["ace"] = Msg("a %(bid)s calls no ace: leave it out", bid=SOLO_NAMES[bid])
         if data.get("with") is not None:
-            joined = _check_with(data["with"], house, bidder, tricks, playing, n, errors)
+            if played:
+                joined = _check_with(data["with"], house, bidder, data.get("tricks"), playing, n, errors)
+            else:
+                joined = _check_joined(data["with"], house, bidder, playing, n, errors)
             if joined:
                 out["with"] = joined
     elif bid is not None:
@@ -483,7 +520,8 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
                 }[suffix]
         elif suffix in ("plain", "halve"):
             if trump is None:
-                errors["trump"] = Msg("is missing: choose the trump suit")
+                if played:
+                    errors["trump"] = Msg("is missing: choose the trump suit")
             elif trump not in SUITS:
                 errors["trump"] = (
                     Msg("only a vip or sans bid is played without trump")
@@ -492,20 +530,67 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
                 )
         elif suffix in VIP_SUFFIXES:
             if trump is None:
-                errors["trump"] = Msg("is missing: the suit the widow turned up, or none for a joker")
+                if played:
+                    errors["trump"] = Msg("is missing: the suit the widow turned up, or none for a joker")
             elif trump not in TRUMPS:
                 errors["trump"] = Msg("must be one of %(choices)s", choices=", ".join(TRUMPS))
+        if ace is not None and ace not in SUITS:
+            errors["ace"] = Msg("must be the suit of the called ace: %(choices)s", choices=", ".join(SUITS))
         partner = data.get("partner")
         if partner is None:
-            errors["partner"] = Msg("is missing: who held the called ace (the bidder itself when selvmakker)")
+            if played:
+                errors["partner"] = Msg("is missing: who held the called ace (the bidder itself when selvmakker)")
         else:
             partner = seat(partner, n, "partner", errors)
             if partner is not None and partner == sitting_out:
                 errors["partner"] = Msg("the dealer sits out this hand and cannot be partner")
         out.update(suffix=suffix, trump=trump, partner=partner)
+        if ace is not None:
+            out["ace"] = ace
+        if not played:  # what is not known yet is left out
+            out = {k: v for k, v in out.items() if v is not None}
+    return out
+
+
+def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    data = require_fields(raw, INPUT_FIELDS)
+    if passed_out(data):
+        return {"passed": True}
+    if "iron_hand" in data:
+        return _iron_hand(data, ctx)
+    errors: dict = {}
+    out = _contract(data, ctx, errors, played=True)
+    tricks = data.get("tricks")
+    if tricks is None:
+        errors["tricks"] = (
+            Msg("is missing: how many tricks the bidder took")
+            if is_solo(out["bid"])
+            else Msg("is missing: how many tricks bidder and partner took together")
+        )
+    elif not is_int(tricks) or not 0 <= tricks <= 13:
+        errors["tricks"] = Msg("must be a whole number from 0 to 13")
     if errors:
         raise InputError(errors)
     out["tricks"] = tricks
+    return out
+
+
+def check_bids(raw: Any, ctx: HandContext) -> dict[str, Any]:
+    """The contract before the play, checked as the hand's fields are; the trump and the partner may still be missing.
+    A passed-out deal and a jernhånd have no play: they are entered as hands."""
+    if isinstance(raw, Mapping):
+        for key, message in (
+            ("passed", Msg("a passed-out deal has no play: it is entered as a hand, not as bids first")),
+            ("iron_hand", Msg("a jernhånd is a new deal with no play: it is entered as a hand, not as bids first")),
+            ("tricks", Msg("the tricks are entered with the hand, once the deal is played")),
+        ):
+            if key in raw:
+                raise InputError({key: message})
+    data = require_fields(raw, BID_FIELDS)
+    errors: dict = {}
+    out = _contract(data, ctx, errors, played=False)
+    if errors:
+        raise InputError(errors)
     return out
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
+from wtforms import BooleanField, HiddenField
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core.game import TRUMPS
+from scorekeeper.core.game import SUITS, TRUMPS
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
 from scorekeeper.variants import view_defaults as defaults
@@ -49,25 +50,52 @@ class HandForm(BaseHandForm):
     bidder = radio()
     bid = radio()
     trump = radio()
+    ace = radio()
     partner = radio()
     tricks = radio()
-    ERROR_FIELDS = {"suffix": "bid", "passed": "bid"}
+    # Gå med: a box per seat for the other sol players (one name each, so a phone offline keeps every box ticked);
+    # `joined` only carries their errors.
+    joined = HiddenField()
+    joined_0, joined_1, joined_2, joined_3, joined_4 = (BooleanField() for _seat in range(max(rules.PLAYER_COUNTS)))
+    ERROR_FIELDS = {"suffix": "bid", "passed": "bid", "with": "joined"}
+
+    def field_for(self, key: str) -> str | None:
+        """A gå med player's error ("with.0.tricks") by the gå med players' fields."""
+        return "joined" if key.startswith("with.") else super().field_for(key)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A stored hand's (or the deal in progress's) gå med tricks by seat, for the page's selects.
+        self.joined_tricks = {str(e["seat"]): e.get("tricks") for e in (kwargs.get("data") or {}).get("with", ())}
 
     def submitted(self, formdata, ctx) -> dict:
-        """The "passed out" and "jernhånd" buttons are hands of their own; gå med players come as with_<seat>."""
+        """The "passed out" and "jernhånd" buttons are hands of their own; gå med players come as with_<seat> (their
+        tricks) and as `joined` (ticked, before their tricks are chosen: then asked for)."""
         if formdata.get("passed"):
             return {"passed": True}
         if formdata.get("iron_hand"):
             return {"iron_hand": number_or_raw(self.bidder.data, negative=True)}
         inp = self.to_input(ctx)
+        tricks = {key[5:]: value for key, value in formdata.items() if key.startswith("with_") and value != ""}
+        seats = list(dict.fromkeys([*self.joined_seats(), *tricks]))
         joined = [
-            {"seat": number_or_raw(key[5:], negative=True), "tricks": number_or_raw(value, negative=True)}
-            for key, value in formdata.items()
-            if key.startswith("with_") and value != ""
+            {"seat": number_or_raw(s, negative=True), "tricks": number_or_raw(tricks.get(s), negative=True)}
+            for s in seats
         ]
         if joined and rules.is_solo(inp.get("bid")):
             inp["with"] = joined
         return inp
+
+    def bids_input(self, ctx, fields: tuple[str, ...]) -> dict:
+        """The bids page: the contract without the tricks, and for a sol the seats ticked to go with it."""
+        inp = super().bids_input(ctx, fields)
+        seats = self.joined_seats()
+        if seats and rules.is_solo(inp.get("bid")):
+            inp["with"] = [{"seat": number_or_raw(s, negative=True)} for s in seats]
+        return inp
+
+    def joined_seats(self) -> list[str]:
+        return [str(s) for s in range(max(rules.PLAYER_COUNTS)) if self[f"joined_{s}"].data]
 
     def to_input(self, ctx) -> dict:
         bid = self.bid.data or ""
@@ -82,6 +110,8 @@ class HandForm(BaseHandForm):
         out["suffix"] = suffix or "plain"
         if self.trump.data:
             out["trump"] = self.trump.data
+        if self.ace.data:
+            out["ace"] = self.ace.data
         partner = self.partner.data
         out["partner"] = out["bidder"] if partner == "self" else number_or_raw(partner, negative=True)
         return out
@@ -96,6 +126,7 @@ class HandForm(BaseHandForm):
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
+        """A stored hand, or the deal in progress (no tricks yet, perhaps no trump or partner), into the fields."""
         if inp.get("passed"):
             return {}
         if "iron_hand" in inp:
@@ -105,10 +136,15 @@ class HandForm(BaseHandForm):
             if rules.is_solo(inp["bid"]) or inp.get("suffix", "plain") == "plain"
             else f"{inp['bid']}-{inp['suffix']}"
         )
-        data = {"bidder": inp["bidder"], "bid": bid, "tricks": inp["tricks"]}
-        if not rules.is_solo(inp["bid"]):
+        data = {"bidder": inp["bidder"], "bid": bid, "tricks": inp.get("tricks")}
+        if rules.is_solo(inp["bid"]):
+            data.update({f"joined_{e['seat']}": True for e in inp.get("with", ())})
+            data["with"] = inp.get("with", [])
+        else:
             data["trump"] = inp.get("trump")
-            data["partner"] = "self" if inp["partner"] == inp["bidder"] else inp["partner"]
+            data["ace"] = inp.get("ace")
+            partner = inp.get("partner")
+            data["partner"] = "self" if partner is not None and partner == inp["bidder"] else partner
         return data
 
 
@@ -139,19 +175,64 @@ def buttons(form, ctx, side_names) -> dict:
         SelectChoice("self", _("alone (selvmakker)"))
     ]
     form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in TRUMPS]
+    form.ace.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
     rows = bid_rows(ctx.options)
     form.bid.choices = [c for row in rows for c in row if c]
     house = rules.house_of(ctx.options)
     return {
         "iron_hand": bool(ctx.options.get("iron_hand")),
-        "gaa_med": [{"seat": i, "name": players[i], "tricks": [str(t) for t in range(14)]} for i in playing]
+        "gaa_med": [
+            {
+                "seat": i,
+                "name": players[i],
+                "tricks": [str(t) for t in range(14)],
+                "joined": bool(form[f"joined_{i}"].data),
+                "chosen": _chosen_tricks(form, i),
+            }
+            for i in playing
+        ]
         if house.gaa_med
         else [],
         # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
         "name_cols": 4 if max(len(w) for i in playing for w in players[i].replace("-", " ").split()) <= 11 else 2,
         "bid_rows": rows,
         "sitting_out": players[out] if out is not None else None,
+        "hidden": set() if house.gaa_med else {"joined"},  # no gå med boxes: their errors at the top
     }
+
+
+def _chosen_tricks(form, seat: int) -> str | None:
+    """A gå med player's tricks as the stored hand has them (the page shows what was posted instead)."""
+    kept = form.joined_tricks.get(str(seat))
+    return None if kept is None else str(kept)
+
+
+def _trick_bid(inp, ctx) -> str:
+    """A trick bid with its trump and called ace as far as they are known: "8 gode ♣, ace ♥"."""
+    trump = "" if inp.get("suffix") == "sans" else words.suit(inp.get("trump"))
+    bid = f"{bid_name(inp['bid'], inp.get('suffix'), ctx.options)} {trump}".strip()
+    if inp.get("ace"):
+        bid = _("%(bid)s, ace %(suit)s", bid=bid, suit=words.suit(inp["ace"]))
+    return bid
+
+
+def bids_words(bids, ctx) -> str:
+    """The deal in progress: the contract, its trump and called ace, and who plays it, as far as they are known
+    ("Bo 9 gode ♣, ace ♥, partner Dina"; "Carl sol, Anna goes with it"), the club's own names of its sol bids."""
+    players = ctx.players
+    bidder = players[bids["bidder"]]
+    if rules.is_solo(bids["bid"]):
+        text = _("%(bidder)s %(bid)s", bidder=bidder, bid=solo_name(bids["bid"], ctx.options))
+        for joined in bids.get("with", ()):
+            text += "; " + _("%(player)s goes with it (gå med)", player=players[joined["seat"]])
+        return text
+    bid = _trick_bid(bids, ctx)
+    partner = bids.get("partner")
+    if partner is None:
+        return _("%(bidder)s %(bid)s", bidder=bidder, bid=bid)
+    if partner == bids["bidder"]:
+        return _("%(bidder)s %(bid)s, alone (selvmakker)", bidder=bidder, bid=bid)
+    return _("%(bidder)s %(bid)s, partner %(partner)s", bidder=bidder, bid=bid, partner=players[partner])
 
 
 def hand_words(inp, ctx) -> str:
@@ -185,8 +266,7 @@ def hand_words(inp, ctx) -> str:
                 result=result[joined["tricks"] <= sol.max_tricks],
             )
         return text
-    trump = "" if inp["suffix"] == "sans" else words.suit(inp.get("trump"))
-    bid = f"{bid_name(inp['bid'], inp['suffix'])} {trump}".strip()
+    bid = _trick_bid(inp, ctx)
     if inp["partner"] == inp["bidder"]:
         return _("%(bidder)s %(bid)s, alone (selvmakker), %(tricks)s", bidder=bidder, bid=bid, tricks=tricks)
     return _(

@@ -1,4 +1,5 @@
-"""Norwegian whist (grand/pass, Minnesota whist): no trump; one bid of grand, or everyone passes."""
+"""Norwegian whist (grand/pass, Minnesota whist): no trump; one bid of grand, or everyone passes (or, with Parlett's
+leads, one bid of nullo, played as a pass game)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,33 @@ OPTIONS = {
             "or the side with 7 or more loses a point per trick over six."
         ),
     ),
+    "grand_lost": choice_option(
+        "opponents",
+        ("opponents", "bidder_loses"),
+        Msg(
+            "A failed grand gives the other side its points (seed 001); or the grand side loses a point per trick "
+            "short of seven and the other side scores nothing (South Dakota whist)."
+        ),
+    ),
+    "lead": choice_option(
+        "bidder_right",
+        ("bidder_right", "bidder_left"),
+        Msg(
+            "Who leads: the grand bidder's right, the dealer's left when all pass (seed 001, Minnesota whist); or the "
+            "grand bidder's left, the dealer's right when all pass, and a player may bid nullo (Parlett, the "
+            "Britannica)."
+        ),
+    ),
     "preset": Option(
         None,
         lambda value: _check_preset(value),
-        Msg("A named scale (Parlett's: grand 4, set bonus 2, pass 2 under seven, to 50); options given go over it."),
+        Msg(
+            "A named scale: Minnesota whist (set bonus 1, pass under seven); Parlett's (grand 4, set bonus 2, pass 2 "
+            "under seven, to 50, his leads); South Dakota whist (a failed grand loses, the majority loses when all "
+            "pass, to 11). Options given go over it."
+        ),
         "preset",
-        ("standard", "minnesota", "parlett"),
+        ("standard", "minnesota", "parlett", "south_dakota"),
     ),
     "rate": rate_option(None, Msg("Money per point of difference, or none.")),
     "currency": currency_option("NOK", home=True),
@@ -47,11 +69,24 @@ def sides(table: TableContext) -> Sides:
     return partnerships(table.n_players)
 
 
-# Named scales: the options each sets unless they are given.
+# Named scales: the options each sets unless they are given; each names every option of the scale, the rest at their
+# defaults (`standard` is the defaults).
+SCALE = ("target", "set_bonus", "grand_value", "pass_value", "pass_scoring", "grand_lost", "lead")
+_NAMED: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "minnesota": {"set_bonus": 1, "pass_scoring": "under_seven"},
+    "parlett": {
+        "grand_value": 4,
+        "set_bonus": 2,
+        "pass_value": 2,
+        "pass_scoring": "under_seven",
+        "target": 50,
+        "lead": "bidder_left",
+    },
+    "south_dakota": {"grand_lost": "bidder_loses", "pass_scoring": "majority_loses", "target": 11},
+}
 PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {"target": 13, "set_bonus": 2, "grand_value": 1, "pass_value": 1, "pass_scoring": "under_six"},
-    "minnesota": {"target": 13, "set_bonus": 1, "grand_value": 1, "pass_value": 1, "pass_scoring": "under_seven"},
-    "parlett": {"target": 50, "set_bonus": 2, "grand_value": 4, "pass_value": 2, "pass_scoring": "under_seven"},
+    name: {k: named.get(k, OPTIONS[k].default) for k in SCALE} for name, named in _NAMED.items()
 }
 
 
@@ -73,12 +108,17 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     errors: dict[str, str] = {}
     bid = data.get("bid")
     out: dict[str, Any] = {"bid": bid}
-    if bid not in ("grand", "pass"):
-        errors["bid"] = Msg("must be grand or pass")
-    elif bid == "grand":
+    nullo = ctx.options.get("lead") == "bidder_left"
+    if bid == "nullo" and not nullo:
+        errors["bid"] = Msg("must be grand or pass: nullo is bid only with Parlett's leads")
+    elif bid not in ("grand", "pass", "nullo"):
+        errors["bid"] = Msg("must be grand, nullo or pass") if nullo else Msg("must be grand or pass")
+    elif bid in ("grand", "nullo"):
         bidder = seat(data.get("bidder"), 4, "bidder", errors)
         if "bidder" in errors and data.get("bidder") is None:
-            errors["bidder"] = Msg("is missing: who bid grand?")
+            errors["bidder"] = (
+                Msg("is missing: who bid grand?") if bid == "grand" else Msg("is missing: who bid nullo?")
+            )
         out["bidder"] = bidder
     elif data.get("bidder") is not None:
         errors["bidder"] = Msg("nobody bids in a pass game: leave it out")
@@ -98,6 +138,8 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
         value = ctx.options.get("grand_value", 1)
         if tricks[grand] >= 7:
             points[grand] = value * (tricks[grand] - 6)
+        elif ctx.options.get("grand_lost") == "bidder_loses":
+            points[grand] = -value * (7 - tricks[grand])
         else:
             points[other] = ctx.options["set_bonus"] * value * (tricks[other] - 6)
     else:
@@ -112,6 +154,16 @@ def hand_points(inp: Mapping[str, Any], ctx: HandContext) -> tuple[int, ...]:
 
 
 def leader(inp: Mapping[str, Any], ctx: HandContext) -> int:
+    """Option `lead`: the grand bidder's right and the dealer's left (seed 001), or the mirror, Parlett's, where a
+    nullo is led by the bidder's right."""
+    left = ctx.options.get("lead") == "bidder_left"
     if inp["bid"] == "grand":
+        return (inp["bidder"] + (1 if left else -1)) % 4
+    if inp["bid"] == "nullo":
         return (inp["bidder"] - 1) % 4
-    return (ctx.dealer + 1) % 4
+    return (ctx.dealer + (-1 if left else 1)) % 4
+
+
+def next_leader(ctx: HandContext) -> int:
+    """Before the bids are known, the leader of a pass game."""
+    return leader({"bid": "pass"}, ctx)

@@ -15,6 +15,7 @@ from typing import Any
 from scorekeeper.core.fields import is_int, require_fields, side_winner
 from scorekeeper.core.game import HandContext, ScoredHand, Sides, TableContext, one_seat_a_side, partnerships
 from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.numbers import Point
 from scorekeeper.core.options import Option, choice_option, int_option
 
 NAME = "scotch"
@@ -35,6 +36,8 @@ CARD_STEP = "cards"  # the card points, counted out between the ten and the ace
 TRICKS = {2: 18, 3: 12, 4: 9, 5: 7, 6: 6, 7: 5, 8: 4}  # all the cards dealt: 36, 35 with five or seven, 32 with eight
 VALUE_MAX = 100
 PACKET = 6  # two and three players play their 18 or 12 cards six at a time
+HAND_SIZE = 10  # option hand_size: two or three players are dealt ten each, the rest put aside
+HAND_SIZE_TABLES = (2, 3)
 
 
 def _check_values(value: Any) -> dict[str, int]:
@@ -54,6 +57,12 @@ def _check_values(value: Any) -> dict[str, int]:
             )
         merged[name] = v
     return {name: merged[name] for name in HONOURS}
+
+
+def _check_hand_size(value: Any) -> int | None:
+    if value is None or (is_int(value) and value == HAND_SIZE):
+        return value
+    raise ValueError(Msg("must be %(n)d (ten cards each, at two or three players) or null (all dealt)", n=HAND_SIZE))
 
 
 OPTIONS = {
@@ -77,6 +86,18 @@ OPTIONS = {
         Msg("Play in this many teams (seat s on team s mod k, partners never side by side), or none: each alone."),
         allow_none=True,
     ),
+    "hand_size": Option(
+        None,
+        _check_hand_size,
+        Msg(
+            "At two or three players: ten cards each, the rest put aside, so an honour may not be dealt "
+            '(en.shram.kiev.ua "Scottish Whist"); or all the cards dealt.'
+        ),
+        "int_or_none",
+        (),
+        HAND_SIZE,
+        HAND_SIZE,
+    ),
 }
 
 
@@ -92,6 +113,12 @@ def fitting_teams(n: int) -> list[int]:
 
 def check_options(table: TableContext) -> dict[str, str]:
     k, n = table.options.get("teams"), table.n_players
+    if table.options.get("hand_size") and n not in HAND_SIZE_TABLES:
+        return {
+            "options.hand_size": Msg(
+                "ten cards each is for two or three players, not %(n)d: all the cards are dealt", n=n
+            )
+        }
     if k is None or k in fitting_teams(n):
         return {}
     fits = fitting_teams(n)
@@ -113,7 +140,7 @@ def sides(table: TableContext) -> Sides:
 
 
 def cards(number: int, table: TableContext) -> int:
-    return TRICKS[table.n_players]
+    return table.options.get("hand_size") or TRICKS[table.n_players]
 
 
 def card_points(tricks: Sequence[int], sides: Sides, n: int, total: int) -> list[int]:
@@ -160,7 +187,7 @@ def _tricks(value: Any, k: int, total: int, errors: dict[str, str]) -> list[int]
 
 def _honours(
     value: Any, tricks: list[int] | None, the_sides: Sides, ctx: HandContext, errors: dict[str, str]
-) -> dict[str, int] | None:
+) -> dict[str, int | None] | None:
     """The side that captured each honour, in the honours' order; a side without a trick captured none (said only
     when the tricks are right, since they are what is checked against)."""
     k, known = len(the_sides), ", ".join(HONOURS)
@@ -175,14 +202,22 @@ def _honours(
         errors["honours"] = Msg("unknown honour %(honour)s (known: %(known)s)", honour=", ".join(unknown), known=known)
         return None
     missing = [h for h in HONOURS if h not in value]
+    if missing and ctx.options.get("hand_size"):
+        errors["honours"] = Msg(
+            "%(honour)s is missing: the side that captured it, or not dealt", honour=HONOUR_WORDS[missing[0]]
+        )
+        return None
     if missing:
         errors["honours"] = Msg(
             "%(honours)s missing: all five trump honours are always in play", honours=", ".join(missing)
         )
         return None
-    taken: dict[str, int] = {}
+    taken: dict[str, int | None] = {}
     for name in HONOURS:
         side = value[name]
+        if side is None and ctx.options.get("hand_size"):
+            taken[name] = None  # among the cards put aside: nobody captured it
+            continue
         if side is None:
             errors["honours"] = Msg(
                 "%(honour)s is missing: the side that captured it (all five are always in play)",
@@ -218,7 +253,10 @@ def _steps(inp: Mapping[str, Any], ctx: HandContext) -> list[tuple[str, list[int
                 steps.append((step, card_points(inp["tricks"], the_sides, ctx.n_players, ctx.cards)))
             continue
         points = [0] * width
-        points[inp["honours"][step]] = values[step]
+        side = inp["honours"][step]
+        if side is None:
+            continue  # not dealt: the count-out passes over it
+        points[side] = values[step]
         steps.append((step, points))
     return steps
 
@@ -242,6 +280,20 @@ def count_out(inp: Mapping[str, Any], ctx: HandContext) -> tuple[bool, int | Non
             leaders = [s for s in over if running[s] == best]
             return True, leaders[0] if len(leaders) == 1 else None
     return False, None
+
+
+def reached(inp: Mapping[str, Any], ctx: HandContext) -> dict[int, tuple[str, Point]]:
+    """Each side that reaches the target as the deal is counted out from the totals before it: the step at which it
+    first stands at or over it (a step that brought it points) and its running total then, in the order reached."""
+    target = ctx.options["target"]
+    running = list(ctx.totals) if ctx.totals else [0] * len(sides(ctx))
+    out: dict[int, tuple[str, Point]] = {}
+    for step, points in _steps(inp, ctx):
+        running = [r + p for r, p in zip(running, points)]
+        for s, (r, p) in enumerate(zip(running, points)):
+            if p and r >= target and s not in out:
+                out[s] = (step, r)
+    return out
 
 
 def game_end(hand: ScoredHand, ctx: HandContext) -> tuple[bool, int | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import VARIANTS, game_context
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
 from scorekeeper.variants import view_shared as shared
@@ -26,10 +26,15 @@ OPTION_LABELS = shared.labels(
     values=_l("Honours' values (jack, ten, ace, king, queen)"),
     card_points=_l("Card points"),
     teams=_l("Teams (none: each plays alone)"),
+    hand_size=_l("Cards dealt"),
 )
+NOT_DEALT = "out"  # the honour button of a card put aside (option hand_size): the input's null
 CHOICE_LABELS = {
     "excess": _l("a point per card taken beyond one's share"),
     "none": _l("none: only the honours count"),
+    # option hand_size, a select of its one number or none (templates: name=value)
+    "hand_size=": _l("all the cards"),
+    "hand_size=10": _l("ten each, the rest put aside (two or three players)"),
 }
 FIELD_LABELS = {"honours": _l("Trump honours")}
 PLAYER_HINT = _l(
@@ -64,6 +69,11 @@ def _whole(value):
     return None if value in (None, "") else number_or_raw(value, negative=True)
 
 
+def _aside(ctx) -> bool:
+    """Ten each at two or three (option hand_size): the rest is put aside, so an honour may not be dealt."""
+    return bool(ctx.options.get("hand_size"))
+
+
 class HandForm(BaseHandForm):
     t0 = radio()
     t1 = radio()
@@ -86,12 +96,16 @@ class HandForm(BaseHandForm):
             tricks = entered + [total - sum(entered)]
         else:
             tricks = entered + [None]
-        return {"tricks": tricks, "honours": {h: _whole(self[h].data) for h in HONOURS}}
+        if not _aside(ctx):
+            return {"tricks": tricks, "honours": {h: _whole(self[h].data) for h in HONOURS}}
+        # cards put aside: an honour tapped "not dealt" is null, one not tapped is left out for the scorer to name
+        taps = {h: self[h].data for h in HONOURS if self[h].data not in (None, "")}
+        return {"tricks": tricks, "honours": {h: None if v == NOT_DEALT else _whole(v) for h, v in taps.items()}}
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
         data = {f"t{s}": t for s, t in enumerate(inp["tricks"][:-1])}
-        data.update(inp["honours"])
+        data.update({h: NOT_DEALT if side is None else side for h, side in inp["honours"].items()})
         return data
 
 
@@ -115,8 +129,12 @@ def buttons(form, ctx, side_names) -> dict:
     entered = [_whole(form[name].data) for name in rows]
     rest = total - sum(entered) if all(isinstance(t, int) for t in entered) else None
     letters, names, values = _letters(), _honour_names(), ctx.options["values"]
+    aside = _aside(ctx)
     for h in HONOURS:
         form[h].choices = [SelectChoice(str(s), name) for s, name in enumerate(side_names)]
+        if aside:
+            form[h].choices.append(SelectChoice(NOT_DEALT, _("not dealt")))
+    buttons_a_row = width + 1 if aside else width
     return {
         "pair": pair,
         "total": total,
@@ -127,7 +145,7 @@ def buttons(form, ctx, side_names) -> dict:
         "rest_over": rest is not None and rest < 0,
         "last_side": width - 1,
         "honour_rows": [(h, letters[h], names[h], values[h]) for h in HONOURS],
-        "honour_cols": width if width <= HONOUR_ROW else (width + 1) // 2,
+        "honour_cols": buttons_a_row if buttons_a_row <= HONOUR_ROW else (buttons_a_row + 1) // 2,
         "hidden": set(TRICK_FIELDS[width - 1 :]),
     }
 
@@ -137,6 +155,8 @@ def _held(inp) -> dict[int, str]:
     letters, held = _letters(), {}
     for h in HONOURS:
         side = inp["honours"][h]
+        if side is None:
+            continue  # not dealt
         held[side] = f"{held[side]} {letters[h]}" if side in held else letters[h]
     return held
 
@@ -144,20 +164,92 @@ def _held(inp) -> dict[int, str]:
 def hand_words(inp, ctx) -> str:
     names = words.side_names(ctx.players, VARIANTS[ctx.variant].sides(ctx))
     held = _held(inp)
-    return _(
+    text = _(
         "Tricks %(tricks)s; honours: %(honours)s",
         tricks="–".join(map(str, inp["tricks"])),
         honours=", ".join(f"{names[s]} {held[s]}" for s in sorted(held)),
     )
+    out = [_letters()[h] for h in HONOURS if inp["honours"][h] is None]
+    return _("%(text)s; not dealt: %(honours)s", text=text, honours=" ".join(out)) if out else text
+
+
+GLUE = "\u00a0"  # inside one entry of a cell: its tricks ("3 tr."), its honours ("10 Q"), broken only between them
 
 
 def cell_words(inp, ctx) -> list[str]:
+    """Each side's tricks and honours, two entries a line may break between but never inside (issue 33: the team PDF
+    printed "3 st. 10" / "D")."""
     held, template = _held(inp), _("%(n)d tr.")
     out = []
     for s, t in enumerate(inp["tricks"]):
-        text = template % {"n": t}
-        out.append(f"{text} {held[s]}" if s in held else text)
+        text = (template % {"n": t}).replace(" ", GLUE)
+        out.append(f"{text} {held[s].replace(' ', GLUE)}" if s in held else text)
     return out
+
+
+def _step_words() -> dict[str, str]:
+    return {
+        "ten": _("the ten"),
+        "cards": _("the card points"),
+        "ace": _("the ace"),
+        "king": _("the king"),
+        "queen": _("the queen"),
+        "jack": _("the jack"),
+    }
+
+
+def outcome_lines(protokoll, side_names) -> list[str]:
+    """A game decided by the count-out says so (issue 33: the side with more points thought the app was wrong): who
+    reached the target first in the last deal, at which step, and who came later."""
+    if not protokoll.finished or not protokoll.hands:
+        return []
+    last = protokoll.hands[-1]
+    ctx = game_context(VARIANTS[NAME], protokoll, last.number)
+    over = rules.reached(last.input, ctx)
+    if len(over) < 2:
+        return []
+    target, steps, finals = ctx.options["target"], _step_words(), protokoll.totals
+    order = list(over)
+    first_step = over[order[0]][0]
+    together = [s for s in order if over[s][0] == first_step]
+    if protokoll.winner is None:
+        return [
+            _(
+                "%(sides)s reached %(target)d together with %(step)s when the last deal was counted out, level: a draw.",
+                sides=", ".join(side_names[s] for s in together),
+                target=target,
+                step=steps[first_step],
+            )
+        ]
+    winner = protokoll.winner
+    step, total = over[winner]
+    lines = [
+        _(
+            "%(side)s reached %(target)d first when the last deal was counted out (ten, cards, ace, king, queen, "
+            "jack): at %(step)s, with %(total)d.",
+            side=side_names[winner],
+            target=target,
+            step=steps[step],
+            total=total,
+        )
+    ]
+    for s in order:
+        if s == winner:
+            continue
+        later, _total = over[s]
+        if later == step:  # the card points took both over: the higher after them
+            lines.append(_("%(side)s reached it with the same step, lower.", side=side_names[s]))
+        elif finals[s] > finals[winner]:
+            lines.append(
+                _(
+                    "%(side)s reached it later, at %(step)s: more points in the end, but the count-out decides.",
+                    side=side_names[s],
+                    step=steps[later],
+                )
+            )
+        else:
+            lines.append(_("%(side)s reached it later, at %(step)s.", side=side_names[s], step=steps[later]))
+    return lines
 
 
 def house_rules(table) -> list[tuple[str, str]]:
@@ -181,7 +273,11 @@ def house_rules(table) -> list[tuple[str, str]]:
                 tricks,
                 deck=rules.deck(n),
             )
-            + (_(" (played in packets of six)") if tricks > rules.PACKET else ""),
+            + (_(" (played in packets of six)") if tricks > rules.PACKET else "")
+            if not options.get("hand_size")
+            else _(
+                "%(deck)d cards, ten each dealt, the rest put aside: an honour may not be dealt", deck=rules.deck(n)
+            ),
         ),
         (_("Several over in one deal"), _("counted out: ten, cards, ace, king, queen, jack")),
     ]
@@ -196,6 +292,6 @@ def blank_columns(table) -> list[tuple[str, str]]:
 
 def csv_columns(table, side_names) -> list:
     def honour(h):
-        return h, lambda inp: side_names[inp["honours"][h]]
+        return h, lambda inp: "" if inp["honours"][h] is None else side_names[inp["honours"][h]]
 
     return shared.per_side("tricks", side_names) + [honour(h) for h in HONOURS]

@@ -12,7 +12,16 @@ GAME = {
 FORM_HANDS = [{"bid": "grand-2", "tricks": "5"}, {"bid": "pass", "tricks": "4"}]
 BLANK_COLUMNS = ["Grand by / pass", "Tricks"]
 LONG = ({"target": 100}, None)
-OPTION_SETS = [{}, {"set_bonus": 1}, {"pass_scoring": "under_seven"}, {"target": 25}, {"target": 100}]
+OPTION_SETS = [
+    {},
+    {"set_bonus": 1},
+    {"pass_scoring": "under_seven"},
+    {"target": 25},
+    {"target": 100},
+    {"grand_lost": "bidder_loses"},
+    {"preset": "parlett"},
+    {"preset": "south_dakota"},
+]
 CONTEXT_FREE = True
 
 
@@ -31,9 +40,11 @@ def long_hands(n: int, seed: int = 1) -> list[dict]:
 
 def hand(draw, setup, index):
     a = draw(st.integers(0, 13))
-    if draw(st.booleans()):
-        return {"bid": "grand", "bidder": draw(st.integers(0, 3)), "tricks": [a, 13 - a]}
-    return {"bid": "pass", "tricks": [a, 13 - a]}
+    bids = ["grand", "pass"] + (["nullo"] if setup.options.get("lead") == "bidder_left" else [])
+    bid = draw(st.sampled_from(bids))
+    if bid == "pass":
+        return {"bid": "pass", "tricks": [a, 13 - a]}
+    return {"bid": bid, "bidder": draw(st.integers(0, 3)), "tricks": [a, 13 - a]}
 
 
 def from_csv(row, game):

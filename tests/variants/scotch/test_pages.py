@@ -39,6 +39,7 @@ def test_a_game_in_two_teams_through_the_api(api):
         "values": {"jack": 11, "ten": 10, "ace": 4, "king": 3, "queen": 2},
         "card_points": "excess",
         "teams": 2,
+        "hand_size": None,
     }
     # 5–4: 20 cards against the 18 dealt to a pair, +2; 11 + 4 against 10 + 3 + 2.
     hand = api.hand(game, {"tricks": [5, 4], "honours": honours(0, 1, 0, 1, 1)})

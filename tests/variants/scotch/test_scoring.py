@@ -72,7 +72,13 @@ def test_teams_out_of_range(k):
 
 
 def test_default_options_are_listed_in_full():
-    assert game().options == {"target": 41, "values": DEFAULT_VALUES, "card_points": "excess", "teams": None}
+    assert game().options == {
+        "target": 41,
+        "values": DEFAULT_VALUES,
+        "card_points": "excess",
+        "teams": None,
+        "hand_size": None,
+    }
 
 
 def test_values_left_out_keep_their_defaults():

@@ -1,10 +1,12 @@
 // Danish whist's hand form (variants/danish/view.py: SCRIPT): gode and sans fill in their trump, a sol hides the
-// trump and partner, and the ladder folds to the chosen bid so the rest fits one screen. The form works without it.
+// trump, ace and partner (a trick bid the gå med players), and the ladder folds to the chosen bid so the rest fits
+// one screen. The form works without it.
 (function () {
   "use strict";
   var form = document.querySelector("form.hand");
   if (!form) return;
   var trickBid = form.querySelector(".trick-bid");
+  var gaaMed = form.querySelector(".gaa-med");
   function pick(name, value) {
     var input = form.querySelector('input[name="' + name + '"][value="' + value + '"]');
     if (input) input.checked = true;
@@ -15,6 +17,7 @@
     var value = chosen.value;
     var solo = !/^\d/.test(value);
     if (trickBid) trickBid.classList.toggle("hidden-solo", solo);
+    if (gaaMed) gaaMed.classList.toggle("hidden-solo", !solo); // only a sol can be joined
     if (solo) return;
     if (/-gode$/.test(value)) pick("trump", "clubs");
     else if (/-sans$/.test(value)) pick("trump", "none");

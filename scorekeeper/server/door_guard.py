@@ -1,0 +1,223 @@
+"""The door's guard: one client's excess requests refused before Flask, so that it never holds the threads another
+table's hand entry needs (issue 34, F-S1).
+
+The server has a few threads (`scorekeeper serve`: 8), and every request holds one from the moment a thread takes it
+until its answer is written. A stranger with 40 connections asking for heavy pages was answered `429` by
+server/heavy.py, but each of those refusals went through Flask (the session, the limiter, a row read): thousands a
+second, each a thread's turn and the interpreter's time, while the table's hand waited for both. This layer, the
+outermost of the WSGI app, counts each client's requests in flight and answers the excess itself, in a few
+microseconds, without Flask, the session or the database:
+
+- a read (GET, HEAD, …) of an address that has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64
+  has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
+  the threads, and the others always find one free. A write is counted but never refused here: a table is never
+  refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
+- a path that server/heavy.py has counted as a heavy read (it says so by `mark`, as it counts it; the door remembers
+  the path, without its query, for HEAVY_PATH_SECONDS) is answered `429` while its client (`guard.client`: the
+  address, an IPv6 /64) has HEAVY_READS_PER_ADDRESS heavy requests in flight: what heavy.py would answer (with its
+  Retry-After), before Flask.
+
+A client is the address as server/proxy.py makes it (werkzeug's ProxyFix rule over PROXY_FIX hops of
+X-Forwarded-For), an IPv6 address whole and its /64 together, as the connection caps count them (docs/operations.md,
+"One address or many"). Each process counts its own requests. The refusal has no body: a browser shows its own page
+for 429, in its own language, and the phones' scripts wait and ask again. REQUESTS_PER_ADDRESS null (or 0, its
+default under TESTING) turns the door off.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+from collections import Counter
+
+from werkzeug.http import parse_list_header
+
+from scorekeeper.clubs.service import client_key
+
+MARK = "scorekeeper.door_guard.heavy"  # in the environ: what server/heavy.py calls (`mark`) when it counts a heavy read
+HEAVY_PATH_SECONDS = 300  # how long a path counted heavy is remembered as heavy (a game only grows past the bound)
+HEAVY_PATHS = 4096
+READS_RETRY_AFTER = 1  # seconds: a read over its address's share waits for one of its own to finish
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+log = logging.getLogger("scorekeeper.server.door_guard")
+
+
+def mark(environ, retry_after: int) -> None:
+    """Said by server/heavy.py of a request it counts against its client's heavy reads, with the Retry-After of its
+    refusals (nothing, when the door is off)."""
+    counted = environ.get(MARK)
+    if counted is not None:
+        counted(retry_after)
+
+
+class _Entry:
+    """A request in the server: whom it counts against, and whether as a heavy read."""
+
+    __slots__ = ("address", "network", "heavy")
+
+    def __init__(self, address: str, network: str):
+        self.address, self.network, self.heavy = address, network, False
+
+    def counted(self) -> tuple[str, ...]:
+        return (self.address,) if self.network == self.address else (self.address, self.network)
+
+
+@functools.lru_cache(maxsize=4096)
+def _whom(remote: str) -> tuple[str, str]:
+    """The address a request counts against (an IPv6 one whole) and its client for heavy reads (an IPv6 /64): parsed
+    once per address, not per request."""
+    return client_key(remote, whole=True), client_key(remote)
+
+
+def _refusal(retry_after: int) -> list[tuple[str, str]]:
+    return [
+        ("Retry-After", str(retry_after)),
+        ("Content-Length", "0"),
+        ("Cache-Control", "no-store"),
+    ]
+
+
+class DoorGuard:
+    def __init__(
+        self,
+        wsgi_app,
+        per_address: int,
+        per_network: int | None,
+        heavy_per_client: int | None,
+        proxy_hops: int = 0,
+    ):
+        self.wsgi_app = wsgi_app
+        self.per_address = per_address
+        self.per_network = per_network
+        self.heavy_per_client = heavy_per_client
+        self.hops = proxy_hops
+        self.lock = threading.Lock()
+        self.in_flight: Counter[str] = Counter()  # address, and an IPv6 address's /64 → requests in the server
+        self.heavy: Counter[str] = Counter()  # guard.client → known heavy reads in the server
+        self.heavy_paths: dict[str, tuple[int, float]] = {}  # path → its Retry-After, until when (the oldest first)
+        self.refused = 0
+        self._warned = float("-inf")
+
+    def client(self, environ) -> str:
+        """The client as server/proxy.py's ProxyFix makes it (werkzeug's rule: the `hops`-th value of X-Forwarded-For
+        from the right, when there are that many; else the connection's address), without its copy of the environ."""
+        if self.hops:
+            forwarded = environ.get("HTTP_X_FORWARDED_FOR")
+            if forwarded:
+                values = parse_list_header(forwarded)
+                if len(values) >= self.hops:
+                    return values[-self.hops]
+        return environ.get("REMOTE_ADDR") or ""
+
+    def __call__(self, environ, start_response):
+        remote = self.client(environ)
+        entry = _Entry(*_whom(remote))
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+        read = environ.get("REQUEST_METHOD") not in WRITES
+        address, network = entry.address, entry.network
+        with self.lock:
+            known = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
+            heavy = known[0] if known is not None and known[1] > time.monotonic() else None
+            if heavy and self.heavy[network] >= self.heavy_per_client:
+                refused = heavy
+            elif read and (
+                self.in_flight[address] >= self.per_address
+                or (network != address and self.per_network is not None and self.in_flight[network] >= self.per_network)
+            ):
+                refused = READS_RETRY_AFTER
+            else:
+                refused = None
+                for key in entry.counted():
+                    self.in_flight[key] += 1
+                if heavy:
+                    entry.heavy = True
+                    self.heavy[network] += 1
+        if refused is not None:
+            self._refuse(address)
+            start_response("429 Too Many Requests", _refusal(refused))
+            return [b""]
+        # heavy.py counts the request (it may be the path's first): from then on it counts here too, and the path's
+        # next requests over the bound are refused here
+        environ[MARK] = lambda retry_after: self._heavy(entry, path, retry_after)
+        try:
+            body = self.wsgi_app(environ, start_response)
+        except BaseException:
+            self._leave(entry)
+            raise
+        return _Counted(body, lambda: self._leave(entry))
+
+    def _heavy(self, entry: _Entry, path: str, retry_after: int) -> None:
+        with self.lock:
+            self.heavy_paths.pop(path, None)
+            if len(self.heavy_paths) >= HEAVY_PATHS:
+                del self.heavy_paths[next(iter(self.heavy_paths))]
+            self.heavy_paths[path] = (retry_after, time.monotonic() + HEAVY_PATH_SECONDS)
+            if not entry.heavy:
+                entry.heavy = True
+                self.heavy[entry.network] += 1
+
+    def _leave(self, entry: _Entry) -> None:
+        with self.lock:
+            for key in entry.counted():
+                self.in_flight[key] -= 1
+                if self.in_flight[key] <= 0:
+                    del self.in_flight[key]
+            if entry.heavy:
+                self.heavy[entry.network] -= 1
+                if self.heavy[entry.network] <= 0:
+                    del self.heavy[entry.network]
+
+    def _refuse(self, address: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.refused += 1
+            if now - self._warned < 60:
+                return
+            self._warned, refused, self.refused = now, self.refused, 0
+        log.warning(
+            "%s asks for more than its share of the server; %d requests refused before the app", address, refused
+        )
+
+
+class _Counted:
+    """The app's answer, handed on as it is; the request leaves the count when the server closes it (its last byte
+    written: the thread is free then), as WSGI says a server closes every answer."""
+
+    def __init__(self, body, leave):
+        self.body = body
+        self.leave = leave
+
+    def __iter__(self):
+        yield from self.body
+        self._leave()  # all of it handed to the server (a test client may never close it)
+
+    def _leave(self):
+        leave, self.leave = self.leave, None
+        if leave is not None:
+            leave()
+
+    def close(self):
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._leave()
+
+
+def init_app(app) -> None:
+    """The guard as the outermost layer of the app's WSGI stack (outside the live door), unless REQUESTS_PER_ADDRESS
+    is null or 0."""
+    per_address = app.config.get("REQUESTS_PER_ADDRESS")
+    if not per_address:
+        return
+    app.wsgi_app = DoorGuard(
+        app.wsgi_app,
+        per_address,
+        app.config.get("REQUESTS_PER_NETWORK"),
+        app.config.get("HEAVY_READS_PER_ADDRESS"),
+        int(app.config.get("PROXY_FIX") or 0),
+    )

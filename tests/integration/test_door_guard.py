@@ -1,0 +1,259 @@
+"""Issue 34, F-S1: one client's flood of reads is refused before Flask, and another table's hand entry finds a thread.
+
+The served test failed on the main of 2026-12-02: a stranger's 24 connections asking again and again for a 100-hand
+game's protokoll (drawn anew for each made-up query, and not a heavy read to server/heavy.py) were all let into the
+server's 8 threads, none refused; and every refusal of its heavy reads went through Flask (a page in words). Now a
+made-up query is sent to the page without it, and the stranger's `?changed=…` (not kept) is within its bound.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.server.door_guard import DoorGuard
+
+STRANGER = "127.0.0.2"
+
+
+def _start(tmp_path):
+    from bench.slow_clients import free_port
+
+    port = free_port()
+    env = {
+        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+        "SCOREKEEPER_LOG_LEVEL": "WARNING",
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ["PYTHONPATH"],
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+            return proc, port
+        except OSError as exc:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise AssertionError("the server did not start") from exc
+            time.sleep(0.2)
+
+
+def _call(port, method, path, body=None, headers=None, source=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120, source_address=(source, 0) if source else None)
+    try:
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers or {})
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+def _import(port, hands, source):
+    from bench.run import game_data
+
+    status, body = _call(
+        port,
+        "POST",
+        "/api/games/import",
+        game_data("danish", hands),
+        {"Content-Type": "application/json"},
+        source,
+    )
+    assert status == 201, body[:300]
+    return json.loads(body)
+
+
+@pytest.mark.needs_program
+@pytest.mark.slow  # a served instance, two imported games and a flood of 24 connections
+def test_a_strangers_flood_is_refused_before_the_app_and_a_table_enters_its_hands(tmp_path):
+    proc, port = _start(tmp_path)
+    try:
+        table = json.loads(
+            _call(
+                port,
+                "POST",
+                "/api/games",
+                {"variant": "danish", "players": ["A", "B", "C", "D"]},
+                {"Content-Type": "application/json"},
+            )[1]
+        )
+        medium = _import(port, 100, STRANGER)  # its protokoll: not a heavy read, drawn anew for every query
+        big = _import(port, 150, STRANGER)
+        paths = [f"/g/{medium['id']}?changed={{}}", f"/g/{big['id']}/print?x={{}}", f"/g/{big['id']}/hands.xlsx?x={{}}"]
+        answers: list[tuple[str, int, int]] = []
+        stop = threading.Event()
+
+        def flood(n):
+            conn = None
+            i = 0
+            while not stop.is_set():
+                path = paths[(n + i) % len(paths)].format(n * 1000 + i)
+                i += 1
+                try:
+                    if conn is None:
+                        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120, source_address=(STRANGER, 0))
+                    conn.request("GET", path)
+                    answer = conn.getresponse()
+                    body = answer.read()
+                    answers.append((path.split("?")[0], answer.status, len(body)))
+                except (OSError, http.client.HTTPException):
+                    if conn is not None:
+                        conn.close()
+                    conn = None
+            if conn is not None:
+                conn.close()
+
+        strangers = [threading.Thread(target=flood, args=(n,), daemon=True) for n in range(24)]
+        for s in strangers:
+            s.start()
+        try:
+            while len(answers) < 100:  # the flood is on
+                time.sleep(0.05)
+            for _ in range(3):
+                status, body = _call(
+                    port,
+                    "POST",
+                    f"/api/games/{table['id']}/hands",
+                    {"passed": True},
+                    {"Content-Type": "application/json", "X-Edit-Key": table["edit_key"]},
+                )
+                assert status == 201, body[:300]
+            flooding = not any(not s.is_alive() for s in strangers)
+        finally:
+            stop.set()
+            for s in strangers:
+                s.join(120)
+        assert flooding  # the hands were entered while every connection of the stranger's was still asking
+        assert any(status == 200 for _, status, _ in answers)  # the stranger is served its share
+        for game in (medium, big):
+            mine = [(status, size) for path, status, size in answers if path.startswith(f"/g/{game['id']}")]
+            # over its client's bound, a read of the stranger's is refused before Flask: no page drawn, not even the
+            # refusal's, and it holds no more of the threads
+            assert any(status == 429 and size == 0 for status, size in mine), sorted(set(mine))[:5]
+        assert not any(status >= 500 for _, status, _ in answers)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+# ---------------------------------------------------------------- whom the door counts
+
+
+def _held(app):
+    """The app's door, with the app inside it made to wait in every request until `release` is set."""
+    door = app.wsgi_app
+    assert isinstance(door, DoorGuard)
+    inner = door.wsgi_app
+    release, entered = threading.Event(), threading.Semaphore(0)
+
+    def waiting(environ, start_response):
+        entered.release()
+        release.wait(30)
+        return inner(environ, start_response)
+
+    door.wsgi_app = waiting
+    return release, entered
+
+
+def _get(app, out, **environ):
+    headers = environ.pop("headers", {})
+    out.append(app.test_client().get("/healthz", environ_base=environ, headers=headers).status_code)
+
+
+def _hold(app, entered, n, **environ):
+    answers: list[int] = []
+    threads = [threading.Thread(target=_get, args=(app, answers), kwargs=environ) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for _ in threads:
+        assert entered.acquire(timeout=30)
+    return threads, answers
+
+
+def test_the_door_counts_the_client_behind_the_proxy(db_path):
+    app = create_app({"DATABASE": db_path, "TESTING": True, "PROXY_FIX": 1, "REQUESTS_PER_ADDRESS": 2})
+    release, entered = _held(app)
+    proxy = {"REMOTE_ADDR": "10.0.0.9"}
+    threads, answers = _hold(app, entered, 2, headers={"X-Forwarded-For": "203.0.113.5"}, **proxy)
+    try:
+        out: list[int] = []
+        _get(app, out, headers={"X-Forwarded-For": "203.0.113.5"}, **proxy)
+        assert out == [429]  # the third read of the client the proxy names
+        other = threading.Thread(target=_get, args=(app, out), kwargs={"headers": {"X-Forwarded-For": "203.0.113.6"}})
+        other.start()
+        assert entered.acquire(timeout=30)  # another client behind the same proxy is let in
+        posted: list[int] = []
+
+        def write():
+            headers = {"X-Forwarded-For": "203.0.113.5"}
+            posted.append(app.test_client().post("/api/games/x/hands", environ_base=proxy, headers=headers).status_code)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        assert entered.acquire(timeout=30)  # a write is counted, never refused by the door
+    finally:
+        release.set()
+        for t in [*threads, other, writer]:
+            t.join(30)
+    assert answers == [200, 200] and out == [429, 200] and posted and posted[0] != 429
+
+
+def test_the_door_counts_an_ipv6_phone_by_itself_and_its_network_together(db_path):
+    app = create_app({"DATABASE": db_path, "TESTING": True, "REQUESTS_PER_ADDRESS": 2, "REQUESTS_PER_NETWORK": 3})
+    release, entered = _held(app)
+    threads, answers = _hold(app, entered, 2, REMOTE_ADDR="2001:db8::1")
+    try:
+        out: list[int] = []
+        _get(app, out, REMOTE_ADDR="2001:db8::1")
+        assert out == [429]
+        more, answers2 = _hold(app, entered, 1, REMOTE_ADDR="2001:db8::2")  # another phone of the same Wi-Fi
+        _get(app, out, REMOTE_ADDR="2001:db8::3")
+        assert out == [429, 429]  # the /64 has its three
+        elsewhere, answers3 = _hold(app, entered, 1, REMOTE_ADDR="2001:db8:1::1")  # another network: its own
+    finally:
+        release.set()
+        for t in [*threads, *more, *elsewhere]:
+            t.join(30)
+    assert answers == [200, 200] and answers2 == [200] and answers3 == [200] and out == [429, 429]
+
+
+def test_a_made_up_query_on_the_protokoll_is_sent_to_the_page_without_it(client, api):
+    game = api.create("danish")
+    r = client.get(f"/g/{game['id']}?x=1&lang=da&y=2")
+    assert r.status_code == 302 and r.headers["Location"] == f"/g/{game['id']}?lang=da"
+    r = client.get(f"/g/{game['id']}?x=1")
+    assert r.status_code == 302 and r.headers["Location"] == f"/g/{game['id']}"
+    assert client.get(f"/g/{game['id']}?lang=da&changed=1").status_code == 200
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("forwarded", [None, "", "203.0.113.5", "198.51.100.1, 203.0.113.5", 'a,"b, c" ,d', " , "])
+def test_the_door_sees_the_client_proxy_py_sees(forwarded, hops):
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    environ = {"REMOTE_ADDR": "10.0.0.9", "REQUEST_METHOD": "GET", "PATH_INFO": "/"}
+    if forwarded is not None:
+        environ["HTTP_X_FORWARDED_FOR"] = forwarded
+    seen = ProxyFix(lambda env, _start: env["REMOTE_ADDR"], x_for=hops)(dict(environ), None)
+    assert DoorGuard(None, 6, 6, 2, proxy_hops=hops).client(environ) == seen
