@@ -1,8 +1,7 @@
-"""A club evening on paper (print/evening.html) as the PDF renderer's document (paper/draw.py draws it with
-ReportLab): the evening's result (standings, prizes, money, who pays whom) and the card its tables were scored by on
-the first page, then each table's sheet on a page of its own, drawn by the same blocks as a game's sheet
-(games/document.sheet_blocks) with its own title in the footer. The same words in the same order as the print
-page (tests/integration/test_pdf_text.py)."""
+"""A club evening's paper as one model (games/document.py says how): the evening's result (standings, prizes, money,
+who pays whom) and the card its tables were scored by on the first page, then each table's sheet on a page of its
+own, the same blocks as a game's sheet (games/document.sheet_blocks) with its own title in the footer. The print page
+(templates/print/evening.html) and the PDF (paper/draw.py) both draw these blocks."""
 
 from __future__ import annotations
 
@@ -15,11 +14,12 @@ def _h2(text: str, small: str | None = None) -> list[dict]:
     return [{"kind": "space", "mm": 4}, {"kind": "h2", "text": text, "small": small}, {"kind": "space", "mm": 1}]
 
 
-def _balances(header: list[str], rows: list[list], left: int = 1) -> dict:
+def _balances(header: list[str], rows: list[list], css: str, left: int = 1) -> dict:
     """.evening-paper .balances: amounts to the right, the names (and the first column up to `left`) to the left."""
     columns = [{"align": "left" if i < left else "right", "size": 9} for i in range(len(header))]
     return {
         "kind": "table",
+        "css": f"balances {css}",
         "columns": columns,
         "stretch": False,
         "header": [[{"text": h, "align": "left" if i < left else "right"} for i, h in enumerate(header)]],
@@ -31,7 +31,7 @@ def _balances(header: list[str], rows: list[list], left: int = 1) -> dict:
 
 
 def result_blocks(club_name: str, evening: dict) -> list[dict]:
-    """The evening's result, as print/evening.html's first section says it."""
+    """The evening's result: its head, standings, prizes, money and who pays whom."""
     currency = evening["currency"]
     when = day(evening["date"])
     facts = ""
@@ -42,41 +42,37 @@ def result_blocks(club_name: str, evening: dict) -> list[dict]:
     if evening.get("format_text"):
         facts += " · " + evening["format_text"]
     blocks: list[dict] = [
-        {"kind": "p", "text": club_name.upper(), "size": 8, "color": "#444444"},
-        {"kind": "title", "text": _("Result of %(date)s", date=when), "size": 15},
+        {"kind": "head", "kicker": club_name, "title": _("Result of %(date)s", date=when), "line": facts},
     ]
-    if facts:
-        blocks.append({"kind": "p", "text": facts})
-    blocks.append({"kind": "hr"})
     halves = evening["halves_count"] > 1
     header = [_("Place"), _("Member")]
     header += [_("Half %(n)d", n=n) for n in range(1, evening["halves_count"] + 1)] if halves else []
     header += [_("Points")] + ([_("Net")] if evening["has_money"] else [])
     rows = []
     for p in evening["places"]:
-        row = [f"{p['place']}{'=' if p['shared'] else ''}", {"text": p["name"], "bold": True}]
+        row = [f"{p['place']}{'=' if p['shared'] else ''}", {"text": p["name"], "bold": True, "th": True}]
         row += [str(h) for h in p["halves"]] if halves else []
         row.append(str(p["points"]))
         if evening["has_money"]:
             row.append(money(p["net"], currency))
         rows.append(row)
     blocks += _h2(_("The evening's standings"))
-    blocks.append(_balances(header, rows, left=2))
+    blocks.append(_balances(header, rows, "places", left=2))
     if evening["prizes"]:
         items = []
         for p in evening["prizes"]:
             value = str(p["value"]) + (", " + _("shared") if p["shared"] else "")
-            items.append(f"{p['label']}: {', '.join(p['winners'])} ({value})")
-        blocks += [*_h2(_("Prizes")), {"kind": "list", "items": items}]
+            items.append({"label": f"{p['label']}:", "text": f"{', '.join(p['winners'])} ({value})"})
+        blocks += [*_h2(_("Prizes")), {"kind": "list", "css": "prize-list", "items": items}]
     if evening["has_money"]:
         rows = [
-            [{"text": m["name"], "bold": True}, money(m["winnings"]), money(m["fee"]), money(m["net"])]
+            [{"text": m["name"], "bold": True, "th": True}, money(m["winnings"]), money(m["fee"]), money(m["net"])]
             for m in evening["members"]
         ]
         if evening.get("kitty"):
-            rows.append([{"text": _("Kitty"), "bold": True}, "", "", money(evening["kitty"])])
+            rows.append([{"text": _("Kitty"), "bold": True, "th": True}, "", "", money(evening["kitty"])])
         blocks += _h2(_("Money"), currency)
-        blocks.append(_balances([_("Member"), _("Before fee"), _("Fee"), _("Net")], rows))
+        blocks.append(_balances([_("Member"), _("Before fee"), _("Fee"), _("Net")], rows, "money"))
     if evening["has_money"] or evening.get("kitty"):
         how = _("through the kitty") if evening["settlement"] == "kitty" else _("pairwise")
         blocks += _h2(_("Settling up"), how)
@@ -90,27 +86,35 @@ def result_blocks(club_name: str, evening: dict) -> list[dict]:
                 )
                 for p in evening["payments"]
             ]
-            blocks.append({"kind": "list", "items": payments})
+            blocks.append({"kind": "list", "css": "payments", "items": payments})
         else:
             blocks.append({"kind": "p", "text": _("Nobody owes anything.")})
-    return blocks
+    return [{"kind": "section", "css": "evening-result", "id": "evening-result", "blocks": blocks}]
 
 
 def evening_document(ctx: dict) -> dict:
-    """The evening's PDF: its result, then a page per table's sheet (print/evening.html)."""
+    """The evening's paper: its result, the cards its tables were scored by (each once), then a page per table's
+    sheet."""
     club_name, evening = ctx["club"].name, ctx["evening"]
     title = _("Result of %(date)s", date=day(evening["date"]))
     blocks = result_blocks(club_name, evening)
     for card in ctx.get("cards", ()):
         if card["tables"]:
-            blocks += [{"kind": "space", "mm": 4}, {"kind": "p", "text": card["tables"], "bold": True}]
+            blocks += [
+                {"kind": "space", "mm": 4},
+                {"kind": "p", "text": card["tables"], "bold": True, "css": "tariff-tables"},
+            ]
         blocks += tariff_blocks(card["matrix"])
     for sheet in ctx["sheets"]:
-        blocks += [
-            {"kind": "page_break"},
-            {"kind": "running", "footer": sheet_title(sheet)},
-            *sheet_blocks(sheet, tariff=False),
-        ]
+        blocks.append(
+            {
+                "kind": "section",
+                "css": f"table-sheet variant-{sheet['game']['variant']} sides-{len(sheet['sides'])}",
+                "break": True,
+                "footer": sheet_title(sheet),
+                "blocks": sheet_blocks(sheet, tariff=False),
+            }
+        )
     return {
         "title": f"{club_name} · {title}",
         "lang": html_lang(),

@@ -1,8 +1,8 @@
-"""A whist drive's paper as the PDF renderer's documents (paper/draw.py draws them with ReportLab): the table
-cards, the score cards (four A6 to an A4 sheet), the tally cards, the standings (everyone's, and the organiser's with
-the money) and the blank score cards (two A5 to a sheet), from the same contexts as their print pages
-(drives/present.py, views._context) with the same words in the same order, so that the two cannot drift
-(tests/integration/test_pdf_text.py). A card is handed out: no page numbers on cards; the standings have them.
+"""A whist drive's paper as one model (games/document.py says how): the table cards, the score cards (four A6 to an
+A4 sheet), the tally cards, the standings (everyone's, and the organiser's with the money) and the blank score cards
+(two A5 to a sheet) as documents of blocks, from drives/present.py's contexts. The print pages
+(templates/print/drive_*.html, through print/blocks.html) and the PDFs (paper/draw.py) both draw these blocks. A card
+is handed out: no page numbers on cards; the standings have them.
 
 Measures are drives-print.css's. Every text goes to draw.py as text (it escapes it before any markup)."""
 
@@ -52,11 +52,20 @@ def _row_mm(wanted: float, rows: int, card_h: float, head: float) -> float:
     return max(2.8, min(wanted, room / (rows + 1)))
 
 
-def _card_table(header: list[str], rows: list[list], interval: int | None = None, left: tuple[int, ...] = ()) -> dict:
-    """A card's rows (.card-rows): a grid, centred but for the names, a heavy rule under the interval's hand."""
+def _card_table(
+    header: list[str], rows: list[list], interval: int | None = None, left: tuple[int, ...] = (), css: tuple = ()
+) -> dict:
+    """A card's rows (.card-rows): a grid, centred but for the names, a heavy rule under the interval's hand; `css`
+    the columns' classes on the page."""
     columns = [{"align": "left" if i in left else "center"} for i in range(len(header))]
+    for column, name in zip(columns, css):
+        if name:
+            column["css"] = name
+    if interval and interval <= len(rows):
+        rows = [*rows[: interval - 1], {"css": "interval", "cells": rows[interval - 1]}, *rows[interval:]]
     return {
         "kind": "table",
+        "css": "card-rows",
         "columns": columns,
         "header": [header],
         "rows": rows,
@@ -83,20 +92,20 @@ def _cards(title: str, blocks: list[dict], cut: bool = False) -> dict:
     return out
 
 
-def _pages(cards: list[list[dict]]) -> list[dict]:
-    out: list[dict] = []
-    for i, card in enumerate(cards):
-        if i:
-            out.append({"kind": "page_break"})
-        out += card
-    return out
+def _pages(cards: list[list[dict]], css: str) -> list[dict]:
+    """A card a page: each card a section (`css`: its class on the page, which breaks after it)."""
+    return [{"kind": "section", "css": css, "break": i > 0, "blocks": card} for i, card in enumerate(cards)]
 
 
-def _sheets(cards: list[list[dict]], per_row: int, card_mm: tuple[float, float], per_sheet: int) -> list[dict]:
+def _sheets(
+    cards: list[list[dict]], per_row: int, card_mm: tuple[float, float], per_sheet: int, css: str, card_css: str
+) -> list[dict]:
     """Cut sheets (.sheet4, .sheet2): the cards in a grid that fills the page, dashed lines where to cut."""
     return [
         {
             "kind": "grid",
+            "css": css,
+            "cell_css": card_css,
             "columns": per_row,
             "cell_mm": list(card_mm),
             "pad_mm": list(CARD_PAD_MM),
@@ -108,8 +117,13 @@ def _sheets(cards: list[list[dict]], per_row: int, card_mm: tuple[float, float],
     ]
 
 
-def _line(text: str, size: float) -> dict:
-    return {"kind": "p", "text": text, "size": size}
+def _line(text: str, size: float, css: str | None = None) -> dict:
+    return {"kind": "p", "text": text, "size": size, "css": css}
+
+
+def _header(blocks: list[dict]) -> dict:
+    """A card's heading and the line under it, as the page's <header>."""
+    return {"kind": "section", "tag": "header", "blocks": blocks}
 
 
 # ---------------------------------------------------------------- score cards
@@ -131,7 +145,7 @@ def _score_text(card: dict, head: dict) -> tuple[list[str], list[list], str, lis
     ]
     about = card["role"]
     if card.get("lady_as_gent"):
-        about += f" ({_('lady playing as gent')})"
+        about += " (" + _("lady playing as gent") + ")"
     about += f" · {head['title']}"
     if card.get("start"):
         about += " · " + _("Starts at table %(start)s", start=card["start"])
@@ -185,33 +199,37 @@ def _score_format(cards: list[dict], head: dict) -> tuple[tuple, float]:
 
 
 def score_card(card: dict, head: dict, row_mm: float = SCORE_ROW_MM[0], inner_mm: float = 97.0) -> list[dict]:
-    """print/drive_scorecards.html's card_of: the name and card number, role, drive, start table and first hand; per
+    """A score card: the name and card number, role, drive, start table and first hand; per
     hand the trump (hearts and diamonds red), table (", dummy" when a seat there is empty and its hand played open),
     own and opponents' tricks and the running total; the half-time and final totals."""
     header, rows, about, totals = _score_text(card, head)
-    table = _card_table(header, rows, card["interval_after"])
+    table = _card_table(header, rows, card["interval_after"], css=("", "trump", "", "", "", "total"))
     table = {**table, "size": SCORE_TYPE, "head_size": SCORE_TYPE, "row_height": row_mm, "pad": 0.7, "vpad": 0}
     for column, width in zip(table["columns"], _score_widths(inner_mm)):
         column["width"] = width
     return [
-        {"kind": "title", "text": card["name"], "small": _("No. %(n)d", n=card["number"]), "size": SCORE_NAME},
-        {"kind": "space", "mm": 0.5},
-        _line(about, SCORE_TYPE),
+        _header(
+            [
+                {"kind": "title", "text": card["name"], "small": _("No. %(n)d", n=card["number"]), "size": SCORE_NAME},
+                {"kind": "space", "mm": 0.5},
+                _line(about, SCORE_TYPE),
+            ]
+        ),
         {"kind": "space", "mm": 0.7},
         table,
         {"kind": "space", "mm": 2},
-        {"kind": "fields", "items": totals, "size": SCORE_TOTALS},
+        {"kind": "fields", "items": totals, "size": SCORE_TOTALS, "css": "card-totals"},
     ]
 
 
 def scorecards_document(ctx: dict) -> dict:
-    """print/drive_scorecards.html: the score cards in the lists' order, as many to a sheet as their rows allow
+    """The score cards in the lists' order, as many to a sheet as their rows allow
     (SCORE_FORMATS: four A6 to an A4 sheet for most drives)."""
     head = ctx["head"]
     (across, card_mm, per_sheet, landscape), row_mm = _score_format(ctx["cards"], head)
     inner = card_mm[0] - 2 * SCORE_PAD_MM[1]
     cards = [score_card(card, head, row_mm, inner) for card in ctx["cards"]]
-    sheets = _sheets(cards, across, card_mm, per_sheet)
+    sheets = _sheets(cards, across, card_mm, per_sheet, "sheet4", "score-card")
     for sheet in sheets:
         sheet["pad_mm"] = list(SCORE_PAD_MM)
     out = _cards(head["title"], sheets, cut=True)
@@ -223,8 +241,8 @@ def scorecards_document(ctx: dict) -> dict:
 
 
 def tally_document(ctx: dict) -> dict:
-    """print/drive_tally.html: a card per table, per hand the trump, the two pairs seated there and the tricks each
-    took; a card a page."""
+    """The tally cards: a card per table, per hand the trump, the two pairs seated there and the tricks each took; a
+    card a page."""
     head = ctx["head"]
     header = ["#", _("Trump"), _("North – South"), _("Tricks"), _("East – West"), _("Tricks")]
     cards = []
@@ -233,7 +251,7 @@ def tally_document(ctx: dict) -> dict:
             [str(r["hand"]), r["trump"], r["pairs"][0], str(r["tricks"][0]), r["pairs"][1], str(r["tricks"][1])]
             for r in card["rows"]
         ]
-        table = _card_table(header, rows, left=(2, 4))
+        table = _card_table(header, rows, left=(2, 4), css=("", "trump", "pair", "", "pair", ""))
         for i, width in ((0, 10), (1, 14), (3, 18), (5, 18)):  # the pairs' names get the rest of the width
             table["columns"][i]["width"] = width
         table["columns"][2].update(wrap=True, size=9)
@@ -241,19 +259,18 @@ def tally_document(ctx: dict) -> dict:
         table.pop("row_height")
         cards.append(
             [
-                {"kind": "title", "text": _("Table %(n)d", n=card["table"])},
-                _line(head["title"], 9),
+                _header([{"kind": "title", "text": _("Table %(n)d", n=card["table"])}, _line(head["title"], 9)]),
                 table,
             ]
         )
-    return _cards(head["title"], _pages(cards))
+    return _cards(head["title"], _pages(cards, "tally-card"))
 
 
 # ---------------------------------------------------------------- blank cards
 
 
 def blank_cards_document(ctx: dict) -> dict:
-    """print/drive_blank.html: score cards to fill in with a pen, every hand's trump printed, two A5 to a sheet."""
+    """Blank score cards to fill in with a pen, every hand's trump printed, two A5 to a sheet."""
     header = ["#", _("Trump"), _("Table"), _("Own tricks"), _("Opponents"), _("Total"), _("Initials")]
     cards = []
     for sheet in ctx["sheets"]:
@@ -262,32 +279,45 @@ def blank_cards_document(ctx: dict) -> dict:
             row_mm = _row_mm(BLANK_ROW_MM, len(rows), A5_MM[1], BLANK_HEAD_MM)
             cards.append(
                 [
-                    {"kind": "title", "text": _("Drive score card"), "size": 13},
-                    {"kind": "space", "mm": 0.5},
+                    _header(
+                        [
+                            {"kind": "title", "text": _("Drive score card"), "size": 13},
+                            {"kind": "space", "mm": 0.5},
+                            {
+                                "kind": "fields",
+                                "items": [
+                                    [_("Name"), None, {"line": "wide"}],
+                                    [_("No."), None, {"line": "short"}],
+                                    [_("Start table"), None, {"line": "short"}],
+                                ],
+                                "sep": " ",
+                                "colon": False,
+                                "size": 7,
+                            },
+                        ]
+                    ),
+                    {"kind": "space", "mm": 0.7},
+                    _small_card_table(_card_table(header, rows, css=("", "trump")), 8, row_mm, 3),
+                    {"kind": "space", "mm": 2.8},
                     {
                         "kind": "fields",
-                        "items": [[_("Name"), None], [_("No."), None], [_("Start table"), None]],
-                        "sep": " ",
-                        "colon": False,
-                        "size": 7,
+                        "items": [[_("Half-time"), None], [_("Final"), None]],
+                        "size": 12,
+                        "css": "card-totals",
                     },
-                    {"kind": "space", "mm": 0.7},
-                    _small_card_table(_card_table(header, rows), 8, row_mm, 3),
-                    {"kind": "space", "mm": 2.8},
-                    {"kind": "fields", "items": [[_("Half-time"), None], [_("Final"), None]], "size": 12},
                 ]
             )
-    return _cards(_("Drive score card"), _sheets(cards, 1, A5_MM, 2), cut=True)
+    return _cards(_("Drive score card"), _sheets(cards, 1, A5_MM, 2, "sheet2", "score-card blank"), cut=True)
 
 
 # ---------------------------------------------------------------- table cards
 
 
 def table_cards_document(ctx: dict) -> dict:
-    """print/drive_cards.html: a card per table with the drive's title, the table's number, the QR code of its page
-    (drawn from segno's matrix: the same code as the page's SVG), what to do with it, and the address; on top of each
+    """The table cards: a card per table with the drive's title, the table's number, the QR code of its page (the
+    PDF draws segno's matrix, the page its SVG: the same code), what to do with it, and the address; on top of each
     card in red, when the address is this computer's own name for itself, that phones cannot open it and where the
-    page is on the network (the print page's warning)."""
+    page is on the network."""
     head = ctx["head"]
     cards = []
     warning: list[dict] = [{"kind": "space", "mm": 20}]
@@ -311,15 +341,19 @@ def table_cards_document(ctx: dict) -> dict:
                 | {"color": WARNING, "align": "center"},
                 {"kind": "p", "text": ctx["reach_at"], "size": 11, "bold": True, "color": WARNING, "align": "center"},
             ]
+        warning = [{"kind": "section", "tag": "div", "css": "card-warning", "blocks": warning}]
         warning.append({"kind": "space", "mm": 2})
     for card in ctx["cards"]:
         matrix = ["".join("1" if cell else "0" for cell in row) for row in segno.make(card["url"], error="m").matrix]
+        qr = {"kind": "qr", "matrix": matrix, "mm": 90, "label": _("QR code of table %(n)d", n=card["table"])}
+        if card.get("qr"):
+            qr["svg"] = card["qr"]  # the page's own SVG of the same code
         cards.append(
             [
                 *warning,
-                {"kind": "p", "text": head["title"], "size": 16, "align": "center"},
+                {"kind": "p", "text": head["title"], "size": 16, "align": "center", "css": "card-drive"},
                 {"kind": "title", "text": _("Table %(n)d", n=card["table"]), "size": 64, "align": "center"},
-                {"kind": "qr", "matrix": matrix, "mm": 90},
+                qr,
                 {"kind": "space", "mm": 6},
                 {
                     "kind": "p",
@@ -328,11 +362,22 @@ def table_cards_document(ctx: dict) -> dict:
                     ),
                     "size": 13,
                     "align": "center",
+                    "css": "card-help",
                 },
-                {"kind": "p", "text": card["url"], "size": 8, "align": "center", "color": "#555555", "anywhere": True},
+                {
+                    "kind": "p",
+                    "text": card["url"],
+                    "size": 8,
+                    "align": "center",
+                    "color": "#555555",
+                    "anywhere": True,
+                    "css": "card-url",
+                    "href": card["url"],
+                    "data": {"table": card["table"]},
+                },
             ]
         )
-    return _cards(head["title"], _pages(cards))
+    return _cards(head["title"], _pages(cards, "table-card"))
 
 
 # ---------------------------------------------------------------- standings
@@ -346,35 +391,41 @@ def _state(head: dict) -> str:
     state = _("Standings so far: hand %(n)d of %(hands)d", n=head["current"], hands=head["hands"])
     if head.get("provisional"):
         tables = ", ".join(str(t) for t in head["waiting_for"])
-        state += f" ({_('provisional: tables %(tables)s are still playing', tables=tables)})"
+        state += " (" + _("provisional: tables %(tables)s are still playing", tables=tables) + ")"
     return state
 
 
-def standings_blocks(groups: list[dict]) -> list[dict]:
-    """drives/_drive.html's standings_table: per role its label, then place, names (with the note and why a row level
-    on tricks is behind) and tricks."""
+def standings_blocks(groups: list[dict], id: str = "standings") -> list[dict]:
+    """The standings as paper prints them (the drive's pages have their own, drives/_drive.html): per role its label,
+    then place, names (with the note and why a row level on tricks is behind) and tricks."""
     out: list[dict] = []
     for group in groups:
         rows = []
         for r in group["rows"]:
-            below = [f"({r['note']})"] if r.get("note") else []
-            below += [r["why"]] if r.get("why") else []
-            rows.append([str(r["place"]), {"text": r["names"], "below": below}, str(r["total"])])
+            below, below_css = [], []
+            if r.get("note"):
+                below, below_css = [f"({r['note']})"], ["note"]
+            if r.get("why"):
+                below, below_css = [*below, r["why"]], [*below_css, "why"]
+            rows.append(
+                [str(r["place"]), {"text": r["names"], "below": below, "below_css": below_css}, str(r["total"])]
+            )
         out += [
-            {"kind": "p", "text": group["label"], "bold": True},
             {
                 "kind": "table",
+                "css": f"standings role-{group['role']}",
+                "caption": group["label"],
                 "columns": [
-                    {"width": 12, "align": "right"},
-                    {"width": 80, "wrap": True, "below_size": 7, "below_color": "#444444"},
-                    {"width": 20, "align": "right"},
+                    {"width": 12, "align": "right", "css": "place"},
+                    {"width": 80, "wrap": True, "below_size": 7, "below_color": "#444444", "css": "name"},
+                    {"width": 20, "align": "right", "css": "total"},
                 ],
                 "stretch": False,
                 "header": [
                     [
-                        {"text": "#", "align": "right"},
-                        {"text": _("Name"), "align": "left"},
-                        {"text": _("Tricks"), "align": "right"},
+                        {"text": "#", "align": "right", "css": "place"},
+                        {"text": _("Name"), "align": "left", "css": "name"},
+                        {"text": _("Tricks"), "align": "right", "css": "total"},
                     ]
                 ],
                 "rows": rows,
@@ -382,70 +433,79 @@ def standings_blocks(groups: list[dict]) -> list[dict]:
             },
             {"kind": "space", "mm": 3},
         ]
-    return out
+    return [{"kind": "section", "tag": "div", "css": "drive-standings", "id": id, "blocks": out}]
 
 
 def standings_document(ctx: dict) -> dict:
-    """print/drive_standings.html: the title and how far the drive is, the sit-out rule, the prizes and who won them
-    (what each cost, for the organiser), the money (the organiser's), the standings by role and at half-time."""
+    """The standings: the title and how far the drive is, the sit-out rule, the prizes and who won them (what each
+    cost, for the organiser), the money (the organiser's), the standings by role and at half-time."""
     head = ctx["head"]
     money = ctx["money"]
     currency = money["currency"] if money else None
-    blocks: list[dict] = [
+    top: list[dict] = [
         {"kind": "title", "text": head["title"], "size": 15},
         {"kind": "space", "mm": 1},
         _line(_state(head), 9),
     ]
     if ctx.get("rule"):
-        blocks.append(_line(ctx["rule"], 9))
-    blocks.append({"kind": "hr"})
+        top.append(_line(ctx["rule"], 9, "rule"))
+    blocks: list[dict] = [{"kind": "section", "tag": "header", "css": "sheet-head", "blocks": top}, {"kind": "hr"}]
     if ctx["prizes"]:
         rows = []
         for p in ctx["prizes"]:
             row = [p["label"], p["name"] or ""]
             if money:
                 row.append(money_text(p["amount"], currency) if p["amount"] else "")
-            below = ([p["status"]] if p.get("status") else []) + list(p.get("reasons") or [])
-            row.append({"text": ", ".join(p["winners"]), "below": below})
+            status = [p["status"]] if p.get("status") else []
+            reasons = list(p.get("reasons") or [])
+            below_css = ["status"] * len(status) + ["why"] * len(reasons)
+            row.append({"text": ", ".join(p["winners"]), "below": status + reasons, "below_css": below_css})
             rows.append(row)
-        columns = [{"width": 40, "bold": True, "wrap": True}, {"width": 50, "wrap": True}]
+        columns = [{"width": 40, "bold": True, "wrap": True, "th": True}, {"width": 50, "wrap": True}]
         if money:
-            columns.append({"width": 28, "align": "right"})
-        columns.append({"wrap": True, "below_size": 7, "below_color": "#444444"})
-        blocks += [
+            columns.append({"width": 28, "align": "right", "css": "amount"})
+        columns.append({"wrap": True, "below_size": 7, "below_color": "#444444", "css": "winners"})
+        prizes = [
             {"kind": "h2", "text": _("Prizes")},
             {"kind": "space", "mm": 1},
-            {"kind": "table", "columns": columns, "rows": rows, "pad": 2},
+            {"kind": "table", "css": "prizes", "columns": columns, "rows": rows, "pad": 2},
         ]
+        blocks.append({"kind": "section", "css": "prize-list", "blocks": prizes})
     if money:
         fee = money_text(money["fee"], currency)
-        blocks += [
+        paid = [
             {"kind": "space", "mm": 3},
             {"kind": "h2", "text": _("Money")},
             {"kind": "space", "mm": 1},
             {
                 "kind": "table",
-                "columns": [{"width": 90}, {"width": 40, "align": "right"}],
+                "css": "drive-money",
+                "columns": [{"width": 90, "th": True}, {"width": 40, "align": "right", "css": "amount"}],
                 "stretch": False,
                 "rows": [
                     [
                         _("Entry fees: %(count)d players × %(fee)s", count=money["players"], fee=fee),
-                        money_text(money["takings"], currency),
+                        {"text": money_text(money["takings"], currency), "id": "takings"},
                     ],
-                    [_("Prizes"), money_text(money["prizes"], currency)],
-                    [
-                        {"text": _("The drive raised"), "bold": True},
-                        {"text": money_text(money["raised"], currency), "bold": True},
-                    ],
+                    [_("Prizes"), {"text": money_text(money["prizes"], currency), "id": "prize-total"}],
+                    {
+                        "css": "raised",
+                        "cells": [
+                            {"text": _("The drive raised"), "bold": True},
+                            {"text": money_text(money["raised"], currency), "bold": True, "id": "raised"},
+                        ],
+                    },
                 ],
                 "pad": 2,
             },
         ]
+        blocks.append({"kind": "section", "css": "money", "blocks": paid})
     for key, label in (("standings", _("Standings")), ("half_time", _("Half-time standings"))):
         if key == "half_time" and not ctx["half_time"]:
             continue
-        blocks += [{"kind": "space", "mm": 3}, {"kind": "h2", "text": label}, {"kind": "space", "mm": 1}]
-        blocks += standings_blocks(ctx[key])
+        part = [{"kind": "space", "mm": 3}, {"kind": "h2", "text": label}, {"kind": "space", "mm": 1}]
+        part += standings_blocks(ctx[key], "standings" if key == "standings" else "half-time")
+        blocks.append({"kind": "section", "blocks": part})
     return {
         "title": head["title"],
         "lang": html_lang(),

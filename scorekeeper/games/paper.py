@@ -56,15 +56,16 @@ def sheet_head(scored_game: ScoredGame) -> dict:
 
 def tariff_view(variant: str, options, whole: bool = True) -> dict | None:
     """A tariff matrix as printed text: a row per bid and column of the card, a column per tricks 0..13, then the sol
-    bids; None for a variant without a tariff. `whole` False (a score sheet's short form): a column that is square by
-    square one whole multiple of the plain row is said once, as its factor."""
+    bids, with the variant's own words for them (its view's tariff_words); None for a variant without a tariff.
+    `whole` False (a score sheet's short form): a column that is square by square one whole multiple of the plain row
+    is said once, as its factor."""
     tariff_matrix = VIEWS[variant].tariff_matrix
     if tariff_matrix is None:
         return None
     matrix = tariff_matrix(options)
     multiples = [] if whole else matrix.get("multiples", [])
     rows = matrix.get("rows", list(matrix["bids"].items())) if whole else matrix.get("short_rows", matrix["rows"])
-    return {
+    tariff = {
         "tricks": list(range(14)),
         "rows": [{"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]} for bid, values in rows],
         "multiples": ", ".join(f"{name} ×{factor}" for name, factor in multiples),
@@ -72,6 +73,7 @@ def tariff_view(variant: str, options, whole: bool = True) -> dict | None:
         "sol": [{"name": name, "made": minus(made), "lost": minus(lost)} for name, made, lost in matrix["sol"]],
         "pool": matrix.get("gaa_med") == "winners_pool",
     }
+    return tariff | VIEWS[variant].tariff_words(tariff)  # its words: the note and the sol table's headings
 
 
 def sheet_context(scored_game: ScoredGame) -> dict:

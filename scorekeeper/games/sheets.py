@@ -35,6 +35,7 @@ from scorekeeper.clubs.pages import tables as club_tables
 from scorekeeper.core import VARIANTS, InputError, variant_options
 from scorekeeper.games import document, paper, service
 from scorekeeper.games import forms as game_forms
+from scorekeeper.paper import page as paper_page
 from scorekeeper.server import heavy
 from scorekeeper.server.db import get_db
 from scorekeeper.server.printing import (
@@ -55,6 +56,10 @@ from scorekeeper.web.options import option_text
 from scorekeeper.web.present import game_dict
 
 bp = Blueprint("sheets", __name__)
+# The paper's words where other pages show a part of it (print/_head.html, print/_tariff.html): one model of the paper.
+bp.add_app_template_global(document.head_block, "head_block")
+bp.add_app_template_global(document.tariff_blocks, "tariff_blocks")
+bp.add_app_template_global(paper_page.paper_rows, "paper_rows")  # print/blocks.html's table rows
 
 
 @bp.url_value_preprocessor
@@ -328,15 +333,18 @@ def _current(game: store.GameRecord) -> bool:
     return now is not None and now.version == game.version
 
 
+def _print_page(ctx: dict) -> str:
+    """The print page: the sheet's document (the PDF's own blocks) through templates/print/blocks.html."""
+    return render_template("print/sheet.html", pdf=False, doc=document.sheet_document(ctx), **ctx)
+
+
 @bp.get("/g/<game_id>/print")
 def print_sheet(game_id):
     kitty = club_tables.settled_through_kitty(game_id)
     return _kept_read(
         game_id,
         "print",
-        lambda scored_game: render_template(
-            "print/sheet.html", pdf=False, **_sheet_context(club_tables.titled(scored_game), kitty)
-        ),
+        lambda scored_game: _print_page(_sheet_context(club_tables.titled(scored_game), kitty)),
         "text/html",
         more=(kitty,),
     )
@@ -407,13 +415,14 @@ def game_json(game_id):
 
 @bp.get("/g/<game_id>/blank")
 def game_blank(game_id):
-    scored_game = _load(game_id)
+    ctx = paper.blank_from_game(_load(game_id))
     return render_template(
         "print/blank.html",
         pdf=False,
         game_id=game_id,
         pdf_url=url_for("sheets.game_blank_pdf", game_id=game_id),
-        **paper.blank_from_game(scored_game),
+        doc=document.blank_document(ctx),
+        **ctx,
     )
 
 
@@ -559,7 +568,7 @@ def blank_form(variant):
 def blank(variant):
     ctx = _blank(variant)
     pdf_url = url_for("sheets.blank_pdf", variant=variant, **link_args(request.args, "variant"))
-    return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, **ctx)
+    return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, doc=document.blank_document(ctx), **ctx)
 
 
 @bp.get("/blank/<variant>.pdf")

@@ -1,8 +1,9 @@
 """A paper document drawn as an A4 PDF with ReportLab: the renderer process's drawing (server/pdf.py), no Flask.
 
-The document comes finished from games/document.py (the print pages' own contexts as blocks of text): a head, tables
-with repeated header rows, a chart from web/chart.py's geometry, headings, paragraphs, lists, blocks side by side,
-blocks kept on one page. Nothing here knows a variant or a sheet; every text is escaped before it reaches ReportLab's
+The document comes finished from a feature's document.py (games/, clubs/, drives/: the one model of the paper, whose
+blocks the print page renders too, through templates/print/blocks.html): a head, tables with repeated header rows, a
+chart from web/chart.py's geometry, headings, paragraphs, lists, sections, blocks side by side, blocks kept on one
+page. What only the page reads (a block's or a cell's `css`, a row's or a cell's `id`, a cell's `th`) is left alone. Nothing here knows a variant or a sheet; every text is escaped before it reaches ReportLab's
 Paragraph markup (whose <img src> would read a file), and table cells that need no wrapping are drawn as plain strings,
 which ReportLab never parses.
 
@@ -158,12 +159,14 @@ class Builder(ChartBlocks):
             out.append(self.para(block["kicker"].upper(), size=8, color=GREY["mid"]))
         out.append(self.para(block.get("title") or "", size=15, bold=True, lead=1.25))
         out.append(Spacer(0, 1.5 * MM))
+        if block.get("line"):  # a line of its own under the title (an evening's stake, fee and format)
+            out += [self.para(block["line"], size=9), Spacer(0, 0.8 * MM)]
         for key, size in (("facts", 9.5), ("rules", 8)):
             items = block.get(key) or []
             if not items:
                 continue
             parts = []
-            for label, value in items:
+            for label, value, *_html in items:
                 # An empty value is a line to write on: underlined no-break spaces, no letters in the PDF's text.
                 shown = f"<b>{text(value)}</b>" if value else "<u>" + "\u00a0" * (40 if key == "facts" else 20) + "</u>"
                 parts.append(f'<font color="{GREY["mid"]}">{text(label)}:</font> {shown}')
@@ -179,7 +182,7 @@ class Builder(ChartBlocks):
         from reportlab.platypus import Paragraph
 
         parts = []
-        for label, value in block["items"]:
+        for label, value, *_html in block["items"]:
             shown = "<u>" + "\u00a0" * 18 + "</u>" if value is None else f"<b>{text(value)}</b>"
             parts.append(f"{text(label)}{':' if block.get('colon', True) else ''} {shown}")
         return [Paragraph(text(block.get("sep", " · ")).join(parts), self.styles.get(size=block.get("size", 9)))]
@@ -307,13 +310,32 @@ class Builder(ChartBlocks):
     def block_list(self, block: dict) -> list:
         from reportlab.platypus import ListFlowable, ListItem
 
-        items = [ListItem(self.para(item), leftIndent=5 * MM) for item in block["items"]]
+        items = [ListItem(self.item(item), leftIndent=5 * MM) for item in block["items"]]
         return [ListFlowable(items, bulletType="bullet", start="•", leftIndent=5 * MM, bulletFontName=FONT)]
+
+    def item(self, item):
+        """A list's item: a text, or {"label", "text"} with its label in bold ("Top lady: Anna (1)")."""
+        from reportlab.platypus import Paragraph
+
+        if isinstance(item, str):
+            return self.para(item)
+        return Paragraph(f"<b>{text(item['label'])}</b> {text(item['text'])}", self.styles.get())
 
     def block_space(self, block: dict) -> list:
         from reportlab.platypus import Spacer
 
         return [Spacer(0, block.get("mm", 3) * MM)]
+
+    def block_section(self, block: dict) -> list:
+        """A part of the paper (the outcome, the settlement, the tariff, a table's sheet): its blocks, on a new page
+        with `break`, naming the footer from there with `footer`, on one page together with `keep`."""
+        from reportlab.platypus import KeepTogether, PageBreak
+
+        out = [PageBreak()] if block.get("break") else []
+        if block.get("footer"):
+            out.append(RunningFooter(block["footer"]))
+        inner = self.blocks(block["blocks"])
+        return [*out, KeepTogether(inner)] if block.get("keep") else [*out, *inner]
 
     def block_keep(self, block: dict) -> list:
         """Blocks that go on one page together (a heading with its table or chart)."""
@@ -351,8 +373,11 @@ class Builder(ChartBlocks):
 
     def block_table(self, block: dict) -> list:
         """A table: `columns` (width in mm or None for what is left; align, size, bold, color, wrap), `header` rows
-        repeated on every page, `rows`, `footer` rows; a cell is a text or {"text", "small", "span", "align", "bold",
-        "shade", "grey", "write"} ("small": a smaller line above the text; "write": a line to write on)."""
+        repeated on every page, `rows` (a row a list of cells, or {"cells": …} with the page's marks), `footer` rows,
+        `caption` (a bold line above it); a cell is a text or {"text", "small", "after", "below", "span", "rows",
+        "align", "bold", "shade", "grey", "write"} ("small": a smaller line above the text; "after": words after it;
+        "below": smaller lines under it; "rows": a heading over that many header rows; "write": a line to write
+        on)."""
         from reportlab.platypus import Table, TableStyle
 
         columns = block["columns"]
@@ -425,9 +450,13 @@ class Builder(ChartBlocks):
             heights = [None] * len(header) + [block["row_height"] * MM] * len(rows) + [None] * len(footer)
         table = Table(data, colWidths=widths, rowHeights=heights, repeatRows=len(header), hAlign="LEFT")
         table.setStyle(TableStyle(commands))
+        if block.get("caption"):  # its label above it, in bold (a drive's standings by role)
+            return [*self.block_p({"text": block["caption"], "bold": True}), table]
         return [table]
 
     def _row(self, row, r, part, columns, widths, commands, block) -> list:
+        if isinstance(row, dict):  # a row with a page's own marks (its id, its class): its cells
+            row = row["cells"]
         out, c = [], 0
         for cell in row:
             if not isinstance(cell, dict):
@@ -457,6 +486,8 @@ class Builder(ChartBlocks):
     def _cell(self, cell: dict, part: str, column: dict, width: float, block: dict):
         value = cell.get("text")
         value = "" if value is None else str(value)
+        if cell.get("after"):  # words after the text, marked apart on the page ("made", "lost")
+            value += " " + cell["after"]["text"]
         align = cell.get("align") or column.get("align") or "left"
         if cell.get("write"):
             return self._write_line(width * cell.get("write", 1) if cell.get("write") is not True else width * 0.6)

@@ -120,6 +120,11 @@ class ViewDefaults(Protocol):
         """The variant's own house rules as (label, value) for a sheet's head (target, deals, stake are shared).
         Default: none."""
 
+    def tariff_words(self, tariff: Mapping) -> dict:
+        """A printed tariff's own words (games/paper.tariff_view's dict: its `multiples`, `standard_suffixes`,
+        `pool`): "note", the heading's small line, and "sol_head", the sol table's two headings (made, lost).
+        Default: no note, "made" and "lost"."""
+
     def blank_side_columns(self, table) -> list[tuple[str, str]]:
         """(key, label) of what each side writes down per hand in its own columns on a blank sheet, before its points
         and total (a player's bid). Default: none."""

@@ -77,6 +77,10 @@ def house_rules(table) -> list[tuple[str, str]]:
     return []
 
 
+def tariff_words(tariff) -> dict:
+    return {"note": "", "sol_head": [_("made"), _("lost")]}
+
+
 def blank_side_columns(table) -> list[tuple[str, str]]:
     return []
 

@@ -224,7 +224,7 @@ def test_another_host_header_draws_only_the_table_cards_again(client, renders):
         assert client.get(f"/d/{drive['id']}/scorecards.pdf", headers={"Host": host}).status_code == 200
         assert client.get(f"/d/{drive['id']}/cards.pdf", headers={"Host": host}).status_code == 200
     assert ["Own tricks" in json.dumps(doc) for _paper, doc in renders].count(True) == 1  # the score cards
-    cards = [json.dumps(doc) for _paper, doc in renders if any(b["kind"] == "qr" for b in doc["blocks"])]
+    cards = [json.dumps(doc) for _paper, doc in renders if '"kind": "qr"' in json.dumps(doc)]  # a card a section
     assert len(cards) == 3 and "http://other.example/d/" in cards[-1]
 
 

@@ -1,6 +1,8 @@
-"""A PDF's text is its print page's text: the two renderings of one context (the print page's template, and
-games/document.py for ReportLab) cannot drift. For every variant in the registry, so that a new variant is held
-to it when it lands; and hostile names and titles reach the PDF as letters, never as ReportLab's markup."""
+"""A PDF's text is its print page's text. The paper's words have one source, the documents (games/, clubs/ and
+drives/document.py: blocks of finished text); this holds the two renderers of those blocks to each other — the print
+page's macros (templates/print/blocks.html) and ReportLab's drawing (paper/draw.py) — so that neither drops, adds or
+reorders a block or a cell's words. For every variant in the registry, so that a new variant is held to it when it
+lands; and hostile names and titles reach the PDF as letters, never as ReportLab's markup."""
 
 import sqlite3
 

@@ -266,7 +266,9 @@ def card_print(club_id):
     """The club's card on one A4 page: the whole bid × tricks table and the sol bids, to print and hang up."""
     club = common.club_or_404(club_id)
     pdf_url = url_for("clubs.card_pdf", club_id=club_id)
-    return render_template("print/card.html", pdf=False, pdf_url=pdf_url, club=club, **card_paper.card_context(club))
+    ctx = card_paper.card_context(club)
+    doc = card_paper.card_document(ctx)
+    return render_template("print/card.html", pdf=False, pdf_url=pdf_url, club=club, doc=doc, **ctx)
 
 
 @bp.get("/c/<club_id>/card.pdf")

@@ -32,7 +32,7 @@ def card_context(club) -> dict:
 
 
 def card_document(ctx: dict) -> dict:
-    """The print page's words as the renderer's document: the head, then the table kept on the page."""
+    """The card's paper (its print page and its PDF): the head, then the table kept on the page."""
     head = ctx["head"]
     blocks = [
         {
@@ -41,6 +41,7 @@ def card_document(ctx: dict) -> dict:
             "title": head["title"],
             "facts": [list(f) for f in head["facts"]],
             "rules": [[r["label"], r["value"]] for r in head["rules"]],
+            "rules_label": _("House rules"),
         },
         *document.tariff_blocks(ctx["tariff_table"], label_mm=LABEL_MM),
     ]

@@ -300,7 +300,8 @@ def _paper(club, evening_id) -> dict:
 @bp.get("/c/<club_id>/e/<int:evening_id>/print")
 def evening_print(club_id, evening_id):
     club = common.club_or_404(club_id)
-    return render_template("print/evening.html", pdf=False, **_paper(club, evening_id))
+    ctx = _paper(club, evening_id)
+    return render_template("print/evening.html", pdf=False, doc=evening_document(ctx), **ctx)
 
 
 @bp.get("/c/<club_id>/e/<int:evening_id>/evening.pdf")

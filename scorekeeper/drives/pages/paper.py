@@ -161,7 +161,10 @@ def _print_route(kind: str, organiser: bool = False):
         if html is None:
             scored_drive = load(drive_id)
             ctx = context(kind, scored_drive, own)
-            html = render_template(f"print/drive_{kind}.html", pdf=False, pdf_url=pdf_url, drive_id=drive_id, **ctx)
+            doc = paper_documents.DOCUMENTS[kind](ctx)  # the paper's blocks, the PDF's own
+            html = render_template(
+                f"print/drive_{kind}.html", pdf=False, pdf_url=pdf_url, drive_id=drive_id, doc=doc, **ctx
+            )
             if scored_drive.version == record.version:  # not a result entered in between
                 PAGES.put(key, html, len(html))
         response = Response(html, headers=headers, mimetype="text/html")
@@ -226,7 +229,8 @@ def _blank_context() -> dict:
 def blank():
     ctx = _blank_context()
     pdf_url = url_for("drives.blank_pdf", **link_args(request.args))
-    return render_template("print/drive_blank.html", pdf=False, pdf_url=pdf_url, **ctx)
+    doc = paper_documents.blank_cards_document(ctx)
+    return render_template("print/drive_blank.html", pdf=False, pdf_url=pdf_url, doc=doc, **ctx)
 
 
 @bp.get("/drives/blank.pdf")

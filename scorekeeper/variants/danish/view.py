@@ -400,6 +400,24 @@ def house_rules(table) -> list[tuple[str, str]]:
     return lines
 
 
+def tariff_words(tariff) -> dict:
+    """The printed tariff's note (how a column of the card counts, and selvmakker) and its sol table's headings (each
+    of the others pays, or the sol player's total when the winners share a pool)."""
+    if tariff["standard_suffixes"]:
+        note = _(
+            "plain bid; vip, gode, sans and halve count double; selvmakker: the bidder gets three times, the others pay once"
+        )
+    else:
+        note = (
+            _("times the plain row: %(suffixes)s", suffixes=tariff["multiples"]) + "; " if tariff["multiples"] else ""
+        ) + _("selvmakker: the bidder gets three times what each other pays")
+    if tariff["pool"]:
+        sol_head = [_("made: the sol player's total"), _("lost: the sol player's total")]
+    else:
+        sol_head = [_("made: each of the others pays"), _("lost: the bidder pays each")]
+    return {"note": note, "sol_head": sol_head}
+
+
 def tariff_matrix(options) -> dict:
     """The core's matrix as the club's card has it, square by square: "rows" of (bid and column heading, points per
     tricks 0..13), a row per bid and column of the card (a suffix whose squares differ from its column's gets a row of
