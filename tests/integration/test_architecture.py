@@ -194,6 +194,7 @@ def service(module: str) -> bool:
         "scorekeeper.games.live",
         "scorekeeper.games.keys",
         "scorekeeper.games.deal",
+        "scorekeeper.drives.money",
     )
 
 

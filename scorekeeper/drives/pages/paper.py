@@ -10,6 +10,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from scorekeeper.core.game import TRUMPS
+from scorekeeper.drives import cards as drive_cards
 from scorekeeper.drives import document as paper_documents
 from scorekeeper.drives import present, service
 from scorekeeper.drives.pages.common import bounds, bp, load
@@ -66,9 +67,9 @@ def context(kind: str, scored_drive: service.ScoredDrive, organiser: bool = Fals
         return _cards(scored_drive)
     ctx: dict = {"head": present.drive_head(scored_drive)}
     if kind == "scorecards":
-        ctx["cards"] = present.score_cards(scored_drive)
+        ctx["cards"] = drive_cards.score_cards(scored_drive)
     elif kind == "tally":
-        ctx["cards"] = present.tally_cards(scored_drive)
+        ctx["cards"] = drive_cards.tally_cards(scored_drive)
     else:
         money = service.money(get_db(), scored_drive.id, scored_drive.setup)
         countback = scored_drive.setup.tie_break == "countback"
@@ -221,8 +222,8 @@ def _blank_context() -> dict:
             )
         )
     trumps = tuple(asked) or DEFAULT_TRUMPS
-    card = present.blank_card(hands, trumps)
-    return {"hands": hands, "card": card, "sheets": present.sheets_of([card, card], 2)}
+    card = drive_cards.blank_card(hands, trumps)
+    return {"hands": hands, "card": card, "sheets": drive_cards.sheets_of([card, card], 2)}
 
 
 @bp.get("/drives/blank")
