@@ -635,6 +635,9 @@ class SharedApp:
         app.extensions.clear()
         app.extensions.update({k: v for k, v in self.extensions.items() if k != health.INTEGRITY})
         health.record(app, [])  # the start's check, as create_app records it
+        # The rate limiter is one object for every app of the process (server/guard.py), switched by the last app
+        # made: back to this app's setting, and its memory emptied when it counts.
+        guard.limiter.enabled = bool(app.config.get("RATELIMIT_ENABLED"))
         if guard.limiter.enabled:
             guard.limiter.reset()
         if self.inner is not None:
