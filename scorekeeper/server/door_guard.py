@@ -8,7 +8,7 @@ second, each a thread's turn and the interpreter's time, while the table's hand 
 outermost of the WSGI app, counts each client's requests in flight and answers the excess itself, in a few
 microseconds, without Flask, the session or the database:
 
-- a read (GET, HEAD, …) of an address that has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64
+- a read (GET, HEAD, …; not of a file from disk: /static/, the service worker and its manifest) of an address that has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64
   has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
   the threads, and the others always find one free. A write is counted but never refused here: a table is never
   refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
@@ -41,6 +41,10 @@ HEAVY_PATH_SECONDS = 300  # how long a path counted heavy is remembered as heavy
 HEAVY_PATHS = 4096
 READS_RETRY_AFTER = 1  # seconds: a read over its address's share waits for one of its own to finish
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Files from disk, not counted: a phone's first visit asks for a page's scripts and styles and the service worker's
+# whole precache at once, on the six connections a browser keeps per server; counted, the one that a finished answer
+# had not yet left was refused, and with it the service worker's install (cache.addAll fails on one refusal).
+UNCOUNTED = ("/static/", "/sw.js", "/manifest.webmanifest")
 
 log = logging.getLogger("scorekeeper.server.door_guard")
 
@@ -113,6 +117,8 @@ class DoorGuard:
         return environ.get("REMOTE_ADDR") or ""
 
     def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO", "").startswith(UNCOUNTED):
+            return self.wsgi_app(environ, start_response)
         remote = self.client(environ)
         entry = _Entry(*_whom(remote))
         path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")

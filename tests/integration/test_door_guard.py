@@ -219,6 +219,32 @@ def test_the_door_counts_the_client_behind_the_proxy(db_path):
     assert answers == [200, 200] and out == [429, 200] and posted and posted[0] != 429
 
 
+def test_files_from_disk_are_not_counted_so_a_first_visit_is_never_refused(db_path):
+    """A phone's first visit asks for the page's scripts and styles and the service worker's whole precache at once;
+    counted, the one a finished answer had not yet left was refused (an empty 429), and with it the service worker's
+    install. The door lets files from disk by while the address's reads are all in the server."""
+    app = create_app({"DATABASE": db_path, "TESTING": True, "REQUESTS_PER_ADDRESS": 2})
+    door = app.wsgi_app
+    inner = door.wsgi_app
+    release, entered = _held(app)
+    held = door.wsgi_app  # only the two pages are held in the server; a file is answered at once
+    door.wsgi_app = lambda environ, start: (held if environ["PATH_INFO"] == "/healthz" else inner)(environ, start)
+    threads, answers = _hold(app, entered, 2)
+    try:
+        out: list[int] = []
+        _get(app, out)
+        assert out == [429]  # the address's third read
+        client = app.test_client()
+        for path in ("/static/app.css", "/static/offline.js", "/sw.js", "/manifest.webmanifest"):
+            with client.get(path) as answer:
+                assert answer.status_code == 200, path
+    finally:
+        release.set()
+        for t in threads:
+            t.join(30)
+    assert answers == [200, 200]
+
+
 def test_the_door_counts_an_ipv6_phone_by_itself_and_its_network_together(db_path):
     app = create_app({"DATABASE": db_path, "TESTING": True, "REQUESTS_PER_ADDRESS": 2, "REQUESTS_PER_NETWORK": 3})
     release, entered = _held(app)
@@ -245,6 +271,8 @@ def test_a_made_up_query_on_the_protokoll_is_sent_to_the_page_without_it(client,
     r = client.get(f"/g/{game['id']}?x=1")
     assert r.status_code == 302 and r.headers["Location"] == f"/g/{game['id']}"
     assert client.get(f"/g/{game['id']}?lang=da&changed=1").status_code == 200
+    # the service worker's word that it kept a hand (sw.js), read by offline.js: not a made-up query
+    assert client.get(f"/g/{game['id']}?kept=2&why=full&what=bids").status_code == 200
 
 
 @pytest.mark.parametrize("hops", [1, 2])

@@ -30,7 +30,7 @@ from scorekeeper.web.present import chart_view, edit_log_view, protokoll_context
 
 # What the protokoll's query may say: anything else is sent to the address without it (a made-up query drew the page
 # anew every time, in the server's threads for a game under HEAVY_HANDS: issue 34, F-S1).
-QUERY = frozenset({"lang", "changed", "saved"})
+QUERY = frozenset({"lang", "changed", "saved", "kept", "why", "what"})  # kept/why/what: the service worker's (sw.js)
 
 
 @bp.get("/g/<game_id>")
