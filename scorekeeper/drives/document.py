@@ -229,7 +229,8 @@ def scorecards_document(ctx: dict) -> dict:
     (across, card_mm, per_sheet, landscape), row_mm = _score_format(ctx["cards"], head)
     inner = card_mm[0] - 2 * SCORE_PAD_MM[1]
     cards = [score_card(card, head, row_mm, inner) for card in ctx["cards"]]
-    sheets = _sheets(cards, across, card_mm, per_sheet, "sheet4", "score-card")
+    css = {4: "sheet4", 3: "sheet3", 2: "sheet2tall"}[per_sheet]  # drives-print.css's sheet of this format
+    sheets = _sheets(cards, across, card_mm, per_sheet, css, "score-card")
     for sheet in sheets:
         sheet["pad_mm"] = list(SCORE_PAD_MM)
     out = _cards(head["title"], sheets, cut=True)

@@ -81,3 +81,21 @@ def test_score_cards_are_read_and_written_on(client, hands):
     # the hands played at a table with a dummy are marked on the cards of the three who play there
     dummies = sum(3 for r in drive["rounds"] for t in r["tables"] if t.get("plays") == "dummy")
     assert dummies and text.count("dummy") == dummies, (dummies, text.count("dummy"))
+
+
+@pytest.mark.parametrize("hands", sorted(FORMATS))
+def test_the_print_page_lays_the_score_cards_out_as_the_pdf_does(client, hands):
+    """The print page (a browser's print-out) takes the PDF's format: its sheets hold as many cards as the PDF's, by
+    drives-print.css's class of that format (it said four A6 to a sheet for every drive)."""
+    import re
+    from pathlib import Path
+
+    drive = drive_with(client, hands)
+    page = client.get(f"/d/{drive['id']}/scorecards").get_data(as_text=True)
+    per_sheet = FORMATS[hands][0]
+    css = {4: "sheet4", 3: "sheet3", 2: "sheet2tall"}[per_sheet]
+    assert page.count(f'class="{css}"') == -(-15 // per_sheet)
+    styles = (Path(__file__).parents[2] / "scorekeeper/static/drives-print.css").read_text()
+    assert re.search(rf"\.{css} td \{{ width: {FORMATS[hands][1]}mm; height: {FORMATS[hands][2]:g}mm", styles) or (
+        per_sheet == 4 and ".sheet4 td { width: 105mm; height: 148mm; }" in styles
+    )
