@@ -21,7 +21,9 @@ SHEET_MM = (210.0, 297.0)  # the cut sheets fill A4 edge to edge
 A6_MM = (105.0, 148.5)  # four score cards to a sheet
 A5_MM = (210.0, 148.5)  # two blank cards to a sheet
 CARD_PAD_MM = (5.0, 6.0)  # a cut card's padding, top/bottom and left/right
-BLANK_ROW_MM = 3.9  # a blank card's row; less when a long drive's rows would run off the card
+BLANK_ROW_MM = (6.0, 10.0)  # a blank card's row, written on in pencil (issue 33): at least 6 mm, the rows filling it
+# Two A5 blank cards to a sheet while the hands fit at 6 mm a row, else one to an A4 sheet (its class on the page).
+BLANK_FORMATS = ((A5_MM, 2, "sheet2"), ((210.0, 297.0), 1, "sheet1"))
 BLANK_HEAD_MM = 30.0  # what a blank card needs besides its rows: its heading, the line under it, the totals
 # A score card is read and written on at the table (issue 33): no type under 8 pt, a row at least 6 mm high for a
 # pencilled total and at most 10 mm, the rows filling the card. Its size is the first of these its hands fit at 6 mm:
@@ -44,12 +46,6 @@ WARNING = "#b3261e"
 
 
 MM_PT = 72 / 25.4
-
-
-def _row_mm(wanted: float, rows: int, card_h: float, head: float) -> float:
-    """A cut card's row height: `wanted`, or less so that the header row and `rows` fit on the card."""
-    room = card_h - 2 * CARD_PAD_MM[0] - head
-    return max(2.8, min(wanted, room / (rows + 1)))
 
 
 def _card_table(
@@ -270,14 +266,26 @@ def tally_document(ctx: dict) -> dict:
 # ---------------------------------------------------------------- blank cards
 
 
+def _blank_format(hands: int) -> tuple[tuple[float, float], int, str, float]:
+    """The first of BLANK_FORMATS whose card holds `hands` rows at 6 mm (the last if none does), and the row height
+    that fills it, at most 10 mm."""
+    least, most = BLANK_ROW_MM
+    for size, per_sheet, css in BLANK_FORMATS:
+        row_mm = (size[1] - 2 * CARD_PAD_MM[0] - BLANK_HEAD_MM) / (hands + 1)
+        if row_mm >= least:
+            return size, per_sheet, css, min(most, row_mm)
+    return size, per_sheet, css, max(2.8, row_mm)
+
+
 def blank_cards_document(ctx: dict) -> dict:
-    """Blank score cards to fill in with a pen, every hand's trump printed, two A5 to a sheet."""
+    """Blank score cards to fill in with a pencil, every hand's trump printed: two A5 to a sheet, or one A4 for a
+    drive whose hands do not fit A5 at 6 mm a row; no type under 8 pt."""
     header = ["#", _("Trump"), _("Table"), _("Own tricks"), _("Opponents"), _("Total"), _("Initials")]
     cards = []
+    size, per_sheet, css, row_mm = _blank_format(max(len(c["rows"]) for s in ctx["sheets"] for c in s))
     for sheet in ctx["sheets"]:
         for card in sheet:
             rows = [[str(r["hand"]), r["trump"], "", "", "", "", ""] for r in card["rows"]]
-            row_mm = _row_mm(BLANK_ROW_MM, len(rows), A5_MM[1], BLANK_HEAD_MM)
             cards.append(
                 [
                     _header(
@@ -293,7 +301,7 @@ def blank_cards_document(ctx: dict) -> dict:
                                 ],
                                 "sep": " ",
                                 "colon": False,
-                                "size": 7,
+                                "size": 8,
                             },
                         ]
                     ),
@@ -308,7 +316,7 @@ def blank_cards_document(ctx: dict) -> dict:
                     },
                 ]
             )
-    return _cards(_("Drive score card"), _sheets(cards, 1, A5_MM, 2, "sheet2", "score-card blank"), cut=True)
+    return _cards(_("Drive score card"), _sheets(cards, 1, size, per_sheet, css, "score-card blank"), cut=True)
 
 
 # ---------------------------------------------------------------- table cards

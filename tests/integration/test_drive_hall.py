@@ -448,10 +448,10 @@ def test_score_cards_four_to_a_page_and_blank_cards_two(client):
     assert r.status_code == 200 and len(PdfReader(io.BytesIO(r.data)).pages) == 3  # 12 cards, 4 a page
     html = client.get(f"/d/{drive['id']}/scorecards").get_data(as_text=True)
     assert html.count('class="sheet4"') == 3 and html.count('class="score-card"') == 12
-    blank = client.get("/drives/blank.pdf?hands=24")
-    assert len(PdfReader(io.BytesIO(blank.data)).pages) == 1  # two cards, one page
+    blank = client.get("/drives/blank.pdf?hands=16")
+    assert len(PdfReader(io.BytesIO(blank.data)).pages) == 1  # two cards, one page (16 rows of 6 mm fit A5)
     page = client.get("/drives/blank?hands=30").get_data(as_text=True)
-    assert page.count('class="sheet2"') == 1 and page.count("<tr><td>30</td>") == 2
+    assert page.count('class="sheet1"') == 2 and page.count("<tr><td>30</td>") == 2  # 30 rows of 6 mm: one A4 each
 
 
 @pytest.mark.parametrize("query", ["hands=0&trump=joker", "hands=0", "trump=joker", "hands=x", "hands=31"])

@@ -99,3 +99,32 @@ def test_the_print_page_lays_the_score_cards_out_as_the_pdf_does(client, hands):
     assert re.search(rf"\.{css} td \{{ width: {FORMATS[hands][1]}mm; height: {FORMATS[hands][2]:g}mm", styles) or (
         per_sheet == 4 and ".sheet4 td { width: 105mm; height: 148mm; }" in styles
     )
+
+
+# hands → blank cards a sheet, a card's height in mm
+BLANK = {12: (2, 148.5), 17: (2, 148.5), 24: (1, 297), 30: (1, 297)}
+
+
+@pytest.mark.parametrize("hands", sorted(BLANK))
+def test_blank_cards_are_written_on_in_pencil(client, hands):
+    """The blank cards a drive kept on paper is written on (issue 33, M6 for the paper cards too): no type under
+    8 pt (was 7), rows at least 6 mm (were 3.9); two A5 to a sheet while the hands fit so, else one A4 a card."""
+    import pdfplumber
+
+    per_sheet, height = BLANK[hands]
+    r = client.get(f"/drives/blank.pdf?hands={hands}")
+    assert r.status_code == 200
+    with pdfplumber.open(io.BytesIO(r.data)) as pdf:
+        assert len(pdf.pages) == 2 // per_sheet  # the page's two cards
+        page = pdf.pages[0]
+        chars = [c for c in page.chars if c["text"].strip()]
+        assert min(c["size"] for c in chars) >= 7.95, sorted({round(c["size"], 1) for c in chars})
+        rules = sorted(
+            {round(e["top"], 1) for e in page.horizontal_edges if e["bottom"] <= height * MM and e["width"] > 100 * MM}
+        )
+        rows = [b - a for a, b in zip(rules, rules[1:])]
+        assert len(rows) >= hands + 1, rows
+        assert min(rows[-hands:]) >= 6 * MM - 0.05, [round(h / MM, 2) for h in rows]
+        assert "Final" in page.crop((0, 0, page.width, height * MM)).extract_text()  # nothing runs off the card
+    html = client.get(f"/drives/blank?hands={hands}").get_data(as_text=True)
+    assert html.count(f'class="{"sheet2" if per_sheet == 2 else "sheet1"}"') == 2 // per_sheet
