@@ -35,16 +35,16 @@ def test_two_phones_at_a_table_and_the_organiser_settles_it(live_server, browser
     b.click("label[for='tricks-7']")
     b.click("#send")
     b.wait_for_selector("#sent")
-    assert "Sent: 7–6" in b.locator("#sent").inner_text()
+    assert "Sent: N–S 7 · E–W 6" in b.locator("#sent").inner_text()
     # a, loaded before, sends 10–3: it is shown both, and what is stored is b's, not "Sent"
     a.click("label[for='tricks-10']")
     a.click("#send")
     a.wait_for_selector("#keep-stored")
     assert a.locator("#sent").count() == 0
-    assert "7–6, sent by another phone" in a.locator("#stored").inner_text()
+    assert "N–S 7 · E–W 6, sent by another phone" in a.locator("#stored").inner_text()
     a.click("#send")  # "Send 10–3 (replaces 7–6)"
     a.wait_for_selector("#sent")
-    assert "Sent: 10–3" in a.locator("#sent").inner_text()
+    assert "Sent: N–S 10 · E–W 3" in a.locator("#sent").inner_text()
     # b's page follows by itself: its 7–6 was replaced, and it is not told "Sent" for a's 10–3
     b.wait_for_selector("#replaced", timeout=UPDATE_MS)
     assert b.locator("#sent").count() == 0

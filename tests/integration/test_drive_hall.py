@@ -302,13 +302,13 @@ def test_a_second_phones_different_result_is_shown_not_silently_replaced(client)
     r = a.post(url, data={"hand": "1", "tricks": "5", "was": "", "seated": seated})
     html = unescape(r.get_data(as_text=True))
     assert r.status_code == 409 and "another phone at this table sent 8–5 meanwhile" in html
-    assert "Send 5–8 (replaces 8–5)" in html and "Keep 8–5" in html
+    assert "Send N–S 5 · E–W 8 (replaces N–S 8 · E–W 5)" in html and "Keep N–S 8 · E–W 5" in html
     assert get(client, drive)["rounds"][0]["tables"][0]["tricks"] == [8, 5]
     r = a.post(url, data={"hand": "1", "tricks": "5", "was": "", "seated": seated, "replace": "1"})
     assert r.status_code == 302 and get(client, drive)["rounds"][0]["tables"][0]["tricks"] == [5, 8]
     # phone b, which sent 8–5, is told on its next refresh that another phone sent 5–8
     later = unescape(b.get(url + "?sent=8").get_data(as_text=True))
-    assert "Another phone at this table sent 5–8 after your 8–5" in later
+    assert "Another phone at this table sent N–S 5 · E–W 8 after your N–S 8 · E–W 5" in later
 
 
 # ---------------------------------------------------------------- finding 5: the cards' address

@@ -143,11 +143,11 @@ def test_a_replaced_result_is_marked_for_the_organiser_until_settled(client, db_
     r = a.post(url, data={"hand": "1", "tricks": "10", "was": "", "seated": seated})
     assert r.status_code == 409
     html = r.get_data(as_text=True)
-    assert 'id="sent"' not in html and "Sent: 7–6" not in unescape(html)
-    assert "This table's result is in: 7–6, sent by another phone" in text(r)
+    assert 'id="sent"' not in html and "Sent: N–S 7 · E–W 6" not in unescape(html)
+    assert "This table's result is in: N–S 7 · E–W 6, sent by another phone" in text(r)
     r = a.post(url, data={"hand": "1", "tricks": "10", "was": "", "seated": seated, "replace": "1"})
     assert r.status_code == 302
-    assert "Sent: 10–3" in text(a.get(r.headers["Location"]))
+    assert "Sent: N–S 10 · E–W 3" in text(a.get(r.headers["Location"]))
     # the organiser's page marks the table and the hand with both, who sent which and when
     page = text(client.get(f"/d/{drive['id']}"))
     assert "Replaced results: which is right?" in page and "replaced: see above" in page
@@ -202,14 +202,14 @@ def test_a_phone_that_sent_nothing_is_not_told_sent(client):
     url = table_url(client, drive, 1)
     a, b = client.application.test_client(), client.application.test_client()
     post(client, drive, 1, 3, [7, 6])  # the organiser enters table 3's
-    assert "This table's result is in: 7–6, sent by the organiser" in text(b.get(table_url(client, drive, 3)))
+    assert "This table's result is in: N–S 7 · E–W 6, sent by the organiser" in text(b.get(table_url(client, drive, 3)))
     seated = re.findall(r'name="seated" value="([^"]*)"', a.get(url).get_data(as_text=True))
     a.post(url, data={"hand": "1", "tricks": "8", "was": "", "seated": seated})
     fresh = b.get(url)
     assert 'id="sent"' not in fresh.get_data(as_text=True)
-    assert "This table's result is in: 8–5, sent by another phone" in text(fresh)
-    assert "Sent: 8–5" in text(a.get(url + "?sent=8"))
-    assert "Sent: 8–5" in text(a.get(url))  # the cookie says it is this phone's, whatever the address
+    assert "This table's result is in: N–S 8 · E–W 5, sent by another phone" in text(fresh)
+    assert "Sent: N–S 8 · E–W 5" in text(a.get(url + "?sent=8"))
+    assert "Sent: N–S 8 · E–W 5" in text(a.get(url))  # the cookie says it is this phone's, whatever the address
     r = client.put(
         f"/api/drives/{drive['id']}/hands/1/tables/1",
         json={"tricks": [9, 4]},
@@ -217,7 +217,7 @@ def test_a_phone_that_sent_nothing_is_not_told_sent(client):
     )
     assert r.status_code == 200
     told = text(a.get(url + "?sent=8"))
-    assert "The organiser corrected your 8–5 to 9–4." in told and "Another phone" not in told
+    assert "The organiser corrected your N–S 8 · E–W 5 to N–S 9 · E–W 4." in told and "Another phone" not in told
 
 
 # ---------------------------------------------------------------- M3, M7: the organiser's rules, on the people page

@@ -18,7 +18,6 @@ from scorekeeper.drives.pages.common import (
     seating_changed,
     shown_names,
 )
-from scorekeeper.drives.pages.organiser import score
 from scorekeeper.drives.rules import OutOfTurn, SeatingChanged
 from scorekeeper.server import guard
 from scorekeeper.server.db import get_db
@@ -46,6 +45,12 @@ def phone_id() -> str:
         return response
 
     return mine
+
+
+def sided(tricks: int | None) -> str:
+    """A table's result as its phone says it, naming the side whose number comes first (issue 33, M5): "N–S 8 · E–W 5",
+    as the trick buttons read, so that nobody at East–West takes the first number for their own."""
+    return "" if tricks is None else f"{_('N–S')} {tricks} · {_('E–W')} {13 - tricks}"
 
 
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
@@ -78,7 +83,7 @@ def table(drive_id, table, token):
             form.tricks.data = None
             error, status = seating_changed(), 409
         except service.OtherPhone as exc:
-            other = {"stored": score(exc.stored[0]), "mine": score(tricks), "tricks": tricks}
+            other = {"stored": sided(exc.stored[0]), "mine": sided(tricks), "tricks": tricks}
             error, status = messages(exc), 409
         except OutOfTurn as exc:
             if _already_stored(scored_drive, hand, table, raw["tricks"]):  # a resend of what is stored: done already
@@ -100,7 +105,7 @@ def table(drive_id, table, token):
     form.was.data = "" if stored is None else str(stored)
     sender = scored_drive.senders.get((drive.current, table), (None, None))[0]
     replaced = (
-        {"mine": score(sent_by_me), "stored": score(stored), "organiser": sender == service.ORGANISER}
+        {"mine": sided(sent_by_me), "stored": sided(stored), "organiser": sender == service.ORGANISER}
         if request.method == "GET" and sent_by_me is not None and stored is not None and sent_by_me != stored
         else None
     )
@@ -125,6 +130,7 @@ def table(drive_id, table, token):
         head=present.drive_head(scored_drive),
         table=table,
         here=here_view,
+        here_score=sided(stored) if stored is not None else here_view["score"],
         shown=shown_names(scored_drive, here),
         form=form,
         error=error,
