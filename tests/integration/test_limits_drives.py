@@ -16,7 +16,7 @@ import pytest
 
 from helpers import PLAYERS, dump, token, waitress_in_thread
 from scorekeeper import create_app
-from scorekeeper.drives import present
+from scorekeeper.drives import cards as drive_cards
 from scorekeeper.games import service as game_service
 from scorekeeper.games import sheets
 from scorekeeper.server import printing
@@ -157,8 +157,8 @@ def test_a_drive_stored_before_the_bound_gets_a_page_not_paper(app, client, rend
     drive = new_drive(client, tables=5, hands=6)
     app.config.update(DRIVE_MAX_TABLES=3, DRIVE_MAX_HANDS=4)
     built = []
-    monkeypatch.setattr(present, "score_cards", lambda sheet: built.append(sheet))
-    monkeypatch.setattr(present, "tally_cards", lambda sheet: built.append(sheet))
+    monkeypatch.setattr(drive_cards, "score_cards", lambda sheet: built.append(sheet))
+    monkeypatch.setattr(drive_cards, "tally_cards", lambda sheet: built.append(sheet))
     for kind in ("scorecards", "tally", "scorecards.pdf", "tally.pdf"):
         r = client.get(f"/d/{drive['id']}/{kind}", headers={"Accept-Language": "en"})
         assert r.status_code == 413 and r.mimetype == "text/html", kind
@@ -303,8 +303,8 @@ def test_drive_paper_has_its_own_time_limit(app, client, monkeypatch):
 @pytest.mark.parametrize("kind, builder", [("scorecards", "score_cards"), ("tally", "tally_cards")])
 def test_a_drives_print_page_is_built_once_per_version(client, monkeypatch, kind, builder):
     built = []
-    real = getattr(present, builder)
-    monkeypatch.setattr(present, builder, lambda sheet: built.append(sheet.version) or real(sheet))
+    real = getattr(drive_cards, builder)
+    monkeypatch.setattr(drive_cards, builder, lambda sheet: built.append(sheet.version) or real(sheet))
     drive = new_drive(client, tables=2, hands=3)
     url = f"/d/{drive['id']}/{kind}"
     first = client.get(url)

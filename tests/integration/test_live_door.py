@@ -131,7 +131,7 @@ def test_another_games_hands_leave_this_games_poll_before_flask(app, api, db_pat
         "UPDATE games SET dealer = 1 WHERE id = :id",
         "UPDATE hands SET input = input WHERE game_id = :id",
         "DELETE FROM hands WHERE game_id = :id",
-        "INSERT INTO open_deals (game_id, input, version, updated) VALUES (:id, '{}', 1, 'now')",
+        "INSERT INTO open_deals (game_id, input, version, updated) VALUES (:id, '{\"bidder\": 1, \"bid\": 8}', 1, 'now')",
         "DELETE FROM games WHERE id = :id",
     ],
     ids=["rename", "players", "options", "dealer", "hand edited", "hands deleted", "bids", "game deleted"],
