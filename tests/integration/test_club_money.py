@@ -280,7 +280,10 @@ def test_an_evening_whose_card_changed_prints_each_card_with_its_tables(client, 
     club_service.add_table(db, club_id, evening_id, ids[4:])
     printed = client.get(f"/c/{club_id}/e/{evening_id}/print").get_data(as_text=True)
     assert printed.count('class="tariff"') == 2
-    assert re.findall(r'<p class="tariff-tables">(?:<b>)?([^<]*)', printed) == ["Table 1", "Table 2"]  # bold as on the PDF
+    assert re.findall(r'<p class="tariff-tables">(?:<b>)?([^<]*)', printed) == [
+        "Table 1",
+        "Table 2",
+    ]  # bold as on the PDF
     text = " ".join(pdftotext(client.get(f"/c/{club_id}/e/{evening_id}/evening.pdf").data, tmp_path).split())
     assert text.count("Tariff") >= 2 and "Table 1" in text and "Table 2" in text
 

@@ -141,7 +141,9 @@ def test_a_table_sends_its_result_and_the_organiser_sees_it(client, drive):
     assert "Cat" in page and "Dot" in page and "N–S <b>7</b>" in page and "E–W 6" in page and "http-equiv" not in page
     send(table, urls[2], 1, 9)
     waiting = table.get(urls[2]).get_data(as_text=True)
-    assert 'http-equiv="refresh"' in waiting and "N–S 9 · E–W 4" in waiting  # waits for tables 1 and 3, refreshing itself
+    assert (
+        'http-equiv="refresh"' in waiting and "N–S 9 · E–W 4" in waiting
+    )  # waits for tables 1 and 3, refreshing itself
     assert api(client, drive_id)["rounds"][0]["tables"][1]["tricks"] == [9, 4]
     organiser = client.get(f"/d/{drive_id}").get_data(as_text=True)
     assert re.search(r'id="result-1-2".*?9–4', organiser, re.S)
