@@ -48,7 +48,7 @@ def test_two_phones_at_a_table_and_the_organiser_settles_it(live_server, browser
     # b's page follows by itself: its 7–6 was replaced, and it is not told "Sent" for a's 10–3
     b.wait_for_selector("#replaced", timeout=UPDATE_MS)
     assert b.locator("#sent").count() == 0
-    assert "sent 10–3 after your 7–6" in b.locator("#replaced").inner_text()
+    assert "sent N–S 10 · E–W 3 after your N–S 7 · E–W 6" in b.locator("#replaced").inner_text()
     # the organiser's page, on a phone: the table and the hand marked, both results, who sent which and when
     organiser.goto(f"{base}/d/{drive['id']}")
     box = organiser.locator("#replaced")
