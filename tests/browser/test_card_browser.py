@@ -43,15 +43,22 @@ def every_field_shows_its_value(page):
 
 def the_bid_column_stays_in_sight(page):
     box = page.locator("#card-matrix .matrix-box")
-    if box.evaluate("el => el.scrollWidth <= el.clientWidth"):  # the whole table fits the phone (¾ is narrow)
+    # In one step: the live table is drawn anew as the preview answers, which puts its scroll back to the start.
+    fits, scrolled, left, label = box.evaluate(
+        """el => {
+            if (el.scrollWidth <= el.clientWidth) return [true, 0, 0, 0];
+            el.scrollLeft = el.scrollWidth;
+            const label = el.querySelector('table.matrix tbody th');
+            const out = [false, el.scrollLeft, el.getBoundingClientRect().left, label.getBoundingClientRect().left];
+            el.scrollLeft = 0;
+            return out;
+        }"""
+    )
+    if fits:  # the whole table fits the phone (¾ is narrow)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         return
-    box.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
-    assert box.evaluate("el => el.scrollLeft") > 0  # the table is wider than the phone: it scrolls inside its box
-    left = box.evaluate("el => el.getBoundingClientRect().left")
-    label = page.locator("#card-matrix table.matrix tbody th").first
-    assert label.evaluate("el => el.getBoundingClientRect().left") >= left - 1  # sticky: the bid labels stay
-    box.evaluate("el => { el.scrollLeft = 0; }")
+    assert scrolled > 0  # the table is wider than the phone: it scrolls inside its box
+    assert label >= left - 1  # sticky: the bid labels stay
 
 
 def enter_card(page, tariff=CARD_TARIFF):
