@@ -22,8 +22,13 @@ is the door's (`429 door`).
 Meanwhile a table (127.0.0.1) enters hands into its own game through the JSON API, one at a time; a hand that gets no
 answer in 60 s counts as 60 s and as failed.
 
+A stranger the door finds flooding (its reads refused 30 times in a second) has its connections held at accept
+(server/serve.py): `429 accept` counts the answers given at accept, after a hold or over the connection cap (a 429
+with `Connection: close`).
+`--impatient 0.5` is a stranger that does not wait for them: it gives up after 0.5 s and connects again at once.
+
 Usage: python bench/heavy_reads.py [--hands 500] [--connections 40] [--requests 20] [--kinds unbounded bounded kept]
-       [--door both|on|off] [--share 6]
+       [--door both|on|off] [--share 6] [--impatient SECONDS] [--pace SECONDS]
 """
 
 from __future__ import annotations
@@ -48,6 +53,11 @@ TIMEOUT = 60.0
 ATTACKER = "127.0.0.2"
 SWITCH_INTERVAL = None  # seconds (--switch-interval); None: Python's own (0.005)
 SHARE = None  # --share: the door's REQUESTS_PER_ADDRESS and _PER_NETWORK; None: as shipped
+# --impatient: the stranger waits at most this long for an answer and asks again at once after an error (as shipped
+# it waits TIMEOUT and pauses 0.05 s after an error)
+PATIENCE = TIMEOUT
+ERROR_PAUSE = 0.05
+PACE = 0.0  # --pace: seconds between the table's hands (0: one after another); a long pace spans several floods
 KINDS = {
     "unbounded": {
         "SCOREKEEPER_HEAVY_READS_PER_ADDRESS": "null",
@@ -131,13 +141,16 @@ class Stranger(threading.Thread):
             try:
                 if conn is None:
                     conn = http.client.HTTPConnection(
-                        "127.0.0.1", self.port, timeout=TIMEOUT, source_address=(ATTACKER, 0)
+                        "127.0.0.1", self.port, timeout=PATIENCE, source_address=(ATTACKER, 0)
                     )
                 conn.request("GET", path)
                 answer = conn.getresponse()
                 body = answer.read()
+                closing = answer.getheader("Connection", "").lower() == "close"
                 status = "429 door" if answer.status == 429 and not body else answer.status
-                if answer.getheader("Connection", "").lower() == "close":
+                if status == "429 door" and closing:
+                    status = "429 accept"
+                if closing:
                     conn.close()
                     conn = None
             except (OSError, http.client.HTTPException):
@@ -145,7 +158,8 @@ class Stranger(threading.Thread):
                 if conn is not None:
                     conn.close()
                 conn = None
-                time.sleep(0.05)
+                if ERROR_PAUSE:
+                    time.sleep(ERROR_PAUSE)
             with self.lock:
                 self.counts[status] = self.counts.get(status, 0) + 1
         if conn is not None:
@@ -154,7 +168,9 @@ class Stranger(threading.Thread):
 
 def hand_entries(base: str, game: dict, n: int) -> list[float]:
     out = []
-    for _ in range(n):
+    for i in range(n):
+        if PACE and i:
+            time.sleep(PACE)
         started = time.monotonic()
         try:
             post(base, f"/api/games/{game['id']}/hands", {"passed": True}, {"X-Edit-Key": game["edit_key"]})
@@ -242,9 +258,20 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--share", type=int, default=None, help="the door's REQUESTS_PER_ADDRESS (default: shipped)")
     parser.add_argument("--switch-interval", type=float, default=None, help="the server's sys.setswitchinterval")
+    parser.add_argument(
+        "--impatient",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the stranger waits at most SECONDS for an answer and asks again at once after an error",
+    )
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between the table's hands (default: none)")
     args = parser.parse_args(argv)
-    global SWITCH_INTERVAL, SHARE
+    global SWITCH_INTERVAL, SHARE, PATIENCE, ERROR_PAUSE, PACE
+    PACE = args.pace
     SWITCH_INTERVAL, SHARE = args.switch_interval, args.share
+    if args.impatient is not None:
+        PATIENCE, ERROR_PAUSE = args.impatient, 0.0
     results = run(args.hands, args.connections, args.requests, tuple(args.kinds), args.door)
     print(json.dumps(results, indent=2))
     print(table(results))

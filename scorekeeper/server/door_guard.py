@@ -17,6 +17,14 @@ microseconds, without Flask, the session or the database:
   address, an IPv6 /64) has HEAVY_READS_PER_ADDRESS heavy requests in flight: what heavy.py would answer (with its
   Retry-After), before Flask.
 
+- an address whose reads the door has refused FLOOD_REFUSALS times within FLOOD_WINDOW seconds is a flood for
+  FLOOD_SECONDS (`FLOODS`): server/serve.py then closes its open connections at their next request and holds each new
+  one at accept for HOLD_SECONDS before answering it `429` and closing it. A refusal answered at once invites the next
+  request at once (a client that ignores Retry-After was refused thousands of times a second, and each refusal was
+  still a request parsed by waitress's one loop, while the table's hand waited for the interpreter); held, its
+  connections cost a file descriptor and no CPU, as nginx's limit_req delays a client's excess requests rather than
+  answering them. Counted by the connection's own address only (never behind a proxy, whose address is everyone's).
+
 A client is the address as server/proxy.py makes it (werkzeug's ProxyFix rule over PROXY_FIX hops of
 X-Forwarded-For), an IPv6 address whole and its /64 together, as the connection caps count them (docs/operations.md,
 "One address or many"). Each process counts its own requests. The refusal has no body: a browser shows its own page
@@ -40,6 +48,12 @@ MARK = "scorekeeper.door_guard.heavy"  # in the environ: what server/heavy.py ca
 HEAVY_PATH_SECONDS = 300  # how long a path counted heavy is remembered as heavy (a game only grows past the bound)
 HEAVY_PATHS = 4096
 READS_RETRY_AFTER = 1  # seconds: a read over its address's share waits for one of its own to finish
+# A flood: more refusals than an honest phone ever meets (its scripts wait after a 429; a first visit's files are not
+# counted), within a second; the address's connections are then held for a while (server/serve.py).
+FLOOD_REFUSALS = 30
+FLOOD_WINDOW = 1.0  # seconds
+FLOOD_SECONDS = 10.0  # how long an address stays a flood after its last counted refusal
+FLOOD_ADDRESSES = 4096  # addresses remembered (the oldest forgotten first)
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Files from disk, not counted: a phone's first visit asks for a page's scripts and styles and the service worker's
 # whole precache at once, on the six connections a browser keeps per server; counted, the one that a finished answer
@@ -55,6 +69,53 @@ def mark(environ, retry_after: int) -> None:
     counted = environ.get(MARK)
     if counted is not None:
         counted(retry_after)
+
+
+class Floods:
+    """The addresses the door has seen flooding it, in this process: `refused` is told of each refusal, `flooding` says
+    whether an address (or an IPv6 /64) is one now. Read by the listening socket's accept and the connections' reads
+    in waitress's loop (a dict read), written by the door under its own lock."""
+
+    def __init__(self, refusals: int = FLOOD_REFUSALS, window: float = FLOOD_WINDOW, seconds: float = FLOOD_SECONDS):
+        self.refusals, self.window, self.seconds = refusals, window, seconds
+        self.counts: dict[str, tuple[float, int]] = {}  # address → (its window's start, refusals in it)
+        self.until: dict[str, float] = {}  # address → time.monotonic() its flood ends
+
+    def refused(self, key: str, now: float) -> bool:
+        """Count a refusal of `key`'s; True when that makes it a flood (again)."""
+        start, count = self.counts.pop(key, (now, 0))
+        if now - start > self.window:
+            start, count = now, 0
+        count += 1
+        if len(self.counts) >= FLOOD_ADDRESSES:
+            del self.counts[next(iter(self.counts))]
+        self.counts[key] = (start, count)
+        if count < self.refusals:
+            return False
+        began = self.until.pop(key, 0.0) <= now
+        if len(self.until) >= FLOOD_ADDRESSES:
+            del self.until[next(iter(self.until))]
+        self.until[key] = now + self.seconds
+        return began
+
+    def flooding(self, keys) -> bool:
+        if not self.until:
+            return False
+        now = time.monotonic()
+        for key in keys:
+            until = self.until.get(key)
+            if until is not None:
+                if until > now:
+                    return True
+                self.until.pop(key, None)
+        return False
+
+    def clear(self) -> None:
+        self.counts.clear()
+        self.until.clear()
+
+
+FLOODS = Floods()  # this process's: the door's refusals, the listening sockets' holds
 
 
 class _Entry:
@@ -92,8 +153,11 @@ class DoorGuard:
         per_network: int | None,
         heavy_per_client: int | None,
         proxy_hops: int = 0,
+        floods: Floods | None = None,
     ):
         self.wsgi_app = wsgi_app
+        # behind a proxy every connection is the proxy's: a flood is not told to the sockets
+        self.floods = floods if floods is not None and not proxy_hops else None
         self.per_address = per_address
         self.per_network = per_network
         self.heavy_per_client = heavy_per_client
@@ -128,21 +192,25 @@ class DoorGuard:
             known = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
             heavy = known[0] if known is not None and known[1] > time.monotonic() else None
             if heavy and self.heavy[network] >= self.heavy_per_client:
-                refused = heavy
-            elif read and (
-                self.in_flight[address] >= self.per_address
-                or (network != address and self.per_network is not None and self.in_flight[network] >= self.per_network)
+                refused, whose = heavy, network
+            elif read and self.in_flight[address] >= self.per_address:
+                refused, whose = READS_RETRY_AFTER, address
+            elif (
+                read
+                and network != address
+                and self.per_network is not None
+                and self.in_flight[network] >= self.per_network
             ):
-                refused = READS_RETRY_AFTER
+                refused, whose = READS_RETRY_AFTER, network
             else:
-                refused = None
+                refused = whose = None
                 for key in entry.counted():
                     self.in_flight[key] += 1
                 if heavy:
                     entry.heavy = True
                     self.heavy[network] += 1
         if refused is not None:
-            self._refuse(address)
+            self._refuse(whose)
             start_response("429 Too Many Requests", _refusal(refused))
             return [b""]
         # heavy.py counts the request (it may be the path's first): from then on it counts here too, and the path's
@@ -176,16 +244,30 @@ class DoorGuard:
                 if self.heavy[entry.network] <= 0:
                     del self.heavy[entry.network]
 
-    def _refuse(self, address: str) -> None:
+    def _refuse(self, whose: str) -> None:
+        """Count a refusal of `whose` (an address, or an IPv6 /64 when the network's share refused it) and warn once a
+        minute; a flood is told to the floods at once."""
         now = time.monotonic()
+        began = False
         with self.lock:
             self.refused += 1
-            if now - self._warned < 60:
-                return
-            self._warned, refused, self.refused = now, self.refused, 0
-        log.warning(
-            "%s asks for more than its share of the server; %d requests refused before the app", address, refused
-        )
+            if self.floods is not None:
+                began = self.floods.refused(whose, now)
+            warn = now - self._warned >= 60
+            if warn:
+                self._warned, refused, self.refused = now, self.refused, 0
+        if began:
+            log.warning(
+                "%s floods the server (%d refusals in %.0f s): its connections are held at accept for the next %.0f s",
+                whose,
+                self.floods.refusals,
+                self.floods.window,
+                self.floods.seconds,
+            )
+        if warn:
+            log.warning(
+                "%s asks for more than its share of the server; %d requests refused before the app", whose, refused
+            )
 
 
 class _Counted:
@@ -226,4 +308,5 @@ def init_app(app) -> None:
         app.config.get("REQUESTS_PER_NETWORK"),
         app.config.get("HEAVY_READS_PER_ADDRESS"),
         int(app.config.get("PROXY_FIX") or 0),
+        FLOODS,
     )

@@ -16,6 +16,13 @@ arriving for SERVER_REQUEST_TIMEOUT seconds, however often bytes come, its next 
 A client is an address (docs/operations.md, "One address or many"): an IPv4 address or an IPv6 address whole, each
 held to SERVER_CONNECTIONS_PER_ADDRESS, and an IPv6 /64 (one LAN, or one attacker taking any address in it) to
 SERVER_CONNECTIONS_PER_NETWORK, so the phones of a club's IPv6 Wi-Fi each have their own share.
+
+A client the door's guard has found flooding the server (server/door_guard.py's `FLOODS`: its reads refused again and
+again, faster than any phone asks) is not answered at once any more: its open connections end at their next request
+(`Connection.recv`), and each new one is accepted and held, unread and unanswered, for HOLD_SECONDS, then answered
+429 and closed (`Hold`). A held connection costs a file descriptor, not a turn of waitress's loop: the client's next
+request waits for the hold, not for the server. Held connections count against the client's cap (one that gives up
+is let go at once); a flooding client's connection over its cap is reset at once.
 """
 
 from __future__ import annotations
@@ -25,15 +32,18 @@ import errno
 import ipaddress
 import logging
 import os
+import selectors
 import socket
+import struct
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 
 import waitress
 
 from scorekeeper import create_app
 from scorekeeper.server import workers as processes
+from scorekeeper.server.door_guard import FLOODS, Floods
 from scorekeeper.server.security import redact_handlers
 from scorekeeper.storage import Unusable
 
@@ -54,6 +64,7 @@ SETTINGS = {
 # The answer to a client over its connection cap, before it has sent anything: no body, so a browser shows its own
 # page for 429 in its own language.
 REFUSED = b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+HOLD_SECONDS = 5.0  # a flooding client's new connection waits this long for its 429
 
 # One line per record: time, level, logger, message; a request is `GET /path 200 3.1ms` (scorekeeper/server/logs.py).
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -78,10 +89,17 @@ class Limits:
     one address may hold open and those one IPv6 /64 may (None: no cap; behind a proxy every connection is the
     proxy's)."""
 
-    def __init__(self, request_timeout: float | None, per_address: int | None, per_network: int | None = None):
+    def __init__(
+        self,
+        request_timeout: float | None,
+        per_address: int | None,
+        per_network: int | None = None,
+        floods: Floods | None = FLOODS,
+    ):
         self.request_timeout = request_timeout
         self.per_address = per_address
         self.per_network = per_network
+        self.floods = floods  # the door's: whose connections are held (None: nobody's)
         self.open: Counter[str] = Counter()
         self._lock = threading.Lock()  # sockets are accepted in the loop and closed there or in a worker thread
         self._warned = float("-inf")
@@ -116,6 +134,9 @@ class Connection(socket.socket):
     def recv(self, size, *flags):
         data = super().recv(size, *flags)  # read first: a socket closed with bytes unread resets the connection
         if data:
+            floods = self.limits.floods
+            if floods is not None and self.keys and floods.flooding(self.keys):
+                return b""  # a flooding client's next request: to waitress, the client closed
             now = time.monotonic()
             if self.began is None:
                 self.began = now
@@ -143,13 +164,105 @@ class Listener(socket.socket):
     def accept(self):
         conn, addr = super().accept()
         keys = clients(addr[0]) if self.limits.per_address is not None or self.limits.per_network else ()
+        floods = self.limits.floods
+        flooding = bool(keys) and floods is not None and floods.flooding(keys)
         if keys and not self.limits.admit(keys):
-            _refuse(conn)
+            (_reset if flooding else _refuse)(conn)
             # to waitress, nothing was there to accept (as when another process took it): back to its loop
             raise BlockingIOError(errno.EAGAIN, "refused: over its client's cap")
+        if flooding:
+            HOLD.add(conn, keys, self.limits)
+            raise BlockingIOError(errno.EAGAIN, "held: its client floods the server")
         connection = Connection(conn.family, conn.type, conn.proto, fileno=conn.detach())
         connection.limits, connection.keys = self.limits, keys
         return connection, addr
+
+
+class _Held:
+    __slots__ = ("until", "conn", "keys", "limits", "done")
+
+    def __init__(self, until: float, conn: socket.socket, keys: tuple[str, ...], limits):
+        self.until, self.conn, self.keys, self.limits, self.done = until, conn, keys, limits, False
+
+
+class Hold:
+    """Connections of flooding clients, held for `seconds` and then refused (429 and closed) by a thread of their own,
+    started when the first is held and ended when none is left (a worker forked later starts its own). What a held
+    client sends is read and dropped; one that gives up (closes) is let go at once, so that a client that will not wait
+    cannot fill its cap with held connections and be refused at accept over and over."""
+
+    def __init__(self, seconds: float = HOLD_SECONDS):
+        self.seconds = seconds
+        self.arriving: deque[_Held] = deque()  # held by accept, not yet watched by the thread
+        self.held = 0
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def add(self, conn: socket.socket, keys: tuple[str, ...], limits) -> None:
+        conn.setblocking(False)
+        with self.lock:
+            self.arriving.append(_Held(time.monotonic() + self.seconds, conn, keys, limits))
+            self.held += 1
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._watch, name="scorekeeper-hold", daemon=True)
+                self.thread.start()
+
+    def __len__(self) -> int:
+        return self.held
+
+    def _watch(self) -> None:
+        selector = selectors.DefaultSelector()
+        order: deque[_Held] = deque()  # the held connections, the first to be let go first
+        try:
+            while True:
+                with self.lock:
+                    while self.arriving:
+                        held = self.arriving.popleft()
+                        order.append(held)
+                        selector.register(held.conn, selectors.EVENT_READ, held)
+                    if not order:
+                        self.thread = None
+                        return
+                now = time.monotonic()
+                while order and (order[0].done or order[0].until <= now):
+                    held = order.popleft()
+                    if not held.done:
+                        self._end(selector, held, answer=True)
+                for key, _events in selector.select(min(0.1, order[0].until - now) if order else 0):
+                    held = key.data
+                    try:
+                        if held.conn.recv(65536):
+                            continue  # its request, read and dropped: it is answered when the hold ends
+                    except (BlockingIOError, InterruptedError):
+                        continue
+                    except OSError:
+                        pass
+                    self._end(selector, held, answer=False)  # it gave up: let go of it now
+        finally:
+            selector.close()
+
+    def _end(self, selector, held: _Held, answer: bool) -> None:
+        held.done = True
+        selector.unregister(held.conn)
+        if answer:
+            _refuse(held.conn)
+        else:
+            held.conn.close()
+        held.limits.leave(held.keys)
+        with self.lock:
+            self.held -= 1
+
+
+HOLD = Hold()
+
+
+def _reset(conn: socket.socket) -> None:
+    """Close at once, unread and unanswered (a reset): a flooding client over its cap costs one accept, no more."""
+    try:
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+    conn.close()
 
 
 def _refuse(conn: socket.socket) -> None:

@@ -40,6 +40,7 @@ class SharedLimits:
         self.request_timeout = limits.request_timeout
         self.per_address = limits.per_address
         self.per_network = limits.per_network
+        self.floods = limits.floods  # this process's (each worker's door tells its own copy)
         self._warned = float("-inf")
         self.workers = workers
         self.counts = multiprocessing.RawArray("i", workers * SLOTS)

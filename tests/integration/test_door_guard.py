@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -285,3 +286,116 @@ def test_the_door_sees_the_client_proxy_py_sees(forwarded, hops):
         environ["HTTP_X_FORWARDED_FOR"] = forwarded
     seen = ProxyFix(lambda env, _start: env["REMOTE_ADDR"], x_for=hops)(dict(environ), None)
     assert DoorGuard(None, 6, 6, 2, proxy_hops=hops).client(environ) == seen
+
+
+# ---------------------------------------------------------------- a flood held at accept
+
+
+def test_an_address_refused_again_and_again_is_a_flood_for_a_while():
+    from scorekeeper.server.door_guard import Floods
+
+    floods = Floods(refusals=5, window=1.0, seconds=10.0)
+    now = 100.0
+    assert not any(floods.refused("10.0.0.2", now + i * 0.1) for i in range(4))  # four in a second: a phone's worst
+    assert not floods.refused("10.0.0.2", now + 1.5)  # the fifth, after the window: the first of a new one
+    assert [floods.refused("10.0.0.2", now + 1.6 + i * 0.01) for i in range(4)] == [False] * 3 + [True]
+    assert floods.until["10.0.0.2"] == pytest.approx(now + 1.63 + 10.0)
+    assert not floods.refused("10.0.0.2", now + 1.7)  # still one: not a new flood
+    assert "10.0.0.3" not in floods.until
+
+
+def test_the_door_tells_the_floods_of_its_refusals_but_not_behind_a_proxy(db_path):
+    from scorekeeper.server.door_guard import Floods
+
+    for proxy, expected in ((0, {"127.0.0.1"}), (1, set())):
+        app = create_app({"DATABASE": db_path, "TESTING": True, "REQUESTS_PER_ADDRESS": 1, "PROXY_FIX": proxy})
+        door = app.wsgi_app
+        door.floods = Floods(refusals=3) if not proxy else door.floods
+        release, entered = _held(app)
+        threads, answers = _hold(app, entered, 1)
+        try:
+            out: list[int] = []
+            for _ in range(3):
+                _get(app, out)
+        finally:
+            release.set()
+            for t in threads:
+                t.join(30)
+        assert out == [429] * 3 and answers == [200]
+        assert (set(door.floods.until) if door.floods else set()) == expected
+
+
+def test_a_flooding_address_is_held_at_accept_unanswered_then_refused(monkeypatch):
+    """A flooding client's new connection is held, unread: no turn of waitress's loop is spent on it, and its request
+    gets no answer until the hold ends; then 429 and closed. Its connections counted while held; another address is
+    let in at once."""
+    from scorekeeper.server import serve
+    from scorekeeper.server.door_guard import Floods
+
+    floods = Floods(refusals=1)
+    hold = serve.Hold(seconds=1.0)
+    monkeypatch.setattr(serve, "HOLD", hold)
+    limits = serve.Limits(None, 3, floods=floods)
+    (listener,) = serve.listeners("127.0.0.1", 0, limits)
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    floods.refused("127.0.0.2", time.monotonic())
+    try:
+        client = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+        client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        began = time.monotonic()
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+        assert len(hold) == 1 and limits.open["127.0.0.2"] == 1
+        client.settimeout(30)
+        answer = client.recv(4096)
+        assert time.monotonic() - began >= 1.0  # not a byte before the hold ended
+        assert answer.startswith(b"HTTP/1.1 429 ") and b"Retry-After: " in answer
+        assert client.recv(4096) == b""  # then closed
+        client.close()
+        deadline = time.monotonic() + 30
+        while limits.open["127.0.0.2"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not limits.open["127.0.0.2"] and len(hold) == 0
+
+        # one that gives up is let go at once: an impatient client cannot fill its cap with held connections
+        monkeypatch.setattr(serve, "HOLD", serve.Hold(seconds=600.0))
+        impatient = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+        impatient.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+        assert limits.open["127.0.0.2"] == 1
+        impatient.close()
+        while limits.open["127.0.0.2"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not limits.open["127.0.0.2"] and len(serve.HOLD) == 0
+
+        # over its cap a flooding client is reset at once, unanswered
+        held = []
+        for _ in range(3):
+            held.append(socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0)))
+            with pytest.raises(BlockingIOError):
+                listener.accept()
+        assert limits.open["127.0.0.2"] == 3
+        over = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+        over.settimeout(30)
+        with pytest.raises(ConnectionResetError):
+            over.recv(10)
+        over.close()
+        for sock in held:
+            sock.close()
+
+        other = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = listener.accept()  # another address: handed to waitress
+        assert isinstance(accepted, serve.Connection)
+        other.sendall(b"GET")
+        assert accepted.recv(10) == b"GET"
+        floods.refused("127.0.0.1", time.monotonic())  # its address floods now: its next request ends it
+        other.sendall(b"GET")
+        assert accepted.recv(10) == b""
+        accepted.close()
+        other.close()
+    finally:
+        listener.close()
