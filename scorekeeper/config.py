@@ -276,6 +276,13 @@ KEYS: tuple[Key, ...] = (
         "... and the addresses of one IPv6 /64 together (null: no cap)",
     ),
     Key(
+        "READS_PER_SECOND",
+        50,
+        "number or null",
+        "reads a second one client address (and one IPv6 /64) may ask for, on average over two seconds (a token "
+        "bucket, twice as many at once); more are answered 429 before the app (server/door_guard.py); null: no bound",
+    ),
+    Key(
         "KEEP_CONNECTION",
         True,
         "bool",

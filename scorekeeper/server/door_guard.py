@@ -12,13 +12,18 @@ microseconds, without Flask, the session or the database:
   has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
   the threads, and the others always find one free. A write is counted but never refused here: a table is never
   refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
+- a read of an address (or IPv6 /64) that has asked for more than READS_PER_SECOND reads a second, on average over
+  two seconds (a token bucket: READS_PER_SECOND a second, twice that at once), is answered `429` with `Retry-After: 1`:
+  a share of the threads bounds the threads, not the interpreter, and a client whose reads are each let in and
+  answered at once (a redirect, a kept page) could ask for thousands a second within its share. A hall's phones behind
+  one address ask a few a second (a watching phone every five seconds);
 - a path that server/heavy.py has counted as a heavy read (it says so by `mark`, as it counts it; the door remembers
   the path, without its query, for HEAVY_PATH_SECONDS) is answered `429` while its client (`guard.client`: the
   address, an IPv6 /64) has HEAVY_READS_PER_ADDRESS heavy requests in flight: what heavy.py would answer (with its
   Retry-After), before Flask.
 
-- an address whose reads the door has refused FLOOD_REFUSALS times within FLOOD_WINDOW seconds is a flood for
-  FLOOD_SECONDS (`FLOODS`): server/serve.py then closes its open connections at their next request and holds each new
+- an address whose reads the door has refused FLOOD_REFUSALS times within FLOOD_WINDOW seconds, and more than
+  FLOOD_RATIO times as often as it let its requests in meanwhile, is a flood for FLOOD_SECONDS (`FLOODS`): server/serve.py then closes its open connections at their next request and holds each new
   one at accept for HOLD_SECONDS before answering it `429` and closing it. A refusal answered at once invites the next
   request at once (a client that ignores Retry-After was refused thousands of times a second, and each refusal was
   still a request parsed by waitress's one loop, while the table's hand waited for the interpreter); held, its
@@ -52,8 +57,12 @@ READS_RETRY_AFTER = 1  # seconds: a read over its address's share waits for one 
 # counted), within a second; the address's connections are then held for a while (server/serve.py).
 FLOOD_REFUSALS = 30
 FLOOD_WINDOW = 1.0  # seconds
+# ... and refused more than this many times as often as let in: the phones of a hall behind one address, refused
+# together when a stall piles their polls up, are mostly let in; a stranger asking as fast as it is refused is not
+FLOOD_RATIO = 2
 FLOOD_SECONDS = 10.0  # how long an address stays a flood after its last counted refusal
 FLOOD_ADDRESSES = 4096  # addresses remembered (the oldest forgotten first)
+BUCKETS = 4096  # addresses whose reads a second are counted; beyond, the ones idle long enough to be full are dropped
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Files from disk, not counted: a phone's first visit asks for a page's scripts and styles and the service worker's
 # whole precache at once, on the six connections a browser keeps per server; counted, the one that a finished answer
@@ -76,21 +85,34 @@ class Floods:
     whether an address (or an IPv6 /64) is one now. Read by the listening socket's accept and the connections' reads
     in waitress's loop (a dict read), written by the door under its own lock."""
 
-    def __init__(self, refusals: int = FLOOD_REFUSALS, window: float = FLOOD_WINDOW, seconds: float = FLOOD_SECONDS):
-        self.refusals, self.window, self.seconds = refusals, window, seconds
-        self.counts: dict[str, tuple[float, int]] = {}  # address → (its window's start, refusals in it)
+    def __init__(
+        self,
+        refusals: int = FLOOD_REFUSALS,
+        window: float = FLOOD_WINDOW,
+        seconds: float = FLOOD_SECONDS,
+        ratio: float = FLOOD_RATIO,
+    ):
+        self.refusals, self.window, self.seconds, self.ratio = refusals, window, seconds, ratio
+        # address → [its window's start, refusals in it, requests let in during it]: only addresses refused lately
+        self.counts: dict[str, list] = {}
         self.until: dict[str, float] = {}  # address → time.monotonic() its flood ends
+
+    def admitted(self, key: str) -> None:
+        """Count a request of `key`'s let in (only while it has a window of refusals open: a dict read otherwise)."""
+        counted = self.counts.get(key)
+        if counted is not None:
+            counted[2] += 1
 
     def refused(self, key: str, now: float) -> bool:
         """Count a refusal of `key`'s; True when that makes it a flood (again)."""
-        start, count = self.counts.pop(key, (now, 0))
-        if now - start > self.window:
-            start, count = now, 0
-        count += 1
+        counted = self.counts.pop(key, None)
+        if counted is None or now - counted[0] > self.window:
+            counted = [now, 0, 0]
+        counted[1] += 1
         if len(self.counts) >= FLOOD_ADDRESSES:
             del self.counts[next(iter(self.counts))]
-        self.counts[key] = (start, count)
-        if count < self.refusals:
+        self.counts[key] = counted
+        if counted[1] < self.refusals or counted[1] <= self.ratio * counted[2]:
             return False
         began = self.until.pop(key, 0.0) <= now
         if len(self.until) >= FLOOD_ADDRESSES:
@@ -116,6 +138,42 @@ class Floods:
 
 
 FLOODS = Floods()  # this process's: the door's refusals, the listening sockets' holds
+
+
+class Rate:
+    """Reads a second per client: a token bucket per address (`per_second` a second, up to twice that at once)."""
+
+    def __init__(self, per_second: float):
+        self.per_second = per_second
+        self.burst = 2.0 * per_second
+        self.buckets: dict[str, list[float]] = {}  # key → [tokens, time.monotonic() of the last take]
+
+    def take(self, keys, now: float) -> str | None:
+        """Take a read from each of `keys`' buckets; the first key that has none left (then nothing is taken)."""
+        buckets = self.buckets
+        found = []
+        for key in keys:
+            bucket = buckets.get(key)
+            if bucket is None:
+                if len(buckets) >= BUCKETS:
+                    self._prune(now)
+                bucket = buckets[key] = [self.burst, now]
+            else:
+                bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.per_second)
+                bucket[1] = now
+            if bucket[0] < 1.0:
+                return key
+            found.append(bucket)
+        for bucket in found:
+            bucket[0] -= 1.0
+        return None
+
+    def _prune(self, now: float) -> None:
+        full = self.burst / self.per_second
+        for key in [key for key, (_, last) in self.buckets.items() if now - last >= full]:
+            del self.buckets[key]
+        while len(self.buckets) >= BUCKETS:
+            del self.buckets[next(iter(self.buckets))]
 
 
 class _Entry:
@@ -154,12 +212,14 @@ class DoorGuard:
         heavy_per_client: int | None,
         proxy_hops: int = 0,
         floods: Floods | None = None,
+        reads_per_second: float | None = None,
     ):
         self.wsgi_app = wsgi_app
         # behind a proxy every connection is the proxy's: a flood is not told to the sockets
         self.floods = floods if floods is not None and not proxy_hops else None
         self.per_address = per_address
         self.per_network = per_network
+        self.rate = Rate(reads_per_second) if reads_per_second else None
         self.heavy_per_client = heavy_per_client
         self.hops = proxy_hops
         self.lock = threading.Lock()
@@ -195,6 +255,8 @@ class DoorGuard:
                 refused, whose = heavy, network
             elif read and self.in_flight[address] >= self.per_address:
                 refused, whose = READS_RETRY_AFTER, address
+            elif read and self.rate is not None and (over := self.rate.take(entry.counted(), time.monotonic())):
+                refused, whose = READS_RETRY_AFTER, over
             elif (
                 read
                 and network != address
@@ -206,6 +268,8 @@ class DoorGuard:
                 refused = whose = None
                 for key in entry.counted():
                     self.in_flight[key] += 1
+                    if self.floods is not None:
+                        self.floods.admitted(key)
                 if heavy:
                     entry.heavy = True
                     self.heavy[network] += 1
@@ -309,4 +373,5 @@ def init_app(app) -> None:
         app.config.get("HEAVY_READS_PER_ADDRESS"),
         int(app.config.get("PROXY_FIX") or 0),
         FLOODS,
+        app.config.get("READS_PER_SECOND"),
     )

@@ -304,6 +304,22 @@ def test_an_address_refused_again_and_again_is_a_flood_for_a_while():
     assert "10.0.0.3" not in floods.until
 
 
+def test_a_hall_behind_one_address_refused_in_a_stall_but_mostly_let_in_is_no_flood():
+    """The phones of a hall behind one IPv4 address, whose polls piled up in a stall: many refused at once, but more
+    than half of what they ask let in meanwhile. A stranger asking as fast as it is refused is let in far less."""
+    from scorekeeper.server.door_guard import Floods
+
+    floods = Floods(refusals=5, window=1.0, ratio=2)
+    now = 100.0
+    floods.refused("192.0.2.1", now)
+    for _ in range(3):
+        floods.admitted("192.0.2.1")
+    assert not any(floods.refused("192.0.2.1", now + 0.1) for _ in range(5))  # 6 refused, 3 let in
+    assert floods.refused("192.0.2.1", now + 0.2)  # 7 refused: more than twice as often
+    floods.admitted("192.0.2.9")  # not refused lately: not even counted
+    assert "192.0.2.9" not in floods.counts
+
+
 def test_the_door_tells_the_floods_of_its_refusals_but_not_behind_a_proxy(db_path):
     from scorekeeper.server.door_guard import Floods
 
@@ -399,3 +415,41 @@ def test_a_flooding_address_is_held_at_accept_unanswered_then_refused(monkeypatc
         other.close()
     finally:
         listener.close()
+
+
+# ---------------------------------------------------------------- reads a second
+
+
+def test_a_clients_reads_a_second_are_a_token_bucket():
+    from scorekeeper.server.door_guard import Rate
+
+    rate = Rate(per_second=5)  # ten at once, then five a second
+    now = 100.0
+    assert [rate.take(("10.0.0.2",), now) for _ in range(11)] == [None] * 10 + ["10.0.0.2"]
+    assert rate.take(("10.0.0.3",), now) is None  # another address: its own
+    assert rate.take(("10.0.0.2",), now + 0.1) == "10.0.0.2"  # half a read back: not yet
+    assert rate.take(("10.0.0.2",), now + 0.2) is None  # one back
+    assert [rate.take(("10.0.0.2",), now + 10) for _ in range(11)] == [None] * 10 + ["10.0.0.2"]  # full, no more
+    # an IPv6 phone by itself and its /64 together: a /64 with no reads left refuses its every address
+    v6 = [(f"2001:db8::{i:x}", "2001:db8::/64") for i in range(1, 12)]
+    assert [rate.take(keys, now) for keys in v6] == [None] * 10 + ["2001:db8::/64"]
+    assert rate.buckets["2001:db8::b"][0] == 10  # nothing taken from the refused one's own
+
+
+def test_reads_over_the_rate_are_refused_before_the_app_and_writes_never(db_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from scorekeeper.server import door_guard
+
+    monkeypatch.setattr(door_guard, "time", SimpleNamespace(monotonic=lambda: 1000.0))  # the clock stands still
+    app = create_app({"DATABASE": db_path, "TESTING": True, "REQUESTS_PER_ADDRESS": 6, "READS_PER_SECOND": 1})
+    client = app.test_client()
+    statuses = [client.get("/healthz").status_code for _ in range(3)]  # two at once, then one a second
+    assert statuses[:2] == [200, 200] and statuses[2] == 429
+    refused = client.get("/healthz")
+    assert refused.status_code == 429 and refused.data == b"" and refused.headers["Retry-After"] == "1"
+    assert client.post("/api/games", json={}).status_code != 429  # a write: counted, never refused here
+    with client.get("/static/app.css") as answer:
+        assert answer.status_code == 200  # a file from disk: not counted
+    other = client.get("/healthz", environ_base={"REMOTE_ADDR": "127.0.0.9"})
+    assert other.status_code == 200
