@@ -13,7 +13,12 @@ row, WAL, synchronous=FULL, under gunicorn's 2 sync workers). For each: the serv
 /proc) per table·second, each kind of request's p50/p99/max from when it was due, the connections opened, the errors,
 and the load average before and after.
 
-Usage: python bench/night.py [--tables 100 300] [--seconds 40] [--rounds 1] [--workers N]; prints Markdown.
+With --behind-nginx, a third block: the same phones through nginx in front of the same scorekeeper serve, as
+deploy/nginx.conf puts it (the phones' kept connections held by nginx, eight kept to the app), its CPU nginx's and the
+app's together.
+
+Usage: python bench/night.py [--tables 100 300] [--seconds 40] [--rounds 1] [--workers N] [--behind-nginx]; prints
+Markdown.
 """
 
 from __future__ import annotations
@@ -149,6 +154,52 @@ http {{
 """
 
 
+PROXY = """daemon off;
+worker_processes {workers};
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log {dir}/access.log;
+  client_body_temp_path {dir}/tmp; proxy_temp_path {dir}/tmp; fastcgi_temp_path {dir}/tmp;
+  uwsgi_temp_path {dir}/tmp; scgi_temp_path {dir}/tmp;
+  keepalive_requests 100000;
+  keepalive_timeout 30s;
+  upstream scorekeeper {{ server 127.0.0.1:{app}; keepalive 8; }}
+  server {{
+    listen 127.0.0.1:{port};
+    proxy_request_buffering on;
+    proxy_buffering on;
+    location / {{
+      proxy_pass http://scorekeeper;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }}
+  }}
+}}
+"""
+
+
+def proxy(folder: Path, app: int, workers: int) -> tuple[subprocess.Popen, int]:
+    """nginx in front of scorekeeper serve as deploy/nginx.conf puts it (its proxy settings and upstream keepalive 8;
+    no TLS, and no limit_req: every phone here is 127.0.0.1): (nginx, its port)."""
+    here = folder / "proxy"
+    (here / "tmp").mkdir(parents=True)
+    here.chmod(0o755)
+    port = free_port()
+    (here / "nginx.conf").write_text(PROXY.format(dir=here, port=port, app=app, workers=workers))
+    nginx = subprocess.Popen(
+        [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(here), "-c", str(here / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for(f"http://127.0.0.1:{port}/healthz", nginx)
+    return nginx, port
+
+
 def floor(folder: Path, page: bytes, workers: int) -> tuple[list[subprocess.Popen], int, int]:
     """nginx with the saved page at /page, and bench/floor.py under gunicorn: (processes, nginx's port, floor's)."""
     here = folder / "nginx"
@@ -241,7 +292,7 @@ class Night:
         and tag."""
         conn = Conn(self.web, self.stats)
         try:
-            if self.kind == "ours":
+            if self.kind != "floor":
                 _, _, page = await conn.request("GET", f"/g/{game['id']}", {})
                 return conn, LIVE.search(page).group(1).decode(), TAG.search(page).group(1).decode()
             _, got, _ = await conn.request("GET", "/page", {})
@@ -257,7 +308,7 @@ class Night:
         due = start + random.uniform(0, POLL_EVERY)
         while due < start + self.seconds:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
-            ask = {"X-Live-Tag": tag} if self.kind == "ours" else {"If-None-Match": tag}
+            ask = {"X-Live-Tag": tag} if self.kind != "floor" else {"If-None-Match": tag}
             try:
                 status, got, body = await asyncio.wait_for(conn.request("GET", url, ask), TIMEOUT)
             except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
@@ -283,7 +334,7 @@ class Night:
         conn = Conn(self.writes, self.stats)
         due = start + random.uniform(0, HAND_EVERY)
         body = json.dumps(HAND).encode()
-        path = f"/api/games/{game['id']}/hands" if self.kind == "ours" else "/floor"
+        path = f"/api/games/{game['id']}/hands" if self.kind != "floor" else "/floor"
         headers = {"Content-Type": "application/json", "X-Edit-Key": game["key"]}
         while due < start + self.seconds:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
@@ -374,6 +425,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None, help="scorekeeper serve's (default: one per core)")
+    parser.add_argument(
+        "--behind-nginx", action="store_true", help="also ours with nginx in front (deploy/nginx.conf's proxy)"
+    )
     args = parser.parse_args()
     rows = []
     for tables in args.tables:
@@ -381,13 +435,22 @@ def main() -> None:
             folder = Path(tmp)
             proc, port, games = ours(folder, tables, args.workers)
             page = urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{games[0]['id']}", timeout=30).read()
-            floors, web, inserts = floor(folder, page, args.workers or len(os.sched_getaffinity(0)))
+            cores = args.workers or len(os.sched_getaffinity(0))
+            floors, web, inserts = floor(folder, page, cores)
+            if args.behind_nginx:
+                front, front_port = proxy(folder, port, cores)
+                floors.append(front)  # stopped with them (its CPU is counted only in its own block)
             try:
                 for _ in range(args.rounds):
                     rows.append(block("ours", port, port, games, args.seconds, [proc.pid]))
                     print(json.dumps(rows[-1]), file=sys.stderr)
+                    if args.behind_nginx:
+                        pids = [proc.pid, front.pid]
+                        rows.append(block("ours behind nginx", front_port, front_port, games, args.seconds, pids))
+                        print(json.dumps(rows[-1]), file=sys.stderr)
                     floor_games = [{"id": g["id"], "key": ""} for g in games]
-                    rows.append(block("floor", web, inserts, floor_games, args.seconds, [p.pid for p in floors]))
+                    floor_pids = [p.pid for p in floors[:2]]
+                    rows.append(block("floor", web, inserts, floor_games, args.seconds, floor_pids))
                     print(json.dumps(rows[-1]), file=sys.stderr)
             finally:
                 for p in [proc, *floors]:
