@@ -115,6 +115,7 @@ def ours(folder: Path, tables: int, workers: int | None) -> tuple[subprocess.Pop
         "SCOREKEEPER_REQUESTS_PER_ADDRESS": "null",  # the door's guard (its share of threads and reads a second)
         "SCOREKEEPER_RATELIMIT_ENABLED": "false",
         "SCOREKEEPER_SERVER_CONNECTION_LIMIT": str(CONNECTIONS),  # four a table: a night holds them all
+        "SCOREKEEPER_LIVE_TAGS": str(folder / "live-tags"),  # what nginx in front answers from (--behind-nginx)
     }
     from scorekeeper import create_app
 
@@ -165,32 +166,41 @@ http {{
   uwsgi_temp_path {dir}/tmp; scgi_temp_path {dir}/tmp;
   keepalive_requests 100000;
   keepalive_timeout 30s;
+  map $http_x_live_tag $scorekeeper_live_tag {{ "~^\\"?(?<tag>[0-9a-f]{{16}})\\"?$" $tag; default none; }}
   upstream scorekeeper {{ server 127.0.0.1:{app}; keepalive 8; }}
   server {{
     listen 127.0.0.1:{port};
     proxy_request_buffering on;
     proxy_buffering on;
-    location / {{
-      proxy_pass http://scorekeeper;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $host;
+    proxy_set_header X-Forwarded-For $remote_addr;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    location / {{ proxy_pass http://scorekeeper; }}
+    location ~ "^/g/(?<live_game>[A-Za-z0-9_-]{{1,64}})/live$" {{
+      root {tags};
+      try_files /g/$live_game/$scorekeeper_live_tag @scorekeeper;
+      default_type text/html;
+      etag off;
+      add_header Cache-Control "no-store" always;
     }}
+    location @scorekeeper {{ proxy_pass http://scorekeeper; }}
   }}
 }}
 """
 
 
 def proxy(folder: Path, app: int, workers: int) -> tuple[subprocess.Popen, int]:
-    """nginx in front of scorekeeper serve as deploy/nginx.conf puts it (its proxy settings and upstream keepalive 8;
-    no TLS, and no limit_req: every phone here is 127.0.0.1): (nginx, its port)."""
+    """nginx in front of scorekeeper serve as deploy/nginx.conf puts it (its proxy settings, upstream keepalive 8 and
+    the unchanged polls answered from the app's LIVE_TAGS; no TLS, and no limit_req: every phone here is 127.0.0.1):
+    (nginx, its port)."""
     here = folder / "proxy"
     (here / "tmp").mkdir(parents=True)
     here.chmod(0o755)
     port = free_port()
-    (here / "nginx.conf").write_text(PROXY.format(dir=here, port=port, app=app, workers=workers))
+    tags = folder / "live-tags"
+    (here / "nginx.conf").write_text(PROXY.format(dir=here, port=port, app=app, workers=workers, tags=tags))
     nginx = subprocess.Popen(
         [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(here), "-c", str(here / "nginx.conf")],
         stdout=subprocess.DEVNULL,

@@ -17,7 +17,7 @@ from scorekeeper.drives import api as drives_api
 from scorekeeper.drives import pages as drives
 from scorekeeper.games import api, sheets
 from scorekeeper.games import pages as games
-from scorekeeper.server import db, door_guard, guard, health, live_door, logs, security
+from scorekeeper.server import db, door_guard, guard, health, live_door, live_tags, logs, security
 from scorekeeper.variants import views as variant_views
 from scorekeeper.web import errors, i18n, offline
 
@@ -80,6 +80,7 @@ def create_app(config=None) -> Flask:
     csrf.exempt(drives.table.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
+    live_tags.init_app(app)  # LIVE_TAGS: the tags nginx answers watching phones from, taken away after every write
     live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask
     door_guard.init_app(app)  # outside it: one client's excess requests refused before Flask
     if app.config.get("GC_FREEZE", not app.testing):

@@ -295,6 +295,14 @@ KEYS: tuple[Key, ...] = (
         "a live page's repeated poll answered before Flask while nothing its page shows changed (server/live_door.py)",
     ),
     Key(
+        "LIVE_TAGS",
+        None,
+        "path or null",
+        "a folder nginx reads (deploy/nginx.conf): an empty file for each live page's current tag, so that nginx "
+        "answers a watching phone's unchanged poll itself; taken away when the page changes (server/live_tags.py); "
+        "null: every poll comes to the app",
+    ),
+    Key(
         "GC_FREEZE",
         True,
         "bool",

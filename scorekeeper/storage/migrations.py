@@ -390,3 +390,29 @@ def m170_live_versions(db):
         for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
             body = _bump([scope.format(row=row) for scope in scopes for row in rows])
             db.execute(f"CREATE TRIGGER live_{table}_{event.lower()} AFTER {event} ON {table} BEGIN {body} END")
+
+
+def _bump_in_order(scopes: list[str]) -> str:
+    """m170's statement, and each scope it bumps takes the next `seq`: the order of the changes, which a reader asks
+    for by `seq > last` (one writer at a time, so a later commit never has a smaller one)."""
+    union = " UNION ".join(f"SELECT {scope} AS scope" for scope in scopes)
+    return (
+        "INSERT INTO live_versions (scope, version, seq)"
+        " SELECT scope, 1, (SELECT coalesce(max(seq), 0) + 1 FROM live_versions)"
+        f" FROM ({union}) WHERE scope IS NOT NULL"
+        " ON CONFLICT (scope) DO UPDATE SET version = version + 1, seq = excluded.seq;"
+    )
+
+
+@migrations()
+def m171_live_changes_in_order(db):
+    """The live versions' changes in order (issue 37): `seq`, set by the same triggers, so that the tags nginx answers
+    watching phones from (server/live_tags.py) are taken away as soon as their page changes, whoever wrote."""
+    db.execute("ALTER TABLE live_versions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX live_versions_seq ON live_versions(seq)")
+    for table, scopes in LIVE_SCOPES.items():
+        for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
+            name = f"live_{table}_{event.lower()}"
+            body = _bump_in_order([scope.format(row=row) for scope in scopes for row in rows])
+            db.execute(f"DROP TRIGGER {name}")
+            db.execute(f"CREATE TRIGGER {name} AFTER {event} ON {table} BEGIN {body} END")

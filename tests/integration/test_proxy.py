@@ -232,6 +232,7 @@ def render_nginx_conf(tmp: Path, http_port: int, tls_port: int, app_port: int, c
         ("/etc/letsencrypt/live/whist.example.org/fullchain.pem", str(cert)),
         ("/etc/letsencrypt/live/whist.example.org/privkey.pem", str(key)),
         ("server_name whist.example.org;", "server_name localhost;"),
+        ("root /run/scorekeeper/live-tags;", f"root {tmp / 'live-tags'};"),
     ]
     for old, new in swaps:
         assert old in site, f"deploy/nginx.conf no longer has {old!r}: update the test"
@@ -307,7 +308,15 @@ def stack(tmp_path_factory):
         timeout=60,
     )
 
-    app = make_app(str(tmp / "scorekeeper.sqlite"), PROXY_FIX=1)
+    app = make_app(str(tmp / "scorekeeper.sqlite"), PROXY_FIX=1, LIVE_TAGS=str(tmp / "live-tags"))
+    asked: list[str] = []  # the paths that reached the app
+    inner = app.wsgi_app
+
+    def counted(environ, start_response):
+        asked.append(environ.get("PATH_INFO", ""))
+        return inner(environ, start_response)
+
+    app.wsgi_app = counted
     # waitress drops X-Forwarded-* unless told not to (see deploy/scorekeeper.env.example).
     stack = contextlib.ExitStack()
     server = stack.enter_context(waitress_in_thread(app, threads=2, clear_untrusted_proxy_headers=False))
@@ -325,7 +334,7 @@ def stack(tmp_path_factory):
     try:
         wait_for_port(tls_port, proc, log)
         wait_for_port(http_port, proc, log)
-        yield {"http": http_port, "tls": tls_port, "log": log}
+        yield {"http": http_port, "tls": tls_port, "log": log, "asked": asked, "app": app}
     finally:
         proc.terminate()
         try:
@@ -404,3 +413,53 @@ def test_nginx_with_tls_in_front(stack):
     assert status == 413
     status, _, body = call(tls, "POST", "/api/games", headers={"Content-Type": "application/json"}, body=b"x" * 70_000)
     assert status == 413 and b"64 KiB" in body
+
+
+@pytest.mark.needs_program
+def test_nginx_answers_an_unchanged_poll_from_the_apps_live_tags_and_a_change_reaches_the_app(stack):
+    """Issue 37: with LIVE_TAGS, a watching phone's poll of a protokoll that has not changed is answered by nginx
+    itself (deploy/nginx.conf's try_files over the app's empty tag files), never reaching the app; after a hand the
+    poll reaches the app, which answers what changed; a made-up or foreign tag goes to the app too."""
+    import json
+    import re
+
+    port = stack["tls"]
+    status, _, body = call(
+        port,
+        "POST",
+        "/api/games",
+        headers={"Content-Type": "application/json"},
+        body=json.dumps({"variant": "danish", "players": ["A", "B", "C", "D"]}),
+    )
+    assert status == 201, body
+    game = json.loads(body)
+    status, headers, page = call(port, "GET", f"/g/{game['id']}")
+    cookie = headers["Set-Cookie"].split(";")[0] if headers["Set-Cookie"] else ""
+    tag = re.search(rb'data-live-tag="([^"]+)"', page).group(1).decode()
+    live = f"/g/{game['id']}/live"
+    ask = {"X-Live-Tag": tag, "X-Live-Parts": "1", **({"Cookie": cookie} if cookie else {})}
+
+    status, _, body = call(port, "GET", live, headers=ask)  # the first: the app answers, and keeps the tag
+    assert (status, body) == (200, b"")
+    stack["asked"].clear()
+    for _ in range(3):
+        status, headers, body = call(port, "GET", live, headers=ask)
+        assert (status, body, headers["Content-Length"]) == (200, b"", "0")
+        assert headers["Cache-Control"] == "no-store"
+    assert live not in stack["asked"]  # nginx answered them
+
+    status, _, body = call(
+        port,
+        "POST",
+        f"/api/games/{game['id']}/hands",
+        headers={"Content-Type": "application/json", "X-Edit-Key": game["edit_key"]},
+        body=json.dumps({"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}),
+    )
+    assert status == 201, body
+    status, _, body = call(port, "GET", live, headers=ask)  # the old tag's file went with the hand
+    assert status == 200 and b"hand-1" in body and live in stack["asked"]
+    stack["asked"].clear()
+    for made_up in ("0123456789abcdef", "../../etc/passwd", ""):
+        status, _, _ = call(port, "GET", live, headers={**ask, "X-Live-Tag": made_up})
+        assert status == 200
+    assert stack["asked"].count(live) == 3

@@ -16,7 +16,7 @@ from scorekeeper.games import live as live_service
 from scorekeeper.games import service
 from scorekeeper.games.pages.common import bp, editable, load
 from scorekeeper.games.paper import sheet_head
-from scorekeeper.server import guard, heavy
+from scorekeeper.server import guard, heavy, live_tags
 from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url
 from scorekeeper.storage import store
@@ -90,10 +90,14 @@ def _plain_page(plain: bool) -> bool:
 @guard.polled
 def protokoll_live(game_id):
     """The protokoll's light twin (web/live.py): 304 while the page shows the game as it is, else the page, fresh."""
+    tags = live_tags.publisher(current_app)
+    before = tags.versions(get_db(), "g", game_id) if tags is not None else None  # before the rows the state is of
     game = live_service.game_row(get_db(), game_id)
     if game is None:
         abort(404)
     state = _protokoll_state(game, phone.game_key(game_id), club_tables.table_view(game_id))
+    if tags is not None and request.headers.get(live.TAG_HEADER) is not None:
+        tags.publish(get_db(), "g", game_id, state, before)  # nginx answers this phone's next unchanged poll
     unchanged = live.unchanged(state, ("g", game_id))
     if unchanged is not None:
         return unchanged

@@ -1,0 +1,168 @@
+"""Tags nginx answers watching phones from (issue 37, LIVE_TAGS): the unchanged polls of a night's tables answered
+outside Python.
+
+A watching phone asks its protokoll's live twin (`/g/<id>/live`) every few seconds with the tag its page shows in
+X-Live-Tag, and nearly always the answer is "nothing changed": an empty `200`. The live door (live_door.py) answers
+that before Flask, but each poll is still a request through waitress (its loop, its parser, a thread), ten times what
+nginx's own answer costs. With LIVE_TAGS set (a folder nginx may read), the app keeps there an empty file for every
+tag it has told a phone is the page's current one, `<folder>/g/<game id>/<tag>`, and deploy/nginx.conf answers a
+poll whose X-Live-Tag names an existing file with that empty file, itself (`try_files`); any other poll goes to the
+app as before. A page's files are taken away as soon as anything its tag is made of changes:
+
+- the triggers of m170/m171 number every change of a game's, club's or drive's rows in `live_versions.seq`, whoever
+  wrote (this process, another worker, another program); `Publisher.tick` reads the changes after the last it saw and
+  removes the files of every page they touch (a club's change: the files of every game of its evenings; a restore's
+  new `epoch`: all of them). Every write request runs it before its answer leaves, and a thread of each worker every
+  TICK seconds for the writes of others;
+- a tag is written only over the versions read before the page's state was: the file is made, the versions read
+  again, and the file removed if they moved meanwhile (then a change may have been taken away before the file was
+  made). So a file never outlives a change by more than one tick of another process's write, and never by a write of
+  this process.
+
+A tag is the page's own state (web/live.py: its rows' versions, whether the phone may edit, the language, the address,
+the build): a file says only "this page, as one phone saw it, is still as it was", and a phone that sends another's
+tag learns nothing it could not read. Tags are hex digests and ids the app made; anything else is not written.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from scorekeeper.server.live_door import VERSIONS
+
+TICK = 0.2  # seconds between two looks at the changes (a write of this process looks at once)
+TAG = re.compile(r"[0-9a-f]{16}")
+IDENT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+CLUB_GAMES = "SELECT t.game_id FROM club_tables t JOIN club_evenings e ON e.id = t.evening_id WHERE e.club_id = ?"
+
+log = logging.getLogger("scorekeeper.server.live_tags")
+
+
+class Publisher:
+    def __init__(self, folder: str, database: str, tick: float = TICK):
+        self.folder = Path(folder)
+        self.database = database
+        self.every = tick
+        self.lock = threading.Lock()  # one look at the changes at a time, on this process's own connection
+        self.conn: sqlite3.Connection | None = None
+        self.pid = 0
+        self.last: int | None = None  # the last change seen (None: not looked yet: every file goes)
+        self.epoch = None
+        self.thread: threading.Thread | None = None
+        self.thread_pid = 0
+
+    # ------------------------------------------------------------ a tag told to a phone
+
+    def versions(self, db, kind: str, ident: str):
+        """What a page's state is made of, as the live door reads it (`db`: the request's connection)."""
+        return tuple(db.execute(VERSIONS[kind], {"id": ident}).fetchone())
+
+    def publish(self, db, kind: str, ident: str, tag: str, before) -> None:
+        """`tag` is the page's current state, worked out from rows read after `versions` gave `before`: keep its file
+        while those versions stand."""
+        if not (TAG.fullmatch(tag) and IDENT.fullmatch(ident)) or kind not in VERSIONS:
+            return
+        self._watch()
+        path = self.folder / kind / ident / tag
+        try:
+            if path.exists():
+                return
+            if not path.parent.is_dir():
+                for folder in (path.parent.parent, path.parent):  # readable by nginx whatever the umask
+                    folder.mkdir(exist_ok=True)
+                    os.chmod(folder, 0o755)
+            path.touch()
+            os.chmod(path, 0o644)
+            if self.versions(db, kind, ident) != before:
+                path.unlink(missing_ok=True)  # a change came between: it may have been taken away before this file
+        except OSError as exc:
+            log.warning("the live tag %s could not be kept: %s", path, exc)
+
+    # ------------------------------------------------------------ taking them away
+
+    def tick(self) -> None:
+        """Remove the files of every page changed since the last look."""
+        with self.lock:
+            try:
+                conn = self._connection()
+                epoch = conn.execute("SELECT version FROM live_versions WHERE scope = 'epoch'").fetchone()
+                if self.last is None or epoch != self.epoch:
+                    self.last = conn.execute("SELECT coalesce(max(seq), 0) FROM live_versions").fetchone()[0]
+                    self.epoch = epoch
+                    self._clear()
+                    return
+                changed = conn.execute(
+                    "SELECT scope, seq FROM live_versions WHERE seq > ? ORDER BY seq", (self.last,)
+                ).fetchall()
+                for scope, seq in changed:
+                    self.last = max(self.last, seq)
+                    kind, _, ident = scope.partition(":")
+                    if kind == "c":
+                        for (game_id,) in conn.execute(CLUB_GAMES, (ident,)).fetchall():
+                            self._remove("g", game_id)
+                    elif kind in VERSIONS:
+                        self._remove(kind, ident)
+            except sqlite3.Error as exc:
+                log.warning("the live tags could not be brought up to date: %s; all are taken away", exc)
+                self.last = None
+                self._clear()
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.conn is None or self.pid != os.getpid():  # a forked worker opens its own
+            self.conn = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False, timeout=5)
+            self.pid = os.getpid()
+        return self.conn
+
+    def _remove(self, kind: str, ident: str) -> None:
+        if IDENT.fullmatch(ident):
+            shutil.rmtree(self.folder / kind / ident, ignore_errors=True)
+
+    def _clear(self) -> None:
+        for kind in VERSIONS:
+            shutil.rmtree(self.folder / kind, ignore_errors=True)
+
+    def _watch(self) -> None:
+        """This process's thread that looks at the changes every TICK (started with its first tag: after a fork)."""
+        if self.thread_pid == os.getpid():
+            return
+        with self.lock:
+            if self.thread_pid == os.getpid():
+                return
+            self.thread = threading.Thread(target=self._run, name="scorekeeper-live-tags", daemon=True)
+            self.thread.start()
+            self.thread_pid = os.getpid()
+        self.tick()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.every)
+            self.tick()
+
+
+def init_app(app) -> None:
+    """With LIVE_TAGS (a folder), the publisher, and every write request's look at the changes before its answer."""
+    folder = app.config.get("LIVE_TAGS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o755)
+    publisher = app.extensions["live_tags"] = Publisher(folder, app.config["DATABASE"])
+
+    @app.after_request
+    def _changed(response):
+        from flask import request
+
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            publisher.tick()
+        return response
+
+
+def publisher(app) -> Publisher | None:
+    return app.extensions.get("live_tags")

@@ -1,0 +1,120 @@
+"""Issue 37: the tags nginx answers watching phones from (server/live_tags.py, LIVE_TAGS) are kept while their page
+stands and taken away when anything it is made of changes, whoever wrote it (nginx itself: test_proxy.py)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.server import live_tags
+from tests.helpers import Api
+
+DANISH = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
+
+
+@pytest.fixture
+def served(db_path, tmp_path):
+    folder = tmp_path / "live-tags"
+    app = create_app({"TESTING": True, "DATABASE": db_path, "SECRET_KEY": "x", "LIVE_TAGS": str(folder)})
+    publisher = live_tags.publisher(app)
+    publisher.every = 3600.0  # the thread asleep: each test says when the changes are looked at
+    return app, folder, publisher
+
+
+def _watch(client, game_id):
+    """A phone opens the protokoll and polls as live.js does: (its tag, the answer)."""
+    page = client.get(f"/g/{game_id}").get_data()
+    tag = re.search(rb'data-live-tag="([^"]+)"', page).group(1).decode()
+    answer = client.get(f"/g/{game_id}/live", headers={"X-Live-Tag": tag, "X-Live-Parts": "1"})
+    return tag, answer
+
+
+def test_a_polled_tag_is_kept_and_a_hand_takes_it_away_before_its_answer(served):
+    app, folder, _ = served
+    client = app.test_client()
+    api = Api(client)
+    game, other = api.create("danish"), api.create("danish")
+    tag, answer = _watch(client, game["id"])
+    assert (answer.status_code, answer.data) == (200, b"")
+    kept = folder / "g" / game["id"] / tag
+    assert kept.is_file() and kept.stat().st_size == 0
+    assert oct(kept.stat().st_mode & 0o777) == "0o644"  # nginx reads it whatever the app's umask
+    other_tag, _ = _watch(client, other["id"])
+    api.hand(game, DANISH)
+    assert not kept.exists()  # gone with the write's own request, before its answer
+    assert (folder / "g" / other["id"] / other_tag).is_file()  # another table's hand moves nothing of this one's
+
+
+def test_a_write_by_another_program_is_seen_at_the_next_look(served, db_path):
+    app, folder, publisher = served
+    client = app.test_client()
+    game = Api(client).create("danish")
+    tag, _ = _watch(client, game["id"])
+    kept = folder / "g" / game["id"] / tag
+    with sqlite3.connect(db_path) as other:  # not through the app: no request looks at the changes for it
+        other.execute("UPDATE games SET title = 'Renamed' WHERE id = ?", (game["id"],))
+    assert kept.exists()
+    publisher.tick()
+    assert not kept.exists()
+
+
+def test_a_clubs_change_takes_away_its_tables_tags_and_a_restore_all(served, db_path):
+    app, folder, publisher = served
+    client = app.test_client()
+    game = Api(client).create("danish")
+    tag, _ = _watch(client, game["id"])
+    kept = folder / "g" / game["id"] / tag
+    with sqlite3.connect(db_path) as other:
+        other.execute(
+            "INSERT INTO live_versions (scope, version) VALUES ('epoch', 7)"
+            " ON CONFLICT (scope) DO UPDATE SET version = excluded.version"
+        )
+    publisher.tick()
+    assert not kept.exists()  # a new epoch (a restore): every tag goes
+
+    with sqlite3.connect(db_path) as other:  # the game becomes a club's table
+        other.execute(
+            "INSERT INTO clubs (id, name, currency, variant, options, password_hash, created, updated)"
+            " VALUES ('c1', 'Klub', 'DKK', 'danish', '{}', 'x', '2026-12-02', '2026-12-02')"
+        )
+        other.execute("INSERT INTO club_evenings (id, club_id, date, created) VALUES (1, 'c1', '2026-12-02', 'x')")
+        other.execute("INSERT INTO club_tables (game_id, evening_id, number) VALUES (?, 1, 1)", (game["id"],))
+    publisher.tick()
+    tag, _ = _watch(client, game["id"])
+    kept = folder / "g" / game["id"] / tag
+    assert kept.exists()
+    with sqlite3.connect(db_path) as other:  # the club renamed: what its tables' protokolls say of it
+        other.execute("UPDATE clubs SET name = 'Klubben' WHERE id = 'c1'")
+    publisher.tick()
+    assert not kept.exists()
+
+
+def test_a_tag_worked_out_before_a_change_is_not_kept(served, db_path):
+    """The state was worked out over versions that moved before its file was made: the change may have been looked at
+    already, so the file is not kept (else nginx would answer "nothing changed" for ever)."""
+    app, folder, publisher = served
+    client = app.test_client()
+    game = Api(client).create("danish")
+    with app.app_context():
+        from scorekeeper.server.db import get_db
+
+        before = publisher.versions(get_db(), "g", game["id"])
+        with sqlite3.connect(db_path) as other:
+            other.execute("UPDATE games SET title = 'Renamed' WHERE id = ?", (game["id"],))
+        publisher.publish(get_db(), "g", game["id"], "0123456789abcdef", before)
+        assert not (folder / "g" / game["id"] / "0123456789abcdef").exists()
+        publisher.publish(get_db(), "g", game["id"], "0123456789abcdef", publisher.versions(get_db(), "g", game["id"]))
+        assert (folder / "g" / game["id"] / "0123456789abcdef").exists()
+        for tag, ident in (("../../x", game["id"]), ("0123456789abcdef", "../x"), ("ABCDEF0123456789", game["id"])):
+            publisher.publish(get_db(), "g", ident, tag, before)  # never a path of its own making
+    assert sorted(p.name for p in (folder / "g").rglob("*") if p.is_file()) == ["0123456789abcdef"]
+
+
+def test_without_live_tags_nothing_is_written(app, client, api, tmp_path):
+    assert live_tags.publisher(app) is None
+    game = api.create("danish")
+    _, answer = _watch(client, game["id"])
+    assert answer.status_code == 200
