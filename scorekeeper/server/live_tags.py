@@ -13,11 +13,10 @@ app as before. A page's files are taken away as soon as anything its tag is made
   wrote (this process, another worker, another program); `Publisher.tick` reads the changes after the last it saw and
   removes the files of every page they touch (a club's change: the files of every game of its evenings; a restore's
   new `epoch`: all of them). Every write request runs it before its answer leaves, and a thread of each worker every
-  TICK seconds for the writes of others;
+  TICK seconds for the writes of other programs;
 - a tag is written only over the versions read before the page's state was: the file is made, the versions read
   again, and the file removed if they moved meanwhile (then a change may have been taken away before the file was
-  made). So a file never outlives a change by more than one tick of another process's write, and never by a write of
-  this process.
+  made). So a file never outlives a change the app made, and one another program made by more than TICK.
 
 A tag is the page's own state (web/live.py: its rows' versions, whether the phone may edit, the language, the address,
 the build): a file says only "this page, as one phone saw it, is still as it was", and a phone that sends another's
@@ -37,7 +36,10 @@ from pathlib import Path
 
 from scorekeeper.server.live_door import VERSIONS
 
-TICK = 0.2  # seconds between two looks at the changes (a write of this process looks at once)
+# seconds between two looks at the changes for another program's writes (the CLI's, sqlite3's): every write of the
+# app's own, in any worker, looks at once, before its answer (py-spy at 300 tables: five looks a second were 7 % of
+# a worker's CPU)
+TICK = 1.0
 TAG = re.compile(r"[0-9a-f]{16}")
 IDENT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CLUB_GAMES = "SELECT t.game_id FROM club_tables t JOIN club_evenings e ON e.id = t.evening_id WHERE e.club_id = ?"
