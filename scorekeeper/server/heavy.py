@@ -12,6 +12,7 @@ kept or drawn, beyond which 429 before anything is read; both with Retry-After a
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures
 import functools
 import multiprocessing
@@ -188,6 +189,17 @@ def _executor(app) -> concurrent.futures.ProcessPoolExecutor:
             )
             _pool[1] = os.getpid()
         return _pool[0]
+
+
+@atexit.register
+def _stop() -> None:
+    """This process's drawing process stopped at exit, before the interpreter takes its modules apart (left to the
+    garbage collector then, concurrent.futures' thread printed "'NoneType' object has no attribute 'util'")."""
+    with _pool_lock:
+        pool, owner = _pool[0], _pool[1]
+        _pool[0] = None
+    if pool is not None and owner == os.getpid():
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:

@@ -84,8 +84,19 @@ class Publisher:
             os.chmod(path, 0o644)
             if self.versions(db, kind, ident) != before:
                 path.unlink(missing_ok=True)  # a change came between: it may have been taken away before this file
+        except sqlite3.Error as exc:  # the versions could not be read again: the file is not kept
+            log.warning("the live tag %s could not be checked: %s", path, exc)
+            self._forget(path)
         except OSError as exc:
             log.warning("the live tag %s could not be kept: %s", path, exc)
+            self._forget(path)
+
+    @staticmethod
+    def _forget(path: Path) -> None:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass  # then the next look at the changes takes it away, or it stands for what it was written for
 
     # ------------------------------------------------------------ taking them away
 

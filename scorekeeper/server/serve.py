@@ -219,7 +219,10 @@ class Hold:
                     while self.arriving:
                         held = self.arriving.popleft()
                         order.append(held)
-                        selector.register(held.conn, selectors.EVENT_READ, held)
+                        try:
+                            selector.register(held.conn, selectors.EVENT_READ, held)
+                        except (OSError, ValueError):  # already gone: let go of it at its turn
+                            held.until = 0.0
                     if not order:
                         self.thread = None
                         return
@@ -238,12 +241,25 @@ class Hold:
                     except OSError:
                         pass
                     self._end(selector, held, answer=False)  # it gave up: let go of it now
+        except BaseException:
+            log.exception("the held connections could not be watched; they are closed")
+            with self.lock:
+                order.extend(self.arriving)
+                self.arriving.clear()
+                self.thread = None
+            for held in order:
+                if not held.done:
+                    self._end(selector, held, answer=False)
+            raise
         finally:
             selector.close()
 
     def _end(self, selector, held: _Held, answer: bool) -> None:
         held.done = True
-        selector.unregister(held.conn)
+        try:
+            selector.unregister(held.conn)
+        except (KeyError, ValueError, OSError):
+            pass
         if answer:
             _refuse(held.conn)
         else:
