@@ -8,8 +8,8 @@ second, each a thread's turn and the interpreter's time, while the table's hand 
 outermost of the WSGI app, counts each client's requests in flight and answers the excess itself, in a few
 microseconds, without Flask, the session or the database:
 
-- a read (GET, HEAD, …; not of a file from disk: /static/, the service worker and its manifest) of an address that has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64
-  has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
+- a read (GET, HEAD, …; not of a file from disk: /static/, the service worker and its manifest) of an address that
+  has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64 has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
   the threads, and the others always find one free. A write is counted but never refused here: a table is never
   refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
 - a read of an address (or IPv6 /64) that has asked for more than READS_PER_SECOND reads a second, on average over
@@ -23,8 +23,9 @@ microseconds, without Flask, the session or the database:
   Retry-After), before Flask.
 
 - an address whose reads the door has refused FLOOD_REFUSALS times within FLOOD_WINDOW seconds, and more than
-  FLOOD_RATIO times as often as it let its requests in meanwhile, is a flood for FLOOD_SECONDS (`FLOODS`): server/serve.py then closes its open connections at their next request and holds each new
-  one at accept for HOLD_SECONDS before answering it `429` and closing it. A refusal answered at once invites the next
+  FLOOD_RATIO times as often as it let its requests in meanwhile, is a flood for FLOOD_SECONDS (`FLOODS`):
+  server/serve.py then closes its open connections at their next request and holds each new one at accept for
+  HOLD_SECONDS before answering it `429` and closing it. A refusal answered at once invites the next
   request at once (a client that ignores Retry-After was refused thousands of times a second, and each refusal was
   still a request parsed by waitress's one loop, while the table's hand waited for the interpreter); held, its
   connections cost a file descriptor and no CPU, as nginx's limit_req delays a client's excess requests rather than

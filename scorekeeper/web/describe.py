@@ -17,7 +17,7 @@ from scorekeeper.web.i18n import rate
 
 
 def _said_for(table) -> tuple:
-    """What the words of a table's house rules are made of: the table (its options as JSON) and the reader's language."""
+    """What a table's house rules' words are made of: the table (its options as JSON) and the reader's language."""
     options = json.dumps(dict(table.options), sort_keys=True, default=str)
     return (table.variant, table.n_players, options, tuple(table.players), table.first_dealer, str(get_locale()))
 
