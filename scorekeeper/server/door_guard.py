@@ -9,8 +9,9 @@ outermost of the WSGI app, counts each client's requests in flight and answers t
 microseconds, without Flask, the session or the database:
 
 - a read (GET, HEAD, …; not of a file from disk: /static/, the service worker and its manifest) of an address that
-  has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64 has REQUESTS_PER_NETWORK) is answered `429` with `Retry-After: 1`: one address never holds more than that share of
-  the threads, and the others always find one free. A write is counted but never refused here: a table is never
+  has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64 has REQUESTS_PER_NETWORK) is answered
+  `429` with `Retry-After: 1`: one address never holds more than that share of the threads, and the others always
+  find one free. A write is counted but never refused here: a table is never
   refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
 - a read of an address (or IPv6 /64) that has asked for more than READS_PER_SECOND reads a second, on average over
   two seconds (a token bucket: READS_PER_SECOND a second, twice that at once), is answered `429` with `Retry-After: 1`:
