@@ -140,7 +140,7 @@ def ours(folder: Path, tables: int, workers: int | None) -> tuple[subprocess.Pop
     return proc, port, games
 
 
-NGINX = """daemon off;
+NGINX_HEAD = """daemon off;
 worker_processes {workers};
 pid {dir}/nginx.pid;
 error_log {dir}/error.log;
@@ -150,22 +150,18 @@ http {{
   client_body_temp_path {dir}/tmp; proxy_temp_path {dir}/tmp; fastcgi_temp_path {dir}/tmp;
   uwsgi_temp_path {dir}/tmp; scgi_temp_path {dir}/tmp;
   keepalive_requests 100000;
-  server {{ listen 127.0.0.1:{port}; root {dir}/site; default_type text/html; }}
+"""
+NGINX = (
+    NGINX_HEAD
+    + """  server {{ listen 127.0.0.1:{port}; root {dir}/site; default_type text/html; }}
 }}
 """
+)
 
 
-PROXY = """daemon off;
-worker_processes {workers};
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-  access_log {dir}/access.log;
-  client_body_temp_path {dir}/tmp; proxy_temp_path {dir}/tmp; fastcgi_temp_path {dir}/tmp;
-  uwsgi_temp_path {dir}/tmp; scgi_temp_path {dir}/tmp;
-  keepalive_requests 100000;
-  keepalive_timeout 30s;
+PROXY = (
+    NGINX_HEAD
+    + """  keepalive_timeout 30s;
   map $http_x_live_tag $scorekeeper_live_tag {{ "~^\\"?(?<tag>[0-9a-f]{{16}})\\"?$" $tag; default none; }}
   upstream scorekeeper {{ server 127.0.0.1:{app}; keepalive 8; }}
   server {{
@@ -189,6 +185,19 @@ http {{
   }}
 }}
 """
+)
+
+
+def nginx(here: Path, conf: str, probe: str) -> subprocess.Popen:
+    """nginx with `conf` as its whole configuration, its prefix `here`, once `probe` answers."""
+    (here / "nginx.conf").write_text(conf)
+    proc = subprocess.Popen(
+        [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(here), "-c", str(here / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for(probe, proc)
+    return proc
 
 
 def proxy(folder: Path, app: int, workers: int) -> tuple[subprocess.Popen, int]:
@@ -200,14 +209,8 @@ def proxy(folder: Path, app: int, workers: int) -> tuple[subprocess.Popen, int]:
     here.chmod(0o755)
     port = free_port()
     tags = folder / "live-tags"
-    (here / "nginx.conf").write_text(PROXY.format(dir=here, port=port, app=app, workers=workers, tags=tags))
-    nginx = subprocess.Popen(
-        [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(here), "-c", str(here / "nginx.conf")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_for(f"http://127.0.0.1:{port}/healthz", nginx)
-    return nginx, port
+    conf = PROXY.format(dir=here, port=port, app=app, workers=workers, tags=tags)
+    return nginx(here, conf, f"http://127.0.0.1:{port}/healthz"), port
 
 
 def floor(folder: Path, page: bytes, workers: int) -> tuple[list[subprocess.Popen], int, int]:
@@ -219,13 +222,7 @@ def floor(folder: Path, page: bytes, workers: int) -> tuple[list[subprocess.Pope
     for path in (folder, here, here / "site", here / "site" / "page"):  # nginx's workers may be another user (root's)
         path.chmod(0o755 if path.is_dir() else 0o644)
     web = free_port()
-    (here / "nginx.conf").write_text(NGINX.format(dir=here, port=web, workers=workers))
-    nginx = subprocess.Popen(
-        [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(here), "-c", str(here / "nginx.conf")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_for(f"http://127.0.0.1:{web}/page", nginx)
+    static = nginx(here, NGINX.format(dir=here, port=web, workers=workers), f"http://127.0.0.1:{web}/page")
     inserts = free_port()
     env = {**os.environ, "FLOOR_DATABASE": str(folder / "floor.sqlite")}
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
@@ -237,7 +234,7 @@ def floor(folder: Path, page: bytes, workers: int) -> tuple[list[subprocess.Pope
         stderr=subprocess.DEVNULL,
     )
     wait_for(f"http://127.0.0.1:{inserts}/floor", app)
-    return [nginx, app], web, inserts
+    return [static, app], web, inserts
 
 
 # ---------------------------------------------------------------- the phones

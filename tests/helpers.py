@@ -417,6 +417,45 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextlib.contextmanager
+def serving(tmp_path, **settings):
+    """The app as the README's run command serves it (`python -m scorekeeper.server.serve`, waitress) on 127.0.0.1 and
+    a free port, with `settings` as SCOREKEEPER_ variables: (base URL, port) once /healthz answers; stopped after."""
+    port = free_port()
+    env = {
+        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.environ.get("PYTHONPATH", str(ROOT)),
+        **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
+                time.sleep(0.2)
+        yield base, port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
 class Server:
     """gunicorn (2 workers × 4 threads) in its own process group, so that SIGKILL takes master and workers at once."""
 

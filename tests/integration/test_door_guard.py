@@ -10,50 +10,17 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 
 import pytest
 
+from helpers import serving
 from scorekeeper import create_app
 from scorekeeper.server.door_guard import DoorGuard
 
 STRANGER = "127.0.0.2"
-
-
-def _start(tmp_path):
-    from bench.slow_clients import free_port
-
-    port = free_port()
-    env = {
-        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
-        "SCOREKEEPER_SECRET_KEY": "x",
-        "SCOREKEEPER_LOG_LEVEL": "WARNING",
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": os.environ["PYTHONPATH"],
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
-            return proc, port
-        except OSError as exc:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise AssertionError("the server did not start") from exc
-            time.sleep(0.2)
 
 
 def _call(port, method, path, body=None, headers=None, source=None):
@@ -84,8 +51,7 @@ def _import(port, hands, source):
 @pytest.mark.needs_program
 @pytest.mark.slow  # a served instance, two imported games and a flood of 24 connections
 def test_a_strangers_flood_is_refused_before_the_app_and_a_table_enters_its_hands(tmp_path):
-    proc, port = _start(tmp_path)
-    try:
+    with serving(tmp_path, LOG_LEVEL="WARNING") as (_base, port):
         table = json.loads(
             _call(
                 port,
@@ -149,13 +115,6 @@ def test_a_strangers_flood_is_refused_before_the_app_and_a_table_enters_its_hand
             # refusal's, and it holds no more of the threads
             assert any(status == 429 and size == 0 for status, size in mine), sorted(set(mine))[:5]
         assert not any(status >= 500 for _, status, _ in answers)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 # ---------------------------------------------------------------- whom the door counts

@@ -8,9 +8,9 @@ import sqlite3
 
 import pytest
 
+from helpers import Api
 from scorekeeper import create_app
 from scorekeeper.server import live_tags
-from tests.helpers import Api
 
 DANISH = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 

@@ -8,59 +8,18 @@ scorekeeper.server.serve) with small limits; the only times asserted are generou
 1,100 and 3,000 sockets are bench/slow_clients.py's.
 """
 
-import contextlib
-import os
 import select
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 
 import pytest
 
-from helpers import free_port
+from helpers import serving
 
 ATTACKER = "127.0.0.2"  # all of 127/8 is this machine: a second client address without a network
 BOUND = 30  # seconds: "eventually", however loaded the machine
-
-
-@contextlib.contextmanager
-def serving(tmp_path, **settings):
-    port = free_port()
-    env = {
-        "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
-        "SCOREKEEPER_SECRET_KEY": "x",
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": os.environ["PYTHONPATH"],
-        **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + BOUND
-        while True:
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=2).read()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
-                time.sleep(0.2)
-        yield base, port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 def slow_socket(port: int, source: str = ATTACKER) -> socket.socket:
