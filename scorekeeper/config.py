@@ -299,8 +299,9 @@ KEYS: tuple[Key, ...] = (
         None,
         "path or null",
         "a folder nginx reads (deploy/nginx.conf): an empty file for each live page's current tag, so that nginx "
-        "answers a watching phone's unchanged poll itself; taken away when the page changes (server/live_tags.py); "
-        "null: every poll comes to the app",
+        "answers a watching phone's unchanged poll itself, and after a change the app's first answer to a page's old "
+        "tag, for the table's other phones; taken away when the page changes (server/live_tags.py); null: every poll "
+        "comes to the app",
     ),
     Key(
         "GC_FREEZE",

@@ -21,17 +21,29 @@ app as before. A page's files are taken away as soon as anything its tag is made
 A tag is the page's own state (web/live.py: its rows' versions, whether the phone may edit, the language, the address,
 the build): a file says only "this page, as one phone saw it, is still as it was", and a phone that sends another's
 tag learns nothing it could not read. Tags are hex digests and ids the app made; anything else is not written.
+
+**Answers kept** (after a hand): the three phones watching a table ask with the same tag, the one their pages showed
+before the hand, and each was answered by the app: the page drawn by each worker, the parts worked out for each. A
+page's files are not thrown away when it changes but moved aside (`<folder>/was/g/<game id>/`, the one generation
+before), and the first plain reader's answer to a tag found there, for its language, is kept beside the new tags:
+`g/<game id>/<old tag>.parts` (what changed, for live.js's X-Live-Parts) or `.page` (the page); nginx answers the
+other phones with it. Only tags the app itself told a plain reader a moment before are answered so (a made-up tag
+writes nothing), in that reader's language (`<tag>.<language>` marks them), and only over the versions read before
+the answer's state, as the tags themselves; they go with the page's next change.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import re
 import shutil
 import sqlite3
+import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from scorekeeper.server.live_door import VERSIONS
@@ -42,6 +54,8 @@ from scorekeeper.server.live_door import VERSIONS
 TICK = 1.0
 TAG = re.compile(r"[0-9a-f]{16}")
 IDENT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+LANGUAGE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
+WAS = "was"  # the folder of the tags of each page's state before its last change
 CLUB_GAMES = "SELECT t.game_id FROM club_tables t JOIN club_evenings e ON e.id = t.evening_id WHERE e.club_id = ?"
 
 log = logging.getLogger("scorekeeper.server.live_tags")
@@ -66,22 +80,24 @@ class Publisher:
         """What a page's state is made of, as the live door reads it (`db`: the request's connection)."""
         return tuple(db.execute(VERSIONS[kind], {"id": ident}).fetchone())
 
-    def publish(self, db, kind: str, ident: str, tag: str, before) -> None:
+    def publish(self, db, kind: str, ident: str, tag: str, before, reader: str | None = None) -> None:
         """`tag` is the page's current state, worked out from rows read after `versions` gave `before`: keep its file
-        while those versions stand."""
+        while those versions stand. `reader`: the language of a plain reader (one who may not edit), whose answer
+        to this tag, once the page has changed, may be kept for the other phones (`keep_answer`)."""
         if not (TAG.fullmatch(tag) and IDENT.fullmatch(ident)) or kind not in VERSIONS:
             return
+        if reader is not None and not LANGUAGE.fullmatch(reader):
+            reader = None
         self._watch()
         path = self.folder / kind / ident / tag
         try:
-            if path.exists():
+            if path.exists() and (reader is None or path.with_name(f"{tag}.{reader}").exists()):
                 return
-            if not path.parent.is_dir():
-                for folder in (path.parent.parent, path.parent):  # readable by nginx whatever the umask
-                    folder.mkdir(exist_ok=True)
-                    os.chmod(folder, 0o755)
+            self._folder(path.parent)
             path.touch()
             os.chmod(path, 0o644)
+            if reader is not None:
+                path.with_name(f"{tag}.{reader}").touch()  # the app's own mark: nginx never answers with it
             if self.versions(db, kind, ident) != before:
                 path.unlink(missing_ok=True)  # a change came between: it may have been taken away before this file
         except sqlite3.Error as exc:  # the versions could not be read again: the file is not kept
@@ -90,6 +106,40 @@ class Publisher:
         except OSError as exc:
             log.warning("the live tag %s could not be kept: %s", path, exc)
             self._forget(path)
+
+    def keep_answer(self, db, kind: str, ident: str, asked: str, reader: str, parts: bool, body, before) -> None:
+        """A plain reader in `reader`'s language asked with `asked`, a tag of the page before its last change, and was
+        answered `body` (what changed if `parts`, else the page), worked out from rows read after `versions` gave
+        `before`: keep it for nginx to give the other phones that ask the same, while those versions stand."""
+        if not (TAG.fullmatch(asked) and IDENT.fullmatch(ident) and LANGUAGE.fullmatch(reader)) or kind not in VERSIONS:
+            return
+        if not (self.folder / WAS / kind / ident / f"{asked}.{reader}").exists():
+            return  # not a tag the app told a reader in this language just before: a made-up one writes nothing
+        path = self.folder / kind / ident / f"{asked}.{'parts' if parts else 'page'}"
+        try:
+            if path.exists():
+                return
+            self._folder(path.parent)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".")
+            with os.fdopen(handle, "wb") as out:
+                out.write(body.encode() if isinstance(body, str) else body)
+                os.fchmod(out.fileno(), 0o644)
+            os.replace(temporary, path)
+            if self.versions(db, kind, ident) != before:
+                path.unlink(missing_ok=True)
+        except sqlite3.Error as exc:
+            log.warning("the live answer %s could not be checked: %s", path, exc)
+            self._forget(path)
+        except OSError as exc:
+            log.warning("the live answer %s could not be kept: %s", path, exc)
+            self._forget(path)
+
+    @staticmethod
+    def _folder(folder: Path) -> None:
+        if not folder.is_dir():
+            for each in (folder.parent, folder):  # readable by nginx whatever the umask
+                each.mkdir(exist_ok=True)
+                os.chmod(each, 0o755)
 
     @staticmethod
     def _forget(path: Path) -> None:
@@ -119,9 +169,9 @@ class Publisher:
                     kind, _, ident = scope.partition(":")
                     if kind == "c":
                         for (game_id,) in conn.execute(CLUB_GAMES, (ident,)).fetchall():
-                            self._remove("g", game_id)
+                            self._remove("g", game_id, seq)
                     elif kind in VERSIONS:
-                        self._remove(kind, ident)
+                        self._remove(kind, ident, seq)
             except sqlite3.Error as exc:
                 log.warning("the live tags could not be brought up to date: %s; all are taken away", exc)
                 self.last = None
@@ -133,12 +183,39 @@ class Publisher:
             self.pid = os.getpid()
         return self.conn
 
-    def _remove(self, kind: str, ident: str) -> None:
-        if IDENT.fullmatch(ident):
-            shutil.rmtree(self.folder / kind / ident, ignore_errors=True)
+    def _remove(self, kind: str, ident: str, seq: int) -> None:
+        """A page changed (change `seq`): its files leave nginx's sight, kept aside as the tags of its state before
+        (keep_answer). Every worker sees every change: the first moves the files (under the folder's lock), the others
+        find the change's mark and leave alone what was told since."""
+        if not IDENT.fullmatch(ident):
+            return
+        current, was = self.folder / kind / ident, self.folder / WAS / kind / ident
+        with self._locked():
+            if (was / f".{seq}").exists():
+                return
+            shutil.rmtree(was, ignore_errors=True)
+            try:
+                was.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(current, was)
+            except FileNotFoundError:
+                pass  # no file was told since the last change
+            except OSError:  # the folder is in trouble: the files go, without their marks
+                shutil.rmtree(current, ignore_errors=True)
+            try:
+                was.mkdir(exist_ok=True)
+                (was / f".{seq}").touch()
+            except OSError:
+                pass
+
+    @contextmanager
+    def _locked(self):
+        """The folder's lock, between the workers (flock on `.lock`)."""
+        with open(self.folder / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
 
     def _clear(self) -> None:
-        for kind in VERSIONS:
+        for kind in (*VERSIONS, WAS):
             shutil.rmtree(self.folder / kind, ignore_errors=True)
 
     def _watch(self) -> None:

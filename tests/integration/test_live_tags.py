@@ -32,11 +32,14 @@ def _watch(client, game_id):
     return tag, answer
 
 
-def test_a_polled_tag_is_kept_and_a_hand_takes_it_away_before_its_answer(served):
+def test_a_told_tag_is_kept_and_a_hand_takes_it_away_before_its_answer(served):
     app, folder, _ = served
     client = app.test_client()
     api = Api(client)
     game, other = api.create("danish"), api.create("danish")
+    page = client.get(f"/g/{game['id']}").get_data()  # the page tells the phone its tag: kept before its first poll
+    told = re.search(rb'data-live-tag="([^"]+)"', page).group(1).decode()
+    assert (folder / "g" / game["id"] / told).is_file()
     tag, answer = _watch(client, game["id"])
     assert (answer.status_code, answer.data) == (200, b"")
     kept = folder / "g" / game["id"] / tag
@@ -118,3 +121,84 @@ def test_without_live_tags_nothing_is_written(app, client, api, tmp_path):
     game = api.create("danish")
     _, answer = _watch(client, game["id"])
     assert answer.status_code == 200
+
+
+def _poll(client, game_id, tag, parts=True, **headers):
+    return client.get(
+        f"/g/{game_id}/live", headers={"X-Live-Tag": tag, **({"X-Live-Parts": "1"} if parts else {}), **headers}
+    )
+
+
+def test_the_first_readers_answer_after_a_hand_is_kept_for_the_others_who_showed_the_same_page(served):
+    """After a hand the table's watching phones ask with the same tag: the first is answered by the app, which keeps
+    that answer beside the tags (`<tag>.parts`, `<tag>.page`) for nginx to give the others; only for a tag it told a
+    plain reader in that language just before, and only until the page's next change."""
+    app, folder, _ = served
+    writer, reader = app.test_client(), app.test_client()
+    api = Api(writer)
+    game = api.create("danish")
+    tag, _ = _watch(reader, game["id"])
+    writer.get(f"/g/{game['id']}/k/{game['edit_key']}")  # the scorer's phone: its page has the edit form
+    editor_tag, _ = _watch(writer, game["id"])
+    assert editor_tag != tag
+    api.hand(game, DANISH)
+    here = folder / "g" / game["id"]
+    assert not (here / tag).exists() and (folder / "was" / "g" / game["id"] / f"{tag}.en").exists()
+
+    answer = _poll(reader, game["id"], tag)
+    assert answer.status_code == 200 and b"hand-1" in answer.data
+    assert (here / f"{tag}.parts").read_bytes() == answer.data  # what nginx gives the next phone with this tag
+    assert oct((here / f"{tag}.parts").stat().st_mode & 0o777) == "0o644"
+    danish = app.test_client()  # a reader in another language with the English reader's tag: its answer not kept
+    assert b'lang="da"' in _poll(danish, game["id"], tag, parts=False, **{"Accept-Language": "da"}).data
+    assert not (here / f"{tag}.page").exists()
+    page = _poll(reader, game["id"], tag, parts=False)
+    assert (here / f"{tag}.page").read_bytes() == page.data and b'id="sheet"' in page.data
+    assert [p.name for p in here.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+    _poll(writer, game["id"], editor_tag)  # an editor's answer is its own: never kept
+    assert not (here / f"{editor_tag}.parts").exists()
+    _poll(reader, game["id"], "0123456789abcdef")  # a made-up tag writes nothing
+    assert not (here / "0123456789abcdef.parts").exists()
+
+    api.hand(game, DANISH)  # the next change: the kept answers leave nginx's sight with the tags
+    assert not (here / f"{tag}.parts").exists() and not (here / f"{tag}.page").exists()
+
+
+def test_an_answer_worked_out_before_a_change_is_not_kept(served, db_path):
+    app, folder, publisher = served
+    client = app.test_client()
+    api = Api(client)
+    game = api.create("danish")
+    tag, _ = _watch(app.test_client(), game["id"])
+    api.hand(game, DANISH)
+    with app.app_context():
+        from scorekeeper.server.db import get_db
+
+        before = publisher.versions(get_db(), "g", game["id"])
+        with sqlite3.connect(db_path) as other:
+            other.execute("UPDATE games SET title = 'Renamed' WHERE id = ?", (game["id"],))
+        publisher.keep_answer(get_db(), "g", game["id"], tag, "en", True, "<p>old</p>", before)
+        assert not (folder / "g" / game["id"] / f"{tag}.parts").exists()
+        for asked, ident, reader in ((tag, "../x", "en"), ("../../x", game["id"], "en"), (tag, game["id"], "../x")):
+            publisher.keep_answer(get_db(), "g", ident, asked, reader, True, "<p>x</p>", before)
+    assert not [p for p in (folder / "g").rglob("*") if p.is_file()]
+
+
+def test_every_worker_sees_a_change_and_only_the_first_moves_its_tags(served, db_path):
+    """Two workers look at the same change: the second leaves alone the tags told since (of the page as it is now)
+    and the marks of the page before."""
+    app, folder, publisher = served
+    client = app.test_client()
+    game = Api(client).create("danish")
+    other_worker = live_tags.Publisher(str(folder), db_path, tick=3600.0)
+    other_worker.tick()
+    old_tag, _ = _watch(client, game["id"])
+    with sqlite3.connect(db_path) as other:
+        other.execute("UPDATE games SET title = 'Renamed' WHERE id = ?", (game["id"],))
+    publisher.tick()
+    new_tag, answer = _watch(client, game["id"])
+    assert new_tag != old_tag and (folder / "g" / game["id"] / new_tag).exists()
+    other_worker.tick()
+    assert (folder / "g" / game["id"] / new_tag).exists()
+    assert (folder / "was" / "g" / game["id"] / f"{old_tag}.en").exists()

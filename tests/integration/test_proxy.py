@@ -419,7 +419,8 @@ def test_nginx_with_tls_in_front(stack):
 def test_nginx_answers_an_unchanged_poll_from_the_apps_live_tags_and_a_change_reaches_the_app(stack):
     """Issue 37: with LIVE_TAGS, a watching phone's poll of a protokoll that has not changed is answered by nginx
     itself (deploy/nginx.conf's try_files over the app's empty tag files), never reaching the app; after a hand the
-    poll reaches the app, which answers what changed; a made-up or foreign tag goes to the app too."""
+    poll reaches the app, which answers what changed and keeps that answer for nginx to give the table's other phones
+    that ask with the same tag; a made-up or foreign tag goes to the app, and its answer is not kept."""
     import json
     import re
 
@@ -439,10 +440,8 @@ def test_nginx_answers_an_unchanged_poll_from_the_apps_live_tags_and_a_change_re
     live = f"/g/{game['id']}/live"
     ask = {"X-Live-Tag": tag, "X-Live-Parts": "1", **({"Cookie": cookie} if cookie else {})}
 
-    status, _, body = call(port, "GET", live, headers=ask)  # the first: the app answers, and keeps the tag
-    assert (status, body) == (200, b"")
     stack["asked"].clear()
-    for _ in range(3):
+    for _ in range(3):  # the page told the phone its tag and kept its file: even the first poll is nginx's
         status, headers, body = call(port, "GET", live, headers=ask)
         assert (status, body, headers["Content-Length"]) == (200, b"", "0")
         assert headers["Cache-Control"] == "no-store"
@@ -456,10 +455,22 @@ def test_nginx_answers_an_unchanged_poll_from_the_apps_live_tags_and_a_change_re
         body=json.dumps({"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}),
     )
     assert status == 201, body
-    status, _, body = call(port, "GET", live, headers=ask)  # the old tag's file went with the hand
-    assert status == 200 and b"hand-1" in body and live in stack["asked"]
     stack["asked"].clear()
+    status, _, body = call(port, "GET", live, headers=ask)  # the old tag's file went with the hand
+    assert status == 200 and b"hand-1" in body and stack["asked"] == [live]
+    page_ask = {k: v for k, v in ask.items() if k != "X-Live-Parts"}
+    status, _, page = call(port, "GET", live, headers=page_ask)  # a phone that takes the whole page
+    assert status == 200 and b'id="sheet"' in page and stack["asked"] == [live, live]
+    stack["asked"].clear()
+    for _ in range(2):  # the table's other phones, with the same tag: the answers the app kept, given by nginx
+        status, headers, again = call(port, "GET", live, headers=ask)
+        assert (status, again, headers["Cache-Control"]) == (200, body, "no-store")
+        assert headers["Content-Type"] == "text/html; charset=utf-8"
+        status, _, again = call(port, "GET", live, headers=page_ask)
+        assert (status, again) == (200, page)
+    assert stack["asked"] == []
     for made_up in ("0123456789abcdef", "../../etc/passwd", ""):
-        status, _, _ = call(port, "GET", live, headers={**ask, "X-Live-Tag": made_up})
-        assert status == 200
-    assert stack["asked"].count(live) == 3
+        for _ in range(2):  # the app's answer to a tag it never told is never kept
+            status, _, _ = call(port, "GET", live, headers={**ask, "X-Live-Tag": made_up})
+            assert status == 200
+    assert stack["asked"].count(live) == 6

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import segno
 from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 
 from scorekeeper.clubs.pages import tables as club_tables
 from scorekeeper.games import live as live_service
@@ -35,6 +36,8 @@ QUERY = frozenset({"lang", "changed", "saved", "kept", "why", "what"})  # kept/w
 
 @bp.get("/g/<game_id>")
 def protokoll(game_id):
+    tags = live_tags.publisher(current_app)
+    before = tags.versions(get_db(), "g", game_id) if tags is not None else None  # before the rows the state is of
     game = live_service.game_row(get_db(), game_id)
     if game is None:
         abort(404)
@@ -44,6 +47,9 @@ def protokoll(game_id):
     with heavy.reading() if _big(game_id) else nullcontext():
         key = phone.game_key(game_id)
         state = _protokoll_state(game, key, club_tables.table_view(game_id))
+        if tags is not None:  # the page tells the phone its tag: nginx answers its first poll already
+            plain = _plain_page(not service.may_edit(get_db(), game, key))
+            tags.publish(get_db(), "g", game_id, state, before, str(get_locale()) if plain else None)
         return _kept_protokoll(game, state, key)[0]
 
 
@@ -95,20 +101,20 @@ def protokoll_live(game_id):
     game = live_service.game_row(get_db(), game_id)
     if game is None:
         abort(404)
-    state = _protokoll_state(game, phone.game_key(game_id), club_tables.table_view(game_id))
-    if tags is not None and request.headers.get(live.TAG_HEADER) is not None:
-        tags.publish(get_db(), "g", game_id, state, before)  # nginx answers this phone's next unchanged poll
+    key = phone.game_key(game_id)
+    state = _protokoll_state(game, key, club_tables.table_view(game_id))
+    shown = request.headers.get(live.TAG_HEADER)
+    plain = _plain_page(not service.may_edit(get_db(), game, key))  # the page every plain reader gets for its state
+    reader = str(get_locale()) if plain else None
+    if tags is not None and shown is not None:
+        tags.publish(get_db(), "g", game_id, state, before, reader)  # nginx answers this phone's next unchanged poll
     unchanged = live.unchanged(state, ("g", game_id))
     if unchanged is not None:
         return unchanged
     with heavy.reading() if _big(game_id) else nullcontext():
-        page, state = _kept_protokoll(game, state, phone.game_key(game_id))
-    shown = request.headers.get(live.TAG_HEADER)
-    if (
-        shown
-        and request.headers.get(live.PARTS_HEADER)
-        and _plain_page(not service.may_edit(get_db(), game, phone.game_key(game_id)))
-    ):
+        page, state = _kept_protokoll(game, state, key)
+    answer = page
+    if shown and request.headers.get(live.PARTS_HEADER) and plain:
         text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
         found = live.LIVE_URL.search(text)  # none once the game is over: then the page, which says so
         old, new = (
@@ -116,9 +122,11 @@ def protokoll_live(game_id):
             live_parts.REMEMBERED.known(game_id, state),
         )
         changed = live_parts.changes(old, new, unescape(found.group(1)), state) if found else None
-        if changed is not None:
-            return live.fresh(changed, state)
-    return live.fresh(page, state)
+        answer = changed if changed is not None else page
+    if tags is not None and shown and plain:  # nginx gives it to the other phones that showed the same page
+        parts = bool(request.headers.get(live.PARTS_HEADER))
+        tags.keep_answer(get_db(), "g", game_id, shown.strip().strip('"'), reader, parts, answer, before)
+    return live.fresh(answer, state)
 
 
 def _protokoll_state(game, key, club_table: dict | None) -> str:
