@@ -3,8 +3,8 @@
 
 T tables at once, each entering a hand every HAND_EVERY seconds (its scorer's phone: the JSON API, its edit key)
 while its three other phones watch the protokoll, asking its live twin every POLL_EVERY seconds as static/live.js
-does (X-Live-Tag, each phone on its own kept connection with its own session; after a hand of its table a phone gets
-the fresh page and takes its new tag). Open loop: every request is due at its own time whatever the answers before it
+does (X-Live-Tag and X-Live-Parts, each phone on its own kept connection with its own session; after a hand of its
+table a phone gets what changed, or with --pages the fresh page, and takes its new tag). Open loop: every request is due at its own time whatever the answers before it
 did, and its time is counted from when it was due (a phone still waiting sends its next question when it can, late).
 
 Beside it in the same run, in alternating blocks, the floor: nginx answering the same phones' If-None-Match for a
@@ -163,6 +163,7 @@ PROXY = (
     NGINX_HEAD
     + """  keepalive_timeout 30s;
   map $http_x_live_tag $scorekeeper_live_tag {{ "~^\\"?(?<tag>[0-9a-f]{{16}})\\"?$" $tag; default none; }}
+  map $http_x_live_parts $scorekeeper_live_want {{ "" page; default parts; }}
   upstream scorekeeper {{ server 127.0.0.1:{app}; keepalive 8; }}
   server {{
     listen 127.0.0.1:{port};
@@ -176,9 +177,12 @@ PROXY = (
     location / {{ proxy_pass http://scorekeeper; }}
     location ~ "^/g/(?<live_game>[A-Za-z0-9_-]{{1,64}})/live$" {{
       root {tags};
-      try_files /g/$live_game/$scorekeeper_live_tag @scorekeeper;
+      try_files /g/$live_game/$scorekeeper_live_tag /g/$live_game/$scorekeeper_live_tag.$scorekeeper_live_want
+                @scorekeeper;
       default_type text/html;
+      charset utf-8;
       etag off;
+      if_modified_since off;
       add_header Cache-Control "no-store" always;
     }}
     location @scorekeeper {{ proxy_pass http://scorekeeper; }}
@@ -289,8 +293,9 @@ class Conn:
 class Night:
     """The open-loop night against one server: its phones and scorers, and what each request took."""
 
-    def __init__(self, kind: str, web: int, writes: int, games: list[dict], seconds: float):
+    def __init__(self, kind: str, web: int, writes: int, games: list[dict], seconds: float, parts: bool = True):
         self.kind, self.web, self.writes, self.games, self.seconds = kind, web, writes, games, seconds
+        self.parts = parts  # the phones take what changed (X-Live-Parts), as live.js does
         self.times: dict[str, list[float]] = {"poll, unchanged": [], "poll, changed": [], "hand": []}
         self.stats = {"connects": 0, "errors": 0, "late": 0}
 
@@ -315,7 +320,9 @@ class Night:
         due = start + random.uniform(0, POLL_EVERY)
         while due < start + self.seconds:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
-            ask = {"X-Live-Tag": tag} if self.kind != "floor" else {"If-None-Match": tag}
+            ask = {"X-Live-Tag": tag, **({"X-Live-Parts": "1"} if self.parts else {})}
+            if self.kind == "floor":
+                ask = {"If-None-Match": tag}
             try:
                 status, got, body = await asyncio.wait_for(conn.request("GET", url, ask), TIMEOUT)
             except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
@@ -372,8 +379,10 @@ class Night:
         await asyncio.gather(*tasks)
 
 
-def block(kind: str, web: int, writes: int, games: list[dict], seconds: float, pids: list[int]) -> dict:
-    night = Night(kind, web, writes, games, seconds)
+def block(
+    kind: str, web: int, writes: int, games: list[dict], seconds: float, pids: list[int], parts: bool = True
+) -> dict:
+    night = Night(kind, web, writes, games, seconds, parts)
     began = {}
 
     def measure():
@@ -435,6 +444,9 @@ def main() -> None:
     parser.add_argument(
         "--behind-nginx", action="store_true", help="also ours with nginx in front (deploy/nginx.conf's proxy)"
     )
+    parser.add_argument(
+        "--pages", action="store_true", help="the phones take the whole page after a change (live.js takes the parts)"
+    )
     args = parser.parse_args()
     rows = []
     for tables in args.tables:
@@ -449,11 +461,15 @@ def main() -> None:
                 floors.append(front)  # stopped with them (its CPU is counted only in its own block)
             try:
                 for _ in range(args.rounds):
-                    rows.append(block("ours", port, port, games, args.seconds, [proc.pid]))
+                    rows.append(block("ours", port, port, games, args.seconds, [proc.pid], not args.pages))
                     print(json.dumps(rows[-1]), file=sys.stderr)
                     if args.behind_nginx:
                         pids = [proc.pid, front.pid]
-                        rows.append(block("ours behind nginx", front_port, front_port, games, args.seconds, pids))
+                        rows.append(
+                            block(
+                                "ours behind nginx", front_port, front_port, games, args.seconds, pids, not args.pages
+                            )
+                        )
                         print(json.dumps(rows[-1]), file=sys.stderr)
                     floor_games = [{"id": g["id"], "key": ""} for g in games]
                     floor_pids = [p.pid for p in floors[:2]]
