@@ -16,6 +16,7 @@ from scorekeeper.clubs.pages import views as clubs
 from scorekeeper.drives import api as drives_api
 from scorekeeper.drives import pages as drives
 from scorekeeper.games import api, sheets
+from scorekeeper.games import cache as kept_games
 from scorekeeper.games import pages as games
 from scorekeeper.server import db, door_guard, guard, health, live_door, live_tags, logs, security
 from scorekeeper.variants import views as variant_views
@@ -80,6 +81,7 @@ def create_app(config=None) -> Flask:
     csrf.exempt(drives.table.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
+    kept_games.games.bound(app.config["KEPT_GAMES"], app.config["KEPT_HANDS"])  # the scored games each worker keeps
     live_tags.init_app(app)  # LIVE_TAGS: the tags nginx answers watching phones from, taken away after every write
     live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask
     door_guard.init_app(app)  # outside it: one client's excess requests refused before Flask

@@ -68,6 +68,19 @@ KEYS: tuple[Key, ...] = (
         "seconds a form's CSRF token lives; null: a hand form left open all evening still saves",
     ),
     Key("MAX_HANDS", 500, "int", "the most hands a game takes (entry and import); it bounds a PDF's cost"),
+    Key(
+        "KEPT_GAMES",
+        5_000,
+        "int",
+        "scored games each worker keeps, so that a hand scores one hand, not the whole game again (a game not kept "
+        "costs a hand 6-7 ms more); a night's machine keeps every game its tables play",
+    ),
+    Key(
+        "KEPT_HANDS",
+        50_000,
+        "int",
+        "scored hands each worker keeps in those games, about 2 KB each (some 110 MB): the bound of their memory",
+    ),
     # A big village-hall drive is 25–30 tables of 24 hands. A drive's score cards cost the PDF renderer about 0.2 s a
     # card of 24–30 hands (docs/benchmark.md): 30 tables of 30 hands, 120 cards, draw in about half a minute.
     Key(

@@ -18,8 +18,11 @@ from typing import Any
 
 from cachetools import LRUCache
 
-MAX_GAMES = 500
-MAX_HANDS = 50_000  # about 50 MB of scored hands at most
+# A scored hand kept is about 2 KB (a game of 20 hands, 45 KB): the hands bound the memory, some 110 MB a worker. A
+# game not kept costs a hand 6-7 ms more (its replay; docs/benchmark.md): a night's machine keeps every game its
+# tables play (KEPT_GAMES, KEPT_HANDS: docs/scaling.md).
+MAX_GAMES = 5_000
+MAX_HANDS = 50_000
 
 
 class Kept:
@@ -46,6 +49,13 @@ class Kept:
             self._kept[key] = (thing, size)
             while len(self._kept) > self.max_items:
                 self._kept.popitem()
+
+    def bound(self, max_items: int, max_size: int) -> None:
+        """New bounds (the app's KEPT_GAMES and KEPT_HANDS, at its start): what is kept is let go if they change."""
+        with self._lock:
+            if (max_items, max_size) != (self.max_items, self.max_size):
+                self.max_items, self.max_size = max_items, max_size
+                self._kept = LRUCache(maxsize=max_size, getsizeof=lambda kept: kept[1])
 
     def forget(self, key: Hashable) -> None:
         with self._lock:

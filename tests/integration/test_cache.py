@@ -168,3 +168,28 @@ def test_the_builds_digest_reads_the_package_not_the_checkout_around_it(app, mon
         Path(folder).resolve().is_relative_to(package) or Path(folder).resolve().name in ("templates", "static")
         for folder in read
     ), read
+
+
+def test_a_worker_keeps_as_many_games_and_hands_as_it_is_told(tmp_path, monkeypatch):
+    """KEPT_GAMES and KEPT_HANDS bound what a worker keeps (a night's machine keeps every game its tables play: a game
+    not kept costs its next hand a replay)."""
+    monkeypatch.setattr(cache, "games", cache.Kept())
+    assert (cache.games.max_items, cache.games.max_size) == (cache.MAX_GAMES, cache.MAX_HANDS) == (5_000, 50_000)
+    small = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "x", "KEPT_GAMES": 2, "KEPT_HANDS": 4}
+    )
+    client = small.test_client()
+
+    def game(hands):
+        made = client.post("/api/games", json={"variant": "danish", "players": ["A", "B", "C", "D"]}).json
+        for _ in range(hands):
+            answer = client.post(f"/api/games/{made['id']}/hands", json=HAND, headers={"X-Edit-Key": made["edit_key"]})
+            assert answer.status_code == 201
+        return made["id"]
+
+    games = [game(1), game(1), game(1)]
+    assert {key[1] for key in cache.games._kept} == {games[1], games[2]}  # two games, the last ones played
+    games.append(game(5))  # more hands than all kept together: kept up to four, then let go
+    assert len(cache.games) == 0
+    with small.app_context():
+        assert service.load(get_db(), games[3]) == fresh(get_db(), games[3])  # not kept: replayed, the same
