@@ -73,13 +73,13 @@ KEYS: tuple[Key, ...] = (
         5_000,
         "int",
         "scored games each worker keeps, so that a hand scores one hand, not the whole game again (a game not kept "
-        "costs a hand 6-7 ms more); a night's machine keeps every game its tables play",
+        "costs a hand 4-5 ms more: bench/kept_games.py); a night's machine keeps every game its tables play",
     ),
     Key(
         "KEPT_HANDS",
         50_000,
         "int",
-        "scored hands each worker keeps in those games, about 2 KB each (some 110 MB): the bound of their memory",
+        "scored hands each worker keeps in those games, 2-3 KB each (some 100-150 MB): the bound of their memory",
     ),
     # A big village-hall drive is 25–30 tables of 24 hands. A drive's score cards cost the PDF renderer about 0.2 s a
     # card of 24–30 hands (docs/benchmark.md): 30 tables of 30 hands, 120 cards, draw in about half a minute.

@@ -18,8 +18,8 @@ from typing import Any
 
 from cachetools import LRUCache
 
-# A scored hand kept is about 2 KB (a game of 20 hands, 45 KB): the hands bound the memory, some 110 MB a worker. A
-# game not kept costs a hand 6-7 ms more (its replay; docs/benchmark.md): a night's machine keeps every game its
+# A scored hand kept is 2-3 KB (a game of 20 hands, 45 KB): the hands bound the memory, 100-150 MB a worker. A
+# game not kept costs a hand 4-5 ms more (its replay; bench/kept_games.py): a night's machine keeps every game its
 # tables play (KEPT_GAMES, KEPT_HANDS: docs/scaling.md).
 MAX_GAMES = 5_000
 MAX_HANDS = 50_000
