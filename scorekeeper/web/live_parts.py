@@ -20,7 +20,10 @@ from html import escape
 
 from cachetools import LRUCache
 
-KEPT = 256  # pages' parts remembered per worker (a state of a watched game is one)
+# The pages' parts remembered per worker, by their bytes (a state of a watched game is one: a page of 23 KB): a night
+# of thousands of tables has each one's last state kept until its next hand, three minutes and some thousand other
+# states later (256 pages once, and most phones then got the whole page)
+KEPT_BYTES = 64 * 1024 * 1024
 _TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9:-]*)\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>", re.S)
 _ID = re.compile(r'\sid="([^"]+)"')
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -116,22 +119,23 @@ def parts_of(page: str | bytes) -> Parts | None:
 class Remembered:
     """The parts of the pages this worker drew, by (page, tag)."""
 
-    def __init__(self, kept: int = KEPT):
-        self.kept: LRUCache = LRUCache(maxsize=kept)
+    def __init__(self, kept_bytes: int = KEPT_BYTES):
+        self.kept: LRUCache = LRUCache(maxsize=kept_bytes, getsizeof=lambda kept: kept[1])  # (parts, the page's size)
         self.lock = threading.Lock()
 
-    def remember(self, page_key, tag: str, page: str) -> Parts | None:
+    def remember(self, page_key, tag: str, page: str | bytes) -> Parts | None:
         with self.lock:
             if (page_key, tag) in self.kept:
-                return self.kept[(page_key, tag)]
+                return self.kept[(page_key, tag)][0]
         parts = parts_of(page)
         with self.lock:
-            self.kept[(page_key, tag)] = parts
+            self.kept[(page_key, tag)] = (parts, max(1, len(page)))
         return parts
 
     def known(self, page_key, tag: str) -> Parts | None:
         with self.lock:
-            return self.kept.get((page_key, tag))
+            found = self.kept.get((page_key, tag))
+        return None if found is None else found[0]
 
 
 REMEMBERED = Remembered()
