@@ -80,24 +80,28 @@ class Publisher:
         """What a page's state is made of, as the live door reads it (`db`: the request's connection)."""
         return tuple(db.execute(VERSIONS[kind], {"id": ident}).fetchone())
 
-    def publish(self, db, kind: str, ident: str, tag: str, before, reader: str | None = None) -> None:
+    def publish(self, db, kind: str, ident: str, tag: str, before, reader: str | None = None, page=None) -> None:
         """`tag` is the page's current state, worked out from rows read after `versions` gave `before`: keep its file
         while those versions stand. `reader`: the language of a plain reader (one who may not edit), whose answer
-        to this tag, once the page has changed, may be kept for the other phones (`keep_answer`)."""
+        to this tag, once the page has changed, may be kept for the other phones (`keep_answer`); `page`: the page
+        that reader was given, kept with the mark for whichever worker answers after the change (`told_page`)."""
         if not (TAG.fullmatch(tag) and IDENT.fullmatch(ident)) or kind not in VERSIONS:
             return
         if reader is not None and not LANGUAGE.fullmatch(reader):
             reader = None
         self._watch()
         path = self.folder / kind / ident / tag
+        mark = path.with_name(f"{tag}.{reader}") if reader is not None else None
         try:
-            if path.exists() and (reader is None or path.with_name(f"{tag}.{reader}").exists()):
+            if path.exists() and (mark is None or (mark.exists() and (page is None or mark.stat().st_size))):
                 return
             self._folder(path.parent)
             path.touch()
             os.chmod(path, 0o644)
-            if reader is not None:
-                path.with_name(f"{tag}.{reader}").touch()  # the app's own mark: nginx never answers with it
+            if mark is not None and page is not None and not (mark.exists() and mark.stat().st_size):
+                self._write(mark, page)  # the app's own mark: nginx never answers with it
+            elif mark is not None and not mark.exists():
+                mark.touch()
             if self.versions(db, kind, ident) != before:
                 path.unlink(missing_ok=True)  # a change came between: it may have been taken away before this file
         except sqlite3.Error as exc:  # the versions could not be read again: the file is not kept
@@ -106,6 +110,16 @@ class Publisher:
         except OSError as exc:
             log.warning("the live tag %s could not be kept: %s", path, exc)
             self._forget(path)
+
+    def told_page(self, kind: str, ident: str, tag: str, reader: str) -> str | None:
+        """The page a plain reader in `reader`'s language was given with `tag`, before the page's last change (kept
+        with its mark by whichever worker drew it), or None."""
+        if not (TAG.fullmatch(tag) and IDENT.fullmatch(ident) and LANGUAGE.fullmatch(reader)) or kind not in VERSIONS:
+            return None
+        try:
+            return (self.folder / WAS / kind / ident / f"{tag}.{reader}").read_text("utf-8") or None
+        except (OSError, UnicodeError):
+            return None
 
     def keep_answer(self, db, kind: str, ident: str, asked: str, reader: str, parts: bool, body, before) -> None:
         """A plain reader in `reader`'s language asked with `asked`, a tag of the page before its last change, and was
@@ -120,11 +134,7 @@ class Publisher:
             if path.exists():
                 return
             self._folder(path.parent)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".")
-            with os.fdopen(handle, "wb") as out:
-                out.write(body.encode() if isinstance(body, str) else body)
-                os.fchmod(out.fileno(), 0o644)
-            os.replace(temporary, path)
+            self._write(path, body)
             if self.versions(db, kind, ident) != before:
                 path.unlink(missing_ok=True)
         except sqlite3.Error as exc:
@@ -133,6 +143,19 @@ class Publisher:
         except OSError as exc:
             log.warning("the live answer %s could not be kept: %s", path, exc)
             self._forget(path)
+
+    @staticmethod
+    def _write(path: Path, body) -> None:
+        """`body` as the file `path`, whole or not at all (written beside it, then moved in), readable by nginx."""
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(body.encode() if isinstance(body, str) else body)
+                os.fchmod(out.fileno(), 0o644)
+            os.replace(temporary, path)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
     @staticmethod
     def _folder(folder: Path) -> None:

@@ -47,10 +47,12 @@ def protokoll(game_id):
     with heavy.reading() if _big(game_id) else nullcontext():
         key = phone.game_key(game_id)
         state = _protokoll_state(game, key, club_tables.table_view(game_id))
+        page, state = _kept_protokoll(game, state, key)
         if tags is not None:  # the page tells the phone its tag: nginx answers its first poll already
             plain = _plain_page(not service.may_edit(get_db(), game, key))
-            tags.publish(get_db(), "g", game_id, state, before, str(get_locale()) if plain else None)
-        return _kept_protokoll(game, state, key)[0]
+            reader = str(get_locale()) if plain else None
+            tags.publish(get_db(), "g", game_id, state, before, reader, page if plain else None)
+        return page
 
 
 def _big(game_id: str) -> bool:
@@ -113,14 +115,17 @@ def protokoll_live(game_id):
         return unchanged
     with heavy.reading() if _big(game_id) else nullcontext():
         page, state = _kept_protokoll(game, state, key)
+    if tags is not None and shown is not None and plain:  # the page with its mark, for whichever worker comes next
+        tags.publish(get_db(), "g", game_id, state, before, reader, page)
     answer = page
     if shown and request.headers.get(live.PARTS_HEADER) and plain:
         text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
         found = live.LIVE_URL.search(text)  # none once the game is over: then the page, which says so
-        old, new = (
-            live_parts.REMEMBERED.known(game_id, shown.strip().strip('"')),
-            live_parts.REMEMBERED.known(game_id, state),
-        )
+        asked = shown.strip().strip('"')
+        old, new = live_parts.REMEMBERED.known(game_id, asked), live_parts.REMEMBERED.known(game_id, state)
+        if old is None and tags is not None:  # drawn by another worker: the page it told the phones, kept with the mark
+            told = tags.told_page("g", game_id, asked, reader)
+            old = live_parts.parts_of(told) if told else None
         changed = live_parts.changes(old, new, unescape(found.group(1)), state) if found else None
         answer = changed if changed is not None else page
     if tags is not None and shown and plain:  # nginx gives it to the other phones that showed the same page
