@@ -309,6 +309,8 @@ class Night:
     def __init__(self, kind: str, web: int, writes: int, games: list[dict], seconds: float, parts: bool = True):
         self.kind, self.web, self.writes, self.games, self.seconds = kind, web, writes, games, seconds
         self.parts = parts  # the phones take what changed (X-Live-Parts), as live.js does
+        self.changed_bytes: list[int] = []  # what each changed poll was answered (the parts, or the whole page)
+        self.whole_pages = 0
         self.times: dict[str, list[float]] = {"poll, unchanged": [], "poll, changed": [], "hand": []}
         self.stats = {"connects": 0, "errors": 0, "late": 0}
 
@@ -355,6 +357,8 @@ class Night:
                 took = time.monotonic() - due
                 if status == 200 and body:
                     self.times["poll, changed"].append(took)
+                    self.changed_bytes.append(len(body))
+                    self.whole_pages += b"<main" in body
                     found = TAG.search(body)
                     tag = found.group(1).decode() if found else tag
                 elif status in (200, 304):
@@ -436,6 +440,8 @@ def block(
         "generator_cpu_s": round(own1 - own0, 2),
         "load": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "requests": kinds,
+        "changed_kb_p50": round(statistics.median(night.changed_bytes) / 1024, 1) if night.changed_bytes else None,
+        "changed_whole_pages": night.whole_pages,
         **night.stats,
     }
 
