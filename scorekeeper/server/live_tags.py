@@ -28,8 +28,9 @@ page's files are not thrown away when it changes but moved aside (`<folder>/was/
 before), and the first plain reader's answer to a tag found there, for its language, is kept beside the new tags:
 `g/<game id>/<old tag>.parts` (what changed, for live.js's X-Live-Parts) or `.page` (the page); nginx answers the
 other phones with it. Only tags the app itself told a plain reader a moment before are answered so (a made-up tag
-writes nothing), in that reader's language (`<tag>.<language>` marks them), and only over the versions read before
-the answer's state, as the tags themselves; they go with the page's next change.
+writes nothing), in that reader's language (`<tag>.<language>` marks them, and holds the page that reader was told,
+so that a worker that never drew it still answers what changed from it), and only over the versions read before the
+answer's state, as the tags themselves; they go with the page's next change.
 """
 
 from __future__ import annotations
