@@ -48,9 +48,10 @@ test: setup system-test
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n auto --dist loadfile
 
 # The quick loop at the desk: in-process tests only (no browser, no server, no program of its own: needs_program), on
-# every core, hypothesis's dev profile.
+# every core, hypothesis's dev profile. Run again and again, so pytest keeps its rewritten test modules (__pycache__)
+# even where the machine says PYTHONDONTWRITEBYTECODE: 10 s of each run's 110 (docs/testing.md).
 quick: setup
-	$(PY) -m pytest -q -n auto -m "not slow and not browser and not needs_program" -x
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n auto -m "not slow and not browser and not needs_program" -x
 
 bench: setup $(VENV)/.bench system-bench
 	$(PY) bench/run.py
