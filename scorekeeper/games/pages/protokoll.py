@@ -106,6 +106,7 @@ def protokoll_live(game_id):
     key = phone.game_key(game_id)
     state = _protokoll_state(game, key, club_tables.table_view(game_id))
     shown = request.headers.get(live.TAG_HEADER)
+    asked = shown.strip().strip('"') if shown else ""  # the tag the phone's page shows
     plain = _plain_page(not service.may_edit(get_db(), game, key))  # the page every plain reader gets for its state
     reader = str(get_locale()) if plain else None
     if tags is not None and shown is not None:
@@ -118,19 +119,18 @@ def protokoll_live(game_id):
     if tags is not None and shown is not None and plain:  # the page with its mark, for whichever worker comes next
         tags.publish(get_db(), "g", game_id, state, before, reader, page)
     answer = page
-    if shown and request.headers.get(live.PARTS_HEADER) and plain:
+    parts = bool(request.headers.get(live.PARTS_HEADER))
+    if asked and parts and plain:
         text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
         found = live.LIVE_URL.search(text)  # none once the game is over: then the page, which says so
-        asked = shown.strip().strip('"')
         old, new = live_parts.REMEMBERED.known(game_id, asked), live_parts.REMEMBERED.known(game_id, state)
         if old is None and tags is not None:  # drawn by another worker: the page it told the phones, kept with the mark
             told = tags.told_page("g", game_id, asked, reader)
             old = live_parts.parts_of(told) if told else None
         changed = live_parts.changes(old, new, unescape(found.group(1)), state) if found else None
         answer = changed if changed is not None else page
-    if tags is not None and shown and plain:  # nginx gives it to the other phones that showed the same page
-        parts = bool(request.headers.get(live.PARTS_HEADER))
-        tags.keep_answer(get_db(), "g", game_id, shown.strip().strip('"'), reader, parts, answer, before)
+    if tags is not None and asked and plain:  # nginx gives it to the other phones that showed the same page
+        tags.keep_answer(get_db(), "g", game_id, asked, reader, parts, answer, before)
     return live.fresh(answer, state)
 
 
