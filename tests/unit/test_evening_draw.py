@@ -5,7 +5,7 @@ import random
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
@@ -87,6 +87,7 @@ def test_the_draw_is_as_good_as_the_best_of_every_possible_split(case):
 
 @settings(max_examples=examples(100), deadline=None)
 @given(st.integers(4, 8), st.integers(0, 2**32))
+@example(5, 51798919)  # a fresh clone's run: the search in the drawn order ran past its budget with one pair again
 def test_nobody_meets_again_when_the_numbers_allow(tables, seed):
     """k tables of four before the break, k ≥ 4: every new table can take one player from each of four old ones."""
     players = list(range(4 * tables))
