@@ -1,26 +1,20 @@
 """Behind a reverse proxy: links that do not follow the Host header, TRUSTED_HOSTS, Secure cookies and HSTS over
 HTTPS only, the client's own address; and the real thing: deploy/nginx.conf with TLS in front of waitress."""
 
-import contextlib
 import http.client
 import io
-import shutil
-import socket
 import ssl
-import subprocess
-import time
-from pathlib import Path
 
 import pytest
 import segno
 from flask import request
 
 from helpers import waitress_in_thread
+from nginx_stack import nginx_in_front
 from scorekeeper import create_app
 from scorekeeper.clubs import service as club_service
 from scorekeeper.storage import close, connect
 
-ROOT = Path(__file__).resolve().parents[2]
 GERMAN = {"tricks": [8, 5]}
 EVIL = {"Host": "evil.example"}
 
@@ -214,100 +208,10 @@ def test_an_https_public_url_makes_cookies_secure_and_sends_hsts(db_path):
 # ------------------------------------------------------------------ the real thing: nginx with TLS in front
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def render_nginx_conf(tmp: Path, http_port: int, tls_port: int, app_port: int, cert: Path, key: Path) -> Path:
-    """deploy/nginx.conf as it is, with the test's ports and paths, inside a main config that keeps everything
-    (pid, logs, temporary files) under tmp."""
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    swaps = [
-        ("listen 80;", f"listen 127.0.0.1:{http_port};"),
-        ("listen 443 ssl http2;", f"listen 127.0.0.1:{tls_port} ssl http2;"),
-        ("return 301 https://$host$request_uri;", f"return 301 https://$host:{tls_port}$request_uri;"),
-        ("server 127.0.0.1:5000;", f"server 127.0.0.1:{app_port};"),
-        ("/etc/letsencrypt/live/whist.example.org/fullchain.pem", str(cert)),
-        ("/etc/letsencrypt/live/whist.example.org/privkey.pem", str(key)),
-        ("server_name whist.example.org;", "server_name localhost;"),
-        ("root /run/scorekeeper/live-tags;", f"root {tmp / 'live-tags'};"),
-    ]
-    for old, new in swaps:
-        assert old in site, f"deploy/nginx.conf no longer has {old!r}: update the test"
-        site = site.replace(old, new)
-    site = "\n".join(line for line in site.splitlines() if "[::]" not in line)  # no IPv6 needed here
-    (tmp / "site.conf").write_text(site)
-    temp = {name: tmp / name for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")}
-    for path in temp.values():
-        path.mkdir()
-    conf = tmp / "nginx.conf"
-    conf.write_text(f"""
-user root;
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log info;
-events {{ worker_connections 256; }}
-http {{
-    access_log {tmp}/access.log;
-    client_body_temp_path {temp["client_body"]};
-    proxy_temp_path {temp["proxy"]};
-    fastcgi_temp_path {temp["fastcgi"]};
-    uwsgi_temp_path {temp["uwsgi"]};
-    scgi_temp_path {temp["scgi"]};
-    include {tmp}/site.conf;
-}}
-""")
-    return conf
-
-
-def wait_for_port(port, proc, log, timeout=15):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"nginx stopped:\n{log.read_text() if log.exists() else ''}"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise AssertionError(f"nginx did not listen on {port}:\n{log.read_text() if log.exists() else ''}")
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     """nginx (deploy/nginx.conf, TLS) → waitress → the app with PROXY_FIX=1 and no PUBLIC_URL."""
-
-    # No skip: `make test` installs nginx and openssl (scripts/system-packages.sh); missing, this test fails.
-    for tool in ("nginx", "openssl"):
-        assert shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists(), (
-            f"{tool} is not installed: run scripts/system-packages.sh (make test does)"
-        )
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     tmp = tmp_path_factory.mktemp("nginx")
-    cert, key = tmp / "cert.pem", tmp / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-subj",
-            "/CN=localhost",
-            "-days",
-            "1",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
-
     app = make_app(str(tmp / "scorekeeper.sqlite"), PROXY_FIX=1, LIVE_TAGS=str(tmp / "live-tags"))
     asked: list[str] = []  # the paths that reached the app
     inner = app.wsgi_app
@@ -318,32 +222,11 @@ def stack(tmp_path_factory):
 
     app.wsgi_app = counted
     # waitress drops X-Forwarded-* unless told not to (see deploy/scorekeeper.env.example).
-    stack = contextlib.ExitStack()
-    server = stack.enter_context(waitress_in_thread(app, threads=2, clear_untrusted_proxy_headers=False))
-
-    http_port, tls_port = free_port(), free_port()
-    conf = render_nginx_conf(tmp, http_port, tls_port, server.effective_port, cert, key)
-    check = subprocess.run(
-        [nginx, "-t", "-c", str(conf), "-g", "daemon off;"], capture_output=True, text=True, timeout=30
-    )
-    assert check.returncode == 0, check.stderr
-    log = tmp / "error.log"
-    proc = subprocess.Popen(
-        [nginx, "-c", str(conf), "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
-        wait_for_port(tls_port, proc, log)
-        wait_for_port(http_port, proc, log)
-        yield {"http": http_port, "tls": tls_port, "log": log, "asked": asked, "app": app}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        proc.stderr.close()
-        stack.close()
+    with (
+        waitress_in_thread(app, threads=2, clear_untrusted_proxy_headers=False) as server,
+        nginx_in_front(tmp, server.effective_port) as nginx,
+    ):
+        yield {**nginx, "asked": asked, "app": app}
 
 
 def call(port, method, path, *, tls=True, headers=None, body=None):
