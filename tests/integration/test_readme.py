@@ -184,3 +184,46 @@ def test_every_path_the_docs_name_exists():
 def test_the_path_check_sees_a_missing_path_in_either_form():
     text = "`scorekeeper/server/guard.py`, `server/guard.unlimited`, `web/nowhere.py`, `templates/games/gone.html`, `/g/<id>`"
     assert _missing({"x.md": text}) == ["x.md: templates/games/gone.html", "x.md: web/nowhere.py"]
+
+
+DOORS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _make_targets() -> set[str]:
+    makefile = (ROOT / "Makefile").read_text()
+    return {m.group(1) for m in re.finditer(r"^([a-z][a-z-]*):", makefile, re.M)}
+
+
+def test_every_make_command_the_docs_name_is_a_target():
+    targets = _make_targets()
+    named = {(page.name, m.group(1)) for page in DOORS for m in re.finditer(r"`make ([a-z][a-z-]*)", page.read_text())}
+    missing = sorted(f"{page}: make {target}" for page, target in named if target not in targets)
+    assert not missing, missing
+
+
+def test_every_scorekeeper_command_the_docs_name_is_one():
+    from scorekeeper.__main__ import main
+
+    commands = set(main.commands)
+    named = {
+        (page.name, m.group(1))
+        for page in DOORS
+        for m in re.finditer(r"`(?:\.venv/bin/)?scorekeeper ([a-z][a-z-]*)", page.read_text())
+    }
+    missing = sorted(f"{page}: scorekeeper {command}" for page, command in named if command not in commands)
+    assert named and not missing, missing
+
+
+def test_the_readme_names_the_command_line_as_it_runs_in_the_checkout():
+    """`make run` makes a virtual environment and does not put it on PATH: in the checkout the command is
+    .venv/bin/scorekeeper (issue 46: "scorekeeper backup PATH" from the README was "command not found")."""
+    plain = re.findall(r"(?<![/\w])`scorekeeper (?:backup|restore|serve|config|init-db)", README)
+    assert not plain, f"the README names {plain}: write .venv/bin/scorekeeper in the checkout"
+
+
+def test_make_run_installs_what_serving_needs_and_no_more():
+    makefile = (ROOT / "Makefile").read_text()
+    run = re.search(r"^run: (.*)$", makefile, re.M).group(1).split()
+    assert "setup" not in run, "make run must not install the test extras"
+    served = re.search(r"^\$\(VENV\)/\.served:.*?\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    assert "pip install -q -e ." in served and "[test]" not in served
