@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import unicodedata
-from collections.abc import Iterable
-from types import ModuleType
+from collections.abc import Iterable, MutableMapping
 from typing import Any, Literal, overload
 
-from scorekeeper import variants as _package
-from scorekeeper.core import defaults
-from scorekeeper.core.contract import REQUIRED, VariantModule, VariantRules, variant
+from scorekeeper.core import registry
+from scorekeeper.core.contract import VariantRules, variant
 from scorekeeper.core.fields import is_int
 from scorekeeper.core.game import HandContext, Protokoll, ScoredHand, Setup, TableContext
 from scorekeeper.core.messages import GameOver, InputError, Msg, message_of
@@ -20,35 +16,32 @@ from scorekeeper.core.options import check_options
 from scorekeeper.core.replay import game_context, hand_context, replay, scored_context, table_context
 from scorekeeper.core.settlement import Settlement, format_cents, settle, side_balances
 
-
-def discover(package: ModuleType = _package) -> tuple[ModuleType, ...]:
-    """Every variant's rules, `variants/<name>/rules.py` (a folder whose rules have a NAME), in menu order (ORDER,
-    then NAME). A module short of the contract stops the import, so a half-added variant fails at start-up, not on a
-    page. mypy checks each against VariantModule too (tests/unit/test_typecheck.py)."""
-    found = []
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}.rules")
-        if not hasattr(module, "NAME"):
-            continue
-        if not isinstance(module, VariantModule):
-            lacking = [name for name in REQUIRED if not hasattr(module, name)]
-            raise ImportError(
-                f"{module.__name__} lacks {', '.join(lacking)} of the variant contract (core/contract.py)"
-            )
-        found.append(module)
-    return tuple(sorted(found, key=lambda m: (getattr(m, "ORDER", defaults.ORDER), m.NAME)))
+# The registry, in menu order: every package registered under the entry-point group `scorekeeper.variants` (the nine
+# built-in ones in pyproject.toml), its rules.py read there (core/registry.py); a plug-in that fails to load is left out
+# and kept in BROKEN with its error. variant() adds the contract's defaults for the members a module leaves out.
+# Read when first looked at (registry.Lazy), so a rules module imported before the core is not found half-imported.
+VARIANTS: MutableMapping[str, VariantRules] = registry.Lazy(
+    lambda: {name: variant(module) for name, module in registry.installed().rules.items()}
+)
+PACKAGES: MutableMapping[str, str] = registry.Lazy(lambda: dict(registry.installed().packages))  # view, templates …
+BROKEN: MutableMapping[str, str] = registry.Lazy(lambda: dict(registry.installed().broken))  # left out, and why
 
 
-# The registry, in menu order: a variant is its folder in variants/ (its rules.py), found there; variant() adds the contract's
-# defaults for the members a module leaves out.
-RULES: tuple[VariantRules, ...] = tuple(variant(module) for module in discover())
-VARIANTS: dict[str, VariantRules] = {rules.NAME: rules for rules in RULES}
-NAME_MAX = 40
+def withdraw(name: str, error: str) -> None:
+    """Leave out a variant whose other half failed to load (its view: variants/views.py), reported as the core
+    reports a plug-in whose rules fail, so that no page offers a variant it cannot show."""
+    VARIANTS.pop(name, None)
+    PACKAGES.pop(name, None)
+    BROKEN[name] = error
+    registry.log.error("variant %r is left out: %s", name, error)
+
+
+NAME_MAX = 64  # a player's or member's name: as long as real double names (issue 44 refused 41 characters)
 TITLE_MAX = 80
 
 __all__ = [
+    "BROKEN",
+    "PACKAGES",
     "VARIANTS",
     "GameOver",
     "HandContext",
@@ -78,6 +71,7 @@ __all__ = [
     "table_for",
     "trimmed_name",
     "variant_options",
+    "withdraw",
 ]
 
 

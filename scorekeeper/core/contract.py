@@ -1,6 +1,6 @@
 """What a variant's rules module provides: the one contract the core, the services and the web layer rely on.
 
-A variant is a folder in variants/ whose rules.py is found by the registry (core/__init__.py: RULES). It must provide the
+A variant is a package whose rules.py is found by the registry (core/registry.py: its entry point). It must provide the
 members of `VariantModule`: what it is called, its table sizes, inputs and options, and how a hand is checked and
 scored. Every other member of the contract (`VariantDefaults`) has a default in core/defaults.py, in the spirit of
 Datasette's optional hooks: a module defines one only where its rule differs. `Variant` puts the two together, so
@@ -79,7 +79,7 @@ class VariantDefaults(Protocol):
         chart. A variant that keeps none (knock-out: who is still in) says False, and its `standing` says how each
         side stands. Default True."""
 
-    def standing(self, state: Any, totals: tuple[int, ...], table: TableContext) -> tuple[Any, ...] | None:
+    def standing(self, state: Any, totals: tuple[Point, ...], table: TableContext) -> tuple[Any, ...] | None:
         """Each side's standing in words (a Msg or text: "7 tricks", "still in", "out after hand 4") from the state
         and the totals after the last hand, shown wherever the totals would be (the protokoll, the sheets, the API),
         because not every game is won on points. Default None: the totals are the standing."""
@@ -108,6 +108,11 @@ class VariantDefaults(Protocol):
     def deals(self, table: TableContext) -> int | None:
         """How many deals the game has, if that is known when it starts, so the sheet can say how many are left.
         Default: the `deals` option, if the variant has it and it is set."""
+
+    def deals_counted(self, state: Any, played: int, table: TableContext) -> int:
+        """How many of the game's `deals` the `played` hands so far count for, given the state after them, so that
+        "deals left" counts what the variant counts: a deal thrown in when all passed and dealt again counts for
+        none. Default: every hand counts (`played`)."""
 
     def initial_state(self, table: TableContext) -> Any:
         """The variant's own state before the first hand (who is in, lives left), which `fold` carries over the hands
@@ -176,6 +181,8 @@ class VariantDefaults(Protocol):
 
 class VariantRules(VariantModule, VariantDefaults, Protocol):
     """The whole contract, as `VARIANTS[name]` answers it: a module's own members and the defaults of the others."""
+
+    own: frozenset[str]  # the optional members the module has of its own (Variant.own): the others are the defaults'
 
 
 REQUIRED = tuple(name for name in vars(VariantModule) if not name.startswith("_"))

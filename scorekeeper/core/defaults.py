@@ -12,6 +12,7 @@ from typing import Any
 from scorekeeper.core.fields import side_winner
 from scorekeeper.core.game import BidResult, HandContext, Match, ScoredHand, Sides, TableContext, one_seat_a_side
 from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.numbers import Point
 
 ORDER = 100
 ZERO_SUM = False
@@ -37,6 +38,10 @@ def deals(table: TableContext) -> int | None:
     return table.options.get("deals") or None
 
 
+def deals_counted(state: Any, played: int, table: TableContext) -> int:
+    return played
+
+
 def initial_state(table: TableContext) -> Any:
     return None
 
@@ -53,7 +58,7 @@ def next_leader(ctx: HandContext) -> int:
     return (ctx.dealer + 1) % ctx.n_players
 
 
-def standing(state: Any, totals: tuple[int, ...], table: TableContext) -> tuple[Any, ...] | None:
+def standing(state: Any, totals: tuple[Point, ...], table: TableContext) -> tuple[Any, ...] | None:
     return None
 
 

@@ -143,7 +143,7 @@ def replay(rules: VariantRules, setup: Setup, inputs: Iterable[Any], start: Prot
         winner=winner,
         games_won=match.games_won if match else None,
         rubber_points=rules.match_points(match, table),
-        deals_left=(deals - len(hands)) if deals else None,
+        deals_left=max(0, deals - rules.deals_counted(state, len(hands), table)) if deals else None,
         game=match.game if match else None,
         next_trump=None if finished else rules.fixed_trump(next_number, table),
         match=match,

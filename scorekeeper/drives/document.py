@@ -8,6 +8,8 @@ Measures are drives-print.css's. Every text goes to draw.py as text (it escapes 
 
 from __future__ import annotations
 
+from typing import Any
+
 import segno
 
 from scorekeeper.paper.faces import BOLD, FONT, register_fonts
@@ -49,7 +51,7 @@ MM_PT = 72 / 25.4
 
 
 def _card_table(
-    header: list[str], rows: list[list], interval: int | None = None, left: tuple[int, ...] = (), css: tuple = ()
+    header: list[str], rows: list[Any], interval: int | None = None, left: tuple[int, ...] = (), css: tuple = ()
 ) -> dict:
     """A card's rows (.card-rows): a grid, centred but for the names, a heavy rule under the interval's hand; `css`
     the columns' classes on the page."""
@@ -470,7 +472,10 @@ def standings_document(ctx: dict) -> dict:
             below_css = ["status"] * len(status) + ["why"] * len(reasons)
             row.append({"text": ", ".join(p["winners"]), "below": status + reasons, "below_css": below_css})
             rows.append(row)
-        columns = [{"width": 40, "bold": True, "wrap": True, "th": True}, {"width": 50, "wrap": True}]
+        columns: list[dict[str, Any]] = [
+            {"width": 40, "bold": True, "wrap": True, "th": True},
+            {"width": 50, "wrap": True},
+        ]
         if money:
             columns.append({"width": 28, "align": "right", "css": "amount"})
         columns.append({"wrap": True, "below_size": 7, "below_color": "#444444", "css": "winners"})

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core.game import NO_TRUMP
@@ -18,6 +19,7 @@ from scorekeeper.drives.rules import DEFAULT_HANDS, DEFAULT_SIT_OUT, DEFAULT_TRU
 from scorekeeper.drives.service import CURRENCIES, default_currency
 from scorekeeper.games.forms import Form
 from scorekeeper.web import words
+from scorekeeper.web.i18n import amount
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.inputs import number_or_raw
 
@@ -80,7 +82,7 @@ class MoneyFields(Form):
 
 @cache
 def _with_prizes(base: type, rows: int) -> type:
-    fields = {}
+    fields: dict[str, Field] = {}
     for n in range(rows):
         kind, role = SUGGESTED[n] if n < len(SUGGESTED) and base is NewDriveForm else ("place:1", "any")
         fields[f"prize{n}_what"] = SelectField(choices=[], validate_choice=False, default=kind)
@@ -178,7 +180,8 @@ def prizes_form(rows: int, formdata=None, money: dict | None = None):
 
 
 def _amount(cents: int) -> str:
-    return f"{cents // 100}" if cents % 100 == 0 else f"{cents // 100}.{cents % 100:02d}"
+    """12, or 12,50 in Danish (12.50 in English): as the reader writes an amount."""
+    return amount(cents, whole=True)
 
 
 NEW_DRIVE_ORDER = (
@@ -214,7 +217,8 @@ def prize_rows(form) -> int:
 def money_input(form) -> tuple[dict, dict[int, int]]:
     """The service's money from the form, and which row each prize came from (for naming a wrong one): a row with
     neither a name nor an amount gives no prize."""
-    prizes, rows = [], {}
+    prizes: list[dict[str, Any]] = []
+    rows: dict[int, int] = {}
     for n in range(prize_rows(form)):
         name = (form[f"prize{n}_name"].data or "").strip()
         amount = (form[f"prize{n}_amount"].data or "").strip()

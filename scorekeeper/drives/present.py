@@ -493,9 +493,8 @@ def _standings_pages(groups: list[dict]) -> list[list[dict]]:
             at += len(piece)
     if len(parts) == SCREEN_COLUMNS:  # side by side: the same places of both on one page
         depth = max(len(p) for p in parts)
-        for p in parts:
-            p += [None] * (depth - len(p))
-        return [[c for c in column if c is not None] for column in zip(*parts)]
+        padded = [p + [None] * (depth - len(p)) for p in parts]
+        return [[c for c in column if c is not None] for column in zip(*padded)]
     columns = [c for p in parts for c in p]
     return [columns[i : i + SCREEN_COLUMNS] for i in range(0, len(columns), SCREEN_COLUMNS)] or [[]]
 

@@ -28,8 +28,8 @@ class ScoredGame(Protocol):
 @dataclass(frozen=True, slots=True)
 class OpenDeal:
     """The deal in progress, the one after the last hand: its bids as entered (checked in its place), its number,
-    dealer, leader (the bids may say who leads) and cards, and the version of its bids. Named as a scored hand's
-    fields are, so a view's hand_fields reads it too."""
+    dealer, leader (the bids may say who leads) and cards, the variant's state it is played in, and the version of its
+    bids. Named as a scored hand's fields are, so a view's hand_fields reads it too (with its `context`)."""
 
     number: int
     dealer: int
@@ -39,6 +39,7 @@ class OpenDeal:
     sitting_out: int | None
     version: int
     context: HandContext
+    state: Any = None
 
 
 def next_context(scored_game: ScoredGame) -> HandContext:
@@ -63,6 +64,7 @@ def open_deal(scored_game: ScoredGame) -> OpenDeal | None:
         ctx.sitting_out,
         scored_game.game.deal_version,
         ctx,
+        ctx.state,
     )
 
 

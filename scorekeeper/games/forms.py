@@ -53,6 +53,7 @@ class HandForm(Form):
     token = HiddenField()
     # Scorer error keys → form fields; unknown keys show at the top of the form.
     ERROR_FIELDS: dict[str, str] = {}
+    total: int  # the tricks of the deal (its view's tricks_total), set on each form made for a hand
 
     def field_for(self, key: str) -> str | None:
         name = self.ERROR_FIELDS.get(key, key)
@@ -133,8 +134,9 @@ def new_game_form(variant: str, formdata=None, language: str | None = None) -> N
         return Form(formdata=formdata)
     form = Form()
     currency = module.OPTIONS.get("currency")
-    if currency is not None and not currency.home and LANGUAGE_CURRENCY.get(language or "") in currency.choices:
-        form.opt_currency.data = LANGUAGE_CURRENCY[language]
+    home = LANGUAGE_CURRENCY.get(language or "")
+    if currency is not None and not currency.home and home in currency.choices:
+        form["opt_currency"].data = home
     return form
 
 
@@ -167,7 +169,7 @@ def options_from_form(variant: str, form, skip=()) -> tuple[dict, dict]:
     """The options a player chose, as the scorer's types (options.options_from_text); errors keyed by form field.
     Options in `skip` are an editor's (web/editors.py): it reads their fields itself."""
     module = VARIANTS[variant]
-    texts = {}
+    texts: dict[str, str | None] = {}
     for name, opt in module.OPTIONS.items():
         if name in skip:
             continue

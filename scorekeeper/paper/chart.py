@@ -3,11 +3,19 @@ legend. A part of the document builder (draw.Builder), kept apart by what it dra
 
 from __future__ import annotations
 
-from scorekeeper.paper.faces import FONT, GREY, MM
+from collections.abc import Callable
+from typing import Any
+
+from scorekeeper.paper.faces import FONT, GREY, MM, Styles
 
 
 class ChartBlocks:
     """The chart block of draw.Builder: what it needs of the builder is its width, styles and para()."""
+
+    width: float  # draw.Builder's: the frame's width in points
+    styles: Styles
+    nested: bool  # drawing inside a table's cell
+    para: Callable[..., Any]  # draw.Builder.para: a text as a Paragraph
 
     def block_chart(self, block: dict) -> list:
         """The running totals: the same geometry as the page's SVG (web/chart.py), drawn by reportlab.graphics."""
@@ -75,7 +83,7 @@ class ChartBlocks:
                     strokeWidth=2,
                     strokeLineJoin=1,
                     strokeLineCap=1,
-                    strokeDashArray=dash,
+                    strokeDashArray=dash,  # type: ignore[arg-type]  # ReportLab takes None (a solid line); types-reportlab wants a dash
                 )
             )
         legend = self._legend(chart["lines"], shades)
@@ -101,7 +109,7 @@ class ChartBlocks:
                     5,
                     strokeColor=self.styles.color(shades[line["index"] % len(shades)]),
                     strokeWidth=2,
-                    strokeDashArray=dash,
+                    strokeDashArray=dash,  # type: ignore[arg-type]  # ReportLab takes None (a solid line); types-reportlab wants a dash
                 )
             )
             cells += [sample, self.para(line["name"], size=8)]

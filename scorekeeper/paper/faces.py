@@ -5,6 +5,7 @@ print.css in ReportLab's terms."""
 from __future__ import annotations
 
 from importlib.resources import as_file, files
+from typing import Literal
 from xml.sax.saxutils import escape
 
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
@@ -28,7 +29,13 @@ def register_fonts() -> None:
     for name, file in FONT_FILES.items():
         with as_file(files("scorekeeper").joinpath("fonts", file)) as path:  # TTFont reads the whole file here
             pdfmetrics.registerFont(TTFont(name, str(path)))
-    for bold, italic, face in ((0, 0, FONT), (1, 0, BOLD), (0, 1, FONT), (1, 1, BOLD)):
+    faces: tuple[tuple[Literal[0, 1], Literal[0, 1], str], ...] = (
+        (0, 0, FONT),
+        (1, 0, BOLD),
+        (0, 1, FONT),
+        (1, 1, BOLD),
+    )
+    for bold, italic, face in faces:
         addMapping(FONT, bold, italic, face)
     _registered = True
 
@@ -47,7 +54,7 @@ class Styles:
         from reportlab.lib.styles import ParagraphStyle
 
         self.color = HexColor
-        self.align = {"left": TA_LEFT, "right": TA_RIGHT, "center": TA_CENTER}
+        self.align: dict[str, Literal[0, 1, 2]] = {"left": TA_LEFT, "right": TA_RIGHT, "center": TA_CENTER}
         # Never split inside a word; the cells' own line breaking (`broken`) also breaks after a word's hyphens.
         # (ReportLab's embeddedHyphenation does so too, but drops the hyphens of a word when a table wraps it twice.)
         base = ParagraphStyle("base", fontName=FONT, fontSize=9, leading=11.7, splitLongWords=0)

@@ -102,7 +102,7 @@ def _integrity_answer(app):
 @bp.get("/healthz")
 def healthz():
     started = time.perf_counter()
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # flask types current_app as the Flask app it proxies
     folder = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
     try:
         db = get_db()

@@ -72,7 +72,7 @@ def drawing(shared: bool = True, own: bool = True):
     config = current_app.config
     per_client = config.get("HEAVY_READS_PER_ADDRESS") if own else None
     at_once = config.get("HEAVY_READS_AT_ONCE") if shared else None
-    who = guard.client() if own else None
+    who = guard.client() if own else ""  # read only when `own`
     if own:
         door_guard.mark(request.environ, RETRY_AFTER)  # the door refuses this path's excess itself from now on
     with _lock:
@@ -206,7 +206,7 @@ def elsewhere(local: Callable[[], Any]) -> Callable[[], Any]:
     """A plain reader's heavy read (one who holds no key: the page is the same for every such reader) drawn by this
     worker's drawing process (HEAVY_ELSEWHERE), whose CPU and interpreter lock are its own: the threads that enter
     hands never wait on it. `local` draws it here instead when it is off, or the drawing process failed."""
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # flask types current_app as the Flask app it proxies
     if not app.config.get("HEAVY_ELSEWHERE") or "scorekeeper.factory" not in app.extensions:
         return local
     headers = {"Accept-Language": request.headers.get("Accept-Language", "")}

@@ -79,7 +79,7 @@ def _warn_unforwarded(wsgi_app, logger):
     """PROXY_FIX set, but a request without X-Forwarded-For: either it bypassed the proxy or the server threw the
     headers away (waitress does unless told --no-clear-untrusted-proxy-headers). Then every client looks like the
     proxy and no request like HTTPS: say so once."""
-    warned = []
+    warned: list[bool] = []
 
     def app(environ, start_response):
         if not warned and "HTTP_X_FORWARDED_FOR" not in environ:

@@ -27,7 +27,7 @@ CsvColumn = tuple[str, Callable[[Mapping[str, Any]], Any]]
 class ViewModule(Protocol):
     """What every variant's view must say itself."""
 
-    NAME: str  # the core variant's NAME; the hand page is then templates/variants/<NAME>/hand.html
+    NAME: str  # the core variant's NAME; the hand page is then variants/<NAME>/hand.html (a package's templates/hand.html)
     HandForm: type  # a games.forms.HandForm: one field per question, to_input(ctx), data_from(inp, ctx)
 
     def hand_words(self, inp: Mapping, ctx) -> str:
@@ -140,8 +140,16 @@ class ViewDefaults(Protocol):
     def answer_fields(self, protokoll) -> dict:
         """Fields of its own for the game's JSON answer (a rubber's points). Default: none."""
 
-    def hand_fields(self, hand) -> dict:
-        """Fields of its own for a hand's JSON answer (the deal's cards). Default: none."""
+    def hand_fields(self, hand, ctx) -> dict:
+        """Fields of its own for a hand's JSON answer (the deal's cards): a scored hand, or the deal in progress (its
+        bids: games/deal.OpenDeal), with the context it is played in (`ctx.state`: the variant's state before it).
+        Default: none."""
+
+    def passed_words(self, ctx) -> Mapping[str, str]:
+        """The words of its one-tap button for a deal nobody played (games/_passed_out.html), in the variant's own
+        terms ("Thrown in: the next deal counts double"): "button", "ask" (the question before it replaces a hand
+        typed in), "replace" (the question before it replaces a played hand: %(n)d its number, %(hand)s the hand
+        in words) and "yes". Default: "Passed out (all passed)" and its questions."""
 
 
 def functions(protocol) -> dict[str, inspect.Signature]:

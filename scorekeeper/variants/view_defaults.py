@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorekeeper.core import VARIANTS, scores_alone
+from scorekeeper.variants import view_shared as shared
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
 
@@ -99,14 +100,23 @@ def _column(name):
         value = inp.get(name)
         if isinstance(value, (list, tuple)):
             return " ".join(map(str, value))
-        return "" if value is None or value is False else "yes" if value is True else value
+        return "" if value is None or value is False else shared.cell_words(name, value)
 
-    return name, get
+    return shared.heading(name), get
 
 
 def answer_fields(protokoll) -> dict:
     return {}
 
 
-def hand_fields(hand) -> dict:
+def hand_fields(hand, ctx) -> dict:
     return {}
+
+
+def passed_words(ctx) -> Mapping[str, str]:
+    return {
+        "button": _("Passed out (all passed)"),
+        "ask": _("Replace this hand with a passed-out deal?"),
+        "replace": _("Replace hand %(n)d (%(hand)s) with a passed-out deal?"),
+        "yes": _("Yes, it was passed out"),
+    }

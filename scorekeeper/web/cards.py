@@ -48,5 +48,5 @@ def read_card(text: str, variant: str) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise NotACard("no rule set")
     evening = body.get("evening") if isinstance(body.get("evening"), dict) else {}
-    name = body.get("name") if isinstance(body.get("name"), str) else ""
+    name = body["name"] if isinstance(body.get("name"), str) else ""
     return {"name": name[:60], "options": options, "evening": evening}

@@ -8,17 +8,20 @@ on paper: finer digits only made the 50-hand page heavier).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
+
+from scorekeeper.core.numbers import Point
 
 WIDTH, HEIGHT = 340, 140
 LEFT, PAD = 40, 6  # the left gutter holds the top and bottom values
 DASHES = ("", "6 3", "2 3", "9 3 2 3", "1 3")  # so that the lines part on grey paper too
 
 
-def _r(v: float) -> int:
+def _r(v: float | Fraction) -> int:
     return round(v)
 
 
-def running_totals(totals: Sequence[Sequence[int]], names: Sequence[str], label=str) -> dict | None:
+def running_totals(totals: Sequence[Sequence[Point]], names: Sequence[str], label=str) -> dict | None:
     """The chart of `totals` (each hand's running totals, one per side) for sides called `names`; `label` writes a
     number (the pages' minus sign). None before the first hand."""
     if not totals:
@@ -29,7 +32,7 @@ def running_totals(totals: Sequence[Sequence[int]], names: Sequence[str], label=
     inner_w, inner_h = WIDTH - LEFT - PAD, HEIGHT - 2 * PAD
     step = inner_w / len(totals)
 
-    def y(v: int) -> float:
+    def y(v: Point) -> float:
         return _r(PAD + (top - v) * inner_h / span)
 
     lines = []
@@ -57,9 +60,10 @@ def running_totals(totals: Sequence[Sequence[int]], names: Sequence[str], label=
     }
 
 
-def season(values: Sequence[int], name: str, label=str) -> dict | None:
+def season(values: Sequence[Point], name: str, label=str) -> dict | None:
     """A member's season evening by evening: the running sum of `values` (one per evening played) as one line."""
-    running, total = [], 0
+    running: list[tuple[Point]] = []
+    total: Point = 0
     for v in values:
         total += v
         running.append((total,))

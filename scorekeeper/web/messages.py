@@ -25,10 +25,10 @@ def translate(message, codes: bool = False) -> str:
     return say(message, partial(with_field, codes=codes), None if codes else choice_words)
 
 
-def with_field(field: str, message, codes: bool = False) -> str:
-    """A message about one field, the field named in words ("Play to (points): must be …"); a field that needs no
-    name (the hand itself) is left out."""
-    name = field_words(field)
+def with_field(field: str, message, codes: bool = False, variant: str | None = None) -> str:
+    """A message about one field, the field named in words ("Play to (points): must be …", by `variant`'s own labels
+    first); a field that needs no name (the hand itself) is left out."""
+    name = field_words(field, variant)
     said = translate(message, codes)
     return gettext("%(field)s: %(message)s", field=name, message=said) if name else said
 
@@ -72,9 +72,12 @@ FIELD_WORDS = {
 }
 
 
-def field_words(key: str) -> str:
-    """A field's name in words: an input ("tricks" → "Stik"), a house rule ("options.target" → its label), else as
-    the API spells it."""
+def field_words(key: str, variant: str | None = None) -> str:
+    """A field's name in words: an input ("tricks" → "Stik"; `variant`'s own label first), a house rule
+    ("options.target" → its label), else as the API spells it."""
+    own = VIEWS[variant].FIELD_LABELS if variant in VIEWS else {}
+    if key in own:
+        return str(own[key])
     if key in FIELD_WORDS:
         return str(FIELD_WORDS[key])
     name, _dot, where = key.removeprefix("options.").removeprefix("opt_").partition(".")

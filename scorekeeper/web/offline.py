@@ -52,6 +52,7 @@ def _version(*folders: Path) -> str:
 @bp.get("/sw.js")
 def service_worker():
     static = current_app.static_folder
+    assert static is not None  # the app is made with scorekeeper/static
     version = _version(Path(static), *static_folders())
     source = (Path(static) / "sw.js").read_text(encoding="utf-8")
     source = source.replace('"__VERSION__"', json.dumps(version)).replace(

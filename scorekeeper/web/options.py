@@ -23,10 +23,10 @@ FALSE = ("0", "false", "no", "off", "n", "")
 NONE = ("", "none", "null")
 
 
-def options_from_text(module, texts: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def options_from_text(module, texts: Mapping[str, str | None]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The house rules in `texts` (option name → text) as the scorer's types; errors keyed by option name.
 
-    An option not in `texts` is not given (its default stands), nor is an empty whole number; an unchecked box is the
+    An option not in `texts` (or None there) is not given (its default stands), nor is an empty whole number; an unchecked box is the
     form's to send as "".
     """
     options: dict[str, Any] = {}

@@ -125,7 +125,9 @@ DEVICE_MAX_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 
 
 def _devices() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="scorekeeper.device")
+    key = current_app.secret_key
+    assert key is not None  # create_app always sets SECRET_KEY (made on first start)
+    return URLSafeSerializer(key, salt="scorekeeper.device")
 
 
 def _device() -> dict | None:

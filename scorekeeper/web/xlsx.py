@@ -49,7 +49,7 @@ def _sheet_title(text: str, taken: set[str]) -> str:
 
 def workbook(sheets: Sequence[Sheet]) -> bytes:
     book = Workbook()
-    book.remove(book.active)
+    book.remove(book.worksheets[0])  # the empty sheet a new workbook opens with
     taken: set[str] = set()
     for sheet in sheets:
         ws = book.create_sheet(_sheet_title(sheet.title, taken))

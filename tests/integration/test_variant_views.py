@@ -15,7 +15,7 @@ from scorekeeper.core.messages import Choices, InputError
 from scorekeeper.variants import view_contract as contract
 from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
-from scorekeeper.variants.views import VIEWS, option_labels
+from scorekeeper.variants.views import VIEWS, option_labels, package_folder
 from variants import EXAMPLES
 
 DOC = (ROOT / "docs" / "adding-a-variant.md").read_text()
@@ -96,14 +96,15 @@ def test_the_view_provides_the_contract(name):
     for static in (view.STYLESHEET, view.SCRIPT):
         assert static is None or (
             static.startswith(f"variants/{name}/")
-            and (ROOT / "scorekeeper/variants" / name / "static" / static.split("/", 2)[2]).is_file()
+            and (package_folder(name) / "static" / static.split("/", 2)[2]).is_file()  # its package's static/
         )
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_the_hand_template_exists(name):
+    """In the app's templates/variants/<name>/, or its package's own templates/ (an installed plug-in's)."""
     assert f"variants/{name}/hand.html" == VIEWS[name].HAND_TEMPLATE
-    assert (TEMPLATES / VIEWS[name].HAND_TEMPLATE).is_file()
+    assert (TEMPLATES / VIEWS[name].HAND_TEMPLATE).is_file() or (package_folder(name) / "templates/hand.html").is_file()
 
 
 @pytest.mark.parametrize("member", contract.members())

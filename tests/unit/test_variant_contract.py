@@ -47,6 +47,7 @@ def test_the_contract_requires_little_and_defaults_the_rest():
         "resolve_options",
         "sides",
         "deals",
+        "deals_counted",
         "initial_state",
         "fold",
         "dealer",
@@ -247,14 +248,18 @@ def test_bids_entered_first_and_the_rest_after_score_as_the_hand_entered_whole(v
     that is no bid (a passed-out deal, the tricks) is refused by check_bids, naming that field."""
     from variants import EXAMPLES
 
-    rules, example = VARIANTS[variant_name], EXAMPLES[variant_name].GAME
+    example = EXAMPLES[variant_name].GAME
     players = example.get("players") or EXAMPLES[variant_name].PLAYERS
-    setup = make_setup(variant_name, players, 0, example["options"])
+    assert split_as_entered(VARIANTS[variant_name], make_setup(variant_name, players, 0, example["options"]), example)
+
+
+def split_as_entered(rules, setup, example) -> int:
+    """Each hand of `example` split into its bids and the rest, checked in the hand's own context (its state too);
+    answers how many played hands were split."""
     protokoll = play(setup, example["hands"])
     split = 0
     for number, raw in enumerate(example["hands"], 1):
-        totals = protokoll.hands[number - 2].totals if number > 1 else (0,) * len(protokoll.sides)
-        ctx = core.hand_context(rules, table_context(setup), number, totals)
+        ctx = core.game_context(rules, protokoll, number)  # the context it was scored in, the variant's state too
         whole = rules.check_hand(raw, ctx)
         bids = {k: v for k, v in raw.items() if k in rules.BID_FIELDS}
         rest = {k: v for k, v in raw.items() if k not in rules.BID_FIELDS}
@@ -269,3 +274,24 @@ def test_bids_entered_first_and_the_rest_after_score_as_the_hand_entered_whole(v
             rules.check_bids(raw, ctx)
         assert set(refused.value.errors) & (set(raw) - set(rules.BID_FIELDS))
     assert split, "the example game has no hand whose bids come first"
+    return split
+
+
+def test_the_split_is_checked_in_each_hands_own_context(tmp_path, monkeypatch):
+    """A variant whose points depend on its state (a deal thrown in doubles the next: tests/toys.py) splits as its
+    hands score: the hand's context is the one it was scored in, not one without the state (issue 46)."""
+    from importlib.metadata import EntryPoint
+
+    from toys import THROWN_RULES
+
+    from scorekeeper.core import registry
+
+    (tmp_path / "sk_thrown_rules").mkdir()
+    (tmp_path / "sk_thrown_rules" / "__init__.py").write_text("")
+    (tmp_path / "sk_thrown_rules" / "rules.py").write_text(THROWN_RULES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = registry.discover([EntryPoint(name="thrown", value="sk_thrown_rules", group=registry.GROUP)])
+    rules = variant(found.rules["thrown"])
+    monkeypatch.setitem(VARIANTS, "thrown", rules)
+    example = {"hands": [{"passed": True}, {"says": [3, 2, 1], "tricks": [3, 2, 2]}]}
+    assert split_as_entered(rules, make_setup("thrown", ["Ada", "Bea", "Cy"], 0, {}), example) == 1

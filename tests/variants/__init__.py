@@ -1,6 +1,6 @@
-"""Each variant's own test data, in tests/variants/<name>.py: a new variant adds its file here instead of editing
-shared dicts, and every test that goes through all variants (pages, API, print, CSV, backup, properties, the
-benchmark) takes what it needs from EXAMPLES. A registered variant without a file, or a file short of a member,
+"""Each variant's own test data, in tests/variants/<name>/__init__.py (an installed plug-in's: its package's
+examples.py): a new variant adds its file here instead of editing shared dicts, and every test that goes through all
+variants (pages, API, print, CSV, backup, properties, the benchmark) takes what it needs from EXAMPLES. A registered variant without a file, or a file short of a member,
 stops the import: such a variant would otherwise be silently left out.
 
 What a file provides (tests/variants/german/__init__.py is the shortest):
@@ -22,7 +22,7 @@ from types import ModuleType
 
 from hypothesis import strategies as st
 
-from scorekeeper.core import VARIANTS
+from scorekeeper.core import PACKAGES, VARIANTS
 
 MEMBERS = (
     "PLAYERS",
@@ -38,17 +38,41 @@ MEMBERS = (
 )
 
 
+# A CSV cell read back to what the API takes: the CSV writes a trump as the sheet prints it (issue 44).
+TRUMP_CODES = {"♥": "hearts", "♦": "diamonds", "♣": "clubs", "♠": "spades", "NT": "none"}
+
+
+def trump_code(cell: str) -> str:
+    return TRUMP_CODES.get(cell, cell)
+
+
 def load(name: str) -> ModuleType:
+    """tests/variants/<name>/ of a built-in variant; an installed plug-in's own examples.py (its package's: the hook
+    the conformance kit reads, scorekeeper/testing/kit.py), so an installed variant plays in these tests too."""
+    where = f"tests/variants/{name}/__init__.py"
     try:
         module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:
         if exc.name != f"{__name__}.{name}":
             raise
-        raise ImportError(f"variant {name!r} has no tests/variants/{name}.py: its examples and strategies") from None
+        package = PACKAGES.get(name)
+        module = _own_examples(package) if package else None
+        if module is None:
+            raise ImportError(f"variant {name!r} has no {where} (nor {package or 'its package'}.examples)") from None
+        where = f"{package}.examples"
     lacking = [m for m in MEMBERS if not hasattr(module, m)]
     if lacking:
-        raise ImportError(f"tests/variants/{name}.py lacks {', '.join(lacking)}")
+        raise ImportError(f"{where} lacks {', '.join(lacking)}")
     return module
+
+
+def _own_examples(package: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{package}.examples")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.examples":
+            raise
+        return None
 
 
 EXAMPLES: dict[str, ModuleType] = {name: load(name) for name in VARIANTS}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.messages import InputError
@@ -337,7 +339,7 @@ def people_rules(drive_id):
 @guard.exempt(ORGANISER_KEY.format(what="a substitute takes a seat, at most one per seat and hand"))
 def substitute(drive_id):
     scored_drive = organised(drive_id)
-    raw = {
+    raw: dict[str, Any] = {
         "out": request.form.get("out", ""),
         "in": request.form.get("newcomer", ""),
         "hand": whole_number(request.form.get("hand")) or request.form.get("hand") or scored_drive.drive.current,

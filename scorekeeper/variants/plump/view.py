@@ -10,6 +10,7 @@ from wtforms.fields import HiddenField, SelectChoice
 from scorekeeper.core import deal_sizes
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.plump import rules
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
@@ -206,14 +207,15 @@ def csv_columns(table, side_names) -> list:
     def per_seat(name, label, s):
         return (f"{label} {side_names[s]}", lambda inp: inp[name][s])
 
+    bid, tricks = shared.heading("bid"), shared.heading("tricks")
     return (
-        [("cards", lambda inp: inp["cards"])]
-        + [per_seat("bids", "bid", s) for s in range(table.n_players)]
-        + [per_seat("tricks", "tricks", s) for s in range(table.n_players)]
+        [(_("cards"), lambda inp: inp["cards"])]
+        + [per_seat("bids", bid, s) for s in range(table.n_players)]
+        + [per_seat("tricks", tricks, s) for s in range(table.n_players)]
     )
 
 
-def hand_fields(hand) -> dict:
+def hand_fields(hand, ctx) -> dict:
     return {"cards": hand.cards}
 
 
