@@ -416,3 +416,68 @@ def m171_live_changes_in_order(db):
             body = _bump_in_order([scope.format(row=row) for scope in scopes for row in rows])
             db.execute(f"DROP TRIGGER {name}")
             db.execute(f"CREATE TRIGGER {name} AFTER {event} ON {table} BEGIN {body} END")
+
+
+@migrations()
+def m180_edit_log_card_changes(db):
+    """The edit log also keeps a game's card replaced (issue 44: the club's card corrected during an evening and applied
+    to its tables): action `card`, its options before and after. SQLite cannot change a CHECK, so the table is made
+    anew with its rows, its index and its live triggers (m171's)."""
+    db.execute("""
+        CREATE TABLE edits_new (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            at TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('added', 'edited', 'deleted', 'card')),
+            number INTEGER NOT NULL,
+            hand_id INTEGER,
+            before TEXT,
+            after TEXT
+        )""")
+    db.execute(
+        "INSERT INTO edits_new (id, game_id, at, action, number, hand_id, before, after)"
+        " SELECT id, game_id, at, action, number, hand_id, before, after FROM edits"
+    )
+    db.execute("DROP TABLE edits")
+    db.execute("ALTER TABLE edits_new RENAME TO edits")
+    db.execute("CREATE INDEX edits_game ON edits(game_id, id)")
+    scopes = LIVE_SCOPES["edits"]
+    for event, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
+        body = _bump_in_order([scope.format(row=row) for scope in scopes for row in rows])
+        db.execute(f"CREATE TRIGGER live_edits_{event.lower()} AFTER {event} ON edits BEGIN {body} END")
+
+
+# ---------------------------------------------------------------- a club moves in mid-season (issue 45: m181)
+
+
+@migrations()
+def m181_club_imports_and_season(db):
+    """A club's past evenings imported from its own sheet: each import (the file's name, its digest with the evenings'
+    dates, when, what it added: the club's log of imports, and what makes a second import of the same file add
+    nothing), the evenings it made (`club_evenings.import_id`) and each member's evening as the sheet kept it (points
+    exact as text, the money before the fee in cents or NULL for the points at the evening's rate, hands and table
+    where the sheet had them). And the club's season, named once: {"from", "to"} (ISO dates), recurring yearly."""
+    db.execute("ALTER TABLE clubs ADD COLUMN season TEXT")
+    db.execute("""
+        CREATE TABLE club_imports (
+            id INTEGER PRIMARY KEY,
+            club_id TEXT NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+            file_name TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            at TEXT NOT NULL,
+            evenings INTEGER NOT NULL,
+            members INTEGER NOT NULL,
+            UNIQUE (club_id, digest)
+        )""")
+    db.execute("ALTER TABLE club_evenings ADD COLUMN import_id INTEGER REFERENCES club_imports(id)")
+    db.execute("""
+        CREATE TABLE club_imported_results (
+            evening_id INTEGER NOT NULL REFERENCES club_evenings(id) ON DELETE CASCADE,
+            member_id INTEGER NOT NULL REFERENCES club_members(id),
+            points TEXT NOT NULL,
+            cents INTEGER,
+            hands INTEGER,
+            table_number INTEGER,
+            PRIMARY KEY (evening_id, member_id)
+        )""")
+    db.execute("CREATE INDEX club_imported_results_member ON club_imported_results(member_id)")

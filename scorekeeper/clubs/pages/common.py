@@ -23,6 +23,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.clubs import forms as club_forms
 from scorekeeper.clubs import service as club_service
+from scorekeeper.clubs.service import seasons
 from scorekeeper.core import InputError
 from scorekeeper.server.db import get_db
 from scorekeeper.web import phone
@@ -132,8 +133,11 @@ def csv_dialect() -> str:
     return "semicolon" if request.args.get("sep") == "semicolon" else "programs"
 
 
-def date_range():
-    """The ledger's date filter from the query string; a bad date is shown and ignored."""
+def date_range(club_id: str | None = None):
+    """The ledger's date filter from the query string; a bad date is shown and ignored. Without one, the club's
+    current season when it has named one (`?from=&to=`: every evening)."""
+    if club_id is not None and "from" not in request.args and "to" not in request.args:
+        return seasons.default_range(get_db(), club_id), []
     try:
         return club_service.date_range(request.args.get("from"), request.args.get("to")), []
     except InputError as exc:

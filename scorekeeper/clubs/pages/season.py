@@ -10,8 +10,9 @@ from flask import (
 
 from scorekeeper.clubs import present as club_present
 from scorekeeper.clubs import service as club_service
-from scorekeeper.clubs.pages import common
+from scorekeeper.clubs.pages import common, winners
 from scorekeeper.clubs.pages.common import bp
+from scorekeeper.clubs.service import imports as import_service
 from scorekeeper.core import VARIANTS
 from scorekeeper.server import heavy
 from scorekeeper.server.db import get_db
@@ -23,13 +24,14 @@ from scorekeeper.web import xlsx
 @heavy.bounded
 def ledger(club_id):
     club = common.club_or_404(club_id)
-    (start, end), general = common.date_range()
+    (start, end), general = common.date_range(club_id)
     db = get_db()
     season = club_service.season(db, club_id, start, end)
     ctx = club_present.ledger_context(season, club_service.members(db, club_id), club.currency)
     return render_template(
         "clubs/ledger.html",
         club=club,
+        links=winners.season_links(club_id, start, end),
         ledger=None if general else ctx,
         start=start or (request.args.get("from", "")[:10] if general else ""),
         end=end or (request.args.get("to", "")[:10] if general else ""),
@@ -43,7 +45,7 @@ def ledger(club_id):
 def ledger_csv(club_id):
     club = common.club_or_404(club_id)
     common.in_print_language(club)
-    (start, end), general = common.date_range()
+    (start, end), general = common.date_range(club_id)
     if general:
         abort(400)
     db = get_db()
@@ -60,13 +62,14 @@ def ledger_csv(club_id):
 def ledger_xlsx(club_id):
     club = common.club_or_404(club_id)
     common.in_print_language(club)
-    (start, end), general = common.date_range()
+    (start, end), general = common.date_range(club_id)
     if general:
         abort(400)
     db = get_db()
     season = club_service.season(db, club_id, start, end)
+    files = import_service.evening_files(db, [r.evening.id for r in season.results])
     return xlsx.download(
-        club_present.ledger_sheets(season, club_service.members(db, club_id), club.currency), "ledger.xlsx"
+        club_present.ledger_sheets(season, club_service.members(db, club_id), club.currency, files), "ledger.xlsx"
     )
 
 
@@ -74,7 +77,7 @@ def ledger_xlsx(club_id):
 @heavy.bounded
 def stats(club_id):
     club = common.club_or_404(club_id)
-    (start, end), general = common.date_range()
+    (start, end), general = common.date_range(club_id)
     db = get_db()
     rows = club_present.stats_context(club_service.stats(db, club_id, start, end), club_service.members(db, club_id))
     return render_template(
@@ -84,6 +87,7 @@ def stats(club_id):
         start=start or "",
         end=end or "",
         general=general,
+        links=winners.season_links(club_id, start, end),
         variant_title=VARIANTS[club.variant].TITLE,
         words=VIEWS[club.variant].STATS_WORDS,
     ), 400 if general else 200

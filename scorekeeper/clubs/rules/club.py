@@ -61,6 +61,22 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Imported:
+    """A member's evening as the club's own sheet kept it (an evening imported, issue 45): no table, no protokoll.
+
+    `points` count as the money variant's (`money`) or as standings points; `cents` is the money before the fee as the
+    sheet says it (None: the points at the evening's rate, as a table's are); `hands` only when the sheet counted them
+    (None: the evening counts in points and money, not in hands); `table` the table's number the sheet gives."""
+
+    member: int
+    points: Point
+    cents: int | None = None
+    hands: int | None = None
+    table: int | None = None
+    money: bool = True
+
+
+@dataclass(frozen=True)
 class Evening:
     """A card evening: its tables, the rate it is played at (None: no money), the fee and how it settles.
 
@@ -78,6 +94,12 @@ class Evening:
     settled: Mapping[Any, int] | None = None
     currency: str = ""
     settled_fee: int | None = None
+    imported: tuple[Imported, ...] = ()  # an imported evening's members (it has no tables)
+
+    @property
+    def counts_money(self) -> bool:
+        """Whether its places and statistics go by the money variant's points: a table for money, or imported ones."""
+        return any(t.money for t in self.tables) or any(i.money for i in self.imported)
 
 
 @dataclass(frozen=True)
@@ -158,13 +180,13 @@ class EveningResult:
         return now - self.evening.settled.get(party, 0)
 
 
-def _present(tables: Iterable[Table]) -> list[int]:
-    return sorted({m for t in tables for m in t.members})
+def _present(tables: Iterable[Table], imported: Iterable[Imported] = ()) -> list[int]:
+    return sorted({m for t in tables for m in t.members} | {i.member for i in imported})
 
 
 def evening_result(evening: Evening) -> EveningResult:
     """Per member the points of all their tables, the money at the evening's rate, the fee; and who pays whom."""
-    present = _present(evening.tables)
+    present = _present(evening.tables, evening.imported)
     tables: Counter[int] = Counter()
     hands: Counter[int] = Counter()
     points: defaultdict[int, Point] = defaultdict(int)  # exact under rounding none: a member's ¾ add up first
@@ -184,10 +206,24 @@ def evening_result(evening: Evening) -> EveningResult:
             else:
                 standing_points[member] += totals[side]
                 games_won[member] += table.games_won[side] if table.games_won else 0
+    given: dict[int, int] = {}  # an imported member's money as the sheet says it
+    for row in evening.imported:
+        tables[row.member] += 1 if row.table is not None else 0
+        hands[row.member] += row.hands or 0
+        has_money |= row.money
+        has_standings |= not row.money
+        if row.money:
+            points[row.member] += row.points
+        else:
+            standing_points[row.member] += row.points
+        if row.cents is not None:
+            given[row.member] = row.cents
+    at_rate = [m for m in present if m not in given]
     if evening.rate is not None and has_money:
-        winnings = dict(zip(present, to_cents([points[m] for m in present], evening.rate)))
+        winnings = dict(zip(at_rate, to_cents([points[m] for m in at_rate], evening.rate)))
     else:
-        winnings = dict.fromkeys(present, 0)
+        winnings = dict.fromkeys(at_rate, 0)
+    winnings.update(given)
     fee = evening.fee_cents
     members = tuple(
         MemberResult(
@@ -198,7 +234,8 @@ def evening_result(evening: Evening) -> EveningResult:
     kitty = fee * len(present)
     net = {m.member: m.net for m in members}
     transfers = kitty_transfers(net) if evening.settlement == "kitty" else pairwise_transfers(net, kitty)
-    return EveningResult(evening, members, kitty, transfers, has_money and evening.rate is not None, has_standings)
+    shows_money = has_money and (evening.rate is not None or bool(given))
+    return EveningResult(evening, members, kitty, transfers, shows_money, has_standings)
 
 
 def pairwise_transfers(net: Mapping[int, int], kitty: int = 0) -> tuple[Transfer, ...]:
@@ -353,7 +390,11 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
     seen = set(members)
     for evening in evenings:
         played = set()
-        money = any(t.money for t in evening.tables)
+        money = evening.counts_money
+        for row in evening.imported:  # an imported evening counts in points, not in bids (it kept no hands)
+            if row.money == money:
+                played.add(row.member)
+                points_of[row.member] += row.points
         for table in evening.tables:
             if table.money != money:
                 continue
@@ -422,9 +463,12 @@ def member_stats(evenings: Iterable[Evening], members: Iterable[int] = ()) -> tu
 def standings(result: EveningResult, halves: int = 1) -> tuple[Standing, ...]:
     """Per member the points the evening's places go by (those of the tables of a variant played for money when it
     has any, else the standings tables'), per half, and the figures of the extra prizes: bids made as bidder and bids played alone made."""
-    money = any(t.money for t in result.evening.tables)
+    money = result.evening.counts_money
     count = max([halves, *(t.half for t in result.evening.tables)])
     per_half: dict[int, list[Point]] = {m.member: [0] * count for m in result.members}
+    for row in result.evening.imported:
+        if row.money == money:
+            per_half[row.member][0] += row.points
     for table in result.evening.tables:
         if table.money != money:
             continue

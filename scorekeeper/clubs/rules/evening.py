@@ -92,10 +92,12 @@ def table_sizes(count: int, sizes: Iterable[int]) -> tuple[int, ...]:
     best[0] = (0, ())
     for n in range(1, count + 1):
         for size in allowed:
-            if size <= n and best[n - size] is not None:
-                large, split = best[n - size]  # type: ignore[misc]
+            before = best[n - size] if size <= n else None
+            if before is not None:
+                large, split = before
                 candidate = (large + (size != small), tuple(sorted(split + (size,), reverse=True)))
-                if best[n] is None or candidate < best[n]:  # type: ignore[operator]
+                current = best[n]
+                if current is None or candidate < current:
                     best[n] = candidate
     for n in range(count, 0, -1):
         found = best[n]

@@ -69,6 +69,7 @@ class EveningData:
     standings: tuple[evening_rules.Standing, ...] = ()
     places: tuple[evening_rules.Place, ...] = ()
     prizes: tuple[evening_rules.Prize, ...] = ()
+    imported: store.ImportRecord | None = None  # the import it came from: no tables, its members' figures kept as such
 
     @property
     def half(self) -> int:

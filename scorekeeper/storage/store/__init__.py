@@ -1,6 +1,6 @@
 """The only package that knows the table names: games and the hands as the players entered them, clubs, drives.
 
-The parts, by job: games, clubs, drives."""
+The parts, by job: games, clubs, imports (a club's imported evenings and its season), drives."""
 
 from scorekeeper.storage.store.clubs import (
     ClubRecord,
@@ -65,6 +65,7 @@ from scorekeeper.storage.store.games import (
     IdempotencyRecord,
     add_hand,
     after_hand_added,
+    card_since,
     close_open_deal,
     count_hands,
     delete_hand,
@@ -85,7 +86,23 @@ from scorekeeper.storage.store.games import (
     purge_idempotency,
     put_idempotency,
     put_open_deal,
+    set_game_options,
     update_hand,
+)
+from scorekeeper.storage.store.imports import (
+    ImportedResultRecord,
+    ImportRecord,
+    club_imports,
+    club_season,
+    delete_imported_result,
+    evening_imports,
+    import_by_digest,
+    imported_days,
+    imported_results,
+    insert_import,
+    mark_imported,
+    put_imported_result,
+    set_club_season,
 )
 
 __all__ = [
@@ -116,6 +133,8 @@ __all__ = [
     "purge_idempotency",
     "put_idempotency",
     "put_open_deal",
+    "set_game_options",
+    "card_since",
     "update_hand",
     "ClubRecord",
     "ClubTableRecord",
@@ -168,4 +187,17 @@ __all__ = [
     "put_drive_result",
     "put_drive_setup",
     "settle_drive_replaced",
+    "ImportRecord",
+    "ImportedResultRecord",
+    "club_imports",
+    "club_season",
+    "delete_imported_result",
+    "evening_imports",
+    "import_by_digest",
+    "imported_days",
+    "imported_results",
+    "insert_import",
+    "mark_imported",
+    "put_imported_result",
+    "set_club_season",
 ]
