@@ -68,7 +68,7 @@ class ClubForm(forms.Form):
     def validate(self, extra_validators=None) -> bool:
         ok = super().validate(extra_validators)
         if (self.password.data or "") != (self.password2.data or ""):
-            self.password2.errors = list(self.password2.errors) + [_l("The two passwords differ.")]
+            self.password2.errors = list(self.password2.errors) + [_l("The two passwords differ.")]  # type: ignore[assignment]  # wtforms declares Field.errors a tuple; a form's fields hold lists
             ok = False
         return ok
 
@@ -187,6 +187,7 @@ def settlement_choices():
 class TableForm(forms.Form):
     variant = SelectField(choices=[], validate_choice=False)
     dealer = SelectField(choices=[], default="0", validate_choice=False)
+    seat_hints: list[tuple[str, str]]  # (a variant choice's label, the players it takes): set by table_form()
 
     def seat_fields(self):
         return [self[f"seat{i}"] for i in range(SEATS)]

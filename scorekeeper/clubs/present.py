@@ -3,8 +3,6 @@ filter and as decimal numbers in the CSV files. No arithmetic."""
 
 from __future__ import annotations
 
-import csv
-import io
 from decimal import Decimal
 
 from flask_babel import gettext as _
@@ -15,7 +13,7 @@ from scorekeeper.clubs.rules import club as club_rules
 from scorekeeper.clubs.service import EveningData
 from scorekeeper.core import VARIANTS, table_for
 from scorekeeper.core.numbers import as_decimal
-from scorekeeper.games.paper import guard, tariff_view
+from scorekeeper.games.paper import csv_text, guard, tariff_view
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import chart, describe, i18n, words, xlsx
 from scorekeeper.web.i18n import signed_number
@@ -247,7 +245,16 @@ def evening_context(data: EveningData, members, currency: str | None = None) -> 
         "prizes": prizes_context(data, members),
         "next_half": data.half + 1,
         "format_text": format_text(data.format),
+        "imported": imported_context(data.imported),
     }
+
+
+def imported_context(record) -> dict | None:
+    """Where an imported evening came from (issue 45): the file's name and the day it was imported; None for an
+    evening played here."""
+    if record is None:
+        return None
+    return {"file": record.file_name, "at": record.at, "day": i18n.local_day(record.at).isoformat()}
 
 
 def _currencies(ledger: club_rules.Ledger, currency: str) -> tuple[str, ...]:
@@ -292,6 +299,7 @@ def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
             "date": r.evening.date,
             "settled": r.evening.settled is not None,
             "currency": r.evening.currency or currency,
+            "imported": bool(r.evening.imported),
         }
         for r in ledger.results
     ]
@@ -321,6 +329,7 @@ def ledger_context(ledger: club_rules.Ledger, members, currency: str) -> dict:
                         "points": minus(x.points),
                         "net": x.net,
                         "currency": e["currency"],
+                        "imported": e["imported"],
                     }
                     for e, x in zip(evenings, line.entries)
                     if x is not None
@@ -388,17 +397,8 @@ cell = guard  # a CSV cell a spreadsheet will not run as a formula
 
 
 def _csv(rows, dialect: str = "programs") -> str:
-    out = io.StringIO()
-    semicolon = dialect == "semicolon"
-    writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if semicolon else ",")
-    for row in rows:
-        # The formula guard sees the value itself: a number (-118.00) is never text, whichever comma it is written with.
-        writer.writerow([_decimal_comma(cell(v)) if semicolon else cell(v) for v in row])
-    return out.getvalue()
-
-
-def _decimal_comma(value):
-    return str(value).replace(".", ",") if isinstance(value, Decimal) else value
+    # The formula guard sees the value itself: a number (-118.00) is never text, whichever comma it is written with.
+    return csv_text([[cell(v) for v in row] for row in rows], dialect)
 
 
 def result_columns() -> list[tuple[str, str]]:
@@ -513,7 +513,7 @@ def _ledger_rows(ledger: club_rules.Ledger, members, currency: str) -> list[list
         for entry in line.entries:
             row += [None, None] if entry is None else [entry.points, entry.net]
         rows.append(row)
-    kitty = [_("kitty"), None, None, None]
+    kitty: list[object] = [_("kitty"), None, None, None]
     for c in currencies:
         kitty += list(ledger.kitty_by_currency.get(c, (0, 0)))
     kitty += [None, None]
@@ -530,13 +530,52 @@ def ledger_csv(ledger: club_rules.Ledger, members, currency: str = "", dialect: 
     return _csv([[h for h, _k in columns], *_as_csv_cells(columns, _ledger_rows(ledger, members, currency))], dialect)
 
 
-def ledger_sheets(ledger: club_rules.Ledger, members, currency: str) -> list:
+def ledger_sheets(ledger: club_rules.Ledger, members, currency: str, imported: dict[int, str] | None = None) -> list:
+    """The season as a workbook: the ledger, the evenings (each imported one with its file's name: `imported`, by
+    evening id) and each member's evening, a row each (what an import reads back to the same ledger, issue 45)."""
+    imported = imported or {}
     evenings = xlsx.Sheet(
         _("Evenings"),
-        [(_("date"), "date"), (_("net of the kitty"), "money"), (_("currency"), "text")],
-        [[r.evening.date, r.kitty, r.evening.currency or currency] for r in ledger.results],
+        [(_("date"), "date"), (_("net of the kitty"), "money"), (_("currency"), "text"), (_("imported from"), "text")],
+        [[r.evening.date, r.kitty, r.evening.currency or currency, imported.get(r.evening.id)] for r in ledger.results],
     )
     return [
         xlsx.Sheet(_("Ledger"), ledger_columns(ledger, currency), _ledger_rows(ledger, members, currency)),
         evenings,
+        xlsx.Sheet(_("Each evening"), member_evening_columns(), _member_evening_rows(ledger, members, currency)),
     ]
+
+
+def member_evening_columns() -> list[tuple[str, str]]:
+    return [
+        (_("date"), "date"),
+        (_("member"), "text"),
+        (_("hands"), "int"),
+        (_("points"), "points"),
+        (_("before fee"), "money"),
+        (_("fee"), "money"),
+        (_("net"), "money"),
+        (_("currency"), "text"),
+    ]
+
+
+def _member_evening_rows(ledger: club_rules.Ledger, members, currency: str) -> list[list]:
+    """A row per member per evening, by date: the points the evening's places go by, and its money when it has any."""
+    rows = []
+    for r in ledger.results:
+        money = r.has_money
+        counts_money = r.evening.counts_money
+        for m in sorted(r.members, key=lambda m: party_name(m.member, members).casefold()):
+            rows.append(
+                [
+                    r.evening.date,
+                    party_name(m.member, members),
+                    m.hands,
+                    m.points if counts_money else m.standing_points,
+                    m.winnings if money else None,
+                    m.fee if money or m.fee else None,
+                    m.net if money or m.fee else None,
+                    r.evening.currency or currency,
+                ]
+            )
+    return rows

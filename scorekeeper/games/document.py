@@ -10,6 +10,8 @@ tariff's, tariff_words). tests/integration/test_pdf_text.py holds the two render
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -42,10 +44,15 @@ def tariff_blocks(tariff: dict | None, label_mm: float = 8) -> list[dict]:
     they wrap)."""
     if not tariff:
         return []
+    # A club's own row names ("10 sans, halve") on one line where they fit (about 1.7 mm a character at 7.5 pt bold),
+    # rather than broken into the narrow column of a row of numbers.
+    longest = max((len(str(row["bid"])) for row in tariff["rows"]), default=0)
+    label_mm = max(label_mm, min(26.0, 1.7 * longest + 1.5)) if longest > 3 else label_mm
     matrix = {
         "kind": "table",
         "css": "matrix",
         "box": "matrix-box",
+        "box_label": _("Tariff: a row for each bid, a column for each number of tricks"),  # it scrolls: a region
         "columns": [
             {
                 "width": label_mm,
@@ -79,7 +86,7 @@ def tariff_blocks(tariff: dict | None, label_mm: float = 8) -> list[dict]:
         "css": "sol",
         "columns": [{"width": 40, "th": True}, {"width": 55, "align": "right"}, {"width": 55, "align": "right"}],
         "stretch": False,
-        "header": [["", *tariff["sol_head"]]],
+        "header": [[_("Sol bid"), *tariff["sol_head"]]],
         "rows": [list(s.values()) for s in tariff["sol"]],  # name, made, lost: as paper.tariff_view orders them
         "grid": True,
         "head_shade": True,
@@ -128,12 +135,12 @@ def hands_table(ctx: dict) -> dict:
         columns[-2]["small_css"] = "cell"
     if zero_sum:
         columns.append({"width": 8, "align": "right", "size": 7.5, "color": "#555555", "css": "sum"})
-    header = [{"text": "#", "css": "num"}, {"text": _("Hand"), "align": "left", "css": "hand"}]
+    header: list[dict[str, Any]] = [{"text": "#", "css": "num"}, {"text": _("Hand"), "align": "left", "css": "hand"}]
     for name in sides:
         header += [{"text": name, "span": 2, "css": "side"}]
     if zero_sum:
         header.append({"text": "Σ", "css": "sum"})
-    rows = []
+    rows: list[Any] = []  # a hand's row (its id and cells), or the cells of "No hands yet."
     for row in ctx["rows"]:
         dealer = row["deals"]
         if row["cards"]:
@@ -362,7 +369,7 @@ def blank_document(ctx: dict) -> dict:
     if zero_sum:
         first.append({"text": "Σ = 0", "rows": both, "css": "sum"})
     spanned = {"text": "", "spanned": True}
-    second = [spanned, spanned, *[spanned for _c in columns_in]]
+    second: list[Any] = [spanned, spanned, *[spanned for _c in columns_in]]  # cells: a dict, or "" for none
     for _side in sides:
         second += [{"text": c["label"], "bold": False, "css": "side-entry"} for c in side_columns]
         if scores:
@@ -374,7 +381,7 @@ def blank_document(ctx: dict) -> dict:
             second.append("")
     if zero_sum:
         second.append(spanned)
-    rows = []
+    rows: list[Any] = []  # a row's cells, or a dict of its css and cells
     if ctx["carried"]:
         carried = ["", {"text": _("Carried forward"), "span": len(columns_in) + 1, "bold": True}]
         for total in ctx["carried"]:

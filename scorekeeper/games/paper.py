@@ -5,8 +5,11 @@ Like present.py, everything here is finished text and numbers, so the print temp
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import date
+from decimal import Decimal
 
 from flask_babel import format_date
 from flask_babel import gettext as _
@@ -16,6 +19,7 @@ from scorekeeper.core.numbers import as_decimal
 from scorekeeper.games.service import ScoredGame
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import describe, words
+from scorekeeper.web.i18n import local_day
 from scorekeeper.web.inputs import whole_number
 from scorekeeper.web.messages import translate
 from scorekeeper.web.options import options_from_text
@@ -40,14 +44,20 @@ def _players_line(table, sides) -> str:
     return line
 
 
-def sheet_head(scored_game: ScoredGame) -> dict:
-    """Variant, title, date, players and house rules: what the top of a printed protokoll says."""
+def played_on(scored_game: ScoredGame, evening: str | None = None) -> date:
+    """The one day a sheet says it was played: a club table's evening's date (`evening`, ISO, as its title says it),
+    else the day the game started where it is played (TIME_ZONE), never the UTC date of its row."""
+    return date.fromisoformat(evening) if evening else local_day(scored_game.game.created)
+
+
+def sheet_head(scored_game: ScoredGame, evening: str | None = None) -> dict:
+    """Variant, title, date, players and house rules: what the top of a printed protokoll says (the date: played_on)."""
     game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     return {
         "variant_title": _(VARIANTS[game.variant].TITLE),
         "title": game.title,
-        "date": format_date(datetime.fromisoformat(game.created), "long"),
+        "date": format_date(played_on(scored_game, evening), "long"),
         "players": _players_line(table_context(scored_game.setup), p.sides),
         "first_dealer": players[game.dealer],
         "rules": describe.house_rules(table_context(scored_game.setup)),
@@ -67,19 +77,40 @@ def tariff_view(variant: str, options, whole: bool = True) -> dict | None:
     rows = matrix.get("rows", list(matrix["bids"].items())) if whole else matrix.get("short_rows", matrix["rows"])
     tariff = {
         "tricks": list(range(14)),
-        "rows": [{"bid": bid, "cells": [{"value": minus(v), "made": v > 0} for v in values]} for bid, values in rows],
+        "rows": [
+            {"bid": bid, "cells": [{"value": minus(v), "made": _made(matrix, bid, t, v)} for t, v in enumerate(values)]}
+            for bid, values in rows
+        ],
         "multiples": ", ".join(f"{name} ×{factor}" for name, factor in multiples),
         "standard_suffixes": bool(multiples) and matrix.get("standard_suffixes", False),
         "sol": [{"name": name, "made": minus(made), "lost": minus(lost)} for name, made, lost in matrix["sol"]],
-        "pool": matrix.get("gaa_med") == "winners_pool",
+        "pool": _pool(matrix),
     }
     return tariff | VIEWS[variant].tariff_words(tariff)  # its words: the note and the sol table's headings
 
 
-def sheet_context(scored_game: ScoredGame) -> dict:
-    """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one."""
+def _made(matrix, bid, tricks: int, value) -> bool:
+    """Whether a square of the printed table is a made bid: from its bid's number of tricks on where the variant says
+    so (a made bid worth 0 is made), else by its sign."""
+    made_from = matrix.get("made_from") or {}
+    return tricks >= made_from[bid] if bid in made_from else value > 0
+
+
+def _pool(matrix) -> bool | str:
+    """Whether the sol table's values are the totals of the one who bid it (a winners' pool): for every such bid (True),
+    for some of them ("some": a card whose bids have pooling rules of their own), or none (False)."""
+    rules = matrix.get("sol_gaa_med")
+    if rules is None:
+        return matrix.get("gaa_med") == "winners_pool"
+    pooled = [rule == "winners_pool" for rule in rules.values()]
+    return bool(pooled) and all(pooled) or ("some" if any(pooled) else False)
+
+
+def sheet_context(scored_game: ScoredGame, evening: str | None = None) -> dict:
+    """The protokoll's own context plus what paper needs: the head and the variant's tariff table, if it has one; a
+    club table's `evening` date is its date."""
     ctx = protokoll_context(scored_game)
-    ctx["head"] = sheet_head(scored_game)
+    ctx["head"] = sheet_head(scored_game, evening)
     ctx["tariff_table"] = tariff_view(scored_game.game.variant, scored_game.setup.options, whole=False)
     ctx["chart"] = chart_view(scored_game)
     ctx["variant_stylesheet"] = VIEWS[scored_game.game.variant].STYLESHEET
@@ -125,10 +156,11 @@ def blank_request(variant: str, args: Mapping) -> dict:
     )
     wanted = args.get("seats", "")
     if wanted:
-        if whole_number(wanted) not in module.PLAYER_COUNTS:
+        chosen = whole_number(wanted)
+        if chosen is None or chosen not in module.PLAYER_COUNTS:
             errors["seats"] = takes
         else:
-            seats = whole_number(wanted)
+            seats = chosen
     if len(raw_players) > max(module.PLAYER_COUNTS):
         errors["player"] = takes
     players: list[str | None] = []
@@ -294,7 +326,8 @@ def guard(value):
 
 def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
     """The hands as a table: number, dealer, the entered fields, points per side, running totals; guarded for a CSV
-    (an .xlsx keeps text as text by its cell type instead)."""
+    (an .xlsx keeps text as text by its cell type instead). Headed and written in the sheet's language (a club's
+    table: its club's print language) and words, as the printed sheet says them: "trumf", ♥, "3 vip", "ja"."""
     game, p = scored_game.game, scored_game.protokoll
     players = list(game.players)
     names = words.side_names(players, p.sides)
@@ -303,13 +336,14 @@ def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
     rules, table = VARIANTS[game.variant], table_context(scored_game.setup)
     scores = rules.POINTS  # a variant kept in no points has no points or totals to list
     standing = "standing" in rules.own  # a variant's own words for the standing after each hand
+    points, total, standings = _("points"), _("total"), _("standing")
     header = (
-        ["hand"]
-        + (["game"] if rubber else [])
-        + ["dealer"]
+        [_("hand")]
+        + ([_("game")] if rubber else [])
+        + [_("dealer")]
         + [c for c, _get in columns]
-        + ([f"points {s}" for s in names] + [f"total {s}" for s in names] if scores else [])
-        + ([f"standing {s}" for s in names] if standing else [])
+        + ([f"{points} {s}" for s in names] + [f"{total} {s}" for s in names] if scores else [])
+        + ([f"{standings} {s}" for s in names] if standing else [])
     )
     out = [header]
     after = [h.state for h in p.hands[1:]] + [p.state]  # the state after each hand
@@ -327,3 +361,19 @@ def csv_rows(scored_game: ScoredGame, guarded: bool = True) -> list[list]:
             + ([translate(w) for w in rules.standing(state, h.totals, table) or ()] if standing else [])
         )
     return [[guard(v) for v in row] for row in out] if guarded else out
+
+
+def csv_text(rows: list[list], dialect: str = "programs") -> str:
+    """Rows as CSV text in one of two dialects: "programs" (commas, decimal points: for programs that read CSV) or
+    "semicolon" (semicolons, decimal commas: what a Danish, Norwegian or Swedish spreadsheet splits into columns when
+    opened); a number is never text, whichever comma it is written with."""
+    out = io.StringIO()
+    semicolon = dialect == "semicolon"
+    writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if semicolon else ",")
+    for row in rows:
+        writer.writerow([_decimal_comma(v) if semicolon else v for v in row])
+    return out.getvalue()
+
+
+def _decimal_comma(value):
+    return str(value).replace(".", ",") if isinstance(value, Decimal) else value

@@ -15,6 +15,7 @@ the suits and the real minus sign.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from reportlab.platypus.flowables import Flowable
 
@@ -35,6 +36,8 @@ from scorekeeper.paper.faces import (
 )
 from scorekeeper.paper.lines import Lines, broken, cut
 
+SMALLEST = 4.5  # pt: the smallest type a cell's text is made to fit its cell with
+
 # ---------------------------------------------------------------- the page
 
 
@@ -49,7 +52,7 @@ def _canvas_class(footer_left: str, pages: bool):
 
         def showPage(self):
             self._pages.append(dict(self.__dict__))
-            self._startPage()
+            self._startPage()  # type: ignore[attr-defined]  # Canvas's own (showPage's second half): types-reportlab leaves it out
 
         def save(self):
             total = len(self._pages)
@@ -76,7 +79,7 @@ def draw(document: dict) -> bytes:
 
     register_fonts()
     out = io.BytesIO()
-    about = {
+    about: dict[str, Any] = {
         "title": document.get("title") or "",
         "author": "scorekeeper",
         "lang": document.get("lang"),
@@ -121,7 +124,7 @@ class RunningFooter(Flowable):
         return 0, 0
 
     def draw(self):
-        self.canv._footer_left = self.footer
+        self.canv._footer_left = self.footer  # type: ignore[attr-defined]  # FooterCanvas keeps it with each page's state
 
 
 # ---------------------------------------------------------------- the blocks
@@ -230,7 +233,7 @@ class Builder(ChartBlocks):
             self.nested = False
         rows = [drawn[i : i + columns] for i in range(0, len(drawn), columns)]
         rows[-1] += [""] * (columns - len(rows[-1]))
-        commands = [
+        commands: list[tuple[Any, ...]] = [
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), pad_h),
             ("RIGHTPADDING", (0, 0), (-1, -1), pad_h),
@@ -298,9 +301,9 @@ class Builder(ChartBlocks):
                             size - (y + 5) * cell,
                             (x - start) * cell,
                             cell,
-                            fillColor=self.styles.color("#000000"),
-                            strokeColor=None,
-                            strokeWidth=0,
+                            fillColor=self.styles.color("#000000"),  # type: ignore[arg-type]  # types-reportlab types Rect's **kw without Unpack
+                            strokeColor=None,  # type: ignore[arg-type]  # types-reportlab types Rect's **kw without Unpack
+                            strokeWidth=0,  # type: ignore[arg-type]  # types-reportlab types Rect's **kw without Unpack
                         )
                     )
                 else:
@@ -311,7 +314,9 @@ class Builder(ChartBlocks):
         from reportlab.platypus import ListFlowable, ListItem
 
         items = [ListItem(self.item(item), leftIndent=5 * MM) for item in block["items"]]
-        return [ListFlowable(items, bulletType="bullet", start="•", leftIndent=5 * MM, bulletFontName=FONT)]
+        return [
+            ListFlowable(items, bulletType="bullet", start="•", leftIndent=5 * MM, bulletFontName=FONT)  # type: ignore[arg-type]  # it takes ListItems; types-reportlab says flowables only
+        ]
 
     def item(self, item):
         """A list's item: a text, or {"label", "text"} with its label in bold ("Top lady: Anna (1)")."""
@@ -331,7 +336,7 @@ class Builder(ChartBlocks):
         with `break`, naming the footer from there with `footer`, on one page together with `keep`."""
         from reportlab.platypus import KeepTogether, PageBreak
 
-        out = [PageBreak()] if block.get("break") else []
+        out: list[Flowable] = [PageBreak()] if block.get("break") else []
         if block.get("footer"):
             out.append(RunningFooter(block["footer"]))
         inner = self.blocks(block["blocks"])
@@ -390,7 +395,7 @@ class Builder(ChartBlocks):
         header, rows, footer = block.get("header", []), block.get("rows", []), block.get("footer", [])
         pad = block.get("pad", 0.8) * MM
         vpad = block.get("vpad", 0.9) * MM
-        commands = [
+        commands: list[tuple[Any, ...]] = [
             ("FONT", (0, 0), (-1, -1), FONT, block.get("size", 9)),
             ("VALIGN", (0, 0), (-1, -1), block.get("valign", "TOP")),
             ("LEFTPADDING", (0, 0), (-1, -1), pad),
@@ -521,13 +526,37 @@ class Builder(ChartBlocks):
             out = [(line, BOLD, small_size, "#000000", small_size * 1.15) for line in small_lines]
             out += [(line, face, size, column.get("color") or "#000000", size * 1.2) for line in lines]
             return Lines(out, align)
-        return value
+        return self._kept_in(value, cell, part, column, width, size, align, block)
+
+    def _kept_in(self, value: str, cell: dict, part: str, column: dict, width: float, size: float, align: str, block):
+        """A plain cell as a string, unless it is wider than its column (a 64-character name in a settlement or a
+        result): then broken as a wrapped column's cells are, never drawn over the next cell or off the page; in rows
+        of a fixed height (a blank sheet's) in type small enough for its lines to fit the row."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        face = BOLD if part == "foot" or cell.get("bold") or column.get("bold") else FONT
+        # No glyph of the fonts is wider than twice its size (2,016 of 2,048 units): a short cell needs no measuring.
+        if not value or 2 * len(value) * size <= width or stringWidth(value, face, size) <= width:
+            return value
+        color = cell.get("color") or (GREY["faint"] if cell.get("grey") else column.get("color")) or "#000000"
+        lead = 1.2
+        height = (block["row_height"] - 2 * block.get("vpad", 0.9)) * MM if block.get("row_height") else None
+        fitted, lines = broken(value, face, size, width)
+        while height and len(lines) * fitted * lead > height and fitted > SMALLEST:
+            lead = 1.1
+            fitted, lines = broken(value, face, max(SMALLEST, min(fitted, size) - 0.5), width, SMALLEST)
+        if height and len(lines) * fitted * lead > height:  # not even the smallest type fits: the lines that do, "…"
+            lines = lines[: max(1, int(height // (fitted * lead)))]
+            lines[-1] = cut(lines[-1], face, fitted, width - stringWidth("…", face, fitted))[0] + "…"
+        return Lines([(line, face, fitted, color, fitted * lead) for line in lines], align)
 
     def names(self, names: list, width: float, size: float):
         """A side's heading: its names joined by "&", an unknown name a line to write on (no letters in the text)."""
         from reportlab.platypus import Paragraph
 
         known = " & ".join(n for n in names if n)
+        if all(names):  # broken after a hyphen too, as Paragraph would not ("Christiansen-Østergaard" ran over)
+            return self.fitted(known, width, size)
         if known:
             size, _lines = broken(known, BOLD, size, width)
         blank = "<u>" + "\u00a0" * max(4, int(width / len(names) / (size * 0.35))) + "</u>"

@@ -3,6 +3,10 @@
 // it filled in and the errors beside their fields; its own buttons (fill in a preset) do the same after asking.
 // The new-game page's data box (.tariff-editor) likewise. Without this script the Preview buttons do it all by posting
 // the form: nothing here is needed to enter a card.
+// The card's matrix (a square per bid, suffix and tricks): its rows follow the card's columns (redrawn from the page's
+// preview when a column's suffixes or heading change), and a block pasted from the club's spreadsheet goes into the
+// squares at once. A post sends the form URL-encoded (a card of 784 squares is a few tens of KiB so, three times that
+// as multipart), and the paste only when it is to be read, so that a square typed after it is never overwritten.
 (function () {
   "use strict";
   // The card's shape: as many columns and bids as chosen are shown at once (the server reads only those).
@@ -36,11 +40,21 @@
   });
   if (!window.fetch || !window.FormData) return;
 
-  function post(url, form, extra) {
-    var data = new FormData(form);
+  var PASTE = "card.paste";
+
+  function encoded(form, extra, withPaste) {
+    var data = new URLSearchParams();
+    new FormData(form).forEach(function (value, key) {
+      if (typeof value !== "string" || key === "preview" || (key === PASTE && !withPaste)) return;  // no file here
+      data.append(key, value);
+    });
     Object.keys(extra || {}).forEach(function (key) { data.append(key, extra[key]); });
-    data.delete("preview");
-    return fetch(url, { method: "POST", body: data, credentials: "same-origin" }).then(function (r) { return r.text(); });
+    return data;
+  }
+
+  function post(url, form, extra, withPaste) {
+    return fetch(url, { method: "POST", body: encoded(form, extra, withPaste), credentials: "same-origin" })
+      .then(function (r) { return r.text(); });
   }
 
   function fieldNamed(form, name) {
@@ -97,6 +111,39 @@
       notices.forEach(function (t) { var p = document.createElement("p"); p.className = "notice"; p.textContent = t.content.textContent; box.appendChild(p); });
     }
     showErrors(editor, form, fresh);
+    return fresh;
+  }
+
+  // The matrix's rows as the page's preview draws them for the card's columns now; what was typed meanwhile is kept,
+  // and only the answer to the latest change is put in (answers may come back out of order).
+  var redraws = 0;
+  function redrawSquares(editor, form) {
+    var url = editor.dataset.page;
+    var mine = ++redraws;
+    if (!url || !document.getElementById("card-squares")) return;
+    var data = encoded(form, { preview: "1" }, false);
+    var get = (editor.dataset.method || "post").toLowerCase() === "get";
+    var asked = get ? fetch(url + (url.indexOf("?") < 0 ? "?" : "&") + data.toString(), { credentials: "same-origin" })
+      : fetch(url, { method: "POST", body: data, credentials: "same-origin" });
+    asked.then(function (r) { return r.text(); }).then(function (html) {
+      if (mine !== redraws) return;
+      var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("card-squares");
+      var now = document.getElementById("card-squares");
+      if (!fresh || !now) return;
+      var typedNow = {};
+      now.querySelectorAll("input.sq, textarea").forEach(function (el) { typedNow[el.name] = el.value; });
+      var focused = now.contains(document.activeElement) ? document.activeElement.name : null;
+      fresh.open = now.open || fresh.open;
+      fresh.querySelectorAll("input.sq, textarea").forEach(function (el) {
+        if (Object.prototype.hasOwnProperty.call(typedNow, el.name)) el.value = typedNow[el.name];
+      });
+      var placed = document.importNode(fresh, true);
+      now.replaceWith(placed);
+      if (focused) {
+        var again = placed.querySelector('[name="' + focused + '"]');
+        if (again) again.focus();
+      }
+    }).catch(function () { /* offline: Preview redraws it */ });
   }
 
   document.querySelectorAll(".option-editor[data-preview]").forEach(function (editor) {
@@ -108,28 +155,44 @@
     function refresh() {
       post(url, form).then(function (html) { apply(editor, form, html); }).catch(function () { /* offline: Preview works */ });
     }
+    function act(button) {
+      var extra = {};
+      extra[button.name] = button.value;
+      var reading = button.value === "read";
+      post(url, form, extra, reading).then(function (html) {
+        var fresh = apply(editor, form, html);
+        var paste = form.querySelector('textarea[name="' + PASTE + '"]');
+        if (!reading) typed = false;
+        else if (fresh && paste && !fresh.querySelector('template.editor-error[data-field="' + PASTE + '"]')) paste.value = "";
+      }).catch(function () { form.requestSubmit(button); });
+    }
     editor.addEventListener("input", function (event) {
-      if (!event.target.name) return;
+      if (!event.target.name || event.target.name === PASTE) return;  // a paste is read when it is pasted or asked
       typed = true;
       clearTimeout(timer);
       timer = setTimeout(refresh, 350);
     });
     editor.addEventListener("change", function (event) {
       if (event.target.tagName === "SELECT" && event.target.closest(".card-start")) return;  // a choice to fill in, not yet
+      if (event.target.closest(".card-column")) redrawSquares(editor, form);  // the matrix's rows follow the columns
       if (event.target.tagName === "SELECT" || event.target.type === "checkbox" || event.target.type === "radio") {
         typed = true;
         refresh();
       }
     });
-    editor.querySelectorAll("[data-editor-action]").forEach(function (button) {
-      button.addEventListener("click", function (event) {
-        event.preventDefault();
-        if (typed && button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
-        var extra = {};
-        extra[button.name] = button.value;
-        post(url, form, extra).then(function (html) { apply(editor, form, html); typed = false; })
-          .catch(function () { form.requestSubmit(button); });
-      });
+    var count = editor.querySelector('select[name="card.columns"]');
+    if (count) count.addEventListener("change", function () { redrawSquares(editor, form); });
+    editor.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-editor-action]");
+      if (!button || !editor.contains(button)) return;
+      event.preventDefault();
+      if (typed && button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+      act(button);
+    });
+    editor.addEventListener("paste", function (event) {
+      if (event.target.name !== PASTE) return;
+      var read = editor.querySelector('[data-editor-action][value="read"]');
+      if (read) setTimeout(function () { act(read); }, 0);  // the rows go into the squares as soon as they are pasted
     });
   });
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
+
+from scorekeeper.web import words as shared_words
+from scorekeeper.web.i18n import gettext as _
 
 # Options of more than one variant; a variant's own OPTION_LABELS add to these.
 OPTION_LABELS = {
@@ -18,23 +24,54 @@ def labels(*names: str, **own) -> dict:
     return {**{name: OPTION_LABELS[name] for name in names}, **own}
 
 
-def field(name: str, players, seat: bool = False):
-    """A CSV column for one entered field: a `seat` as the player's name, True as "yes", nothing as an empty cell."""
+# The headings of the CSV and spreadsheet columns of the fields several variants have, in the sheet's language and
+# lower case as a spreadsheet's column names are; a variant heads its own fields (field's `label`).
+HEADINGS = {
+    "passed": _l("passed"),
+    "bidder": _l("bidder"),
+    "bid": _l("bid"),
+    "trump": _l("trump"),
+    "partner": _l("partner"),
+    "tricks": _l("tricks"),
+    "honours": _l("honours"),
+}
+
+
+def heading(name: str, label=None) -> str:
+    """A column's heading in the sheet's language: the variant's `label`, a shared field's, else the field's name."""
+    return str(label or HEADINGS.get(name) or name)
+
+
+def cell_words(name: str, value: Any) -> Any:
+    """An entered value as the sheet prints it: a trump as its suit (♥, or the short word for no trump), True as
+    "yes" in the sheet's language; numbers and names as they are."""
+    if value is True:
+        return _("yes")
+    if name == "trump" and isinstance(value, str):
+        return shared_words.suit(value) or value
+    return value
+
+
+def field(name: str, players, seat: bool = False, label=None, words: Callable[[Any], Any] | None = None):
+    """A CSV column for one entered field, headed in the sheet's language (`label`, else heading()): a `seat` as the
+    player's name, a value in `words` (the variant's own: a bid as its card names it) or as cell_words() says it,
+    nothing as an empty cell."""
 
     def get(inp):
         value = inp.get(name)
         if seat and value is not None:
             return players[value]
-        if value is True:
-            return "yes"
-        return "" if value is None or value is False else value
+        if value is None or value is False:
+            return ""
+        return words(value) if words is not None and value is not True else cell_words(name, value)
 
-    return name, get
+    return heading(name, label), get
 
 
-def per_side(name: str, side_names) -> list:
-    """A CSV column per side for a field entered as a list with one number per side."""
+def per_side(name: str, side_names, label=None) -> list:
+    """A CSV column per side for a field entered as a list with one number per side ("tricks Anna & Carl")."""
+    title = heading(name, label)
     return [
-        (f"{name} {side}", lambda inp, i=i: "" if inp.get(name) is None else inp[name][i])
+        (f"{title} {side}", lambda inp, i=i: "" if inp.get(name) is None else inp[name][i])
         for i, side in enumerate(side_names)
     ]

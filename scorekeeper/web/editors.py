@@ -12,8 +12,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask import current_app, request
+
 from scorekeeper.core import VARIANTS, variant_options
 from scorekeeper.variants.views import VIEWS
+
+# What a page that carries an option editor may post (docs/operations.md "Input bounds"). The largest Danish tariff
+# card is 784 squares beside some 270 other fields: URL-encoded (a browser's form, the live preview) some 30-60 KiB,
+# but as multipart/form-data (the card-file import button sends the whole form with the file) each field costs some
+# 110 bytes besides its value, and the file may be 64 KiB: about 250 KiB at most, over 1,000 parts. Every other route
+# keeps MAX_CONTENT_LENGTH and Flask's 1,000 parts.
+FORM_BYTES = 256 * 1024
+FORM_PARTS = 1_500
+PAGES = (
+    "games.new_game",
+    "games.new_game_preview",
+    "games.tariff_fragment",
+    "clubs.new_club",
+    "clubs.new_club_preview",
+    "clubs.settings",
+)
 
 
 def editors(variant: str) -> dict[str, Any]:
@@ -111,3 +129,20 @@ def updates(variant: str, found: Mapping[str, Any]) -> dict[str, Any]:
         if state.notice:
             notices.append(state.notice)
     return {"values": values, "errors": errors, "notices": notices}
+
+
+def init_app(app) -> None:
+    """The pages with an option editor read a larger form (FORM_BYTES, FORM_PARTS) than other routes: set before any
+    hook reads the form (the CSRF check does), so create_app registers this first."""
+    app.before_request(_form_bounds)
+
+
+def _form_bounds() -> None:
+    if request.endpoint not in PAGES:
+        return
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if limit is not None:
+        request.max_content_length = max(limit, FORM_BYTES)
+    parts = current_app.config.get("MAX_FORM_PARTS")
+    if parts is not None:
+        request.max_form_parts = max(parts, FORM_PARTS)

@@ -100,7 +100,7 @@ def _storage_error(exc: Exception):
         )
         api = _("the database is busy (another program holds it): not saved; try again in a few seconds")
     elif found == storage.health.DAMAGED:
-        health.damaged(current_app._get_current_object(), str(exc))
+        health.damaged(current_app._get_current_object(), str(exc))  # type: ignore[attr-defined]  # flask types current_app as the Flask app it proxies
         title = _("Database damaged")
         page = (
             _("This hand was not saved: the server's database file is damaged. Tell whoever runs the server.")
@@ -160,6 +160,11 @@ def init_app(app):
         if code == 429:
             message = _("Too many new games, tables, evenings, members, drives or logins from this address.")
             message += " " + _wait_words()
+        if code == 413 and request.max_content_length:  # the bound the page was over, named (nothing is cut to fit)
+            message = _(
+                "What was sent is more than this page takes (at most %(kib)d KiB): nothing was saved.",
+                kib=request.max_content_length // 1024,
+            )
         if isinstance(exc, CSRFError):
             message = _("The form expired or came from elsewhere; please reload the page and try again.")
         return render_template(

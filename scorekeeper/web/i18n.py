@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 import flask_babel
 from flask import request
@@ -14,6 +16,7 @@ from scorekeeper.core.messages import FIELD_MESSAGE, Choices, Msg
 from scorekeeper.core.numbers import VULGAR
 
 LANGUAGES = {"da": "Dansk", "nb": "Norsk", "sv": "Svenska", "en": "English"}
+DEFAULT_TIME_ZONE = "Europe/Copenhagen"  # config TIME_ZONE's default (config.py)
 babel = Babel()
 
 
@@ -65,7 +68,8 @@ def asked_language() -> str | None:
 
 def language() -> str:
     """The page's language as LANGUAGES names it (da, nb, sv, en): the region left out."""
-    return get_locale().language if get_locale() else "en"
+    locale = get_locale()
+    return locale.language if locale else "en"
 
 
 def html_lang() -> str:
@@ -74,10 +78,29 @@ def html_lang() -> str:
 
 
 def init_app(app) -> None:
-    app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen")
-    babel.init_app(app, locale_selector=select_locale)
+    app.config.setdefault("TIME_ZONE", DEFAULT_TIME_ZONE)
+    ZoneInfo(app.config["TIME_ZONE"])  # a zone zoneinfo does not know stops the start, naming it
+    # The times Flask-Babel formats (an edit's time) are TIME_ZONE's too.
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=lambda: str(time_zone()))
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale, language=language, html_lang=html_lang)
     app.jinja_env.filters.update(money=money, number=number, day=day, rate=rate)
+
+
+def time_zone() -> ZoneInfo:
+    """The time zone the tables play in (config TIME_ZONE): a sheet's date is the day there, not in UTC."""
+    from flask import current_app
+
+    return ZoneInfo(current_app.config.get("TIME_ZONE") or DEFAULT_TIME_ZONE)
+
+
+def local_day(moment: str | datetime) -> date:
+    """The day a stored moment (an ISO stamp in UTC, as the rows keep them, or an aware datetime) was in TIME_ZONE:
+    a game started at 23:30 UTC on 4 December was started on the 5th in Copenhagen."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(time_zone()).date()
 
 
 def say(message, with_field=None, choice_words=None) -> str:
@@ -197,6 +220,18 @@ def money(cents: int, currency: str | None = None, *, signed: bool = False) -> s
         text = format_decimal(value, format="#,##0.00")
         text = "+" + text if signed and cents > 0 else text
     return text.replace("-", MINUS) if cents < 0 else text
+
+
+def amount(cents: int, whole: bool = False) -> str:
+    """Whole cents as a text box shows an amount, as the reader writes it: 20,00 in Danish, 20.00 in English, no
+    thousands separator (the form reads a comma or a point back as the decimal mark, parse_money); `whole`: a whole
+    amount without decimals (20)."""
+    from decimal import Decimal
+
+    from flask_babel import format_decimal
+
+    pattern = "0" if whole and cents % 100 == 0 else "0.00"
+    return format_decimal(Decimal(cents).scaleb(-2), format=pattern)
 
 
 def rate(value, currency: str | None = None) -> str:

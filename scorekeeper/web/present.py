@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from flask import url_for
 from flask_babel import format_date, format_datetime
@@ -18,7 +19,7 @@ from scorekeeper.core import (
     settlement_points,
     table_context,
 )
-from scorekeeper.core.numbers import written
+from scorekeeper.core.numbers import Point, written
 from scorekeeper.games.service import ScoredGame, open_deal
 from scorekeeper.variants.views import VIEWS
 from scorekeeper.web import chart, words
@@ -31,7 +32,9 @@ def hand_contexts(scored_game: ScoredGame) -> list:
     p = scored_game.protokoll
     table = table_context(scored_game.setup)
     zeros = (0,) * len(p.sides)
-    out, before, game = [], zeros, None
+    out: list = []
+    before: tuple[Point, ...] = zeros
+    game = None
     for h in p.hands:
         if h.game != game:
             before, game = zeros, h.game
@@ -40,7 +43,16 @@ def hand_contexts(scored_game: ScoredGame) -> list:
     return out
 
 
-def hand_dict(hand, view=None) -> dict:
+def _contexts(scored_game: ScoredGame, view) -> list:
+    """Each hand's context for the view's hand_fields: made only for a view that has its own."""
+    if hasattr(view.module, "hand_fields"):
+        return hand_contexts(scored_game)
+    return [None] * len(scored_game.protokoll.hands)
+
+
+def hand_dict(hand, view=None, ctx=None) -> dict:
+    """A scored hand as the API answers it; with its variant's `view`, its own fields too (asked with the hand's
+    context `ctx`)."""
     out = {
         "number": hand.number,
         "dealer": hand.dealer,
@@ -56,7 +68,7 @@ def hand_dict(hand, view=None) -> dict:
     if hand.trump is not None:
         out["trump"] = hand.trump
     if view is not None:
-        out.update(view.hand_fields(hand))
+        out.update(view.hand_fields(hand, ctx))
     return out
 
 
@@ -74,7 +86,7 @@ def open_deal_dict(scored_game: ScoredGame) -> dict | None:
     }
     if deal.sitting_out is not None:
         out["sitting_out"] = deal.sitting_out
-    out.update(VIEWS[scored_game.game.variant].hand_fields(deal))
+    out.update(VIEWS[scored_game.game.variant].hand_fields(deal, deal.context))
     return out
 
 
@@ -98,7 +110,7 @@ def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
     """The game as the API answers it; `hands=False` leaves out the hands (the protokoll page has its own rows)."""
     game, p = scored_game.game, scored_game.protokoll
     view = VIEWS[game.variant]
-    out = {
+    out: dict[str, Any] = {
         "id": game.id,
         "variant": game.variant,
         "title": game.title,
@@ -109,7 +121,7 @@ def game_dict(scored_game: ScoredGame, *, hands: bool = True) -> dict:
         "options": dict(scored_game.setup.options),
         "created": game.created,
         "version": game.version,
-        "hands": [hand_dict(h, view) for h in p.hands] if hands else None,
+        "hands": [hand_dict(h, view, ctx) for h, ctx in zip(p.hands, _contexts(scored_game, view))] if hands else None,
         "totals": [written(x) for x in p.totals],
         "next_dealer": p.next_dealer,
         "next_leader": p.next_leader,
@@ -286,7 +298,7 @@ def settlement_view(scored_game: ScoredGame, players) -> dict | None:
     }
 
 
-def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[dict]:
+def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[str]:
     """Edits and deletions in words, newest first: "Hand 3 changed at 23:14: … → …". Additions are the sheet itself."""
 
     game = scored_game.game
@@ -303,6 +315,9 @@ def edit_log_view(scored_game: ScoredGame, log: list[dict]) -> list[dict]:
         if entry["action"] == "added":
             continue
         at = format_datetime(datetime.fromisoformat(entry["at"]), "short")
+        if entry["action"] == "card":  # a club's card applied to the table (clubs: apply_card)
+            rows.append(_("The club's card applied %(at)s: every hand rescored by it", at=at))
+            continue
         if entry["action"] == "edited":
             line = _(
                 "Hand %(n)d changed %(at)s: %(before)s → %(after)s",

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -23,8 +23,7 @@ def fits(page):
 
 
 def shot(page, name):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(artifact(f"{name}.png")), full_page=True)
 
 
 def square(page, bid: str, tricks: int) -> str:
@@ -134,7 +133,7 @@ def test_a_treasurer_enters_the_clubs_card_on_a_phone(page, live_server):
 
     # A new evening starts from the card's fee and way of settling up; a table scores 13 by the new value.
     page.click("#new-evening")
-    assert page.input_value("#fee") == "100.00" and page.is_checked("input[name=settlement][value=kitty]")
+    assert page.input_value("#fee") == "100,00" and page.is_checked("input[name=settlement][value=kitty]")
     page.click("#make-evening")
     page.wait_for_selector("#start-table")
     for seat, name in enumerate(MEMBERS):
@@ -158,6 +157,7 @@ def test_a_preset_asks_before_it_replaces_what_was_typed(page, live_server):
     typed (issue 32: the card's fields only, no data box)."""
     base, _db = live_server
     page.goto(f"{base}/lang/da?next=/new/danish")
+    page.click("#card-fold > summary")  # the new-game page shows the card folded under its name (issue 44)
     page.fill("#card-cell-13-0", "400")
     page.select_option("#card-start", "sol_join_independent")
     page.wait_for_timeout(300)

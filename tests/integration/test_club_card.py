@@ -226,7 +226,8 @@ def test_a_preset_only_fills_the_fields_and_the_page_shows_it(client, db, where)
 
 def test_the_card_says_what_the_clubs_card_says(client):
     """Finding 5 (issue 23), and issue 32: a sol row is named as the club names it (a field, the app's word until then)
-    with its own number of tricks, never "in the app: …"; "grundtakst 0,50 kr" is money, never the trick value."""
+    with its own number of tricks, never "in the app: …"; the card's "grundtakst 0,50 kr" is the stake (money),
+    never the trick value."""
     page = client.get("/clubs/new?lang=da").get_data(as_text=True)
     sol_html = page.split('id="card-sol"')[1].split("</fieldset>")[0]
     sol = text_of(sol_html)
@@ -241,8 +242,10 @@ def test_the_card_says_what_the_clubs_card_says(client):
     words = text_of(page)
     assert "Meldingerne og deres værdier" in words
     stake = text_of(page.split('id="o-rate"')[1].split("</div>")[0])
-    assert "Penge pr. point" in stake and "grundtakst i kroner" in stake
-    assert words.lower().count("grundtakst") == stake.lower().count("grundtakst")  # money only, never points
+    # the language review (issue 44): the stake is "indsatsen", what one point is worth; "grundtakst" (a bid's points
+    # to a Danish player) is used for neither the money nor the trick value
+    assert "Penge pr. point" in stake and "indsatsen: hvad ét point på kortet er værd" in stake
+    assert "grundtakst" not in words.lower()
 
 
 def test_a_card_in_which_nothing_can_be_bid_is_refused_on_the_page(client, db_path):

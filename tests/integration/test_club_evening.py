@@ -43,7 +43,7 @@ def test_several_members_at_once(client, db, club):
     [
         ("Eva\nanna", ["anna: the club already has a member called Anna"]),
         ("Eva\nFinn\neva", ["eva: Eva is in the list twice"]),
-        ("Eva\n" + "x" * 41, ["x" * 41 + ": "]),
+        ("Eva\n" + "x" * 65, ["x" * 65 + ": "]),  # NAME_MAX is 64
         ("\n \n", ["Enter a name."]),
     ],
 )

@@ -107,7 +107,8 @@ def test_guard(value, cell):
 
 
 def test_the_club_rule_columns_come_only_with_the_club_rules(client, api):
-    """iron_hand and with (gå med) are columns only where the table's rules allow them."""
+    """iron_hand and with (gå med) are columns only where the table's rules allow them (headed with the Danish words
+    the pages use for them in every language: jernhånd, gå med)."""
     plain = api.create("danish")
     clubby = api.create("danish", options={"iron_hand": True}, preset="sol_join_independent")
     for game in (plain, clubby):
@@ -116,5 +117,5 @@ def test_the_club_rule_columns_come_only_with_the_club_rules(client, api):
         g["id"]: next(csv.reader(io.StringIO(client.get(f"/g/{g['id']}/hands.csv").data.decode("utf-8-sig"))))
         for g in (plain, clubby)
     }
-    assert "iron_hand" not in header[plain["id"]] and "with" not in header[plain["id"]]
-    assert "iron_hand" in header[clubby["id"]] and "with" in header[clubby["id"]]
+    assert "jernhånd" not in header[plain["id"]] and "gå med" not in header[plain["id"]]
+    assert "jernhånd" in header[clubby["id"]] and "gå med" in header[clubby["id"]]

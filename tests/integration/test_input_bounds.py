@@ -4,6 +4,7 @@ preview, a new club, a club's settings and GET /blank/danish: a 400 that names t
 nothing stored, and a CPU cost of the order of a plain refusal (a ratio measured in the same run, never seconds)."""
 
 import json
+import re
 import time
 from html import unescape
 from urllib.parse import quote
@@ -197,3 +198,68 @@ def test_a_drive_fee_or_prize_is_read_by_the_same_reader(client, db_path, field,
     r = client.post("/drives/new", data=data)
     assert r.status_code == 400, r.get_data(as_text=True)[:500]
     assert dump(db_path) == before
+
+
+# ---------------------------------------------------------------- names (issue 44: a 41-character double name refused)
+
+# 64 characters, as real double names are
+LONG_NAME = "Anne-Marie Christiansen-Østergaard Hansen-Vestergaard Rasmussens"
+TOO_LONG = LONG_NAME + "x"
+NAME_FIELDS = re.compile(r'<input[^>]*name="(?:player\d*|name|new|newcomer)"[^>]*>')
+
+
+def test_a_64_character_name_is_taken_at_every_door_and_65_refused(client, db, db_path, club_id):
+    from scorekeeper.core import NAME_MAX
+
+    assert len(LONG_NAME) == NAME_MAX == 64
+    players = [LONG_NAME, *PLAYERS["danish"][1:]]
+    assert client.post("/api/games", json={"variant": "danish", "players": players}).status_code == 201
+    r = client.post("/new/danish", data=new_game_form(client, "", player0=LONG_NAME))
+    assert r.status_code == 302, r.get_data(as_text=True)[:500]
+    url = f"/c/{club_id}/members"
+    r = client.post(url, data={"csrf_token": token(client, f"/c/{club_id}"), "names": f"Bo\n{LONG_NAME}"})
+    assert r.status_code == 302
+    assert LONG_NAME in [m.name for m in club_service.members(db, club_id).values()]
+    assert client.get("/blank/danish", query_string={"player": players}).status_code == 200
+    drive = {
+        "format": "couples",
+        "hands": 4,
+        "pairs": [[LONG_NAME, "Al"], ["Bea", "Ben"], ["Cat", "Cy"], ["Dot", "Dan"]],
+    }
+    assert client.post("/api/drives", json=drive).status_code == 201
+
+    before = dump(db_path)
+    too_long = [TOO_LONG, *PLAYERS["danish"][1:]]
+    r = client.post("/api/games", json={"variant": "danish", "players": too_long})
+    assert r.status_code == 400 and "65" in json.dumps(r.json, ensure_ascii=False), r.json
+    assert client.post("/new/danish", data=new_game_form(client, "", player0=TOO_LONG)).status_code == 400
+    r = client.post(url, data={"csrf_token": token(client, f"/c/{club_id}"), "names": f"Eva\n{TOO_LONG}"})
+    assert r.status_code == 400 and TOO_LONG in unescape(r.get_data(as_text=True))
+    assert client.get("/blank/danish", query_string={"player": too_long}).status_code == 400
+    drive["pairs"][0][0] = TOO_LONG
+    assert client.post("/api/drives", json=drive).status_code == 400
+    assert dump(db_path) == before
+
+
+def test_every_name_box_lets_64_characters_be_typed(client, db, club_id):
+    """A maxlength shorter than the bound cuts a name as it is typed, with no word (member.html said 40)."""
+    member = club_service.add_member(db, club_id, "Bo")
+    drive = client.post(
+        "/api/drives",
+        json={"format": "couples", "hands": 4, "pairs": [["Ann", "Al"], ["Bea", "Ben"], ["Cat", "Cy"], ["Dot", "Dan"]]},
+    ).json
+    client.get(drive["edit_page"])  # the organiser's phone
+    pages = [
+        "/new/danish",
+        "/new/classic",
+        "/blank/danish/form",
+        f"/c/{club_id}/members/{member}",
+        f"/d/{drive['id']}/people",
+    ]
+    for url in pages:
+        html = client.get(url).get_data(as_text=True)
+        boxes = NAME_FIELDS.findall(html)
+        assert boxes, url
+        for box in boxes:
+            length = re.search(r'maxlength="(\d+)"', box)
+            assert length is None or int(length[1]) >= 64, (url, box)

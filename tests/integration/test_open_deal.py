@@ -224,7 +224,7 @@ def test_the_bids_page_speaks_the_readers_language(client, game):
     html = client.get(f"/g/{game['id']}/bids").get_data(as_text=True)
     r = client.post(f"/g/{game['id']}/bids", data={**fields(html), "b0": "3", "b1": "3", "b2": "0", "b3": "4"})
     assert r.status_code == 400 and "giveren (der melder sidst) må ikke melde 3" in text(r)
-    assert "Gem buddene" in text(r)
+    assert "Gem meldingerne" in text(r)
 
 
 def test_a_variant_without_bids_first_has_no_bids_page(client):

@@ -19,7 +19,9 @@ from scorekeeper.clubs import present as club_present
 from scorekeeper.clubs import service as club_service
 from scorekeeper.clubs.pages import card_paper, common
 from scorekeeper.clubs.pages.common import bp
-from scorekeeper.core import VARIANTS, InputError, format_cents
+from scorekeeper.clubs.service import imports as import_service
+from scorekeeper.clubs.service import seasons
+from scorekeeper.core import VARIANTS, InputError
 from scorekeeper.games import forms as games_forms
 from scorekeeper.games.paper import tariff_view
 from scorekeeper.games.sheets import pdf_download
@@ -28,6 +30,7 @@ from scorekeeper.server.db import get_db
 from scorekeeper.server.proxy import external_url
 from scorekeeper.variants.views import CLUB_VARIANT, VIEWS, option_labels
 from scorekeeper.web import cards, editors, phone
+from scorekeeper.web.i18n import amount
 from scorekeeper.web.inputs import safe_next
 from scorekeeper.web.messages import translate
 from scorekeeper.web.options import option_text
@@ -57,7 +60,7 @@ def _card_source(variant: str):
 
 def _evening_fields(form, defaults: dict) -> None:
     fee = defaults.get("fee_cents") or 0
-    form.evening_fee.data = format_cents(fee) if fee else ""
+    form.evening_fee.data = amount(fee) if fee else ""  # 20,00 in Danish: as the reader writes it
     form.evening_settlement.data = defaults.get("settlement") or "pairwise"
 
 
@@ -91,6 +94,8 @@ def _club_form_page(variant, club=None, preview=False):
             _evening_fields(form, brought.pop("evening") or {})
         games_forms.show_options(variant, form, brought)
         options.update({k: v for k, v in brought.items() if k in VARIANTS[variant].OPTIONS})
+    elif not posted and editors.editors(variant):
+        editors.apply(variant, options, found)  # the card as the editor opens it, for the table beside it
     previewing = preview or bool(request.form.get("preview")) or editors.acts(variant, request.form)
     general, status = [], 200
     if posted and not previewing:
@@ -232,6 +237,7 @@ def _club_page(club, member_form=None, member_errors=(), more=False, status=200)
         active=[m for m in members if not m.retired],
         retired=[m for m in members if m.retired],
         evenings=list(reversed(evenings)),
+        imported=import_service.evening_files(db, [e.id for e in evenings]),
         member_form=member_form or club_forms.MemberForm(),
         member_errors=list(member_errors),
         more=more or bool(member_errors),
@@ -245,8 +251,10 @@ def _club_page(club, member_form=None, member_errors=(), more=False, status=200)
 @bp.get("/c/<club_id>/card")
 def card(club_id):
     """The club's card to print or share: its tariff as the card editor lays it out (as text), the table it gives, the
-    stake and the evenings' defaults; a file to download, and links that start another club or a game from it."""
+    stake and the evenings' defaults; a file to download, and links that start another club or a game from it. In the
+    club's print language, as its printed card is: what the club hands round."""
     club = common.club_or_404(club_id)
+    common.in_print_language(club)
     found = editors.states(club.variant, current=club.options)
     tariff = tariff_view(club.variant, club.options)
     return render_template(
@@ -263,8 +271,10 @@ def card(club_id):
 
 @bp.get("/c/<club_id>/card/print")
 def card_print(club_id):
-    """The club's card on one A4 page: the whole bid × tricks table and the sol bids, to print and hang up."""
+    """The club's card on one A4 page: the whole bid × tricks table and the sol bids, to print and hang up; in the
+    club's print language."""
     club = common.club_or_404(club_id)
+    common.in_print_language(club)
     pdf_url = url_for("clubs.card_pdf", club_id=club_id)
     ctx = card_paper.card_context(club)
     doc = card_paper.card_document(ctx)
@@ -275,6 +285,7 @@ def card_print(club_id):
 def card_pdf(club_id):
     """The same page as a PDF (ReportLab)."""
     club = common.club_or_404(club_id)
+    common.in_print_language(club)
     name = "".join(c if c.isascii() and c.isalnum() else "-" for c in club.name).strip("-").lower() or "club"
     return pdf_download(card_paper.card_document, f"card-{name}.pdf", **card_paper.card_context(club))
 
@@ -330,7 +341,7 @@ def login(club_id):
                 )
             except club_service.LockedOut as exc:
                 ok, retry, status = False, exc.retry_after, 429
-                form.password.errors = [_("Too many wrong passwords. Try again in %(n)d seconds.", n=exc.retry_after)]
+                form.password.errors = [_("Too many wrong passwords. Try again in %(n)d seconds.", n=exc.retry_after)]  # type: ignore[assignment]  # wtforms declares Field.errors a tuple; a form's fields hold lists
             else:
                 if ok:
                     common.log_in(club_service.get_club(get_db(), club_id))
@@ -338,12 +349,12 @@ def login(club_id):
                     phone.trust_device(response, club_id)
                     return response
                 status = 400
-                form.password.errors = [_("Wrong password.")]
+                form.password.errors = [_("Wrong password.")]  # type: ignore[assignment]  # wtforms declares Field.errors a tuple; a form's fields hold lists
     form.next.data = target
-    response = render_template("clubs/login.html", club=club, form=form), status
+    page = render_template("clubs/login.html", club=club, form=form), status
     if retry:
-        return (*response, {"Retry-After": str(retry)})
-    return response
+        return (*page, {"Retry-After": str(retry)})
+    return page
 
 
 @bp.post("/c/<club_id>/logout")
@@ -356,9 +367,14 @@ def logout(club_id):
     return redirect(url_for("clubs.club", club_id=club_id))
 
 
-@bp.post("/c/<club_id>/members")
+@bp.route("/c/<club_id>/members", methods=["GET", "POST"])
 @guard.writes("members")
 def add_member(club_id):
+    """Members added, one name a line, all or none. A refused list comes back in the box, every line as it was typed
+    (no autocomplete="off" on it, so that the browser's Back keeps it too), and the refused names named; this
+    address opened again (a language link, a reload) is the club's page with its box, not a 405."""
+    if request.method == "GET":
+        return redirect(url_for("clubs.club", club_id=club_id, more=1))
     club, refused = common.admin_or_refuse(club_id)
     if refused:
         return refused
@@ -373,6 +389,8 @@ def add_member(club_id):
             f"{names[int(key[6:])].strip()}: {translate(message)}" if key.startswith("names.") else translate(message)
             for key, message in exc.errors.items()
         ]
+        if len(names) > 1:
+            errors.insert(0, _("Nobody was added: correct what is named here in the list below, then add it again."))
         return _club_page(club, form, errors, status=400)
     added = [" ".join(name.split()) for name in names]
     if len(added) == 1:
@@ -419,7 +437,8 @@ def member(club_id, member_id):
 def _member_page(club, found, form, general, admin, status=200):
     db = get_db()
     members = club_service.members(db, club.id)
-    ledger = club_present.ledger_context(club_service.season(db, club.id), members, club.currency)
+    ledger = club_present.ledger_context(club_service.season(db, club.id, *seasons.default_range(db, club.id)),
+                                         members, club.currency)  # fmt: skip
     line = next((entry for entry in ledger["lines"] if entry["id"] == found.id), None)
     return common.page(
         "member.html", status, club=club, member=found, form=form, general=general, admin=admin, line=line,

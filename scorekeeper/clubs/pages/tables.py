@@ -52,6 +52,19 @@ def built_title(game) -> str | None:
     return title(place) if place is not None else None
 
 
+def print_language(game_id: str) -> str | None:
+    """The language a club table's paper speaks: its club's print language as it is now (None: no club, or none
+    chosen), whatever it was when the table started."""
+    place = club_service.table_of(get_db(), game_id)
+    return place.club.language if place is not None else None
+
+
+def evening_date(game_id: str) -> str | None:
+    """The day a club table was played: its evening's date (ISO), which its sheet's title and head both say."""
+    place = club_service.table_of(get_db(), game_id)
+    return place.evening.date if place is not None else None
+
+
 def titled(scored_game: service.ScoredGame, built: str | None = None) -> service.ScoredGame:
     """The scored game with its title built from its club table (`built`, when the caller has it), if it is one and
     has no title of its own."""
@@ -120,6 +133,7 @@ def table_view(game_id: str) -> dict | None:
         "club_url": url_for("clubs.club", club_id=place.club.id),
         "evening_url": url_for("clubs.evening", club_id=place.club.id, evening_id=place.evening.id),
         "evening": _("Evening %(date)s", date=day(place.evening.date)),
+        "date": place.evening.date,  # the day its sheet's head says, as its title does
         "result_url": url_for("clubs.result", club_id=place.club.id, evening_id=place.evening.id),
         "kitty": place.evening.settlement == "kitty",
         "table": table_name(place.table.shown_number, place.table.half, place.halves),
@@ -178,6 +192,7 @@ def hand_over(club_id, evening_id, game_id):
     if index is None or not tables[index].code:
         abort(404)
     table = tables[index]
+    assert table.code  # a table without one was refused above
     following = tables[index + 1] if index + 1 < len(tables) else None
     members = club_service.members(get_db(), club_id)
     page = render_template(
@@ -275,11 +290,13 @@ def play_again(game_id: str, confirmed: bool, finished: bool = False):
         )
         return (page, 200, NO_STORE), None
     try:
-        new_id, key, _number = club_service.play_again(db, game_id, phone.game_key(game_id))
+        started = club_service.play_again(db, game_id, phone.game_key(game_id))
     except InputError as exc:
         for message in exc.errors.values():
             flash(translate(message))
         return redirect(url_for("games.protokoll", game_id=game_id)), None
+    assert started is not None  # a club's table: table_of found its place above
+    new_id, key, _number = started
     phone.remember_game(new_id, key)
     flash(_("The next table of the evening is started, with the same players."))
     return redirect(url_for("games.protokoll", game_id=new_id)), new_id

@@ -15,6 +15,7 @@ from scorekeeper.clubs.service.club import club_format, evening_defaults, evenin
 from scorekeeper.clubs.service.common import ClubNotFound, EveningData, TableGame, TablePlace, parse_date, parse_money
 from scorekeeper.clubs.service.members import members
 from scorekeeper.core import VARIANTS, InputError, settlement_points
+from scorekeeper.core.messages import Msg, field_messages
 from scorekeeper.games import service
 from scorekeeper.storage import store, writing
 
@@ -160,6 +161,8 @@ def add_table(
     """
     club = get_club(db, club_id)
     evening = get_evening(db, club_id, evening_id)
+    if store.evening_imports(db, [evening_id]):
+        raise InputError({"evening": _("this evening was imported from the club's sheet: it has no tables")})
     variant = variant or club.variant
     if variant not in VARIANTS:
         raise InputError({"variant": _("must be one of %(choices)s", choices=", ".join(VARIANTS))})
@@ -255,6 +258,87 @@ def remove_table(db, club_id: str, evening_id: int, game_id: str) -> None:
         store.delete_club_table(db, evening_id, game_id)
 
 
+# ---------------------------------------------------------------- the club's card and the evening's tables
+
+# What a table keeps of its own when the club's card reaches it: the evening's currency, its deals per half and its
+# rate (the evening's money is at the evening's own rate); all else is the card.
+TABLE_OWN = ("currency", "deals", "rate")
+
+
+def card_of(variant: str, options: dict) -> dict:
+    """The card in a rule set as stored: its options, those added since it was stored at their defaults, but those a
+    table keeps of its own. (Cheap: a card of 784 squares resolved again would cost some 60 ms a table.)"""
+    defaults = {name: option.default for name, option in VARIANTS[variant].OPTIONS.items()}
+    return {k: v for k, v in (defaults | dict(options)).items() if k not in TABLE_OWN}
+
+
+def table_cards(db, club_id: str, evening_id: int) -> list[dict]:
+    """Which card each of the evening's tables plays, by table number: "club" (the club's card as it is now), "older"
+    (a card the club has changed since the table got it) or "own" (another variant's rules); `since`, when the table
+    got the card it plays (its start, or the last time a card was applied to it)."""
+    club = get_club(db, club_id)
+    get_evening(db, club_id, evening_id)
+    clubs_card = card_of(club.variant, club.options)
+    out = []
+    for t in store.club_tables(db, [evening_id]):
+        game = store.get_game(db, t.game_id)
+        if game is None:
+            continue
+        if game.variant != club.variant:
+            card = "own"
+        elif card_of(game.variant, game.options) == clubs_card:
+            card = "club"
+        else:
+            card = "older"
+        out.append({"game_id": t.game_id, "number": t.number, "card": card, "since": store.card_since(db, t.game_id)})
+    return out
+
+
+def apply_card(db, club_id: str, evening_id: int) -> int:
+    """The club's card as it is now, to every table of the evening that plays an older one (issue 44: a card corrected
+    during the evening): each game's card replaced, its hands rescored by replay, a line in its edit log; the
+    standings, prizes and money follow, as they are read from the tables. All tables or none: a table whose hands the
+    card does not fit (a bid it lacks) refuses it, naming the table and the hand. A settled evening keeps its tables.
+    Answers the number of tables changed."""
+    with writing(db):
+        club = get_club(db, club_id)
+        evening = get_evening(db, club_id, evening_id)
+        if evening.settled:
+            raise InputError(
+                {"card": _("this evening is settled: mark it not settled first, then apply the club's card")}
+            )
+        halves = evening_format(evening).halves
+        after = card_of(club.variant, club.options)
+        changes, errors = [], {}
+        for t in store.club_tables(db, [evening_id]):
+            game = store.get_game(db, t.game_id)
+            if game is None or game.variant != club.variant:
+                continue
+            before = card_of(game.variant, game.options)
+            if before == after:
+                continue
+            scored_game = service.load(db, t.game_id)
+            options = {k: v for k, v in game.options.items() if k in TABLE_OWN} | after
+            try:
+                setup, _protokoll = service.rescored_with(scored_game, options)
+            except InputError as exc:
+                table = (
+                    Msg("Table %(n)d, half %(half)d", n=t.shown_number, half=t.half)
+                    if halves > 1
+                    else Msg("Table %(n)d", n=t.shown_number)
+                )
+                details = exc.errors.get("hand") or field_messages(exc.errors)
+                errors[f"table.{t.number}"] = Msg("%(table)s keeps its card: %(details)s", table=table, details=details)
+                continue
+            changes.append((scored_game, setup, before))
+        if errors:
+            raise InputError(errors)
+        for scored_game, setup, before in changes:
+            now = {k: v for k, v in setup.options.items() if k not in TABLE_OWN}
+            service.put_options(db, scored_game, setup, {"options": before}, {"options": now})
+    return len(changes)
+
+
 # ---------------------------------------------------------------- the break: the next half's draw
 
 
@@ -348,10 +432,19 @@ def _settled(balances: dict | None) -> dict | None:
     return {(club_rules.KITTY if k == club_rules.KITTY else int(k)): v for k, v in balances.items()}
 
 
+def _imported(rows: list[store.ImportedResultRecord], money: bool) -> tuple[club_rules.Imported, ...]:
+    return tuple(club_rules.Imported(r.member_id, r.points, r.cents, r.hands, r.table, money) for r in rows)
+
+
 def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str] | None = None) -> list[EveningData]:
+    """Each evening with its tables and result: one path for them all, the imported ones (their members' figures as
+    the club's sheet kept them, issue 45) too, so the ledger, the statistics and the prizes read them alike."""
     tables: dict[int, list[TableGame]] = {}
     for t in store.club_tables(db, [e.id for e in records]):
         tables.setdefault(t.evening_id, []).append(TableGame(t, service.load(db, t.game_id)))
+    ids = [e.id for e in records]
+    imports, imported = store.evening_imports(db, ids), store.imported_results(db, ids)
+    money = {c: VARIANTS[get_club(db, c).variant].FOR_MONEY for c in {e.club_id for e in records if e.id in imports}}
     out = []
     for e in records:
         mine = tuple(tables.get(e.id, ()))
@@ -365,12 +458,14 @@ def _evenings(db, records: list[store.EveningRecord], settlement: dict[int, str]
             _settled(e.settled_balances),
             e.currency,
             (e.settled_terms or {}).get("fee_cents"),
+            _imported(imported.get(e.id, []), money.get(e.club_id, True)),
         )
         result = club_rules.evening_result(evening)
         fmt = evening_format(e)
         standings = club_rules.standings(result, fmt.halves)
         places = evening_rules.ranked(standings)
-        out.append(EveningData(e, mine, result, fmt, standings, places, evening_rules.prizes(standings, fmt)))
+        prizes = evening_rules.prizes(standings, fmt)
+        out.append(EveningData(e, mine, result, fmt, standings, places, prizes, imports.get(e.id)))
     return out
 
 

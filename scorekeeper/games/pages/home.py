@@ -73,14 +73,15 @@ def _new_game_page(variant: str, preview: bool = False):
     form = forms.new_game_form(variant, request.form if posted else None, language())
     player_fields = forms.player_field_names(variant)
     errors: dict = {}
-    card = _card_from(variant)
+    club = _card_from(variant)
+    card = club.options if club is not None else None
     found = editors.states(variant, request.form if posted else None, request.files, card)
     if card is not None:  # the rest of the club's rules (its stake, jernhånd …) in the page's own fields
         forms.show_options(variant, form, {k: v for k, v in card.items() if k not in editors.covered(variant)})
     drawn = posted and any(e.posted(request.form) for e in editors.editors(variant).values())
     skip = editors.covered(variant) if drawn else set()
     previewing = preview or bool(request.form.get("preview")) or editors.acts(variant, request.form)
-    resolved = editors.defaults(variant) if not posted else None
+    resolved = (card or editors.defaults(variant)) if not posted else None  # a club's card: its table beside it
     old_preview = None
     if posted and form.validate_on_submit():
         players = [form[f].data.strip() for f in player_fields if (form[f].data or "").strip()]
@@ -151,11 +152,12 @@ def _new_game_page(variant: str, preview: bool = False):
         errors=errors,
         editors=editor_views,
         covered=editors.covered(variant),
+        card_name=club.name if club is not None else None,  # the folded card's name: the club's
     ), 400 if posted and (errors or editor_errors) else 200
 
 
 def _card_from(variant: str):
-    """A club's card to start from (`?card=<club id>`, the card page's "Start a game with this card"), as options."""
+    """A club whose card to start from (`?card=<club id>`, the card page's "Start a game with this card")."""
     club_id = request.args.get("card")
     if request.method != "GET" or not club_id:
         return None
@@ -163,7 +165,7 @@ def _card_from(variant: str):
         club = club_service.get_club(get_db(), club_id)
     except club_service.ClubNotFound:
         return None
-    return club.options if club.variant == variant else None
+    return club if club.variant == variant else None
 
 
 def _shown(variant: str) -> dict:

@@ -23,6 +23,9 @@ class GameRecord:
     # The deal in progress (open_deals): the bids entered before it is played, or None; its own version.
     deal: dict[str, Any] | None = None
     deal_version: int = 0
+    # The file's epoch (live_versions, made anew by every restore), read in the same statement: a page's tag and a kept
+    # sheet or PDF are the epoch's too, so a restore that brings the version back over other hands is seen (issue 43).
+    epoch: int | None = None
 
     def hands_part(self) -> GameRecord:
         """The record without its deal in progress: what the scored hands depend on."""
@@ -81,7 +84,7 @@ def insert_game(db, *, id, variant, title, players, dealer, options, edit_key_ha
 # the statements of the busiest request.
 GAME_COLUMNS = (
     "g.id, g.variant, g.title, g.players, g.dealer, g.options, g.edit_key_hash, g.created, g.updated, g.version,"
-    " g.language, d.input, coalesce(d.version, 0)"
+    " g.language, d.input, coalesce(d.version, 0), (SELECT version FROM live_versions WHERE scope = 'epoch')"
 )
 
 
@@ -92,7 +95,7 @@ def get_game(db, game_id: str) -> GameRecord | None:
     ).fetchone()
     if row is None:
         return None
-    id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language, deal, dv = row
+    id, variant, title, players, dealer, options, edit_key_hash, created, updated, version, language, deal, *rest = row
     return GameRecord(
         id,
         variant,
@@ -106,7 +109,7 @@ def get_game(db, game_id: str) -> GameRecord | None:
         version,
         language,
         None if deal is None else json.loads(deal),
-        dv,
+        *rest,  # the deal's version, the epoch
     )
 
 
@@ -193,6 +196,25 @@ def list_games(db, ids: list[str]) -> list[GameRecord]:
         for r in db.query(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY created DESC", ids)
     ]
     return [g for g in found if g]
+
+
+def set_game_options(db, game_id: str, options: dict) -> None:
+    """Replace a game's options (its card, applied by the club): its version and `updated` go on, as a hand's change
+    moves them, so every kept scored game and watching phone replays it."""
+    db.execute(
+        "UPDATE games SET options = ?, version = version + 1, updated = ? WHERE id = ?",
+        [dumped(options), now(db), game_id],
+    )
+
+
+def card_since(db, game_id: str) -> str:
+    """When the game got the card it plays: its last card change (edit log action `card`), else its start."""
+    row = db.execute(
+        "SELECT coalesce((SELECT max(at) FROM edits WHERE game_id = ? AND action = 'card'), created) FROM games"
+        " WHERE id = ?",
+        [game_id, game_id],
+    ).fetchone()
+    return row[0] if row else ""
 
 
 def log_edit(

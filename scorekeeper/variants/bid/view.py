@@ -181,5 +181,5 @@ def csv_columns(table, side_names) -> list:
         shared.field("passed", table.players),
         shared.field("bidder", table.players, seat=True),
         shared.field("bid", table.players),
-        shared.field("direction", table.players),
+        shared.field("direction", table.players, label=_l("direction"), words=direction_name),
     ] + shared.per_side("tricks", side_names)

@@ -177,7 +177,7 @@ def csv_columns(table, side_names) -> list:
     if _honours_counted(table.options):
         columns += shared.per_side("honours", side_names)
     columns += [
-        ("revoke", lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),
-        ("revoke penalty", lambda inp: inp["revoke"]["penalty"] if inp.get("revoke") else ""),
+        (_("revoke"), lambda inp: side_names[inp["revoke"]["side"]] if inp.get("revoke") else ""),
+        (_("revoke penalty"), lambda inp: inp["revoke"]["penalty"] if inp.get("revoke") else ""),
     ]
     return columns

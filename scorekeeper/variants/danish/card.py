@@ -20,10 +20,10 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.messages import Msg, OptionError, message_of
-from scorekeeper.core.numbers import NumberError
+from scorekeeper.core.numbers import DENOMINATOR_MAX, NumberError
+from scorekeeper.variants.danish import card_fields, rules
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import house as model
-from scorekeeper.variants.danish import rules
 from scorekeeper.variants.danish.card_fields import (
     COLUMNS,
     LEVELS,
@@ -92,8 +92,11 @@ class CardEditor:
         return MARK in formdata
 
     def acts(self, formdata) -> bool:
-        """A preset to fill in or a card to import: the page shows the fields and saves nothing."""
-        return self.posted(formdata) and bool(formdata.get(FILL) or formdata.get(IMPORT))
+        """A preset to fill in, a card to import, the matrix's squares filled, emptied or read from a paste: the page shows
+        the fields and saves nothing."""
+        return self.posted(formdata) and bool(
+            formdata.get(FILL) or formdata.get(IMPORT) or formdata.get(card_fields.SQUARES)
+        )
 
     def blank(self, options: Mapping[str, Any], notice: str | None = None) -> State:
         """The fields of a rule set (resolved options, as a game or club keeps them)."""
@@ -121,9 +124,10 @@ class CardEditor:
         if box.strip() and " ".join(box.split()) != " ".join(shown.split()):
             return self.from_box(box, texts)
         house, names, errors = house_of(texts)
+        notice = card_fields.squares_notice(texts)  # the squares filled from the rule or a paste, or emptied
         if house is None:
-            return State(texts, errors, box=box or shown)
-        return State(texts, options=options_of(house, names), box=box_text(house))
+            return State(texts, errors, box=box or shown, notice=notice)
+        return State(texts, options=options_of(house, names), box=box_text(house), notice=notice)
 
     def from_box(self, box: str, texts: dict[str, str]) -> State:
         """The data box was changed: what it gives goes over the fields' card, and the fields show the result."""
@@ -141,13 +145,19 @@ class CardEditor:
             return State(
                 texts, {BOX: Msg("the card as data could not be read: check its brackets and quotes")}, box=box
             )
-        fields_house, _names, _errors = house_of(texts)
+        fields_house, names, _errors = house_of(texts)
         house = model.check_house(model.merged(fields_house or rules.build_house({}), given))
         try:
             model.check_playable(house)
         except OptionError as exc:
             return State(texts, {BOX: message_of(exc)}, box=box)
-        state = State(texts_of(house), options=options_of(house), box=box_text(house))
+        try:
+            model.points_denominator(house, DENOMINATOR_MAX)
+        except OptionError as exc:
+            where = path_words(exc.path)
+            return State(texts, {BOX: Msg("%(where)s: %(message)s", where=where, message=message_of(exc))}, box=box)
+        words = names or None  # the club's words typed in the fields stay: the box holds the house only
+        state = State(texts_of(house, words), options=options_of(house, words), box=box_text(house))
         state.notice = _("The fields now show what the card as data holds. Nothing is saved yet.")
         return state
 
@@ -168,16 +178,17 @@ class CardEditor:
                 raise cards.NotACard("no house")
             house = model.check_house(model.merged(rules.build_house({}), model.check_house(given)))
             model.check_playable(house)
+            model.points_denominator(house, DENOMINATOR_MAX)
         except (UnicodeDecodeError, cards.NotACard):
             return State(texts, {FILE: wrong})
         except (JSONRefused, OptionError) as exc:
             return State(texts, {FILE: Msg("%(reason)s: %(detail)s", reason=wrong, detail=message_of(exc))})
         notice = _("The card “%(name)s” is in the fields. Nothing is saved yet.", name=card["name"] or "?")
-        names = card["options"].get("card_names")
-        try:
-            names = danish_grid.check_names(names)
-        except ValueError:
-            names = None
+        try:  # the club's words come whole or the file is refused: never dropped without a word
+            names = danish_grid.check_names(card["options"].get("card_names"))
+        except ValueError as exc:
+            detail = Msg("%(where)s: %(message)s", where="card_names", message=message_of(exc))
+            return State(texts, {FILE: Msg("%(reason)s: %(detail)s", reason=wrong, detail=detail)})
         state = self.blank({"house": house, "card_names": names}, notice)
         state.more = {k: v for k, v in card["options"].items() if k not in self.covers}
         state.more["evening"] = card["evening"]
@@ -335,7 +346,7 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
     count = count_of(texts.get(name("columns"), ""), 1, COLUMNS, 1)
     low = count_of(texts.get(name("low"), ""), 7, 13, 7)
     high = count_of(texts.get(name("high"), ""), low, 13, 13)
-    columns = []
+    columns: list[dict[str, Any]] = []
     for i in range(COLUMNS):
         ticked = [s for s in model.SUFFIX_NAMES if texts.get(name("col", i, s))]
         heading = _cell(texts, errors, name("col", i, "heading"), label=_("Heading of column %(n)d", n=i + 1))
@@ -352,7 +363,7 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
                 ],
             }
         )
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "n": n,
             "hidden": not low <= n <= high,
@@ -363,7 +374,7 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
         }
         for n in LEVELS
     ]
-    sol = []
+    sol: list[dict[str, Any]] = []
     for bid in model.SOL_BIDS:
         own = _cell(texts, errors, name("sol", bid, "name"), label=_("The club's name for it")) | {"kind": "text"}
         sol.append(
@@ -378,7 +389,7 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
                 ),
             }
         )
-    slam = [
+    slam: list[dict[str, Any]] = [
         {
             "tricks": t,
             "cells": [_cell(texts, errors, name("slam", key, t), label=SLAM_WORDS[key]) for key in model.SLAM_KEYS],
@@ -389,6 +400,9 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
     known |= {c["name"] for col in columns for c in col["suffixes"]} | {col["heading"]["name"] for col in columns}
     known |= {c["name"] for row in sol for c in row["cells"]} | {row["max_tricks"]["name"] for row in sol}
     known |= {row["name"]["name"] for row in sol}
+    matrix = card_fields.matrix_view(texts, errors, method=method)
+    sol_gaa_med = card_fields.sol_gaa_med_view(texts, errors)
+    known |= matrix["names"] | {c["name"] for c in sol_gaa_med.values()}
     known |= {name("selvmakker", "factor"), name("selvmakker", "rounding"), name("rounding"), name("gaa_med")}
     general = [
         f"{k.removeprefix(SENT)}: {translate(m)}" if k.startswith(SENT) else translate(m)
@@ -414,8 +428,9 @@ def card_view(state: State, *, tariff=None, preview_url="", method="post", reado
         "made_choices": [(k, str(v)) for k, v in MADE_WORDS.items()],
         "lost_choices": [(k, str(v)) for k, v in LOST_WORDS.items()],
         "per_trick_choices": [(k, str(v)) for k, v in PER_TRICK_WORDS.items()],
-        "cells_name": name("cells"),
-        "cells_kept": texts.get(name("cells"), ""),
+        "matrix": matrix,
+        "sol_gaa_med": sol_gaa_med,
+        "sol_own": card_fields.SOL_OWN,
         "sol": sol,
         "slam": slam,
         "slam_open": any(c["value"] or c["error"] for row in slam for c in row["cells"]),

@@ -193,8 +193,8 @@ def check_house(value: Any, path: str = "") -> dict[str, Any]:
             out["overrides"][f"{n}/{s}"] = _fields(v, _join(p, k), LEVEL_FIELDS, {"short": 0}, MONEY_MAX)
     if "cells" in given:
         p = _join(path, "cells")
-        out["cells"] = {
-            _cell_key(k, _join(p, k)): whole(v, _join(p, k), 0, MONEY_MAX)
+        out["cells"] = {  # a square's size, written as any number of the house (a matrix card's ¾ and 1¼ too)
+            _cell_key(k, _join(p, k)): shown(number(v, _join(p, k), MONEY_MAX))
             for k, v in _object(given["cells"], p).items()
         }
     if "slam" in given:
@@ -220,23 +220,48 @@ def check_house(value: Any, path: str = "") -> dict[str, Any]:
         out["sol"] = {}
         for k, v in _object(given["sol"], p, SOL_BIDS).items():
             q = _join(p, k)
-            entry = _object(v, q, SOL_FIELDS)
+            entry = _object(v, q, SOL_FIELDS + ("gaa_med",))
             if "max_tricks" not in entry:
                 raise OptionError(Msg("is missing"), _join(q, "max_tricks"))
             out["sol"][k] = {"max_tricks": whole(entry["max_tricks"], _join(q, "max_tricks"), 0, 13)}
             out["sol"][k].update(
                 _fields(
-                    {f: x for f, x in entry.items() if f != "max_tricks"},
+                    {f: x for f, x in entry.items() if f not in ("max_tricks", "gaa_med")},
                     q,
                     SOL_FIELDS[1:],
                     {"won_per_under": 0, "lost_per_over": 0},
                     MONEY_MAX,
                 )
             )
+            if "gaa_med" in entry:  # this bid's own rule (null: never played along); left out, the house's
+                own = entry["gaa_med"]
+                out["sol"][k]["gaa_med"] = None if own is None else _gaa_med(own, _join(q, "gaa_med"))
     if "gaa_med" in given:
         value = given["gaa_med"]
-        out["gaa_med"] = None if value is None else _choice(value, _join(path, "gaa_med"), GAA_MED)
+        out["gaa_med"] = None if value is None else _gaa_med(value, _join(path, "gaa_med"))
     return out
+
+
+def _gaa_med(value: Any, path: str) -> str:
+    if not isinstance(value, str) or value not in GAA_MED:
+        raise OptionError(Msg("must be one of %(choices)s, or null", choices=", ".join(GAA_MED)), path)
+    return value
+
+
+HOUSE_RULE = "house"  # own_gaa_med's answer for a sol bid without a rule of its own: it follows the house's
+
+
+def own_gaa_med(house: Mapping[str, Any], bid: str) -> str | None:
+    """A sol bid's own gå med rule as a (normalised) house holds it, `house["sol"][bid]["gaa_med"]`: one of GAA_MED,
+    None (never played along), or HOUSE_RULE when the entry has no "gaa_med" key (the house's `gaa_med` holds)."""
+    entry = (house.get("sol") or {}).get(bid) or {}
+    return entry.get("gaa_med", HOUSE_RULE)
+
+
+def sol_gaa_med(house: Mapping[str, Any], bid: str) -> str | None:
+    """The gå med rule a sol bid is played by (RULES.md "Gå med"): its own where it has one, else the house's."""
+    own = own_gaa_med(house, bid)
+    return house.get("gaa_med") if own == HOUSE_RULE else own
 
 
 def check_playable(house: Mapping[str, Any]) -> None:
@@ -250,6 +275,69 @@ def check_playable(house: Mapping[str, Any]) -> None:
         raise OptionError(
             Msg("no bid can be made with this tariff: play at least one suffix (plain, vip …)"), "suffixes"
         )
+
+
+POOL_SHARES = 6  # a winners' pool shares among 1, 2 or 3 players: exact shares are sixths of what the sols give
+
+
+def _numbers(house: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
+    """Every number of a complete house that a point can be a multiple of, as (group, path, number), in the card's
+    order (bids low to high, suffixes and sol bids as the ladder has them): the values (levels, overrides, sol bids),
+    the suffixes' factors, the slam's extra tricks, the slam's factors, the selvmakker factor."""
+    out: list[tuple[str, str, Any]] = []
+    levels, overrides, sol, suffixes = house["levels"], house["overrides"], house["sol"], house["suffixes"]
+    for n in (n for n in LEVELS if n in levels):
+        out += [("values", f"levels.{n}.{f}", levels[n][f]) for f in LEVEL_FIELDS]
+    bids = [f"{n}/{s}" for n in LEVELS for s in SUFFIX_NAMES]
+    for key in sorted(overrides, key=lambda key: bids.index(key) if key in bids else len(bids)):
+        out += [("values", f"overrides.{key}.{f}", overrides[key][f]) for f in LEVEL_FIELDS]
+    for bid in (bid for bid in SOL_BIDS if bid in sol):
+        out += [("values", f"sol.{bid}.{f}", sol[bid][f]) for f in SOL_FIELDS[1:]]
+    for suffix in (s for s in SUFFIX_NAMES if s in suffixes):
+        out += [("suffixes", f"suffixes.{suffix}.{f}", suffixes[suffix][f]) for f in ("base", "trick")]
+    for key in SLAM_KEYS:
+        group = "extra" if key == "made_extra" else "factors"
+        entries = house["slam"].get(key, {})
+        out += [(group, f"slam.{key}.{t}", entries[t]) for t in sorted(entries, key=int)]
+    out.append(("selvmakker", "selvmakker.factor", house["selvmakker"]["factor"]))
+    for key in sorted(house.get("cells") or {}, key=_cell_order):  # a square's own size is never rounded
+        out.append(("cells", f"cells.{key}", house["cells"][key]))
+    return out
+
+
+def _cell_order(key: str) -> tuple[int, int, int]:
+    n, suffix, step = key.split("/")
+    return int(n), SUFFIX_NAMES.index(suffix) if suffix in SUFFIX_NAMES else len(SUFFIX_NAMES), int(step)
+
+
+def points_denominator(house: Mapping[str, Any], bound: int | None = None) -> int:
+    """D: every point a complete, normalised house can score, and so every total, is a whole number of 1/D.
+
+    Under `rounding: none` a point is a whole multiple of X, Q, V or a winners' pool's share, and X = (made × base +
+    over × trick × (k + extra)) × factor (an override's made and over, a lost bid's lost and short alike), V = won +
+    won_per_under × k, Q = selvmakker factor × X, a share a sum of V over 1, 2 or 3: so D is POOL_SHARES × the least
+    common multiple of the values' denominators × that of the suffixes' factors × that of the slam's extra tricks ×
+    that of its factors × the selvmakker factor's × that of the squares of their own (`cells`, never rounded, so
+    counted under any rounding). Under another rounding X, V and the shares are whole and D is the
+    selvmakker factor's denominator when its own rounding is `none`, else 1. With `bound`, an OptionError names the
+    number at which D first passes it."""
+    exact, share = house["rounding"] == "none", house["selvmakker"]["rounding"] == "none"
+    groups = {"values": 1, "suffixes": 1, "extra": 1, "factors": 1, "selvmakker": 1, "cells": 1}
+    pool = POOL_SHARES if exact else 1
+    for group, path, value in _numbers(house):
+        if not (exact or (share and group == "selvmakker") or group == "cells"):
+            continue
+        groups[group] = math.lcm(groups[group], kept(value).denominator)
+        if bound is not None and pool * math.prod(groups.values()) > bound:
+            raise OptionError(
+                Msg(
+                    "with the house's other fractions this number makes points finer than 1/%(max)d, more than a game "
+                    "keeps exactly: use simpler fractions (halves, thirds, quarters …) or round the points",
+                    max=bound,
+                ),
+                path,
+            )
+    return pool * math.prod(groups.values())
 
 
 def merged(base: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
@@ -305,6 +393,7 @@ class Sol:
     lost: Fraction
     won_per_under: Fraction
     lost_per_over: Fraction
+    gaa_med: str | None = None  # the rule this bid is played along by: its own, else the house's (sol_gaa_med)
 
 
 @dataclass(frozen=True)
@@ -314,7 +403,7 @@ class House:
     levels: dict[int, Level]
     suffixes: dict[str, tuple[Fraction, Fraction]]
     overrides: dict[tuple[int, str], Level]
-    cells: dict[str, int]
+    cells: dict[str, int | Fraction]  # a square's size, exact
     made_factor: dict[int, Fraction]
     lost_factor: dict[int, Fraction]
     made_extra: dict[int, Fraction]
@@ -333,17 +422,44 @@ class House:
         level, (base, trick) = self.levels[n], self.suffixes[suffix]
         return Level(level.made * base, level.over * trick, level.lost * base, level.short * trick)
 
-    def trick_value(self, n: int, suffix: str, tricks: int) -> int | Fraction:
-        """X: what bidder and partner each receive (negative: pay) for a trick bid of n with `tricks` tricks."""
+    def cell_key(self, n: int, suffix: str, tricks: int) -> str:
+        """The key of the square of a bid of n with `tricks` tricks: made with d over, or lost by d."""
+        return f"{n}/{suffix}/+{tricks - n}" if tricks >= n else f"{n}/{suffix}/-{n - tricks}"
+
+    def rule_value(self, n: int, suffix: str, tricks: int) -> int | Fraction:
+        """X as the card's rule gives it (levels, suffixes, overrides, slam, rounding), before any square of its own."""
         lv = self.level(n, suffix)
         if tricks >= n:
             extra = self.made_extra.get(tricks, Fraction(0))
             value = (lv.made + lv.over * (tricks - n + extra)) * self.made_factor.get(tricks, Fraction(1))
-            cell = self.cells.get(f"{n}/{suffix}/+{tricks - n}")
-            return cell if cell is not None else rounded(value, self.rounding)
-        value = -(lv.lost + lv.short * (n - tricks)) * self.lost_factor.get(tricks, Fraction(1))
-        cell = self.cells.get(f"{n}/{suffix}/-{n - tricks}")
-        return -cell if cell is not None else rounded(value, self.rounding)
+        else:
+            value = -(lv.lost + lv.short * (n - tricks)) * self.lost_factor.get(tricks, Fraction(1))
+        return rounded(value, self.rounding)
+
+    def trick_value(self, n: int, suffix: str, tricks: int) -> int | Fraction:
+        """X: what bidder and partner each receive (negative: pay) for a trick bid of n with `tricks` tricks."""
+        cell = self.cells.get(self.cell_key(n, suffix, tricks))
+        if cell is None:
+            return self.rule_value(n, suffix, tricks)
+        return exact(cell if tricks >= n else -cell)
+
+    def own_squares(self, n: int, suffix: str) -> set[int]:
+        """The numbers of tricks at which a bid of n has a square of its own that differs from what the rule gives."""
+        return {
+            t
+            for t in range(14)
+            if self.cell_key(n, suffix, t) in self.cells
+            and self.trick_value(n, suffix, t) != self.rule_value(n, suffix, t)
+        }
+
+    def gaa_med_of(self, bid: str) -> str | None:
+        """The gå med rule of a sol bid: its own, else the house's; None: it is played alone."""
+        return self.sol[bid].gaa_med
+
+    @property
+    def any_gaa_med(self) -> bool:
+        """Whether some sol bid of the house may be played along."""
+        return any(sol.gaa_med for sol in self.sol.values())
 
     def selvmakker(self, value: int | Fraction) -> int | Fraction:
         """Q: what each of the other three pays a selvmakker (the bidder receives 3Q)."""
@@ -373,14 +489,24 @@ def _parse(text: str) -> House:
         levels={int(k): _level(v) for k, v in h["levels"].items()},
         suffixes={k: (kept(v["base"]), kept(v["trick"])) for k, v in h["suffixes"].items()},
         overrides={(int(k.split("/")[0]), k.split("/")[1]): _level(v) for k, v in h["overrides"].items()},
-        cells=dict(h["cells"]),
+        cells={k: kept(v) for k, v in h["cells"].items()},
         made_factor=_fractions(slam.get("made_factor", {})),
         lost_factor=_fractions(slam.get("lost_factor", {})),
         made_extra=_fractions(slam.get("made_extra", {})),
         rounding=h["rounding"],
         selv_factor=kept(h["selvmakker"]["factor"]),
         selv_rounding=h["selvmakker"]["rounding"],
-        sol={k: Sol(v["max_tricks"], *(kept(v[f]) for f in SOL_FIELDS[1:])) for k, v in h["sol"].items()},
+        sol={
+            k: Sol(
+                v["max_tricks"],
+                kept(v["won"]),
+                kept(v["lost"]),
+                kept(v["won_per_under"]),
+                kept(v["lost_per_over"]),
+                sol_gaa_med(h, k),
+            )
+            for k, v in h["sol"].items()
+        },
         gaa_med=h["gaa_med"],
     )
 
@@ -397,11 +523,13 @@ def sol_points(
     house: House, bid: str, players: list[tuple[int, int]], playing: list[int], n: int
 ) -> list[int | Fraction]:
     """Points per seat for a sol hand: `players` are (seat, tricks) of everyone playing the sol (the bidder first),
-    `playing` the seats dealt in; by the house's gå med rule (RULES.md; under `none` the pool's shares are exact)."""
+    `playing` the seats dealt in; by the bid's gå med rule, its own or the house's (RULES.md; under `none` the pool's
+    shares are exact)."""
     points: list[int | Fraction] = [0] * n
     values = [(s, *house.sol_value(bid, t)) for s, t in players]
     sol_seats = {s for s, _t in players}
-    if house.gaa_med == "winners_pool":
+    rule = house.gaa_med_of(bid)
+    if rule == "winners_pool":
         won = [(s, v) for s, v, made in values if made]
         others = (
             [s for s in playing if s not in {s for s, _v in won}] if won else [s for s in playing if s not in sol_seats]
@@ -421,7 +549,7 @@ def sol_points(
         return [exact(p) for p in points]
     for s, v, made in values:
         signed = v if made else -v
-        payers = [o for o in playing if o != s and (house.gaa_med != "vs_non_participants" or o not in sol_seats)]
+        payers = [o for o in playing if o != s and (rule != "vs_non_participants" or o not in sol_seats)]
         for o in payers:
             points[o] -= signed
         points[s] += signed * len(payers)

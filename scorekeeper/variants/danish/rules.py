@@ -9,7 +9,7 @@ from typing import Any, TypeGuard
 from scorekeeper.core.fields import is_int, passed_out, require_fields, seat
 from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
 from scorekeeper.core.messages import InputError, Msg, OptionError
-from scorekeeper.core.numbers import exact
+from scorekeeper.core.numbers import DENOMINATOR_MAX, exact
 from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import house as model
@@ -235,6 +235,17 @@ def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict
     return options, {}
 
 
+def check_options(table: TableContext) -> dict[str, str]:
+    """A new game's, club's or card's house keeps its exact points small (docs/operations.md "Input bounds"): its points'
+    denominator at most DENOMINATOR_MAX. Not asked of a stored game's options: a house stored before the bound scores
+    as it did."""
+    try:
+        model.points_denominator(table.options["house"], DENOMINATOR_MAX)
+    except OptionError as exc:
+        return {f"options.house.{exc.path}": exc.args[0]}
+    return {}
+
+
 def house_dict(options: Mapping[str, Any]) -> Mapping[str, Any]:
     """The complete house of a rule set as data: the one it keeps, or (for options stored before `house` existed, or
     a preset's shorthands) the one they build."""
@@ -295,10 +306,23 @@ def bid_value(inp, options) -> tuple[int | Fraction, bool]:
     return (-value if value < 0 else value), tricks >= bid
 
 
-def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: list[int], n: int, errors: dict):
-    """The other players of a sol (gå med): [{"seat", "tricks"}, …]."""
-    if house.gaa_med is None:
+def _no_gaa_med(house: House, bid: str, errors: dict) -> bool:
+    """A sol bid nobody may play along (its own rule null, or none of its own and the house's null): said by `with`."""
+    if house.gaa_med_of(bid) is not None:
+        return False
+    if house.any_gaa_med:
+        errors["with"] = Msg(
+            "this card does not let others play the same %(bid)s (its gaa_med is null): leave it out",
+            bid=SOLO_NAMES[bid],
+        )
+    else:
         errors["with"] = Msg("this house does not let others play the same sol (gaa_med is null): leave it out")
+    return True
+
+
+def _check_with(value: Any, house: House, bid: str, bidder: Any, tricks: Any, playing: list[int], n: int, errors: dict):
+    """The other players of a sol (gå med): [{"seat", "tricks"}, …], by the bid's own rule or the house's."""
+    if _no_gaa_med(house, bid, errors):
         return None
     if not isinstance(value, list) or not value:
         errors["with"] = Msg('must be a list of {"seat": s, "tricks": t} for each other player of the sol')
@@ -326,7 +350,7 @@ def _check_with(value: Any, house: House, bidder: Any, tricks: Any, playing: lis
         out.append({"seat": s, "tricks": t})
     if not errors and is_int(tricks) and tricks + sum(int(e["tricks"] or 0) for e in out) > 13:
         errors["with"] = Msg("the sol players took more than 13 tricks together")
-    if not errors and house.gaa_med == "winners_pool" and len(seats) >= len(playing):
+    if not errors and house.gaa_med_of(bid) == "winners_pool" and len(seats) >= len(playing):
         errors["with"] = Msg(
             "in the winners' pool someone must play against the sol: at most %(n)d players", n=len(playing) - 1
         )
@@ -348,10 +372,9 @@ def _iron_hand(data: dict, ctx: HandContext) -> dict[str, Any]:
     return {"iron_hand": asker}
 
 
-def _check_joined(value: Any, house: House, bidder: Any, playing: list[int], n: int, errors: dict):
+def _check_joined(value: Any, house: House, bid: str, bidder: Any, playing: list[int], n: int, errors: dict):
     """The other players of a sol entered before the play: [{"seat": s}, …], their tricks to come."""
-    if house.gaa_med is None:
-        errors["with"] = Msg("this house does not let others play the same sol (gaa_med is null): leave it out")
+    if _no_gaa_med(house, bid, errors):
         return None
     if not isinstance(value, list) or not value:
         errors["with"] = Msg('must be a list of {"seat": s} for each other player of the sol')
@@ -377,7 +400,7 @@ def _check_joined(value: Any, house: House, bidder: Any, playing: list[int], n: 
             return None
         seats.add(s)
         out.append({"seat": s})
-    if house.gaa_med == "winners_pool" and len(seats) >= len(playing):
+    if house.gaa_med_of(bid) == "winners_pool" and len(seats) >= len(playing):
         errors["with"] = Msg(
             "in the winners' pool someone must play against the sol: at most %(n)d players", n=len(playing) - 1
         )
@@ -424,15 +447,16 @@ def _contract(data: dict, ctx: HandContext, errors: dict, played: bool) -> dict[
             errors["ace"] = Msg("a %(bid)s calls no ace: leave it out", bid=SOLO_NAMES[bid])
         if data.get("with") is not None:
             if played:
-                joined = _check_with(data["with"], house, bidder, data.get("tricks"), playing, n, errors)
+                joined = _check_with(data["with"], house, bid, bidder, data.get("tricks"), playing, n, errors)
             else:
-                joined = _check_joined(data["with"], house, bidder, playing, n, errors)
+                joined = _check_joined(data["with"], house, bid, bidder, playing, n, errors)
             if joined:
                 out["with"] = joined
     elif bid is not None:
         if data.get("with") is not None:
             errors["with"] = Msg("only a sol bid can be played by several (gå med): leave it out")
-        suffix = data.get("suffix", "plain") or "plain"
+        suffix = data.get("suffix")
+        suffix = "plain" if suffix is None else suffix  # left out (or null): plain, as API.md says; "" is no suffix
         if suffix not in SUFFIXES + EXTRA_SUFFIXES or suffix not in house.suffixes:
             errors["suffix"] = Msg(
                 "must be one of %(choices)s",
@@ -569,7 +593,7 @@ def tariff_matrix(options) -> dict:
     partner each receive (made) or pay (negative, lost). `rows` holds (bid, suffix, the 14 values) for every bid of
     the house's ladder. `sol` maps each sol bid to (V made with max_tricks, V lost with one trick more); `sol_rows`
     holds (sol bid, 14 values of V: positive made, negative lost). `selvmakker` maps each X to Q where the factor is
-    not 1.
+    not 1. `gaa_med` is the house's gå med rule, `sol_gaa_med` each sol bid's (its own, else the house's).
     """
     house = house_of(options)
     rows = [
@@ -595,4 +619,5 @@ def tariff_matrix(options) -> dict:
         },
         "sol_rows": sol_rows,
         "gaa_med": house.gaa_med,
+        "sol_gaa_med": {bid: house.gaa_med_of(bid) for bid in SOLO_BIDS if bid in house.sol},
     }

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField
 from wtforms.fields import SelectChoice
@@ -9,11 +13,11 @@ from wtforms.fields import SelectChoice
 from scorekeeper.core.game import SUITS, TRUMPS
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
-from scorekeeper.variants import view_defaults as defaults
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import rules
 from scorekeeper.variants.danish.card import ROUNDING_WORDS, CardEditor, column_heading
+from scorekeeper.variants.danish.card_fields import club_bid_label
 from scorekeeper.variants.danish.words import GAA_MED_LABELS, PRESET_LABELS, bid_name, solo_name, suffix_name
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
@@ -150,20 +154,22 @@ class HandForm(BaseHandForm):
 
 def bid_rows(options=None) -> list[list]:
     """The core's ladder (of the game's house) as rows of buttons: a row per number of tricks, its sol bid (or a gap)
-    after the plain bid."""
+    after the plain bid; each bid in the club's words where its card names it ("7 3 vip"), a long sol name with a place
+    to break ("Bord-lægger" on a phone's narrow button, never cut)."""
     rows: list[list] = []
     last = None
+    names = (options or {}).get("card_names")
     for bid, suffix in rules.ladder(rules.house_of(options) if options is not None else None):
         number = rules.SOLO_AFTER[bid] if suffix is None else bid
         if number != last:
             rows.append([None, None])
             last = number
         if suffix is None:
-            rows[-1][1] = SelectChoice(bid, solo_name(bid, options).replace("bordlægger", "bord\u00adlægger"))
+            rows[-1][1] = SelectChoice(bid, re.sub(r"(?i)(bord)(lægger)", "\\1\u00ad\\2", solo_name(bid, options)))
         elif suffix == "plain":
             rows[-1][0] = SelectChoice(str(bid), str(bid))
         else:
-            rows[-1].append(SelectChoice(f"{bid}-{suffix}", f"{bid} {suffix_name(suffix)}"))
+            rows[-1].append(SelectChoice(f"{bid}-{suffix}", club_bid_label(bid, suffix, names)))
     return rows
 
 
@@ -191,13 +197,13 @@ def buttons(form, ctx, side_names) -> dict:
             }
             for i in playing
         ]
-        if house.gaa_med
+        if house.any_gaa_med
         else [],
         # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
         "name_cols": 4 if max(len(w) for i in playing for w in players[i].replace("-", " ").split()) <= 11 else 2,
         "bid_rows": rows,
         "sitting_out": players[out] if out is not None else None,
-        "hidden": set() if house.gaa_med else {"joined"},  # no gå med boxes: their errors at the top
+        "hidden": set() if house.any_gaa_med else {"joined"},  # no gå med boxes: their errors at the top
     }
 
 
@@ -279,10 +285,12 @@ def hand_words(inp, ctx) -> str:
 
 
 def outcome(inp, points, ctx) -> str | None:
-    """Made or lost for the bidder; none for a gå med hand, whose words say each sol player's result."""
+    """Made or lost for the bidder by the tricks, whatever the bid is worth (a made bid of a card that pays 0 for it is
+    made, never "lost"); none for a gå med hand, whose words say each sol player's result."""
     if inp.get("with"):
         return None
-    return defaults.outcome(inp, points, ctx)
+    result = rules.bid_result(inp, ctx)
+    return None if result is None else "made" if result.made else "lost"
 
 
 def minus(value) -> str:
@@ -295,6 +303,14 @@ def _values(pairs, all_levels: bool) -> str:
     return ", ".join(text if all_levels else f"{n}: {text}" for n, text in pairs)
 
 
+def _own_values(pairs, all_levels: bool, own: set[int], own_words: str) -> str:
+    """Values per bid where some bids' squares are their own: "own values (in the table)" when every bid's are, else
+    each bid by its number ("7: 10, 8: own values (in the table), 9: 40")."""
+    if own and own >= {n for n, _text in pairs}:
+        return own_words
+    return _values(pairs, all_levels and not own)
+
+
 def house_rules(table) -> list[tuple[str, str]]:
     """The rules in words, every number drawn from the house that scores (never from the shorthands): what a plain
     bid made and lost by one trick gives (the points `bid_value` gives), the tricks over and short, the suffixes, the
@@ -305,24 +321,35 @@ def house_rules(table) -> list[tuple[str, str]]:
     every = levels == list(range(7, 14))
     preset = rules.preset_of_house(rules.house_dict(o))
     lines = [(_("Tariff"), str(PRESET_LABELS[preset]) if preset else _("own card"))]
+    # A bid whose squares of their own differ from the rule (a matrix card): no rule is said for its tricks over or
+    # short, only that its squares have their own values (the table shows them).
+    own_over: set[int] = set()
+    own_short: set[int] = set()
     if "plain" in house.suffixes:
         made = [(n, minus(abs(house.trick_value(n, "plain", n)))) for n in levels]
         lost = [(n, minus(abs(house.trick_value(n, "plain", n - 1)))) for n in levels]
         label = _("Plain bid made (points)")
+        level = {n: house.level(n, "plain") for n in levels}
+        for n in levels:
+            squares = house.own_squares(n, "plain")
+            own_over |= {n} if any(t >= n for t in squares) else set()
+            own_short |= {n} if any(t < n for t in squares) else set()
     else:
         made = [(n, minus(house.levels[n].made)) for n in levels]
         lost = [(n, minus(house.levels[n].lost)) for n in levels]
         label = _("Bid made (points, before the suffix)")
-    over = [(n, minus(house.levels[n].over)) for n in levels]
-    if over == made:
+        level = dict(house.levels)
+    own_words = _("own values (in the table)")
+    over = [(n, own_words if n in own_over else minus(level[n].over)) for n in levels]
+    if over == made and not own_over:
         lines.append((label, _("%(values)s; each trick over the same again", values=_values(made, every))))
     else:
         lines.append((label, _values(made, every)))
-        lines.append((_("Each trick over"), _values(over, every)))
+        lines.append((_("Each trick over"), _own_values(over, every, own_over, own_words)))
     lines.append((_("Lost by one trick"), _values(lost, every)))
-    if any(house.levels[n].short for n in levels):
-        short = [(n, minus(house.levels[n].short)) for n in levels]
-        lines.append((_("Each further trick short"), _values(short, every)))
+    if any(level[n].short for n in levels) or own_short:
+        short = [(n, own_words if n in own_short else minus(level[n].short)) for n in levels]
+        lines.append((_("Each further trick short"), _own_values(short, every, own_short, own_words)))
     order = rules.SUFFIXES + rules.EXTRA_SUFFIXES
     factors = {name: house.suffixes[name] for name in order if name in house.suffixes and name != "plain"}
     # A suffix with values of its own (a card in columns) is not its factor there: the table shows them.
@@ -333,7 +360,7 @@ def house_rules(table) -> list[tuple[str, str]]:
     }
     if (
         factors
-        and all(f == (2, 2) for f in factors.values())
+        and all(f == (Fraction(2), Fraction(2)) for f in factors.values())
         and set(factors) == set(rules.SUFFIXES[1:])
         and not any(own.values())
     ):
@@ -393,11 +420,31 @@ def house_rules(table) -> list[tuple[str, str]]:
             sol.append(f"{solo_name(bid, o)} {minus(won)}/{minus(lost_v)}")
     if sol:
         lines.append((_("Sol bids (made / lost)"), ", ".join(sol)))
-    if house.gaa_med:
-        lines.append((_("Gå med"), GAA_MED_LABELS[house.gaa_med]()))
+    gaa_med = gaa_med_words(house, o)
+    if gaa_med:
+        lines.append((_("Gå med"), gaa_med))
     if o.get("iron_hand"):
         lines.append((_("Jernhånd"), _("allowed: 0 for all, the deal passes on")))
     return lines
+
+
+def gaa_med_words(house, options) -> str:
+    """The card's gå med rule in words: the one rule when every sol bid plays by it, else each sol bid's ("sol: each
+    sol player settles with all three others; ren sol, bordlægger: … with those not playing sol; ren bordlægger:
+    played alone"); empty when no sol bid may be played along."""
+    rules_of = {bid: house.gaa_med_of(bid) for bid in rules.SOLO_BIDS if bid in house.sol}
+    if not any(rules_of.values()):
+        return ""
+    if len(set(rules_of.values())) == 1:
+        return GAA_MED_LABELS[next(iter(rules_of.values()))]()
+    groups: dict = {}
+    for bid, rule in rules_of.items():
+        groups.setdefault(rule, []).append(solo_name(bid, options))
+    parts = []
+    for rule, names in groups.items():
+        said = GAA_MED_LABELS[rule]() if rule else _("played alone, no gå med")
+        parts.append(f"{', '.join(names)}: {said}")
+    return "; ".join(parts)
 
 
 def tariff_words(tariff) -> dict:
@@ -411,7 +458,9 @@ def tariff_words(tariff) -> dict:
         note = (
             _("times the plain row: %(suffixes)s", suffixes=tariff["multiples"]) + "; " if tariff["multiples"] else ""
         ) + _("selvmakker: the bidder gets three times what each other pays")
-    if tariff["pool"]:
+    if tariff["pool"] == "some":  # some sol bids pool, some not: the rules in words say which
+        sol_head = [_("made"), _("lost")]
+    elif tariff["pool"]:
         sol_head = [_("made: the sol player's total"), _("lost: the sol player's total")]
     else:
         sol_head = [_("made: each of the others pays"), _("lost: the bidder pays each")]
@@ -426,7 +475,8 @@ def tariff_matrix(options) -> dict:
     matrix = rules.tariff_matrix(options)
     by_bid = {(bid, suffix): values for bid, suffix, values in matrix["rows"]}
     grid, _exact = danish_grid.grid_of(rules.house_dict(options), options.get("card_names"))
-    rows, by_column = [], {}
+    rows: list[tuple[str, Any]] = []
+    by_column: dict[int, dict[int, Any]] = {}
     for n in grid.levels:
         for i, column in enumerate(grid.columns):
             found = [(s, by_bid[(n, s)]) for s in column.suffixes if (n, s) in by_bid]
@@ -441,6 +491,7 @@ def tariff_matrix(options) -> dict:
             else:
                 rows += [(bid_name(n, s) if s != "plain" else f"{n} {_('plain')}", values) for s, values in found]
                 by_column.setdefault(i, {})[n] = None
+    made_from = {label: int(label.partition(" ")[0]) for label, _values in rows}  # made from its bid's tricks on
     # The short form a score sheet prints: a column that is, square by square, one whole multiple of the plain column
     # is said once as its factor (only then: never a factor the card does not have).
     base = next((i for i, c in enumerate(grid.columns) if c.suffixes == ("plain",)), None)
@@ -467,7 +518,9 @@ def tariff_matrix(options) -> dict:
         "standard_suffixes": [(set(s), f) for _h, f, s in multiples] == [(set(rules.SUFFIXES[1:]), 2)],
         "sol": [(solo_name(bid, options), made, lost) for bid, (made, lost) in matrix["sol"].items()],
         "sol_rows": [(solo_name(bid, options), values) for bid, values in matrix["sol_rows"]],
+        "made_from": made_from,
         "gaa_med": matrix["gaa_med"],
+        "sol_gaa_med": {solo_name(bid, options): rule for bid, rule in matrix["sol_gaa_med"].items()},
     }
 
 
@@ -485,9 +538,18 @@ def csv_columns(table, side_names) -> list:
     """The entered fields; `iron_hand` and `with` only where the table's rules allow them, so that a game without
     those club rules keeps the columns its spreadsheets were made for."""
     options = table.options
-    allowed = {"iron_hand": bool(options.get("iron_hand")), "with": bool((options.get("house") or {}).get("gaa_med"))}
+    allowed = {"iron_hand": bool(options.get("iron_hand")), "with": rules.house_of(options).any_gaa_med}
+    players = table.players
+    # Headed and written as the sheet says them (issue 44: "vip3", "hearts"): the club's names of its sol bids.
+    labels = {"suffix": _l("suffix"), "iron_hand": _l("jernhånd"), "with": _l("gå med"), "ace": _l("ace")}
+    cells = {
+        "bid": lambda bid: solo_name(bid, options) if rules.is_solo(bid) else bid,
+        "suffix": suffix_name,
+        "ace": words.suit,
+        "with": lambda joined: ", ".join(f"{players[e['seat']]} {e.get('tricks', '')}".strip() for e in joined),
+    }
     return [
-        shared.field(name, table.players, seat=name in ("bidder", "partner"))
+        shared.field(name, players, name in ("bidder", "partner", "iron_hand"), labels.get(name), cells.get(name))
         for name in rules.INPUT_FIELDS
         if allowed.get(name, True)
     ]

@@ -137,6 +137,8 @@ def blank_columns(table) -> list[tuple[str, str]]:
 
 
 def csv_columns(table, side_names) -> list:
-    return [shared.field("bid", table.players), shared.field("bidder", table.players, seat=True)] + shared.per_side(
-        "tricks", side_names
-    )
+    bids = {"grand": _("Grand"), "nullo": _("Nullo"), "pass": _("Pass")}  # as the sheet's hands begin
+    return [
+        shared.field("bid", table.players, words=lambda bid: bids.get(bid, bid)),
+        shared.field("bidder", table.players, seat=True),
+    ] + shared.per_side("tricks", side_names)

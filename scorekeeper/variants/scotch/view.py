@@ -152,7 +152,8 @@ def buttons(form, ctx, side_names) -> dict:
 
 def _held(inp) -> dict[int, str]:
     """Each side's honours in short ("J Q"), in one pass over the five."""
-    letters, held = _letters(), {}
+    letters = _letters()
+    held: dict[int, str] = {}
     for h in HONOURS:
         side = inp["honours"][h]
         if side is None:
@@ -291,7 +292,9 @@ def blank_columns(table) -> list[tuple[str, str]]:
 
 
 def csv_columns(table, side_names) -> list:
+    names = _honour_names()
+
     def honour(h):
-        return h, lambda inp: "" if inp["honours"][h] is None else side_names[inp["honours"][h]]
+        return names[h].lower(), lambda inp: "" if inp["honours"][h] is None else side_names[inp["honours"][h]]
 
     return shared.per_side("tricks", side_names) + [honour(h) for h in HONOURS]

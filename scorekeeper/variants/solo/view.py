@@ -167,4 +167,8 @@ def blank_columns(table) -> list[tuple[str, str]]:
 
 
 def csv_columns(table, side_names) -> list:
-    return [shared.field(name, table.players, seat=name in ("bidder", "partner")) for name in rules.INPUT_FIELDS]
+    names = {"bid": bid_name}  # the contract as the sheet names it
+    return [
+        shared.field(name, table.players, seat=name in ("bidder", "partner"), words=names.get(name))
+        for name in rules.INPUT_FIELDS
+    ]

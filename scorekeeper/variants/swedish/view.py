@@ -63,4 +63,5 @@ def blank_columns(table) -> list[tuple[str, str]]:
 
 
 def csv_columns(table, side_names) -> list:
-    return [shared.field("red", table.players, seat=True)] + shared.per_side("tricks", side_names)
+    red = shared.field("red", table.players, seat=True, label=_l("first red"))
+    return [red, *shared.per_side("tricks", side_names)]

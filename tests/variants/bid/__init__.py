@@ -68,6 +68,6 @@ def from_csv(row, game):
     return {
         "bidder": seat[row["bidder"]],
         "bid": int(row["bid"]),
-        "direction": row["direction"],
+        "direction": row["direction"].replace(" ", "_"),  # "no trump", as the sheet says it
         "tricks": [int(row[f"tricks {s}"]) for s in sides],
     }

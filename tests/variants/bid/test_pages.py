@@ -257,5 +257,5 @@ def test_print_blank_and_csv(client, api):
     for column in ("Bidder", "Bid", "Direction", "Books"):
         assert column in blank
     rows = list(csv.DictReader(io.StringIO(client.get(f"/g/{game['id']}/hands.csv").data.decode("utf-8-sig"))))
-    assert [r["direction"] for r in rows] == ["uptown", "no_trump", ""]
+    assert [r["direction"] for r in rows] == ["uptown", "no trump", ""]  # the sheet's words (issue 44)
     assert rows[1]["tricks Ben & Dan"] == "13" and rows[1]["points Ben & Dan"] == "24"  # 3 × 2 × 4

@@ -4,6 +4,8 @@ import random
 
 from hypothesis import strategies as st
 
+from variants import trump_code
+
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 GAME = {
     "options": {"honours": True, "rubber": True, "target": 7},  # no game of the rubber ends in these three
@@ -64,7 +66,7 @@ def from_csv(row, game):
         values = [row.get(f"{field} {s}") for s in sides]
         return [int(v) for v in values] if all(values) else None
 
-    out = {"tricks": per_side("tricks"), "trump": row["trump"]}
+    out = {"tricks": per_side("tricks"), "trump": trump_code(row["trump"])}
     if per_side("honours"):
         out["honours"] = per_side("honours")
     if row["revoke"]:

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.core import make_setup
 from scorekeeper.variants.danish import rules as danish
+from variants import trump_code
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 NAMES = ["Anna", "Bo", "Carl", "Dina", "Erik"]
@@ -146,10 +147,12 @@ def from_csv(row, game):
     seat = {name: i for i, name in enumerate(game["players"])}
     if row["passed"] == "yes":
         return {"passed": True}
-    bid = int(row["bid"]) if row["bid"].isdigit() else row["bid"]
+    # The CSV says a bid, its suffix and trump as the sheet does (issue 44): "ren sol", "vip 3", "♥".
+    bid = int(row["bid"]) if row["bid"].isdigit() else row["bid"].replace(" ", "_").replace("æ", "ae")
     out = {"bidder": seat[row["bidder"]], "bid": bid, "tricks": int(row["tricks"])}
     if isinstance(bid, int):
-        out.update(suffix=row["suffix"], trump=row["trump"], partner=seat[row["partner"]])
+        suffix = row["suffix"].replace(" ", "").replace("æ", "ae") or "plain"
+        out.update(suffix=suffix, trump=trump_code(row["trump"]), partner=seat[row["partner"]])
     return out
 
 
@@ -204,13 +207,17 @@ def houses(draw):
             for bid in draw(st.lists(st.sampled_from(SOLO_BIDS), min_size=1, max_size=4, unique=True))
         },
     }
+    for entry in house["sol"].values():  # a sol bid's own gå med rule (issue 44), or the house's
+        own = draw(st.sampled_from(["house", None, "independent", "vs_non_participants", "winners_pool"]))
+        if own != "house":
+            entry["gaa_med"] = own
     if draw(st.booleans()):
         n, s = draw(st.sampled_from(levels)), draw(st.sampled_from(suffixes))
         house["overrides"] = {f"{n}/{s}": draw(level)}
     if draw(st.booleans()):
         n, s = int(draw(st.sampled_from(levels))), draw(st.sampled_from(suffixes))
         step = draw(st.sampled_from([f"+{d}" for d in range(0, 14 - n)] + [f"-{d}" for d in range(1, n + 1)]))
-        house["cells"] = {f"{n}/{s}/{step}": draw(st.integers(0, 999))}
+        house["cells"] = {f"{n}/{s}/{step}": draw(st.one_of(st.integers(0, 999), AMOUNTS))}  # a square: ¾ too
     if draw(st.booleans()):
         house["slam"] = {
             "made_factor": {"13": draw(FACTORS)},
@@ -237,8 +244,9 @@ def house_hand(draw, setup, index):
     tricks_ = [b for b in bids if b[1] is not None]
     if (kind == "solo" and solos) or not tricks_:
         inp = {"bidder": bidder, "bid": draw(st.sampled_from(solos)), "tricks": draw(st.integers(0, 13))}
-        if house.gaa_med and draw(st.booleans()):
-            limit = len(playing) - (2 if house.gaa_med == "winners_pool" else 1)
+        rule = house.gaa_med_of(inp["bid"])
+        if rule and draw(st.booleans()):
+            limit = len(playing) - (2 if rule == "winners_pool" else 1)
             others = draw(st.lists(st.sampled_from([s for s in playing if s != bidder]), max_size=limit, unique=True))
             left = 13 - inp["tricks"]
             joined = []
@@ -276,3 +284,100 @@ def house_games(draw, max_hands=12):
     setup = make_setup("danish", NAMES[:n], draw(st.integers(0, n - 1)), options)
     inputs = [house_hand(draw, setup, i) for i in range(draw(st.integers(0, max_hands)))]
     return setup, inputs
+
+
+# ------------------------------------------------------------------ the largest card (issue 44: no square ever lost)
+
+# What a square may hold as the API takes it, in turn: whole, a fraction, a mixed number, a decimal, zero, large.
+SQUARE_WRITINGS = [7, "3/4", "1 1/4", 0.75, 0, "12.5", "999999/7", 250000, "2 2/3", "5/8"]
+LONG_NAME = "Ren bordlægger med tre vendte kort og stærke i sidste stik!!"  # 60 characters, the most a name may be
+
+
+def signed_matrix() -> dict[tuple[int, str, int], object]:
+    """The card as a matrix card prints it: a square per bid 7–13, suffix and tricks 0–13, what bidder and partner
+    each get (negative when lost), written in every way the API takes a number; 7 × 8 × 14 = 784 squares."""
+    out = {}
+    k = 0
+    for n in range(7, 14):
+        for s in ALL_SUFFIXES:
+            for t in range(14):
+                value = SQUARE_WRITINGS[k % len(SQUARE_WRITINGS)]
+                k += 1
+                out[(n, s, t)] = value if t >= n else ("-" + value if isinstance(value, str) else -value)
+    return out
+
+
+def cells_of(matrix) -> dict[str, object]:
+    """RULES.md's `cells` for a signed matrix: the key says made with d over or lost by d, the value its size."""
+    out = {}
+    for (n, s, t), value in matrix.items():
+        key = f"{n}/{s}/+{t - n}" if t >= n else f"{n}/{s}/-{n - t}"
+        out[key] = (
+            value[1:]
+            if isinstance(value, str) and value.startswith("-")
+            else abs(value)
+            if not isinstance(value, str)
+            else value
+        )
+    return out
+
+
+def largest_card() -> dict:
+    """A club's options with every part of the house the model has, filled: every level, every suffix, an override for
+    every bid and suffix, a square of its own for every one of the 784 (bid, suffix, tricks), slam factors for every
+    number of tricks, every sol bid with its own gå med rule, exact points, and the club's words at their longest."""
+    levels = {str(n): {"made": f"{n} 1/4", "over": "3/4", "lost": 2 * n, "short": f"{n}/3"} for n in range(7, 14)}
+    suffixes = {s: {"base": f"{i + 4}/4", "trick": 1.5 if i % 2 else "7/4"} for i, s in enumerate(ALL_SUFFIXES)}
+    overrides = {
+        f"{n}/{s}": {"made": n + i, "over": "1/2", "lost": f"{i} 1/2", "short": 0.25}
+        for n in range(7, 14)
+        for i, s in enumerate(ALL_SUFFIXES)
+    }
+    house = {
+        "levels": levels,
+        "suffixes": suffixes,
+        "overrides": overrides,
+        "cells": cells_of(signed_matrix()),
+        "slam": {
+            "made_factor": {str(t): "5/4" if t % 2 else 2 for t in range(14)},
+            "lost_factor": {str(t): "3/2" if t % 2 else 1 for t in range(14)},
+            "made_extra": {str(t): t % 3 for t in range(14)},
+        },
+        "rounding": "none",
+        "selvmakker": {"factor": "2/3", "rounding": "none"},
+        "sol": {
+            "sol": {
+                "max_tricks": 1,
+                "won": "2 1/2",
+                "lost": "5/2",
+                "won_per_under": "1/4",
+                "lost_per_over": 1,
+                "gaa_med": "independent",
+            },
+            "ren_sol": {"max_tricks": 0, "won": 5, "lost": 5, "gaa_med": "vs_non_participants"},
+            "bordlaegger": {"max_tricks": 1, "won": 4, "lost": "4.5", "gaa_med": "winners_pool"},
+            "ren_bordlaegger": {"max_tricks": 0, "won": 5, "lost": 5, "gaa_med": None},
+        },
+        "gaa_med": "vs_non_participants",
+    }
+    names = {
+        "columns": [{"heading": LONG_NAME[:59] + str(i), "suffixes": [s]} for i, s in enumerate(ALL_SUFFIXES)],
+        "sol": {bid: LONG_NAME[:59] + str(i) for i, bid in enumerate(SOLO_BIDS)},
+    }
+    return {"house": house, "card_names": names, "rate": "0.25", "iron_hand": True}
+
+
+def squares(options) -> dict[tuple, object]:
+    """Every square a house scores, as the scorer computes it: each (bid, suffix, tricks) of the 784, each sol bid
+    made and lost by every number of tricks; with the gå med rule of each sol bid."""
+    house = danish.house_of(options)
+    out: dict[tuple, object] = {}
+    for n in range(7, 14):
+        for s in ALL_SUFFIXES:
+            for t in range(14):
+                out[(n, s, t)] = house.trick_value(n, s, t) if house.can_bid(n, s) else None
+    for bid in SOLO_BIDS:
+        for t in range(14):
+            out[(bid, t)] = house.sol_value(bid, t) if bid in house.sol else None
+        out[(bid, "gaa_med")] = house.gaa_med_of(bid) if bid in house.sol else "missing"
+    return out

@@ -204,7 +204,7 @@ def test_the_called_ace_is_kept_with_the_hand_shown_and_not_scored(client):
     for url in (f"/g/{game['id']}", f"/g/{game['id']}/print"):
         assert "Anna 8 ♥, ace ♠, partner Carl, 10 tricks" in text(client.get(url)), url
     csv = client.get(f"/g/{game['id']}/hands.csv").data.decode("utf-8-sig").splitlines()
-    assert csv[0].split(",")[9] == "ace" and csv[1].split(",")[9] == "spades"
+    assert csv[0].split(",")[9] == "ace" and csv[1].split(",")[9] == "♠"  # as the sheet prints it (issue 44)
 
 
 BAD_BIDS = [
@@ -256,7 +256,7 @@ def test_a_refusal_speaks_the_readers_language(client):
         json={"bidder": 1, "bid": "sol", "ace": "hearts"},
         headers=key(game, **{"Accept-Language": "da"}),
     )
-    assert r.status_code == 400 and r.json["errors"]["ace"] == "en sol melder ingen es: udelad det"
+    assert r.status_code == 400 and r.json["errors"]["ace"] == "en sol kalder intet es: udelad det"
 
 
 def test_a_finished_game_takes_no_bids(client):

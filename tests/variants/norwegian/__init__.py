@@ -50,7 +50,7 @@ def hand(draw, setup, index):
 def from_csv(row, game):
     seat = {name: i for i, name in enumerate(game["players"])}
     sides = [" & ".join(game["players"][s] for s in side) for side in game["sides"]]
-    out = {"tricks": [int(row[f"tricks {s}"]) for s in sides], "bid": row["bid"]}
+    out = {"tricks": [int(row[f"tricks {s}"]) for s in sides], "bid": row["bid"].lower()}  # "Grand", as the sheet
     if row["bidder"]:
         out["bidder"] = seat[row["bidder"]]
     return out

@@ -110,7 +110,7 @@ def test_the_csv_has_the_cards_of_each_deal(client):
             "Hand 1 cannot be deleted: the hands after it would each move up a deal, and hand 2 (cards: 2) does not "
             "fit hand 1 (cards: 3). Change or delete the later hands first.",
         ),
-        ("da", "Spil 1 kan ikke slettes: de følgende spil ville hver rykke et giv op, og spil 2 (kort: 2)"),
+        ("da", "Spil 1 kan ikke slettes: de følgende spil ville hver rykke ét frem, og spil 2 (kort: 2)"),
     ],
 )
 def test_the_refusal_to_delete_a_middle_deal_says_it_as_a_player_would(client, db_path, lang, said):

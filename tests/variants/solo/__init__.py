@@ -81,11 +81,21 @@ def hand(draw, setup, index):
     return inp
 
 
+# The contracts as the CSV names them (the sheet's words), back to the API's codes.
+BID_CODES = {
+    "prop and cop": "prop",
+    "misère": "misere",
+    "royal abundance": "royal_abundance",
+    "misère ouverte": "misere_ouverte",
+    "abundance declared": "abundance_declared",
+}
+
+
 def from_csv(row, game):
     seat = {name: i for i, name in enumerate(game["players"])}
     if row["passed"] == "yes":
         return {"passed": True}
-    out = {"bid": row["bid"], "bidder": seat[row["bidder"]]}
+    out = {"bid": BID_CODES.get(row["bid"], row["bid"]), "bidder": seat[row["bidder"]]}
     if row["partner"]:
         out["partner"] = seat[row["partner"]]
     out["tricks"] = int(row["tricks"])

@@ -290,7 +290,8 @@ def test_print_blank_and_csv(client, api, tmp_path):
     for column in ("Contract", "Bidder", "Partner", "Tricks", "Σ = 0"):
         assert column in blank
     rows = list(csv.DictReader(io.StringIO(client.get(f"/g/{game['id']}/hands.csv").data.decode("utf-8-sig"))))
-    assert [r["bid"] for r in rows] == ["solo", "prop", ""] and rows[1]["partner"] == "Carl"
+    # The contracts as the sheet names them (issue 44).
+    assert [r["bid"] for r in rows] == ["solo", "prop and cop", ""] and rows[1]["partner"] == "Carl"
     assert rows[2]["passed"] == "yes" and rows[-1]["total Bo"] == "30"
 
 

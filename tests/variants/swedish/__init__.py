@@ -35,4 +35,5 @@ def hand(draw, setup, index):
 def from_csv(row, game):
     seat = {name: i for i, name in enumerate(game["players"])}
     sides = [" & ".join(game["players"][s] for s in side) for side in game["sides"]]
-    return {"tricks": [int(row[f"tricks {s}"]) for s in sides], "red": seat[row["red"]] if row["red"] else None}
+    red = row["first red"]  # the column as the sheet heads it (issue 44)
+    return {"tricks": [int(row[f"tricks {s}"]) for s in sides], "red": seat[red] if red else None}
