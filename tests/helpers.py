@@ -113,6 +113,13 @@ PHONE = {"width": 390, "height": 844}
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+def artifact(name: str) -> Path:
+    """Where a test leaves a file for eyes (`test-artifacts/NAME`), the folder made here: nothing else makes it, and a
+    test may be the first of a run, alone, on any worker."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / name
+
+
 # ------------------------------------------------------------------ PDFs read back (poppler-utils)
 
 
@@ -541,11 +548,12 @@ def call(url, method="GET", body=None, headers=None, timeout=30):
 
 @contextlib.contextmanager
 def waitress_in_thread(app, **settings):
-    """waitress on 127.0.0.1 and a free port, in a thread; yields the server. Closing a waitress server from another
-    thread can leave its loop one select() on a socket just closed: an error then is the shutdown, not a failure."""
-    import waitress
+    """waitress on 127.0.0.1 and a free port, in a thread, as `scorekeeper serve` makes it (server/serve.py's
+    create_server); yields the server. Closing a waitress server from another thread can leave its loop one select()
+    on a socket just closed: an error then is the shutdown, not a failure."""
+    from scorekeeper.server.serve import create_server
 
-    server = waitress.create_server(app, host="127.0.0.1", port=0, **settings)
+    server = create_server(app, host="127.0.0.1", port=0, **settings)
     stopping = threading.Event()
 
     def run():

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -55,8 +55,7 @@ class Table:
         return [t.replace("−", "-") for t in self.page.locator(".totals .total").all_inner_texts()]
 
     def shot(self, name):
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        self.page.screenshot(path=str(artifact(f"{name}.png")), full_page=True)
 
     def fits(self):
         """Nothing sticks out sideways at 390 px, and no name is cut off."""

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from helpers import ARTIFACTS, PHONE
+from helpers import PHONE, artifact
 
 pytestmark = pytest.mark.browser
 
@@ -55,8 +55,7 @@ def test_a_kitty_evenings_table_shows_each_players_part_to_or_from_the_kitty(bro
     settlement = page.locator("section.settlement")
     settlement.scroll_into_view_if_needed()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "club-table-kitty.png"), full_page=True)
+    page.screenshot(path=str(artifact("club-table-kitty.png")), full_page=True)
     assert settlement.locator(".payments").count() == 0
     assert " pays " not in settlement.inner_text()
     lines = settlement.locator(".kitty li").all()

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from helpers import ARTIFACTS, PHONE, SEASON, pdftotext
+from helpers import PHONE, SEASON, artifact, pdftotext
 from scorekeeper import create_app
 from scorekeeper.clubs import service as club_service
 from scorekeeper.games import service
@@ -36,8 +36,7 @@ def no_wider_than_the_phone(page):
 
 def scanned(page, name) -> str:
     """What the QR code on the phone's screen says: a screenshot decoded by zbarimg."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
+    path = artifact(f"{name}.png")
     page.screenshot(path=str(path))
     out = subprocess.run(["zbarimg", "--raw", "-q", str(path)], capture_output=True, text=True, check=True).stdout
     codes = out.split()
@@ -132,7 +131,7 @@ def test_a_club_night_of_two_halves_on_phones_only(browser, live_server, tmp_pat
         scorer.wait_for_selector("#next-half")
         assert scorer.locator("#next-half .draw li").all_inner_texts() == draw
         no_wider_than_the_phone(scorer)
-    admin.screenshot(path=str(ARTIFACTS / "night-draw.png"), full_page=True)
+    admin.screenshot(path=str(artifact("night-draw.png")), full_page=True)
 
     # One tap starts the second half; each new table is handed over the same way.
     admin.click("#start-draw")
@@ -154,7 +153,7 @@ def test_a_club_night_of_two_halves_on_phones_only(browser, live_server, tmp_pat
     assert any(p.startswith("Place 1") for p in prizes) and any("Most solo bids made" in p for p in prizes)
     payments = admin.locator("#settlement .payments li").all_inner_texts()
     assert payments
-    admin.screenshot(path=str(ARTIFACTS / "night-result.png"), full_page=True)
+    admin.screenshot(path=str(artifact("night-result.png")), full_page=True)
     pdf = admin.request.get(base + admin.get_attribute("#evening-pdf", "href"))
     assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
     text = " ".join(pdftotext(pdf.body(), tmp_path).split())
@@ -219,7 +218,7 @@ def test_every_page_of_the_evening_fits_the_phone(browser, live_server):
     for cell in admin.locator("#money td, #money th, #places td, #places th").all():
         assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), cell.inner_text()  # nothing cut off
     admin.goto(base + club_url + "/ledger")
-    admin.screenshot(path=str(ARTIFACTS / "night-ledger.png"), full_page=True)
+    admin.screenshot(path=str(artifact("night-ledger.png")), full_page=True)
     reader_context.close()
     context.close()
 
@@ -261,5 +260,5 @@ def test_a_long_name_fits_every_club_page_in_every_language(browser, live_server
             "cells => cells.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
         )
         assert cut == [], (lang, cut)
-    page.screenshot(path=str(ARTIFACTS / f"night-long-name-{rate}.png"), full_page=True)
+    page.screenshot(path=str(artifact(f"night-long-name-{rate}.png")), full_page=True)
     context.close()

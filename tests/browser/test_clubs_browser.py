@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +30,7 @@ def fits(page):
 
 
 def shot(page, name):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(artifact(f"{name}.png")), full_page=True)
 
 
 def enter(page, taps):

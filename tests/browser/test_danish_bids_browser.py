@@ -6,7 +6,8 @@ import json
 import urllib.request
 
 import pytest
-from test_browser import ARTIFACTS
+
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +43,7 @@ def test_the_bids_on_phone_a_are_seen_on_phone_b_then_a_enters_the_tricks(browse
     assert a.is_checked("#trump-clubs")  # gode: clubs filled in
     width = a.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the bids page is {width}px wide"
-    ARTIFACTS.mkdir(exist_ok=True)
-    a.screenshot(path=str(ARTIFACTS / "danish-bids-first.png"), full_page=True)
+    a.screenshot(path=str(artifact("danish-bids-first.png")), full_page=True)
     a.click("button.save")
     a.wait_for_selector("#open-deal")
     assert taps + 1 <= 5
@@ -51,7 +51,7 @@ def test_the_bids_on_phone_a_are_seen_on_phone_b_then_a_enters_the_tricks(browse
     b.wait_for_selector("#open-deal")  # no reload: the protokoll follows the game
     seen = b.inner_text("#open-deal")
     assert "Bo 9 gode ♣, es ♥, makker Dina" in seen and "Bo spiller ud" in seen, seen
-    b.screenshot(path=str(ARTIFACTS / "danish-deal-in-progress.png"), full_page=True)
+    b.screenshot(path=str(artifact("danish-deal-in-progress.png")), full_page=True)
 
     a.click("#enter-hand")  # the bids filled in: the tricks alone are asked
     a.wait_for_selector("form.hand")

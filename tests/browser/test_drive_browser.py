@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +50,6 @@ def test_a_drive_of_three_tables_and_four_hands(live_server, browser, browser_co
     links = page.locator(".card-url a")
     urls = {int(links.nth(i).get_attribute("data-table")): links.nth(i).get_attribute("href") for i in range(3)}
     assert sorted(urls) == [1, 2, 3]
-    ARTIFACTS.mkdir(exist_ok=True)
 
     tables = {}  # each table's phone: a browser context of its own, no session, opened from its card's address
     for t, url in urls.items():
@@ -82,7 +81,7 @@ def test_a_drive_of_three_tables_and_four_hands(live_server, browser, browser_co
                 assert set(shown) == {n for n, at in before.items() if at == t}
                 assert all(expected[n] == at for n, at in shown.items()), (hand, t, shown)
             if hand == 1:
-                tables[1].screenshot(path=str(ARTIFACTS / "drive-table-moves.png"), full_page=True)
+                tables[1].screenshot(path=str(artifact("drive-table-moves.png")), full_page=True)
 
     d = api(base, drive_id)
     assert d["finished"]
@@ -94,5 +93,5 @@ def test_a_drive_of_three_tables_and_four_hands(live_server, browser, browser_co
     raised = page.locator("#raised").inner_text()  # the organiser's page: with the money
     assert raised.replace("\xa0", " ") == "£190.00"  # 12 × 20 − 50, in pounds: the English page's currency
     page.goto(f"{base}/d/{drive_id}/screen")
-    page.screenshot(path=str(ARTIFACTS / "drive-screen.png"), full_page=True)
+    page.screenshot(path=str(artifact("drive-screen.png")), full_page=True)
     assert page.locator(".screen-page.shown .screen-head h1").inner_text()

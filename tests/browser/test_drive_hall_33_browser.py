@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from helpers import ARTIFACTS, PHONE, call
+from helpers import PHONE, artifact, call
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +58,7 @@ def test_two_phones_at_a_table_and_the_organiser_settles_it(live_server, browser
     assert re.search(rf"7–6 sent by phone {id_b} at \S+", text) and re.search(rf"10–3 sent by phone {id_a} at", text)
     assert "(stored now)" in box.locator("li", has_text="10–3").inner_text()
     assert organiser.locator("#result-1-1 .replaced-mark").count() == 1
-    ARTIFACTS.mkdir(exist_ok=True)
-    organiser.screenshot(path=str(ARTIFACTS / "drive-replaced-result.png"), full_page=True)
+    organiser.screenshot(path=str(artifact("drive-replaced-result.png")), full_page=True)
     width = organiser.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width  # nothing wider than the phone
     organiser.click("#settle-1-1")  # keep 10–3

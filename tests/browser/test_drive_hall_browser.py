@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -108,14 +108,13 @@ def screen_cycle(browser, base, drive_id):
         seen |= set(shown.json_value())
         page = screen.locator(f".screen-page[data-page='{n}']")
         kinds.append(page.get_attribute("class").split("page-")[-1].split()[0])
-        screen.screenshot(path=str(ARTIFACTS / f"drive-hall-screen-{n}.png"))
+        screen.screenshot(path=str(artifact(f"drive-hall-screen-{n}.png")))
     ctx.close()
     return seen, kinds
 
 
 def test_a_village_hall_drive_of_32_from_the_pages(live_server, browser, browser_context_args):
     base, _db = live_server
-    ARTIFACTS.mkdir(exist_ok=True)
     laptop = browser.new_context(viewport=LAPTOP)
     org = laptop.new_page()
     org.goto(f"{base}/drives/new")
@@ -167,7 +166,7 @@ def test_a_village_hall_drive_of_32_from_the_pages(live_server, browser, browser
     org.wait_for_selector("#preview")
     moved = sorted(org.locator("#moved li").evaluate_all("els => els.map(e => e.dataset.name)"))
     assert len(moved) == 4
-    org.screenshot(path=str(ARTIFACTS / "drive-correction-preview.png"), full_page=True)
+    org.screenshot(path=str(artifact("drive-correction-preview.png")), full_page=True)
     org.click("#save")
     org.wait_for_selector("#notice")
     assert in_view(org, "#notice") and "Move again" in org.locator("#notice").inner_text()
@@ -180,7 +179,7 @@ def test_a_village_hall_drive_of_32_from_the_pages(live_server, browser, browser
     hall.goto(f"{base}/d/{drive_id}/screen?seconds=60")
     marked = sorted(hall.locator("li.again").evaluate_all("els => els.map(e => e.dataset.name)"))
     assert marked == moved
-    hall.screenshot(path=str(ARTIFACTS / "drive-hall-move-again.png"))
+    hall.screenshot(path=str(artifact("drive-hall-move-again.png")))
     screen_ctx.close()
     told = set()
     for t, p in phones.items():
@@ -301,7 +300,7 @@ def test_a_village_hall_drive_of_32_from_the_pages(live_server, browser, browser
     assert len(rows) == 33  # 32 who started and Zoe
     org.goto(f"{base}/d/{drive_id}/standings")
     assert org.locator("#raised").inner_text().replace("\xa0", " ").startswith("£")
-    org.screenshot(path=str(ARTIFACTS / "drive-final-standings.png"), full_page=True)
+    org.screenshot(path=str(artifact("drive-final-standings.png")), full_page=True)
     seen, kinds = screen_cycle(browser, base, drive_id)
     assert set(kinds[:-1]) == {"standings"} and kinds[-1] == "prizes"  # everyone's total, in pages (issue 33)
     # the corrections are over: a table's resend of a different result is refused

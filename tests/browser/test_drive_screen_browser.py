@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS, call
+from helpers import artifact, call
 
 pytestmark = pytest.mark.browser
 
@@ -78,11 +78,10 @@ def test_the_hall_screen_is_read_from_the_back_of_the_hall(live_server, browser)
     count = int(screen.locator(".screen-page").first.get_attribute("data-pages"))
     everyone = {*LADIES, *GENTS, LADY_AS_GENT}
     moved, totals, sizes = {}, set(), {}
-    ARTIFACTS.mkdir(exist_ok=True)
     for n in range(1, count + 1):
         screen.evaluate(SHOW, n)
         kind = screen.locator(f".screen-page[data-page='{n}']").get_attribute("class").split("page-")[-1].split()[0]
-        screen.screenshot(path=str(ARTIFACTS / f"drive-screen-1080-{n}-{kind}.png"))
+        screen.screenshot(path=str(artifact(f"drive-screen-1080-{n}-{kind}.png")))
         heads = screen.evaluate(
             """() => [...document.querySelectorAll('.screen-page.shown .screen-head *, .screen-page.shown h2 small')]
                 .filter(e => e.offsetParent && e.textContent.trim()).map(e => parseFloat(getComputedStyle(e).fontSize))"""
@@ -180,7 +179,7 @@ def test_a_scorers_phone_says_whose_tricks_and_keeps_the_page(live_server, brows
     )
     assert above == [], above  # the home and language links were at the top: one stray tap left the page
     assert phone.locator("a[href$='/standings']").count() == 1  # every table page links to the standings
-    phone.screenshot(path=str(ARTIFACTS / "drive-table-phone.png"), full_page=True)
+    phone.screenshot(path=str(artifact("drive-table-phone.png")), full_page=True)
     # a tap not yet sent: leaving by a link at the foot asks first
     phone.click("label[for='tricks-8']")
     asked = []
@@ -259,7 +258,7 @@ def test_the_cards_page_centres_its_qr_codes_and_says_how_phones_reach_it(live_s
         })"""
     )
     assert len(off) == 10 and max(off) <= 2, off  # the QR code was off centre
-    org.screenshot(path=str(ARTIFACTS / "drive-table-cards.png"))
+    org.screenshot(path=str(artifact("drive-table-cards.png")))
     # served on 127.0.0.1: the page says so and where to open it instead, this machine's address on the network
     warning = org.locator("#unreachable")
     port = base.rsplit(":", 1)[1]

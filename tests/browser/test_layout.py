@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -70,8 +70,7 @@ def test_five_long_names_and_four_digit_totals_fit(five, page):
         )
         text = name.inner_text()
         assert lines <= text.count("-") + text.count(" ") + 1, text
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "layout-five-totals.png"), full_page=True)
+    page.screenshot(path=str(artifact("layout-five-totals.png")), full_page=True)
     for url in (f"/g/{game_id}/hands/new", f"/g/{game_id}/hands/1", "/new/danish", "/blank/", f"/g/{game_id}/print"):
         page.goto(base + url)
         no_sideways_scroll(page)
@@ -132,7 +131,7 @@ def test_landscape_gives_the_sheet_the_height(live_server, browser):
     covered = max(0, min(standing["y"] + standing["height"], LANDSCAPE["height"]) - max(standing["y"], 0))
     assert covered <= LANDSCAPE["height"] * 0.25, standing
     no_sideways_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / "layout-landscape.png"))
+    page.screenshot(path=str(artifact("layout-landscape.png")))
     context.close()
 
 
@@ -147,4 +146,4 @@ def test_dark_scheme(live_server, page):
     assert ink == "rgb(231, 234, 238)", ink
     card = page.evaluate("getComputedStyle(document.querySelector('.totals li')).backgroundColor")
     assert card != "rgb(255, 255, 255)"
-    page.screenshot(path=str(ARTIFACTS / "layout-dark.png"))
+    page.screenshot(path=str(artifact("layout-dark.png")))

@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -78,8 +78,7 @@ def test_eight_players_bid_and_take_tricks_on_one_screen(page, live_server):
     assert in_view(page, "button.save")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.evaluate(SMALL_TAPS) == []
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "plump-eight-players.png"))
+    page.screenshot(path=str(artifact("plump-eight-players.png")))
 
     taps = Counter(page)
     # The bids go round from the dealer's left; Anne-Kathrine deals and bids last.
@@ -160,8 +159,7 @@ def test_bids_on_one_phone_appear_on_another_then_the_tricks_complete_the_hand(p
     seen = other.inner_text("#open-deal")
     assert "bid 2" in seen and "bid 3" in seen and "Dina leads" in seen and "being played" in seen
     assert "Hand 1 is being played" in other.inner_text(".standing")
-    ARTIFACTS.mkdir(exist_ok=True)
-    other.screenshot(path=str(ARTIFACTS / "plump-deal-in-progress.png"), full_page=True)
+    other.screenshot(path=str(artifact("plump-deal-in-progress.png")), full_page=True)
 
     page.click("#enter-hand")  # "Enter the tricks of hand 1": the bids are filled in
     page.wait_for_selector("#plump-seats.stepping")
@@ -252,8 +250,7 @@ def test_the_opened_row_of_number_buttons_leaves_the_players_name_in_sight(page,
         page.wait_for_selector(f".field.open #f-{field}")
         seen = page.evaluate(NAME_COVERED, seat)
         assert seen == {"covered": False, "overlap": False}, (field, seen)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"plump-open-row-{kind}-{field}.png"))
+        page.screenshot(path=str(artifact(f"plump-open-row-{kind}-{field}.png")))
         page.click(f"label[for='{field}-7']")
         assert page.is_checked(f"#{field}-7")
 
@@ -298,6 +295,5 @@ def test_a_missing_bid_opens_the_page_at_the_players_marked_row(page, live_serve
     assert "no bid for Åsa-Lena" in page.inner_text(row)
     assert in_view(page, f"{row} h2.who") and in_view(page, f"{row} .error")
     assert page.evaluate("document.querySelectorAll('.error, .error-box p').length") == 1
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "plump-missing-bid.png"))
+    page.screenshot(path=str(artifact("plump-missing-bid.png")))
     assert server_game(base, game["id"])["hands"] == []

@@ -3,7 +3,7 @@ each hand; the last side's tricks said as the others are tapped; eight players' 
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -60,8 +60,7 @@ class Table:
         return self.page.inner_text(".rest-count")
 
     def shot(self, name):
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        self.page.screenshot(path=str(artifact(f"{name}.png")), full_page=True)
 
     def fits(self):
         width = self.page.evaluate("document.documentElement.scrollWidth")
@@ -185,5 +184,4 @@ def test_a_count_out_win_is_explained_on_the_phone(page, live_server):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert lines.nth(i).is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "scotch-count-out.png"), full_page=True)
+    page.screenshot(path=str(artifact("scotch-count-out.png")), full_page=True)

@@ -308,7 +308,7 @@ def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path
     footer."""
     import html as html_lib
 
-    from helpers import ARTIFACTS, page_words, pdfinfo
+    from helpers import artifact, page_words, pdfinfo
 
     club_id, evening_id = played
     client.get(f"/lang/{lang}")
@@ -319,7 +319,7 @@ def test_the_evenings_pdf_says_what_its_print_page_says(client, played, tmp_path
     assert len(titles) == 3, titles  # the result, two tables
     titles = [html_lib.unescape(t) for t in titles]
     assert int(pdfinfo(r.data, tmp_path)["Pages"]) == 4  # the result, the card its tables played by, two tables
-    (ARTIFACTS / f"evening-{lang}.pdf").write_bytes(r.data)
+    artifact(f"evening-{lang}.pdf").write_bytes(r.data)
     assert evening_words(r.data, tmp_path, titles) == page_words(page)
 
 

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from helpers import ARTIFACTS, page_words, paper_words, pdf_words, pdfinfo, pdftotext, raw_pages
+from helpers import artifact, page_words, paper_words, pdf_words, pdfinfo, pdftotext, raw_pages
 from scorekeeper.core import VARIANTS
 from variants import EXAMPLES
 
@@ -31,8 +31,7 @@ def assert_same_text(client, game: dict, tmp_path, name: str) -> None:
     page = client.get(f"/g/{game['id']}/print")
     pdf = client.get(f"/g/{game['id']}/sheet.pdf")
     assert page.status_code == 200 and pdf.status_code == 200
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"text-{name}.pdf").write_bytes(pdf.data)
+    artifact(f"text-{name}.pdf").write_bytes(pdf.data)
     html = page.get_data(as_text=True)
     title = game["title"] or VARIANTS[game["variant"]].TITLE.template  # the English pages
     words = page_words(html)
@@ -103,8 +102,7 @@ def test_a_blank_sheets_pdf_says_what_its_page_says(client, variant, named_playe
     page = client.get(f"/blank/{variant}?{query}")
     pdf = client.get(f"/blank/{variant}.pdf?{query}")
     assert page.status_code == 200 and pdf.status_code == 200
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"text-blank-{variant}-{named_players}.pdf").write_bytes(pdf.data)
+    artifact(f"text-blank-{variant}-{named_players}.pdf").write_bytes(pdf.data)
     title = "Fredag" if named_players else VARIANTS[variant].TITLE.template
     assert pdf_words(pdf.data, tmp_path, title) == page_words(page.get_data(as_text=True))
 
@@ -163,8 +161,7 @@ def test_a_drives_cards_say_what_their_print_page_says(client, kind, entered, tm
     page = client.get(f"/d/{drive['id']}/{kind}")
     pdf = client.get(f"/d/{drive['id']}/{kind}.pdf")
     assert page.status_code == 200 and pdf.status_code == 200
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"text-drive-{kind}-{entered}.pdf").write_bytes(pdf.data)
+    artifact(f"text-drive-{kind}-{entered}.pdf").write_bytes(pdf.data)
     assert page_by_page(pdf.data, tmp_path) == page_words(page.get_data(as_text=True))
     # Score cards four A6 to an A4 sheet (issue 25), a tally card a page: 8 players, 2 tables.
     assert int(pdfinfo(pdf.data, tmp_path)["Pages"]) == 2
@@ -234,7 +231,7 @@ def test_a_drives_standings_and_table_cards_say_what_their_pages_say(client, ent
         page = client.get(f"/d/{drive['id']}/{kind}")
         pdf = client.get(f"/d/{drive['id']}/{kind}.pdf")
         assert page.status_code == 200 and pdf.status_code == 200, kind
-        (ARTIFACTS / f"text-drive-{kind}-{entered}.pdf").write_bytes(pdf.data)
+        artifact(f"text-drive-{kind}-{entered}.pdf").write_bytes(pdf.data)
         words = page_words(page.get_data(as_text=True))
         if kind == "standings":
             assert pdf_words(pdf.data, tmp_path, "Sognegården & Co") == words

@@ -6,7 +6,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS, PLAYERS, pdfinfo, pdftotext, words_off_the_page
+from helpers import PLAYERS, artifact, pdfinfo, pdftotext, words_off_the_page
 from scorekeeper.variants.danish import rules as danish
 from variants import EXAMPLES
 
@@ -70,8 +70,7 @@ def expected_row(hand, zero_sum):
 
 
 def save_artifact(name: str, data: bytes) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / name).write_bytes(data)
+    artifact(name).write_bytes(data)
 
 
 # ---------------------------------------------------------------- games
