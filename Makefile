@@ -73,7 +73,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# mypy over the files pyproject.toml's [tool.mypy] names.
+# mypy over the files pyproject.toml's [tool.mypy] names: the whole package.
 types: setup
 	$(VENV)/bin/mypy
 

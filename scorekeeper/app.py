@@ -12,7 +12,9 @@ from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper import cli, storage
 from scorekeeper import config as settings
+from scorekeeper.clubs.pages import imports as club_imports
 from scorekeeper.clubs.pages import views as clubs
+from scorekeeper.core import NAME_MAX
 from scorekeeper.drives import api as drives_api
 from scorekeeper.drives import pages as drives
 from scorekeeper.games import api, sheets
@@ -20,7 +22,7 @@ from scorekeeper.games import cache as kept_games
 from scorekeeper.games import pages as games
 from scorekeeper.server import db, door_guard, guard, health, live_door, live_tags, logs, security
 from scorekeeper.variants import views as variant_views
-from scorekeeper.web import errors, i18n, offline
+from scorekeeper.web import editors, errors, i18n, offline
 
 csrf = CSRFProtect()
 # The templates are the project's top-level templates/ folder; a wheel carries them as scorekeeper/templates (setup.py).
@@ -60,8 +62,16 @@ def create_app(config=None) -> Flask:
     cli.init_app(app)
     guard.init_app(app)
     security.init_app(app)
+    editors.init_app(app)  # the larger form of the pages with an option editor, before the CSRF check reads it
+    club_imports.init_app(app)  # the import's larger body (IMPORT_MAX_BYTES), before the CSRF check reads it
     csrf.init_app(app)
+    # A variant package's own catalogues (its translations/), read before the app's: Flask-Babel merges them
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(
+        [*variant_views.translation_folders(), app.config.get("BABEL_TRANSLATION_DIRECTORIES") or "translations"]
+    )
     i18n.init_app(app)
+    app.jinja_loader = variant_views.template_loader(app.jinja_loader)  # and a variant package's own templates/
+    app.jinja_env.globals["NAME_MAX"] = NAME_MAX  # the name boxes' maxlength: the bound check_name holds
     logs.init_app(app)
     if not os.path.exists(app.config["DATABASE"]) or app.config.get("MIGRATE_ON_START", True):
         # PRAGMA quick_check first: a damaged file raises storage.Damaged, naming `scorekeeper restore`

@@ -8,6 +8,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from scorekeeper.server import live_tags
 from scorekeeper.storage import Unusable, migrate
 from scorekeeper.storage.backup import backup, restore
 
@@ -52,6 +53,9 @@ def restore_command(backup_file, yes):
         applied = restore(backup_file, target)
     except (RuntimeError, sqlite3.Error, OSError) as exc:
         raise click.ClickException(str(exc)) from None
+    tags = live_tags.publisher(current_app)
+    if tags is not None:  # the files nginx answers from are of before the restore: gone now, not at a worker's look
+        tags.tick()
     click.echo(f"Restored {target} from {backup_file}" + (f"; applied {', '.join(applied)}" if applied else ""))
 
 

@@ -58,6 +58,23 @@ KEYS: tuple[Key, ...] = (
         secret=True,
     ),
     Key("MAX_CONTENT_LENGTH", 64 * 1024, "int", "bytes a request body may have; more is refused with 413"),
+    # A club's season sheet is some 10-50 KiB; the import's own routes take more than MAX_CONTENT_LENGTH (issue 45).
+    Key(
+        "IMPORT_MAX_BYTES",
+        2 * MiB,
+        "int",
+        "bytes a club's imported sheet (.xlsx, .ods, .xls, CSV) may have; its two routes (the preview, which sends the "
+        "file back base64'd, and the import) take 4/3 of it and 256 KiB more, every other route MAX_CONTENT_LENGTH; "
+        "larger is refused with 413 before it is read (clubs/pages/imports.py)",
+        shown="2097152 (2 MiB)",
+    ),
+    Key(
+        "MAX_FORM_PARTS",
+        1000,
+        "int",
+        "fields and files a form may have (Flask's own key); the pages with a card editor take up to 1,500 (a matrix "
+        "card's 784 squares: web/editors.py FORM_PARTS), more is refused with 413",
+    ),
     Key("SESSION_COOKIE_SAMESITE", "Lax", "string", "the session cookie's SameSite"),
     Key("SESSION_COOKIE_HTTPONLY", True, "bool", "no script reads the session cookie"),
     Key("SESSION_COOKIE_SECURE", False, "bool", "always Secure cookies; over HTTPS they are Secure anyway"),
@@ -147,6 +164,23 @@ KEYS: tuple[Key, ...] = (
         shown="true (false under TESTING)",
         testing=False,
     ),
+    # One budget per client however many workers answer it (issue 43): each worker counting in its own memory gave a
+    # client every limit once per worker.
+    Key(
+        "LIMITS_FILE",
+        None,
+        "path or null",
+        "the SQLite file the rate limits above are counted in, one count per client shared by every worker process "
+        "(server/limits_file.py); it may be deleted while the server is stopped",
+        shown="scorekeeper.sqlite.limits beside the database",
+    ),
+    Key(
+        "LIMITS_MAX_ENTRIES",
+        100_000,
+        "int",
+        "the newest hits the limits file keeps (some 200 bytes each: about 20 MiB, and its WAL up to 4 MiB); older "
+        "ones are forgotten at once, expired ones every minute",
+    ),
     Key(
         "MAX_DATABASE_BYTES",
         2 * 1024**3,
@@ -211,12 +245,14 @@ KEYS: tuple[Key, ...] = (
         "`scorekeeper serve`: seconds from a request's first byte to its last (headers and body), however often bytes "
         "come; later, the connection is closed (null: no limit)",
     ),
+    # A hall's phones behind one NAT address, each browser with its six connections (issue 43: 50 refused a hall).
     Key(
         "SERVER_CONNECTIONS_PER_ADDRESS",
-        50,
+        300,
         "int or null",
-        "`scorekeeper serve`: open connections one client address (IPv4, or IPv6 whole) may hold; one more is answered "
-        "429 and closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
+        "`scorekeeper serve`: open connections one client address (IPv4, or IPv6 whole) may hold, across the workers: "
+        "a browser keeps up to six, so 300 is a hall of 50 phones behind one NAT address; one more is answered 429 and "
+        "closed (null: no cap; none with PROXY_FIX, where the proxy counts)",
     ),
     Key(
         "SERVER_CONNECTIONS_PER_NETWORK",
@@ -233,7 +269,21 @@ KEYS: tuple[Key, ...] = (
         "int",
         "seconds a drive's PDF (score cards, tally cards…) may take to draw, on the drives' own renderer; then as PDF_TIMEOUT",
     ),
-    Key("BABEL_DEFAULT_TIMEZONE", "Europe/Copenhagen", "string", "the time zone of the dates and times shown"),
+    Key(
+        "BABEL_TRANSLATION_DIRECTORIES",
+        "translations",
+        "string",
+        "the app's catalogues (Flask-Babel's own key: ';'-separated folders, relative to the package); each installed "
+        "variant package's translations/ is read before them (app.py)",
+        applied=False,
+    ),
+    Key(
+        "TIME_ZONE",
+        "Europe/Copenhagen",
+        "string",
+        "the time zone the clubs and tables play in (an IANA name, as zoneinfo reads it): every date and time shown or "
+        "printed, a sheet's date and a new evening's, is its (the rows keep UTC); was BABEL_DEFAULT_TIMEZONE",
+    ),
     Key(
         "MIGRATE_ON_START",
         True,
@@ -315,6 +365,21 @@ KEYS: tuple[Key, ...] = (
         "answers a watching phone's unchanged poll itself, and after a change the app's first answer to a page's old "
         "tag, for the table's other phones; taken away when the page changes (server/live_tags.py); null: every poll "
         "comes to the app",
+    ),
+    # /run is a tmpfs of a tenth of the memory: a stranger's big pages filled 64 MiB of it in a minute (issue 43).
+    Key(
+        "LIVE_TAGS_MAX_BYTES",
+        64 * MiB,
+        "int",
+        "the LIVE_TAGS folder at most, across every worker: a file counts its bytes in whole 4 KiB pages and 1 KiB "
+        "for itself; past it the files of the games written to longest ago go (their phones ask the app once more)",
+        shown="67108864 (64 MiB)",
+    ),
+    Key(
+        "LIVE_TAGS_MAX_AGE",
+        3600,
+        "int or null",
+        "seconds a file in the LIVE_TAGS folder is kept at most (looked for every minute); null: until its page changes",
     ),
     Key(
         "GC_FREEZE",

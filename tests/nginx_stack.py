@@ -70,6 +70,7 @@ def render_nginx_conf(
         ("/etc/letsencrypt/live/whist.example.org/privkey.pem", str(key)),
         ("server_name whist.example.org;", "server_name localhost;"),
         ("root /run/scorekeeper/live-tags;", f"root {tmp / 'live-tags'};"),
+        ("/var/log/nginx/scorekeeper.access.log", str(tmp / "access.log")),
     ]
     for old, new in swaps:
         assert old in site, f"deploy/nginx.conf no longer has {old!r}: update the test"

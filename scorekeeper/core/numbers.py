@@ -3,9 +3,10 @@
 Python reads far more than a card table writes: Decimal() and Fraction() take "１２", "١٢" and "1_0" (so a rate of
 "0_05" was 5, a hundred times the stake), and "1e10000000" becomes a number of ten million digits before any range
 is checked (seconds of CPU per request). Here the text is held to ASCII digits, an optional sign, a decimal point, an
-exponent of at most three digits and, where the caller allows it, a fraction "a/b" or a mixed number "1 1/4" (never
-11/4); its length, the digits it would have written out and the size of the result are bounded *before* any
-arithmetic, then the range is checked. Every refusal is an OptionError naming the path, in words the shell translates
+exponent of at most three digits and, where the caller allows it, a fraction "p/q" (an integer over a positive
+integer, as API.md writes it: never "1.5/3", "1/3e2" or "+1/3") or a mixed number "1 1/4" (never 11/4); its length,
+the digits it would have written out and the size of the result are bounded *before* any arithmetic, then the range
+is checked. Every refusal is an OptionError naming the path, in words the shell translates
 (Msg). `ascii_written` turns what a treasurer writes on paper ("0,75", "¾", "1¼") into that ASCII form first (the
 pages read it; the API does not), and `exact`/`written` keep and write a point that is not whole (RULES.md "Exact
 points", API.md "Points that are not whole").
@@ -28,11 +29,15 @@ EXPONENT_DIGITS = 3  # "2.5e3" takes an exponent of at most three digits (and DI
 
 _DECIMAL = rf"([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{{1,{EXPONENT_DIGITS}}}))?"
 DECIMAL = re.compile(r"([+-]?)" + _DECIMAL, re.ASCII)
-FRACTION = re.compile(r"([+-]?)" + _DECIMAL + r"\s*/\s*" + _DECIMAL, re.ASCII)
-MIXED = re.compile(r"([+-]?)([0-9]+) +([0-9]+)/([0-9]+)", re.ASCII)  # "1 1/4": whole, spaces, a proper fraction
-_LOOSE = r"[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?"
-LOOSE = re.compile(rf"[+-]?{_LOOSE}(?:\s*/\s*{_LOOSE})?", re.ASCII)  # a number but for its exponent's length
+FRACTION = re.compile(r"(-?)([0-9]+)/([0-9]+)", re.ASCII)  # API.md's "p/q": an integer over a positive integer
+MIXED = re.compile(r"(-?)([0-9]+) +([0-9]+)/([0-9]+)", re.ASCII)  # "1 1/4": whole, spaces, a proper fraction
+LOOSE = re.compile(r"[+-]?[0-9]*(?:\.[0-9]*)?[eE][+-]?[0-9]+", re.ASCII)  # a decimal but for its exponent's length
 INT_MAX = 10**DIGITS_MAX  # an int at least this large is refused by its size, never turned into text
+# Exact points (a Danish house's `rounding: none`): every point a house can score is a whole number of 1/D, D the
+# least common multiple of its points' denominators (variants/danish/house.py, `points_denominator`), and a house whose
+# D would pass this is refused where it comes in. With points of at most 10**14 (the house's ranges) and MAX_HANDS
+# hands, a total is then written in at most 23 digits over 7 (docs/operations.md "Input bounds").
+DENOMINATOR_MAX = 10**6
 
 
 class NumberError(OptionError):
@@ -60,6 +65,15 @@ def written(value: Point) -> int | str:
     if isinstance(value, int):
         return value
     return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def small(value: Point) -> bool:
+    """A point or total whose numerator and denominator have at most DIGITS_MAX digits each: what a page, an answer
+    and a paper write without fail (Python refuses to write an int of more than 4,300 digits), and what the reader
+    takes back. Compared, never written out."""
+    if isinstance(value, int):
+        return -INT_MAX < value < INT_MAX
+    return -INT_MAX < value.numerator < INT_MAX and value.denominator < INT_MAX
 
 
 DECIMALS_MAX = 6  # a point that no decimal writes exactly (a third) is written to this many places in a spreadsheet
@@ -90,13 +104,13 @@ _WRITTEN = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2044": "/", "\u2215":
 
 
 def ascii_written(text: str) -> str:
-    """A number as written on paper in the reader's ASCII form: "0,75" → "0.75", "¾" → "3/4", "1¼" → "1 1/4", a real
-    minus sign or a fraction slash as ASCII; anything else is left for the strict reader to refuse. A text longer than
-    a number may be is left as it is (refused by its length)."""
+    """A number as written on paper in the reader's ASCII form: "0,75" → "0.75", "¾" → "3/4", "1¼" → "1 1/4", "3 / 4"
+    → "3/4", a real minus sign or a fraction slash as ASCII; anything else is left for the strict reader to refuse. A
+    text longer than a number may be is left as it is (refused by its length)."""
     text = text.strip()
     if len(text) > TEXT_MAX:
         return text
-    text = text.translate(_WRITTEN)
+    text = re.sub(r"\s*/\s*", "/", text.translate(_WRITTEN))  # "3 / 4" as typed; the reader takes "3/4"
     if text and text[-1] in VULGAR:
         top, bottom = VULGAR[text[-1]]
         whole = text[:-1].rstrip()
@@ -181,14 +195,12 @@ def _text(raw: str, *, exponent: bool, fraction: bool, wrong) -> Fraction:
         sign, parts = match.group(1), match.groups()[1:]
         out = _decimal(*parts, exponent=exponent, wrong=wrong)
     elif fraction and (match := FRACTION.fullmatch(text)) is not None:
-        sign, parts = match.group(1), match.groups()[1:]
-        top, bottom = (
-            _decimal(*parts[:3], exponent=exponent, wrong=wrong),
-            _decimal(*parts[3:], exponent=exponent, wrong=wrong),
-        )
-        if bottom == 0:
+        sign, top, bottom = match.groups()
+        if max(len(top.lstrip("0")), len(bottom.lstrip("0"))) > DIGITS_MAX:
+            raise wrong("long")
+        if int(bottom) == 0:
             raise wrong("shape")
-        out = top / bottom
+        out = Fraction(int(top), int(bottom))
     elif fraction and (match := MIXED.fullmatch(text)) is not None:
         sign, units, numerator, denominator = match.groups()
         if max(len(units.lstrip("0")), len(numerator.lstrip("0")), len(denominator.lstrip("0"))) > DIGITS_MAX:
@@ -198,7 +210,7 @@ def _text(raw: str, *, exponent: bool, fraction: bool, wrong) -> Fraction:
         if int(numerator) >= int(denominator):
             raise wrong("mixed")
         out = int(units) + Fraction(int(numerator), int(denominator))
-    elif exponent and any(c in "eE" for c in text) and LOOSE.fullmatch(text):
+    elif exponent and LOOSE.fullmatch(text):
         raise wrong("long")  # "1e10000000": an exponent of more than EXPONENT_DIGITS digits
     else:
         raise wrong("shape")

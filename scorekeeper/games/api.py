@@ -9,7 +9,7 @@ from flask_wtf.csrf import validate_csrf
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from wtforms.validators import ValidationError
 
-from scorekeeper.core import GameOver, InputError
+from scorekeeper.core import GameOver, InputError, scored_context
 from scorekeeper.core.messages import Msg, message_of
 from scorekeeper.games import service
 from scorekeeper.server import guard
@@ -180,24 +180,39 @@ def _hand_body(game_id: str) -> dict:
     return data
 
 
+# A write's answer is drawn inside its transaction (service.adding_hand …): a hand is stored only when its answer was
+# drawn, so no write commits that the writer is told failed (issue 43: a hand answered 500 was kept).
+
+
 @bp.post("/games/<game_id>/hands")
 @guard.exempt(guard.EDIT_KEY)
 def add_hand(game_id):
-    scored = service.add_hand(
+    raw, view = _hand_body(game_id), _view(game_id)
+    with service.adding_hand(
         get_db(),
         game_id,
-        _hand_body(game_id),
+        raw,
         game_key(game_id),
         expected_number=_whole_header("X-Hand-Number"),
         idempotency_key=idempotency_key(),
         max_hands=current_app.config.get("MAX_HANDS"),
-    )
-    return jsonify(_hand_answer(game_id, scored)), 201
+    ) as scored:
+        answer = jsonify(_hand_answer(scored, view))
+    return answer, 201
 
 
-def _hand_answer(game_id: str, scored) -> dict:
-    """A hand as the game's answer lists it, with its variant's own fields (the deal's cards)."""
-    return hand_dict(scored, VIEWS[service.variant_of(get_db(), game_id)])
+def _view(game_id: str):
+    """The game's variant's view and its table, for a hand as the game's answer lists it (its own fields: the deal's
+    cards); read before the write, whose transaction no read of the kept game should see."""
+    table = service.table_of(get_db(), game_id)
+    return VIEWS[table.variant], table
+
+
+def _hand_answer(scored, view_and_table) -> dict:
+    """A hand as the API answers a write of it: with its variant's own fields, asked in the context it was scored in."""
+    view, table = view_and_table
+    before = tuple(t - p for t, p in zip(scored.totals, scored.points))
+    return hand_dict(scored, view, scored_context(table, scored, before))
 
 
 def _number(number: str) -> int:
@@ -209,30 +224,33 @@ def _number(number: str) -> int:
 @bp.put("/games/<game_id>/hands/<number>")
 @guard.exempt(guard.EDIT_KEY)
 def replace_hand(game_id, number):
-    scored = service.replace_hand(
+    number, raw, view = _number(number), body(), _view(game_id)
+    with service.replacing_hand(
         get_db(),
         game_id,
-        _number(number),
-        body(),
+        number,
+        raw,
         game_key(game_id),
         expected_version=_whole_header("If-Match"),
         idempotency_key=idempotency_key(),
-    )
-    return jsonify(_hand_answer(game_id, scored))
+    ) as scored:
+        answer = jsonify(_hand_answer(scored, view))
+    return answer
 
 
 @bp.delete("/games/<game_id>/hands/<number>")
 @guard.exempt(guard.EDIT_KEY)
 def delete_hand(game_id, number):
-    service.delete_hand(
+    with service.deleting_hand(
         get_db(),
         game_id,
         _number(number),
         game_key(game_id),
         expected_version=_whole_header("If-Match"),
         idempotency_key=idempotency_key(),
-    )
-    return jsonify(game_dict(service.load(get_db(), game_id)))
+    ) as after:
+        answer = jsonify(game_dict(after))
+    return answer
 
 
 def _bids_body(game_id: str) -> dict:

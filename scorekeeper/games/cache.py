@@ -6,8 +6,9 @@ change to a game's hands bumps the row's version (a trigger, migration m103, so 
 the file shows), and the app writes a line of the edit log in the same transaction. What is kept is never changed in
 place (frozen records, tuples).
 
-After `flask restore` (which asks for the app to be stopped) a kept scored game of a restored game is not used again: the
-restored row has an older version, and the versions it climbs back to come with later time stamps (`updated`).
+After `scorekeeper restore` a kept scored game of a restored game is not used again: the row carries the file's epoch
+(store.GameRecord.epoch), which every restore makes anew, so a restored row never equals a kept one, even where its
+version climbs back to the kept one's over other hands (issue 43).
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ import hashlib
 import json
 import re
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -16,6 +18,7 @@ from scorekeeper.core import (
     Protokoll,
     ScoredHand,
     Setup,
+    TableContext,
     check_name,
     deal_sizes,
     is_int,
@@ -23,8 +26,10 @@ from scorekeeper.core import (
     play,
     play_on,
     stored_options,
+    table_context,
 )
 from scorekeeper.core.messages import Msg, field_messages, message_of
+from scorekeeper.core.numbers import DIGITS_MAX, small
 from scorekeeper.games import cache, deal
 from scorekeeper.games.deal import OpenDeal as OpenDeal
 from scorekeeper.games.deal import next_context as next_context
@@ -300,6 +305,23 @@ def _check_version(scored_game: ScoredGame, expected_version: Any) -> None:
         raise Stale(len(scored_game.hands), scored_game.game.version, "version")
 
 
+def _in_bounds(protokoll: Protokoll, number: int) -> None:
+    """Hand `number` and those after it write their points and totals in bounds (numbers.small): a house stored before
+    the bound on exact points (docs/operations.md "Input bounds") cannot make a page, an answer or a paper fail."""
+    for hand in protokoll.hands[number - 1 :]:
+        if not all(map(small, hand.points + hand.totals)):
+            raise InputError(
+                {
+                    "hand": Msg(
+                        "this would make the game's exact points longer than %(digits)d digits over %(digits)d: its "
+                        "house keeps fractions too fine; start a new game with simpler ones",
+                        digits=DIGITS_MAX,
+                    )
+                },
+                number,
+            )
+
+
 def add_hand(
     db,
     game_id: str,
@@ -315,6 +337,22 @@ def add_hand(
     The same `idempotency_key` again answers the hand it made, as it is scored now, and adds nothing.
     A game that holds `max_hands` hands (the app's MAX_HANDS; None: no limit) refuses another with HandLimit.
     """
+    with adding_hand(db, game_id, raw, key, expected_number, idempotency_key, max_hands) as scored:
+        return scored
+
+
+@contextmanager
+def adding_hand(
+    db,
+    game_id: str,
+    raw: Any,
+    key: Any,
+    expected_number: int | None = None,
+    idempotency_key: str | None = None,
+    max_hands: int | None = None,
+) -> Iterator[ScoredHand]:
+    """add_hand for a writer that answers with the hand: the with-block draws the answer inside the write, and the
+    hand is committed only when the block ends without an error (no write commits unless its answer says so)."""
     _check_expected(expected_number, "number")
     idempotency_key, request = _keyed(idempotency_key, "added", None, raw)
     with writing(db):
@@ -326,7 +364,8 @@ def add_hand(
         done = _done_before(db, game_id, idempotency_key, "added", request)
         scored_game = _scored_game(db, game)
         if done is not None:
-            return _scored(scored_game, done.hand_id)
+            yield _scored(scored_game, done.hand_id)
+            return
         number = len(scored_game.hands) + 1
         if expected_number is not None and expected_number != number:
             raise Stale(number - 1, game.version)
@@ -342,6 +381,7 @@ def add_hand(
             raise GameOver(
                 {"hand": Msg("the game is over; it takes no more hands (edit a hand to reopen it)")}, number
             ) from None
+        _in_bounds(protokoll, number)
         scored = protokoll.hands[-1]
         record, stamp = store.add_hand(db, game_id, dict(scored.input))
         mark = store.log_edit(db, game_id, "added", number, record.id, None, dict(scored.input))
@@ -352,16 +392,24 @@ def add_hand(
         # The new row as the write left it, not read again (tests/integration/test_lean_hand_entry.py holds it equal).
         now = store.after_hand_added(game, stamp, closed)
         after = ScoredGame(now, scored_game.hands + (record,), protokoll, mark)
+        yield scored  # the writer draws its answer here: if that fails, the hand is rolled back
     _remember(db, after)
-    return scored
 
 
 def variant_of(db, game_id: str) -> str:
-    """A game's variant, which never changes: from the scored game this worker keeps (after a write: the one it just
-    made), else read."""
+    """A game's variant, which never changes: from the scored game this worker keeps, else from the game's row (no
+    replay: the API asks it before a write, whose key is not checked yet); NotFound if there is no such game."""
     key = _cache_key(db, game_id)
     kept = cache.games.get(key) if key is not None else None
-    return kept.game.variant if kept is not None else load(db, game_id).game.variant
+    return kept.game.variant if kept is not None else _game(db, game_id).variant
+
+
+def table_of(db, game_id: str) -> TableContext:
+    """A game's table (its variant, players, options), which a hand's answer is drawn with: as variant_of, from the
+    scored game this worker keeps, else from the game's row."""
+    key = _cache_key(db, game_id)
+    kept = cache.games.get(key) if key is not None else None
+    return table_context(kept.setup if kept is not None else setup_of(_game(db, game_id)))
 
 
 def _hand_record(scored_game: ScoredGame, number: Any) -> store.HandRecord:
@@ -380,6 +428,21 @@ def replace_hand(
     idempotency_key: str | None = None,
 ) -> ScoredHand:
     """Replace hand `number` and rescore everything after it; `expected_version` and `idempotency_key` as in add_hand."""
+    with replacing_hand(db, game_id, number, raw, key, expected_version, idempotency_key) as scored:
+        return scored
+
+
+@contextmanager
+def replacing_hand(
+    db,
+    game_id: str,
+    number: int,
+    raw: Any,
+    key: Any,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Iterator[ScoredHand]:
+    """replace_hand with the writer's answer drawn inside the write, as adding_hand."""
     _check_expected(expected_version, "version")
     idempotency_key, request = _keyed(idempotency_key, "edited", number, raw)
     with writing(db):
@@ -387,13 +450,15 @@ def replace_hand(
         authorise(db, scored_game, key)
         done = _done_before(db, game_id, idempotency_key, "edited", request)
         if done is not None:
-            return _scored(scored_game, done.hand_id)
+            yield _scored(scored_game, done.hand_id)
+            return
         _check_version(scored_game, expected_version)
         record = _hand_record(scored_game, number)
         inputs = [h.input for h in scored_game.hands]
         inputs[number - 1] = raw
         protokoll = _replay(scored_game, inputs, number)
         deal.still_fits(scored_game, protokoll, number)
+        _in_bounds(protokoll, number)
         scored = protokoll.hands[number - 1]
         after = None
         if dict(scored.input) != record.input:
@@ -403,21 +468,31 @@ def replace_hand(
             after = ScoredGame(_game(db, game_id), hands, protokoll, mark)
         if idempotency_key is not None:
             store.put_idempotency(db, game_id, idempotency_key, "edited", request, record.id)
+        yield scored  # the writer draws its answer here: if that fails, the change is rolled back
     if after is not None:
         _remember(db, after)
-    return scored
 
 
 def delete_hand(
     db, game_id: str, number: int, key: Any, expected_version: int | None = None, idempotency_key: str | None = None
 ) -> None:
     """Delete hand `number`; the hands after it move up. The same `idempotency_key` again deletes nothing more."""
+    with deleting_hand(db, game_id, number, key, expected_version, idempotency_key):
+        pass
+
+
+@contextmanager
+def deleting_hand(
+    db, game_id: str, number: int, key: Any, expected_version: int | None = None, idempotency_key: str | None = None
+) -> Iterator[ScoredGame]:
+    """delete_hand for a writer that answers with the game as it is after: drawn inside the write, as adding_hand."""
     _check_expected(expected_version, "version")
     idempotency_key, request = _keyed(idempotency_key, "deleted", number, None)
     with writing(db):
         scored_game = load(db, game_id)
         authorise(db, scored_game, key)
         if _done_before(db, game_id, idempotency_key, "deleted", request) is not None:
+            yield scored_game
             return
         _check_version(scored_game, expected_version)
         record = _hand_record(scored_game, number)
@@ -432,6 +507,7 @@ def delete_hand(
         after = ScoredGame(
             _game(db, game_id), scored_game.hands[: number - 1] + scored_game.hands[number:], protokoll, mark
         )
+        yield after  # the writer draws its answer here: if that fails, the hand is not deleted
     _remember(db, after)
 
 
@@ -505,6 +581,28 @@ def clear_bids(
         after = replace(scored_game, game=_game(db, game_id))
     _remember(db, after)
     return after
+
+
+def rescored_with(scored_game: ScoredGame, options: dict) -> tuple[Setup, Protokoll]:
+    """The game's setup with other options (a club's card, applied to a table) and its hands replayed by them; raises
+    InputError naming the first hand they do not fit ("hand": "hand 3: …"), or the options that are wrong."""
+    game = scored_game.game
+    setup = make_setup(game.variant, list(game.players), game.dealer, options)
+    try:
+        protokoll = play(setup, [h.input for h in scored_game.hands])
+    except InputError as exc:
+        raise InputError(
+            {"hand": Msg("hand %(n)d: %(details)s", n=exc.number, details=field_messages(exc.errors))}, exc.number
+        ) from None
+    return setup, protokoll
+
+
+def put_options(db, scored_game: ScoredGame, setup: Setup, before: dict, after: dict) -> None:
+    """Inside the caller's write transaction: the game's options replaced by `setup`'s (rescored_with checked them with
+    every hand), and a line in its edit log (action `card`, after its last hand) with what changed, `before` and
+    `after`. Every reader replays the game by them from here on."""
+    store.set_game_options(db, scored_game.game.id, dict(setup.options))
+    store.log_edit(db, scored_game.game.id, "card", len(scored_game.hands), None, before, after)
 
 
 def edit_log(db, game_id: str, *, changes_only: bool = False) -> list[dict]:

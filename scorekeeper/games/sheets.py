@@ -15,15 +15,15 @@ game's PDF needs (docs/printing.md).
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
-import io
 import json
 import os
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import flask_babel
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
@@ -48,7 +48,7 @@ from scorekeeper.server.printing import (
     renderer,
 )
 from scorekeeper.storage import store
-from scorekeeper.variants.views import VIEWS, option_labels
+from scorekeeper.variants.views import VIEWS, option_labels, package_folder
 from scorekeeper.web import editors, xlsx
 from scorekeeper.web.inputs import link_args
 from scorekeeper.web.messages import translate, with_field
@@ -64,12 +64,15 @@ bp.add_app_template_global(paper_page.paper_rows, "paper_rows")  # print/blocks.
 
 @bp.url_value_preprocessor
 def _sheet_language(endpoint, values):
-    """A game that names a language gets its sheets printed in it (an explicit ?lang= still wins)."""
+    """A game that names a language gets its sheets printed in it; a club's table, in its club's print language as it
+    is now, whenever the table started (an explicit ?lang= still wins)."""
     game_id = (values or {}).get("game_id")
     if game_id:
         game = store.get_game(get_db(), game_id)
-        if game is not None and game.language:
-            g.sheet_language = game.language
+        language = club_tables.print_language(game_id) if game is not None else None
+        shown = language or (game.language if game is not None else None)
+        if shown:
+            g.sheet_language = shown
 
 
 def _load(game_id):
@@ -153,19 +156,25 @@ def _build(*folders: str) -> str:
     return digest.hexdigest()[:12]
 
 
+def _plug_ins() -> list[str]:
+    """The folders of the variant packages installed outside this one: a new version of a plug-in is another build."""
+    return [str(folder) for name in VIEWS if not (folder := package_folder(name)).is_relative_to(PACKAGE)]
+
+
 def _pdf_folder() -> Path:
     """The kept PDFs: PDF_FOLDER, else pdf/ beside the database (instance/pdf)."""
     return Path(current_app.config.get("PDF_FOLDER") or Path(current_app.config["DATABASE"]).parent / "pdf")
 
 
 def kept_state(printed: list) -> str:
-    """A digest of what a kept PDF or page shows besides its version (`printed`, JSON), the time zone and the build."""
+    """A digest of what a kept PDF or page shows besides its version (`printed`, JSON), the time zone (its dates) and
+    the build."""
     return hashlib.sha256(
         json.dumps(
             [
                 *printed,
-                current_app.config.get("BABEL_DEFAULT_TIMEZONE"),
-                _build(PACKAGE, current_app.template_folder, current_app.static_folder),
+                current_app.config.get("TIME_ZONE"),
+                _build(PACKAGE, str(current_app.template_folder), str(current_app.static_folder), *_plug_ins()),
             ],
             sort_keys=True,
             ensure_ascii=True,
@@ -176,10 +185,12 @@ def kept_state(printed: list) -> str:
 def _kept_name(scored_game: service.ScoredGame, kind: str, printed: tuple = ()) -> tuple[str, str]:
     """The kept file's name and the PDF's ETag: the game's version (bumped by any change to its hands), what else of
     the game is printed (players may be renamed by their club without a new version; `printed`: what else the page
-    shows, such as its evening's way of settling), the language and the build."""
+    shows, such as its evening's way of settling), the language and the build; the file's epoch (a restore may bring
+    the version back over other hands: issue 43)."""
     game = scored_game.game
     state = kept_state(
         [game.variant, game.title, game.players, game.dealer, game.options, game.language, game.created, *printed]
+        + [game.epoch]
     )
     return kept_name(game.id, game.version, state, kind)
 
@@ -192,9 +203,12 @@ def kept_name(owner: str, version: int, state: str, kind: str) -> tuple[str, str
     return f"{owner}.{version}.{state}.{language}.{kind}.pdf", f"{version}-{state}-{language}-{kind}"
 
 
+PART_AGE = 3600  # seconds after which a PDF half written (its worker killed meanwhile) is taken away
+
+
 def _keep(folder: Path, name: str, body: bytes) -> None:
     """Written whole or not at all (a temporary file, then os.replace); the game's older PDFs go, and the oldest of
-    all while the folder holds more than PDF_KEEP_BYTES."""
+    all while the folder holds more than PDF_KEEP_BYTES, and any temporary file older than PART_AGE."""
     folder.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=folder, prefix=".part-")
     try:
@@ -215,6 +229,12 @@ def _keep(folder: Path, name: str, body: bytes) -> None:
                 files.append((path.stat().st_mtime, path.stat().st_size, path))
             except FileNotFoundError:
                 pass
+    for path in folder.glob(".part-*"):  # a worker killed while writing left it: gone an hour on (issue 43)
+        try:
+            if path.stat().st_mtime < time.time() - PART_AGE:
+                path.unlink()
+        except OSError:
+            pass
     total = len(body) + sum(size for _mtime, size, _path in files)
     for _mtime, size, path in sorted(files):
         if total <= current_app.config.get("PDF_KEEP_BYTES", PDF_KEEP_BYTES):
@@ -275,15 +295,17 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
     # Read whole (a few hundred KB at most): no file handle is left for the server to close.
     response = Response(drawn if drawn is not None else path.read_bytes(), mimetype="application/pdf", headers=headers)
     response.set_etag(etag)
-    return response.make_conditional(request)
+    response.make_conditional(request)  # answers 304 in place (it returns the same response, typed as werkzeug's)
+    return response
 
 
 # ---------------------------------------------------------------- a game's sheet
 
 
 def _sheet_context(scored_game: service.ScoredGame, kitty: bool) -> dict:
-    """The printed protokoll's context; a table of an evening settled through the kitty says its money so."""
-    ctx = paper.sheet_context(scored_game)
+    """The printed protokoll's context, dated as its title is (a club table: its evening's date); a table of an evening
+    settled through the kitty says its money so."""
+    ctx = paper.sheet_context(scored_game, club_tables.evening_date(scored_game.game.id))
     if kitty:
         ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
     return ctx
@@ -312,6 +334,7 @@ def _kept_read_now(game_id: str, kind: str, draw, mimetype: str, headers: dict |
             game.created,
             club_tables.built_title(game),
             *more,  # what else the page prints besides the game (a club table's way of settling)
+            game.epoch,  # a restore's (issue 43)
         ]
     )
     # By known values only (the language as spoken, not the raw query): a made-up query is the same page.
@@ -366,11 +389,13 @@ def pdf(game_id):
 
 @bp.get("/g/<game_id>/hands.csv")
 def hands_csv(game_id):
+    """The hands as CSV in the sheet's language: for programs (commas, decimal points), or with ?sep=semicolon for a
+    Nordic spreadsheet (semicolons, decimal commas), as a club's CSV files are."""
     scored_game = _load(game_id)
-    out = io.StringIO()
-    out.write("\ufeff")  # a byte-order mark, so that spreadsheets read æ, ø, å as UTF-8
-    csv.writer(out, lineterminator="\r\n").writerows(paper.csv_rows(scored_game))
-    return _download(out.getvalue(), "text/csv", f"protokoll-{game_id}.csv")
+    semicolon = request.args.get("sep") == "semicolon"
+    text = paper.csv_text(paper.csv_rows(scored_game), "semicolon" if semicolon else "programs")
+    # A byte-order mark, so that spreadsheets read æ, ø, å as UTF-8.
+    return _download("\ufeff" + text, "text/csv", f"protokoll-{game_id}{'-semicolon' if semicolon else ''}.csv")
 
 
 @bp.get("/g/<game_id>/hands.xlsx")
@@ -390,7 +415,9 @@ def _workbook(scored_game: service.ScoredGame) -> bytes:
     scored_game = club_tables.titled(scored_game)
     rows = paper.csv_rows(scored_game, guarded=False)
     game = scored_game.game
-    rules = "; ".join(f"{rule['label']}: {rule['value']}" for rule in paper.sheet_head(scored_game)["rules"])
+    evening = club_tables.evening_date(game.id)
+    rules = "; ".join(f"{rule['label']}: {rule['value']}" for rule in paper.sheet_head(scored_game, evening)["rules"])
+    played = paper.played_on(scored_game, evening).isoformat()  # the day its head says
     about = xlsx.Sheet(
         _("Game"),
         [
@@ -400,7 +427,7 @@ def _workbook(scored_game: service.ScoredGame) -> bytes:
             (_("Players"), "text"),
             (_("House rules"), "text"),
         ],
-        [[game.title or "", _(VARIANTS[game.variant].TITLE), game.created[:10], ", ".join(game.players), rules]],
+        [[game.title or "", _(VARIANTS[game.variant].TITLE), played, ", ".join(game.players), rules]],
     )
     hands = xlsx.Sheet(_("Protokoll"), [(h, "auto") for h in rows[0]], rows[1:])
     return xlsx.workbook([hands, about])
@@ -469,8 +496,8 @@ def _blank(variant: str):
 def blank_index():
     """The blank sheets, and a form that makes one with names: it sends the table to that sheet's page."""
     variant = request.args.get("variant")
-    if variant in VARIANTS:
-        args = {
+    if variant is not None and variant in VARIANTS:
+        args: dict[str, Any] = {
             k: [v for v in vs if v]
             for k, vs in link_args(request.args, "variant").items()
             if not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)

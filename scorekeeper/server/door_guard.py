@@ -9,10 +9,11 @@ outermost of the WSGI app, counts each client's requests in flight and answers t
 microseconds, without Flask, the session or the database:
 
 - a read (GET, HEAD, …; not of a file from disk: /static/, the service worker and its manifest) of an address that
-  has REQUESTS_PER_ADDRESS requests in the server already (or whose IPv6 /64 has REQUESTS_PER_NETWORK) is answered
+  has REQUESTS_PER_ADDRESS reads in the server already (or whose IPv6 /64 has REQUESTS_PER_NETWORK) is answered
   `429` with `Retry-After: 1`: one address never holds more than that share of the threads, and the others always
-  find one free. A write is counted but never refused here: a table is never
-  refused its next hand (guard.EDIT_KEY), and the writes that make rows have their own limits in Flask;
+  find one free. A write is neither counted nor refused here (issue 43: a hall's phones share one address with
+  whoever else is behind it, and a table is never refused its next hand, guard.EDIT_KEY); the writes that make rows
+  have their own limits in Flask;
 - a read of an address (or IPv6 /64) that has asked for more than READS_PER_SECOND reads a second, on average over
   two seconds (a token bucket: READS_PER_SECOND a second, twice that at once), is answered `429` with `Retry-After: 1`:
   a share of the threads bounds the threads, not the interpreter, and a client whose reads are each let in and
@@ -225,7 +226,7 @@ class DoorGuard:
         self.heavy_per_client = heavy_per_client
         self.hops = proxy_hops
         self.lock = threading.Lock()
-        self.in_flight: Counter[str] = Counter()  # address, and an IPv6 address's /64 → requests in the server
+        self.in_flight: Counter[str] = Counter()  # address, and an IPv6 address's /64 → reads in the server
         self.heavy: Counter[str] = Counter()  # guard.client → known heavy reads in the server
         self.heavy_paths: dict[str, tuple[int, float]] = {}  # path → its Retry-After, until when (the oldest first)
         self.refused = 0
@@ -246,28 +247,30 @@ class DoorGuard:
         if environ.get("PATH_INFO", "").startswith(UNCOUNTED):
             return self.wsgi_app(environ, start_response)
         remote = self.client(environ)
+        if environ.get("REQUEST_METHOD") in WRITES:
+            if self.floods is not None:  # let in: an address refused in a stall that still writes is no flood
+                with self.lock:
+                    for key in _Entry(*_whom(remote)).counted():
+                        self.floods.admitted(key)
+            return self.wsgi_app(environ, start_response)
         entry = _Entry(*_whom(remote))
         path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
-        read = environ.get("REQUEST_METHOD") not in WRITES
         address, network = entry.address, entry.network
+        refused: int | None  # the refusal's Retry-After; None: let in
+        whose = ""  # whom a refusal counts
         with self.lock:
             known = self.heavy_paths.get(path) if self.heavy_per_client is not None else None
             heavy = known[0] if known is not None and known[1] > time.monotonic() else None
-            if heavy and self.heavy[network] >= self.heavy_per_client:
+            if heavy and self.heavy_per_client is not None and self.heavy[network] >= self.heavy_per_client:
                 refused, whose = heavy, network
-            elif read and self.in_flight[address] >= self.per_address:
+            elif self.in_flight[address] >= self.per_address:
                 refused, whose = READS_RETRY_AFTER, address
-            elif read and self.rate is not None and (over := self.rate.take(entry.counted(), time.monotonic())):
+            elif self.rate is not None and (over := self.rate.take(entry.counted(), time.monotonic())):
                 refused, whose = READS_RETRY_AFTER, over
-            elif (
-                read
-                and network != address
-                and self.per_network is not None
-                and self.in_flight[network] >= self.per_network
-            ):
+            elif network != address and self.per_network is not None and self.in_flight[network] >= self.per_network:
                 refused, whose = READS_RETRY_AFTER, network
             else:
-                refused = whose = None
+                refused = None
                 for key in entry.counted():
                     self.in_flight[key] += 1
                     if self.floods is not None:
@@ -322,7 +325,7 @@ class DoorGuard:
             warn = now - self._warned >= 60
             if warn:
                 self._warned, refused, self.refused = now, self.refused, 0
-        if began:
+        if began and self.floods is not None:
             log.warning(
                 "%s floods the server (%d refusals in %.0f s): its connections are held at accept for the next %.0f s",
                 whose,

@@ -6,10 +6,12 @@ and, for a kind that makes rows, the storage guard), or `@guard.exempt(reason)`;
 walks the URL map and fails on a write route that says neither.
 
 Rate limits are Flask-Limiter's, counted per client (`client`: the address, or an IPv6 client's /64; the real one
-behind a trusted proxy, see proxy.py) in the memory of each server process: with `make run`'s one process that is
-exact; with N worker processes a client gets up to N times the limit, which still bounds it. Writes that carry a
-game's edit key (hands) are not limited: a table must never be refused its next hand, and the limiter is not even asked
-about them (`_skipped`, its request filter: its checks cost a hand entry more than the write's own statements).
+behind a trusted proxy, see proxy.py) in one file every server process shares (limits_file.py, LIMITS_FILE), so a
+limit is what it says however many workers answer (issue 43: counted in each process's memory, a client had it once
+per worker). A file that cannot be used is not a 500: Flask-Limiter counts in the process's memory meanwhile (its
+in-memory fallback) and goes back to the file once it answers. Writes that carry a game's edit key (hands) are not
+limited: a table must never be refused its next hand, and the limiter is not even asked about them (`_skipped`, its
+request filter: its checks cost a hand entry more than the write's own statements).
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from datetime import timedelta
 
 from flask import current_app, request
 from flask_limiter import Limiter
+from flask_limiter.constants import ConfigVars
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper.clubs.service import client_key
+from scorekeeper.server import limits_file
 from scorekeeper.server.db import get_db
 from scorekeeper.storage import store, writing
 
@@ -43,7 +47,7 @@ def address() -> str:
     return client_key(request.remote_addr, whole=True)
 
 
-limiter = Limiter(key_func=client, storage_uri="memory://", strategy="moving-window", headers_enabled=True)
+limiter = Limiter(key_func=client, strategy="moving-window", headers_enabled=True, in_memory_fallback_enabled=True)
 
 # The limits and thresholds (LIMIT_*, MAX_DATABASE_BYTES, MIN_FREE_DISK_BYTES, IDEMPOTENCY_*, RATELIMIT_ENABLED) are
 # configuration keys with their defaults in scorekeeper/config.py.
@@ -72,13 +76,14 @@ def _not_a_write() -> bool:
     return request.method not in WRITE_METHODS
 
 
-def writes(kind: str, unless=None):
+def writes(kind: str, unless=None, cost=1):
     """The one guard of a write route: the kind's rate limit (Flask-Limiter, before the view runs; not when `unless()`
     says so), then, for a kind that makes rows, the storage guard (507). A GET of the same route (its form) is
-    neither."""
+    neither. `cost` (or `cost()`, asked before the view runs) is what one write takes from the budget: the rows of
+    the kind it makes (a drawn half's tables are that many new games)."""
     setting, storage = KINDS[kind]
     exempt = _not_a_write if unless is None else (lambda: _not_a_write() or unless())
-    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=exempt)
+    limit = limiter.shared_limit(_limit(setting), scope=kind, exempt_when=exempt, cost=cost)
 
     def decorate(view):
         @functools.wraps(view)
@@ -87,7 +92,7 @@ def writes(kind: str, unless=None):
                 check_storage()
             return view(*args, **kwargs)
 
-        guarded.guard = kind
+        guarded.guard = kind  # type: ignore[attr-defined]  # a mark on the view function, read by declared()
         return limit(guarded)
 
     return decorate
@@ -181,7 +186,7 @@ def purge_keys_now(app) -> int:
 
 def _purge_now_and_then() -> None:
     """The first request of every IDEMPOTENCY_PURGE_EVERY seconds purges, in each process: no cron job to set up."""
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # flask types current_app as the Flask app it proxies
     now = time.monotonic()
     if now - app.extensions["scorekeeper.keys_purged"] < app.config["IDEMPOTENCY_PURGE_EVERY"]:
         return
@@ -230,8 +235,19 @@ def _skipped() -> bool:
     return request.endpoint in unlimited(current_app)
 
 
+def counts_file(config) -> str | None:
+    """Where the rate limits are counted: LIMITS_FILE, else beside the database (None: a database in memory, so the
+    counts are too)."""
+    database = config["DATABASE"]
+    return config.get("LIMITS_FILE") or (None if database == ":memory:" else database + ".limits")
+
+
 def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiInteger
+    path = counts_file(app.config)
+    # Flask-Limiter's own configuration, made from ours (config.py holds the keys an operator sets).
+    app.config[ConfigVars.STORAGE_URI] = limits_file.uri(path) if path else "memory://"
+    app.config[ConfigVars.STORAGE_OPTIONS] = {"max_entries": app.config["LIMITS_MAX_ENTRIES"]} if path else {}
     limiter.init_app(app)
     app.extensions["scorekeeper.keys_purged"] = float("-inf")
     app.before_request(_purge_now_and_then)

@@ -17,7 +17,9 @@ HEADERS = {
         "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # the edit link never leaks as a referrer
+    # The full address as referrer to this site only, never to another (the edit link never leaks): Flask-WTF's CSRF
+    # check over HTTPS (WTF_CSRF_SSL_STRICT) refuses a form posted without a Referer from this very host.
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
 # The secrets that travel in a path: the edit pages' keys, /g/<id>/k/<key> and /d/<id>/k/<key>, and the drive tables'

@@ -18,11 +18,13 @@ held to SERVER_CONNECTIONS_PER_ADDRESS, and an IPv6 /64 (one LAN, or one attacke
 SERVER_CONNECTIONS_PER_NETWORK, so the phones of a club's IPv6 Wi-Fi each have their own share.
 
 A client the door's guard has found flooding the server (server/door_guard.py's `FLOODS`: its reads refused again and
-again, faster than any phone asks) is not answered at once any more: its open connections end at their next request
-(`Connection.recv`), and each new one is accepted and held, unread and unanswered, for HOLD_SECONDS, then answered
-429 and closed (`Hold`). A held connection costs a file descriptor, not a turn of waitress's loop: the client's next
-request waits for the hold, not for the server. Held connections count against the client's cap (one that gives up
-is let go at once); a flooding client's connection over its cap is reset at once.
+again, faster than any phone asks) is not answered at once any more: its open connections end at their next read
+(`Connection.recv`), and each new one is accepted and held, unanswered, for HOLD_SECONDS, then answered 429 and closed
+(`Hold`). A held connection costs a file descriptor, not a turn of waitress's loop: the client's next request waits
+for the hold, not for the server. Held connections count against the client's cap (one that gives up is let go at
+once); a flooding client's connection over its cap is reset at once. A write is never held (issue 43: a hall's phones
+behind one address share it with whoever floods from there, and a table is never refused its next hand): a kept
+connection's write goes on, and a held connection whose request is a write is handed back to waitress at once.
 """
 
 from __future__ import annotations
@@ -38,8 +40,13 @@ import struct
 import threading
 import time
 from collections import Counter, deque
+from typing import Any, cast
 
 import waitress
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.server import BaseWSGIServer
+from waitress.task import WSGITask
 
 from scorekeeper import create_app
 from scorekeeper.server import workers as processes
@@ -47,9 +54,10 @@ from scorekeeper.server.door_guard import FLOODS, Floods
 from scorekeeper.server.security import redact_handlers
 from scorekeeper.storage import Unusable
 
-# A request is at most 64 KiB (the app refuses more); a body larger than this is not even read into memory or a file.
-MAX_BODY = 1024 * 1024
-SETTINGS = {
+# A request is at most 64 KiB (the app refuses more), a club's import at most 3 MiB (its file 2 MiB, sent back base64'd
+# by its preview: IMPORT_MAX_BYTES); a body larger than this is not even read into memory or a file.
+MAX_BODY = 3 * 1024 * 1024
+SETTINGS: dict[str, Any] = {
     "threads": 8,  # requests served at once; a hand entry takes a few ms, a kept PDF a file read
     "connection_limit": 1000,  # open sockets (slow clients included) before new ones wait in the backlog
     "asyncore_use_poll": True,  # select() cannot watch more than 1,024 sockets
@@ -65,6 +73,13 @@ SETTINGS = {
 # page for 429 in its own language.
 REFUSED = b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 HOLD_SECONDS = 5.0  # a flooding client's new connection waits this long for its 429
+WRITES = (b"POST ", b"PUT ", b"PATCH ", b"DELETE ")  # a request's first bytes when it is a write
+
+
+def may_write(data: bytes) -> bool:
+    """Whether a request that begins with `data` may be a write: its method, or as much of it as has come."""
+    return bool(data) and any(method.startswith(data[: len(method)]) for method in WRITES)
+
 
 # One line per record: time, level, logger, message; a request is `GET /path 200 3.1ms` (scorekeeper/server/logs.py).
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -127,21 +142,23 @@ class Limits:
 class Connection(socket.socket):
     """An accepted socket that counts against its client until closed, and ends a request arriving for too long."""
 
-    limits: Limits
+    limits: Limits | processes.SharedLimits  # one process's, or every worker's
     keys: tuple[str, ...] = ()
     began: float | None = None  # time.monotonic() of the first byte of the request being read
+    write = False  # whether that request is a write
 
     def recv(self, size, *flags):
         data = super().recv(size, *flags)  # read first: a socket closed with bytes unread resets the connection
         if data:
-            floods = self.limits.floods
-            if floods is not None and self.keys and floods.flooding(self.keys):
-                return b""  # a flooding client's next request: to waitress, the client closed
             now = time.monotonic()
             if self.began is None:
                 self.began = now
+                self.write = may_write(data)
             elif self.limits.request_timeout is not None and now - self.began > self.limits.request_timeout:
                 return b""  # to waitress, the client closed: it closes the connection
+            floods = self.limits.floods
+            if not self.write and floods is not None and self.keys and floods.flooding(self.keys):
+                return b""  # a flooding client's next read: to waitress, the client closed
         return data
 
     def send(self, data, *flags):
@@ -159,9 +176,13 @@ class Listener(socket.socket):
     """A listening socket that hands waitress only the connections their client may still open; one over its cap is
     answered 429 and closed here, so waitress never holds it."""
 
-    limits: Limits
+    limits: Limits | processes.SharedLimits  # one process's, or every worker's
+    returned: deque  # (socket, address, keys): held connections whose request is a write, for waitress (Hold)
 
     def accept(self):
+        if self.returned:
+            conn, addr, keys = self.returned.popleft()
+            return self._connection(conn, keys), addr
         conn, addr = super().accept()
         keys = clients(addr[0]) if self.limits.per_address is not None or self.limits.per_network else ()
         floods = self.limits.floods
@@ -171,25 +192,43 @@ class Listener(socket.socket):
             # to waitress, nothing was there to accept (as when another process took it): back to its loop
             raise BlockingIOError(errno.EAGAIN, "refused: over its client's cap")
         if flooding:
-            HOLD.add(conn, keys, self.limits)
+            HOLD.add(conn, keys, self.limits, self, addr)
             raise BlockingIOError(errno.EAGAIN, "held: its client floods the server")
+        return self._connection(conn, keys), addr
+
+    def _connection(self, conn: socket.socket, keys: tuple[str, ...]) -> Connection:
         connection = Connection(conn.family, conn.type, conn.proto, fileno=conn.detach())
         connection.limits, connection.keys = self.limits, keys
-        return connection, addr
+        return connection
+
+    def give_back(self, conn: socket.socket, addr, keys: tuple[str, ...]) -> None:
+        """A held connection whose request is a write, for waitress: its loop takes it at its next accept(), which a
+        connection of our own to this listener brings at once (closed unsent: whoever accepts it sees it end)."""
+        self.returned.append((conn, addr, keys))
+        host, port = self.getsockname()[:2]
+        host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+        except OSError as exc:
+            log.debug("waking the listener: %s", exc)
 
 
 class _Held:
-    __slots__ = ("until", "conn", "keys", "limits", "done")
+    __slots__ = ("until", "conn", "keys", "limits", "done", "listener", "addr", "read")
 
-    def __init__(self, until: float, conn: socket.socket, keys: tuple[str, ...], limits):
+    def __init__(self, until: float, conn: socket.socket, keys: tuple[str, ...], limits, listener, addr):
         self.until, self.conn, self.keys, self.limits, self.done = until, conn, keys, limits, False
+        self.listener, self.addr = listener, addr
+        self.read = False  # its request is a read: what it sends is dropped
 
 
 class Hold:
     """Connections of flooding clients, held for `seconds` and then refused (429 and closed) by a thread of their own,
-    started when the first is held and ended when none is left (a worker forked later starts its own). What a held
-    client sends is read and dropped; one that gives up (closes) is let go at once, so that a client that will not wait
-    cannot fill its cap with held connections and be refused at accept over and over."""
+    started when the first is held and ended when none is left (a worker forked later starts its own). A held
+    connection whose request is a write is given back to its listener, unread, for waitress to answer (a table is
+    never refused its next hand); what any other sends is read and dropped; one that gives up (closes) is let go at
+    once, so that a client that will not wait cannot fill its cap with held connections and be refused at accept over
+    and over."""
 
     def __init__(self, seconds: float = HOLD_SECONDS):
         self.seconds = seconds
@@ -198,10 +237,10 @@ class Hold:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
-    def add(self, conn: socket.socket, keys: tuple[str, ...], limits) -> None:
+    def add(self, conn: socket.socket, keys: tuple[str, ...], limits, listener=None, addr=None) -> None:
         conn.setblocking(False)
         with self.lock:
-            self.arriving.append(_Held(time.monotonic() + self.seconds, conn, keys, limits))
+            self.arriving.append(_Held(time.monotonic() + self.seconds, conn, keys, limits, listener, addr))
             self.held += 1
             if self.thread is None:
                 self.thread = threading.Thread(target=self._watch, name="scorekeeper-hold", daemon=True)
@@ -234,6 +273,12 @@ class Hold:
                 for key, _events in selector.select(min(0.1, order[0].until - now) if order else 0):
                     held = key.data
                     try:
+                        if not held.read and held.listener is not None:
+                            first = held.conn.recv(len(WRITES[-1]), socket.MSG_PEEK)
+                            if may_write(first):
+                                self._give_back(selector, held)
+                                continue
+                            held.read = bool(first)
                         if held.conn.recv(65536):
                             continue  # its request, read and dropped: it is answered when the hold ends
                     except (BlockingIOError, InterruptedError):
@@ -253,6 +298,17 @@ class Hold:
             raise
         finally:
             selector.close()
+
+    def _give_back(self, selector, held: _Held) -> None:
+        """Its request is a write: to waitress, still counted against its client (the Connection leaves it)."""
+        held.done = True
+        try:
+            selector.unregister(held.conn)
+        except (KeyError, ValueError, OSError):
+            pass
+        held.listener.give_back(held.conn, held.addr, held.keys)
+        with self.lock:
+            self.held -= 1
 
     def _end(self, selector, held: _Held, answer: bool) -> None:
         held.done = True
@@ -296,7 +352,7 @@ def _refuse(conn: socket.socket) -> None:
         conn.close()
 
 
-def listeners(host: str, port: int, limits: Limits) -> list[Listener]:
+def listeners(host: str, port: int, limits: Limits | processes.SharedLimits) -> list[Listener]:
     """One bound `Listener` for each address `host` resolves to (as waitress would bind them itself)."""
     found = []
     for family, kind, proto, _name, address in socket.getaddrinfo(
@@ -304,6 +360,7 @@ def listeners(host: str, port: int, limits: Limits) -> list[Listener]:
     ):
         sock = Listener(family, kind, proto)
         sock.limits = limits
+        sock.returned = deque()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
@@ -323,9 +380,55 @@ def limits_of(config) -> Limits:
     )
 
 
+class BodilessTask(WSGITask):
+    """waitress's answer to a request, keeping the connection after an answer with no body by its status (1xx, 204,
+    304: it ends at its blank line, RFC 9112 6.3). waitress 3.0 closes after one for want of a Content-Length, which
+    such an answer may not carry (it drops the app's), so a plain client polling a live page with If-None-Match
+    reconnected after every `304`. A client that asked to close, or spoke HTTP/1.0, is closed as waitress would."""
+
+    keeping = False  # while the head is built: waitress's close for want of a length is not done
+
+    def build_response_header(self):
+        self.keeping = (
+            not self.has_body
+            and self.version == "1.1"
+            and cast(HTTPRequestParser, self.request).headers.get("CONNECTION", "").lower() != "close"
+        )
+        try:
+            return super().build_response_header()
+        finally:
+            self.keeping = False
+
+    def set_close_on_finish(self) -> None:
+        if not self.keeping:
+            super().set_close_on_finish()
+
+
+class Channel(HTTPChannel):
+    task_class = BodilessTask
+
+
+def create_server(app, **settings):
+    """waitress.create_server, its connections answering with `BodilessTask` (each listening server's
+    `channel_class`). Not yet running: `serve_forever` runs it, a test runs it in a thread."""
+    servers: dict = {}
+    server = waitress.server.create_server(app, map=servers, **settings)
+    for each in list(servers.values()):
+        if isinstance(each, BaseWSGIServer):
+            each.channel_class = Channel
+    return server
+
+
+def serve_forever(app, **settings) -> None:
+    """What waitress.serve does, with `create_server`'s server: say where it listens, then serve until stopped."""
+    server = create_server(app, **settings)
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
+
+
 def serve(app, host: str = "0.0.0.0", port: int = 5000, **overrides) -> None:
-    """waitress.serve, on listening sockets that hold each client to `limits_of` the app's configuration."""
-    waitress.serve(app, sockets=listeners(host, port, limits_of(app.config)), **{**SETTINGS, **overrides})
+    """The app served (`serve_forever`) on listening sockets that hold each client to `limits_of` its configuration."""
+    serve_forever(app, sockets=listeners(host, port, limits_of(app.config)), **{**SETTINGS, **overrides})
 
 
 def run(
@@ -352,7 +455,7 @@ def run(
 
     def work(row: int) -> None:
         limits.row = row
-        waitress.serve(create_app(), sockets=sockets, **{**SETTINGS, **settings})
+        serve_forever(create_app(), sockets=sockets, **{**SETTINGS, **settings})
 
     processes.supervise(count, work, limits.clear)
 

@@ -6,8 +6,9 @@ sockets once, then forks WORKERS processes that each make the app and serve it w
 sees nothing to accept and goes back to its loop). The first process stays to watch them: a worker that dies is
 started again, and SIGTERM or SIGINT (Ctrl-C) stops them all, each finishing the requests it is serving. What every
 worker shares goes through the SQLite file (the writers' lock file, the versions the kept sheets and the live door are
-checked against), as it did under gunicorn's workers; what each keeps in memory (kept sheets, the live door's answers,
-a client's open connections) is its own.
+checked against), as it did under gunicorn's workers, and the rate limits' counts through a file of their own
+(limits_file.py); what each keeps in memory (kept sheets, the live door's answers, a client's open connections) is its
+own.
 """
 
 from __future__ import annotations
@@ -146,13 +147,13 @@ def supervise(count: int, work: Callable[[int], None], gone: Callable[[int], Non
         log.info("serving with %d worker processes (%s)", count, " ".join(map(str, running)))
         while True:
             pid, status = os.wait()
-            row = running.pop(pid, None)
-            if row is None:
+            ended = running.pop(pid, None)
+            if ended is None:
                 continue
             log.warning("worker %d ended (%s); starting another", pid, _how(status))
             time.sleep(RESTART_SECONDS)
-            gone(row)
-            start(row)
+            gone(ended)
+            start(ended)
     except _Stop:
         pass
     finally:

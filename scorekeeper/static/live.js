@@ -1,15 +1,16 @@
-// Live pages without reloads (the protokoll, a drive table's page, the hall screen). The page's root element says
-// where to ask and what it shows: data-live-url, data-live-tag (its state's ETag), data-live-every (seconds). Every few
+// Live pages without reloads (the protokoll, a drive table's page, the hall screen). The page's root element says where
+// to ask and what it shows: data-live-url, data-live-tag (its state's ETag), data-live-every (seconds). Every few
 // seconds the script asks that address with its tag in X-Live-Tag: an empty 200 of a few hundred bytes when nothing
-// changed (not a 304, after which waitress would close the connection: the phone keeps it). When something did, the
-// answer is what changed (it says X-Live-Parts: the new hand's row, the standing, the chart…; web/live_parts.py), or
-// where the server cannot tell, the fresh page, and only its parts that show state (elements with data-live and an
+// changed (not a 304, after which waitress alone would close the connection: the phone keeps it). When something did,
+// the answer is what changed (it says X-Live-Parts: the new hand's row, the standing, the chart…; web/live_parts.py),
+// or where the server cannot tell, the fresh page, and only its parts that show state (elements with data-live and an
 // id) replace their namesakes here. A part is left as it is while the user is on it: a finger down, the focus in one of
-// its text fields, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page
-// (the protokoll's hands kept offline, waiting to be sent); it follows as soon as it is free. With data-live-defer the
-// page applies the fresh parts itself when it is ready (the hall screen, at the end of a cycle: window.skLive.apply).
-// Polling pauses while the page is hidden and backs off after errors. Without this script the pages keep their
-// <noscript> meta refresh.
+// its text fields, a tap not sent yet (data-unsent="1"), or anything the root's data-live-hold names on the page (the
+// protokoll's hands kept offline, waiting to be sent); it follows as soon as it is free. With data-live-defer the page
+// applies the fresh parts itself when it is ready (the hall screen, at the end of a cycle: window.skLive.apply).
+// Polling pauses while the page is hidden and backs off after errors; a finished game's page asks every data-live-every
+// seconds (slower), so that a deleted last hand still reaches it. Without this script the pages keep their <noscript>
+// meta refresh.
 "use strict";
 (function () {
   var root = document.querySelector("[data-live-url]");
@@ -27,6 +28,23 @@
   var fresh = {}; // id -> the fresh element not yet put in place
   var TYPED = "select, textarea, input:not([type=radio]):not([type=checkbox]):not([type=submit]):not([type=button])";
   var live = (window.skLive = { polls: 0, updates: 0, apply: apply, pending: function () { return Object.keys(fresh).length > 0; } });
+  // Whether this browser may edit the game, as its pages last said (by the live address): a page drawn for an editor
+  // (data-live-editor) says so for the others. A page drawn for a reader asks with its tag marked (+key) while the
+  // browser says so, for its phone may have taken the edit key since: nginx answers only a bare tag (with a reader's
+  // answer, for all it knows), so the app answers, as the phone now is. Its answer settles it: the editor's page, or
+  // the reader's (then the mark goes).
+  var EDITOR = "sk:editor:" + url;
+  var editor = root.hasAttribute("data-live-editor");
+  function mayEdit(now) {
+    try {
+      if (now === true) localStorage.setItem(EDITOR, "1");
+      else if (now === false) localStorage.removeItem(EDITOR);
+      return localStorage.getItem(EDITOR) === "1";
+    } catch (e) {
+      return false;
+    }
+  }
+  if (editor) mayEdit(true);
 
   function busy(part) {
     if (pressing || part.matches('[data-unsent="1"]') || part.querySelector('[data-unsent="1"]')) return true;
@@ -61,10 +79,14 @@
 
   // The fresh page, or only what changed on it (data-live-delta: the blocks and rows that changed or are new, the
   // rows gone, the sheet's own attributes; web/live_parts.py).
-  function take(html) {
+  function take(html, marked) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var next = doc.querySelector("[data-live-url]"); // read before the parts are taken out (it may be one of them)
     var delta = next && next.hasAttribute("data-live-delta");
+    if (next) {
+      editor = !delta && next.hasAttribute("data-live-editor"); // what changed is only ever a reader's answer
+      if (editor || marked) mayEdit(editor);
+    }
     if (delta) {
       doc.querySelectorAll("[data-live-gone]").forEach(function (mark) {
         var gone = document.getElementById(mark.getAttribute("data-live-gone"));
@@ -87,8 +109,12 @@
     if (next) {
       tag = next.dataset.liveTag || tag;
       url = next.dataset.liveUrl;
+      // A finished game asks more slowly (a deleted last hand brings it back), one going on at the usual pace.
+      if (next.dataset.liveEvery) root.dataset.liveEvery = next.dataset.liveEvery;
+      else delete root.dataset.liveEvery;
+      every = (parseFloat(root.dataset.liveEvery) || 5) * 1000;
     } else {
-      stopped = true; // the fresh page is no longer live (the game is over)
+      stopped = true; // the fresh page is no longer live (a drive's table once the drive is over)
     }
     if (!defer) apply();
   }
@@ -104,10 +130,15 @@
     if (asking || stopped || document.hidden) return;
     asking = true;
     live.polls += 1;
-    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "X-Live-Tag": tag, "X-Live-Parts": "1" } })
+    var marked = !editor && mayEdit();
+    var asked = { "X-Live-Tag": marked ? tag + "+key" : tag, "X-Live-Parts": "1" };
+    fetch(url, { credentials: "same-origin", cache: "no-store", headers: asked })
       .then(function (response) {
         if (response.status === 304) return null;
-        if (response.ok) return response.text().then(function (html) { if (html) take(html); });
+        if (response.ok) return response.text().then(function (html) {
+          if (html) take(html, marked);
+          else if (marked) mayEdit(false); // the app says this page is as the phone is: a reader's
+        });
         if (response.status !== 429 && response.status < 500) stopped = true; // gone, or no longer ours
         throw new Error(String(response.status));
       })
@@ -123,6 +154,10 @@
       });
   }
 
+  // An editor's page drawn in another tab of this browser (the edit link opened there): ask now.
+  window.addEventListener("storage", function (event) {
+    if (event.key === EDITOR && event.newValue === "1" && !editor) schedule(250);
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) schedule(0); // clears the timer: nothing is asked while hidden
     else schedule(250);

@@ -12,6 +12,12 @@ from scorekeeper.storage import migrate
 from scorekeeper.storage.connection import close, connect
 from scorekeeper.storage.writes import flush, queued, writing
 
+# A new epoch for the live versions (a restore's: server/live_door.py, server/live_tags.py, every page's tag).
+EPOCH = (
+    "INSERT INTO live_versions (scope, version) VALUES ('epoch', abs(random()))"
+    " ON CONFLICT (scope) DO UPDATE SET version = excluded.version"
+)
+
 
 def backup(source: str, target: str) -> Path:
     """A consistent copy of a live database by SQLite's online backup API, written beside the target and renamed into place."""
@@ -65,6 +71,9 @@ def restore(source: str, target: str) -> list[str]:
             with queued(db):  # the app's writers queue behind the lock file while the pages go in
                 src.backup(db.conn)  # takes SQLite's own locks on the database; one step, all pages
                 db.conn.execute("PRAGMA journal_mode=WAL")  # the backup's DELETE journal mode came in with its pages
+                if "live_versions" in tables:  # at once, not after the migrations: the backup's epoch may be today's
+                    db.conn.execute(EPOCH)
+                    db.conn.commit()
                 flush(db)
         finally:
             close(db)
@@ -77,13 +86,12 @@ def restore(source: str, target: str) -> list[str]:
 
 def new_epoch(target: str) -> None:
     """A new `epoch` in the live versions (server/live_door.py): a backup put back may hold the versions a watching
-    phone's page was kept at over other rows, so every kept poll goes to Flask once."""
+    phone's page was kept at over other rows, so every kept poll goes to Flask once, every page's tag and kept sheet
+    is another, and the LIVE_TAGS folder is emptied (issue 43). Made as the pages go in, and again after the
+    migrations (a backup from before the live versions had none)."""
     db = connect(target)
     try:
         with writing(db):
-            db.execute(
-                "INSERT INTO live_versions (scope, version) VALUES ('epoch', abs(random()))"
-                " ON CONFLICT (scope) DO UPDATE SET version = excluded.version"
-            )
+            db.execute(EPOCH)
     finally:
         close(db)

@@ -61,7 +61,7 @@ def safe_next(raw: Any, default: str) -> str:
     return seen
 
 
-def link_args(args, *taken: str) -> dict[str, list[str]]:
+def link_args(args, *taken: str) -> dict[str, Any]:  # each a list of strings; Any: url_for's keywords
     """A query string's values to carry on in a link, url_for(endpoint, **link_args(request.args, "variant")): never
     a keyword url_for keeps for itself (_external, _scheme, _anchor, _method: all start with "_") nor one of the
     route's own arguments (`taken`), either of which made url_for fail (a 500) on a stranger's query string."""

@@ -17,9 +17,16 @@ from scorekeeper.games.sheets import kept_state
 from scorekeeper.server import live_door
 
 TAG_HEADER = "X-Live-Tag"  # live.js's question: the tag its page shows
+# After the tag, live.js's mark on a page drawn for a reader once its browser has drawn an editor's page of the game
+# (the phone may have taken the edit key since): deploy/nginx.conf's map takes only a bare tag, so the app answers it,
+# as the phone now is, never nginx with a reader's answer (issue 43).
+KEYED = "+key"
 PARTS_HEADER = "X-Live-Parts"  # and that it takes what changed rather than the page (web/live_parts.py)
 LIVE_URL = re.compile(r'data-live-url="([^"]+)"')
+LIVE_EVERY = re.compile(r'data-live-every="([^"]+)"')
 SECONDS = 5  # between two questions of a watching phone (the script doubles it after each error, up to a minute)
+# A finished game's phones go on asking, more slowly: a deleted or edited last hand brings the game back (issue 43).
+FINISHED_SECONDS = 30
 
 
 def tag(parts: list) -> str:
@@ -33,14 +40,22 @@ def tag(parts: list) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
+def shown(value: str | None) -> str | None:
+    """The tag a phone's page shows, from its X-Live-Tag (quotes and the KEYED mark taken off); None if it says none."""
+    if value is None:
+        return None
+    value = value.strip()
+    return (value[: -len(KEYED)] if value.endswith(KEYED) else value).strip('"')
+
+
 def unchanged(state: str, scope: tuple[str, str] | None = None) -> Response | None:
     """The answer "nothing changed" if the asking page already shows `state` (`scope` names the page whose rows it is
     made of: server/live_door.py). live.js says its tag in X-Live-Tag and gets `200` with no body and Content-Length 0,
-    a few hundred bytes of headers on a connection kept open (waitress closes it after every `304`, which has no
-    Content-Length); an If-None-Match gets the `304` HTTP means by it."""
-    asked = request.headers.get(TAG_HEADER)
+    a few hundred bytes of headers on a connection kept open (waitress alone closes it after every `304`, which has no
+    Content-Length; server/serve.py's server keeps it); an If-None-Match gets the `304` HTTP means by it."""
+    asked = shown(request.headers.get(TAG_HEADER))
     if asked is not None:
-        if asked.strip().strip('"') != state:
+        if asked != state:
             return None
         response = Response(b"", 200, headers={"Cache-Control": "no-store"})
     elif request.if_none_match.contains(state):

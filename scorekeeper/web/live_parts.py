@@ -41,7 +41,8 @@ def children(html: str, start: int, end: int) -> list[tuple[int, int]] | None:
     """The (start, end) of each element that is a direct child between `start` and `end` (an element ends at the
     closing tag that balances its name's opening tags: the pages' own markup, where no element holds one of its
     own name that is not closed); None if there is text outside them or the markup does not balance."""
-    out, at = [], start
+    out: list[tuple[int, int]] = []
+    at = start
     while True:
         while at < end and html[at].isspace():
             at += 1
@@ -90,11 +91,14 @@ def parts_of(page: str | bytes) -> Parts | None:
     spans = children(page, opened.end(), closed)
     if spans is None:
         return None
-    order, blocks, sheet_open, rows = [], {}, "", ()
+    order: list[str] = []
+    blocks: dict[str, str] = {}
+    sheet_open = ""
+    rows: tuple[tuple[str, str], ...] = ()
     for start, end in spans:
         head = _TAG.match(page, start)
         found = _ID.search(head.group(0)) if head else None
-        if found is None or found.group(1) in blocks:
+        if head is None or found is None or found.group(1) in blocks:
             return None
         ident = found.group(1)
         order.append(ident)
@@ -104,9 +108,12 @@ def parts_of(page: str | bytes) -> Parts | None:
             inner = children(page, head.end(), page.rindex("</table>", start, end))
             if inner is None:
                 return None
-            frame, kept = [], []
+            frame: list[str] = []
+            kept: list[tuple[str, str]] = []
             for a, b in inner:
-                row_id = _ID.search(_TAG.match(page, a).group(0))
+                row_head = _TAG.match(page, a)
+                assert row_head is not None  # children() found an opening tag at each start
+                row_id = _ID.search(row_head.group(0))
                 if page.startswith("<tbody", a) and row_id:
                     kept.append((row_id.group(1), page[a:b]))
                 else:
@@ -143,7 +150,9 @@ REMEMBERED = Remembered()
 
 def _marked(element: str, *attributes: str) -> str:
     """An element's HTML with attributes added to its opening tag."""
-    name_end = re.match(r"<[a-zA-Z][a-zA-Z0-9:-]*", element).end()
+    name = re.match(r"<[a-zA-Z][a-zA-Z0-9:-]*", element)
+    assert name is not None, element  # an element's HTML opens with its tag
+    name_end = name.end()
     return element[:name_end] + "".join(f" {a}" for a in attributes) + element[name_end:]
 
 
@@ -166,9 +175,10 @@ def _sequence(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> tuple[l
     return out, [ident for ident, _ in old if ident not in now]
 
 
-def changes(old: Parts | None, new: Parts | None, url: str, tag: str) -> str | None:
+def changes(old: Parts | None, new: Parts | None, url: str, tag: str, every: str | None = None) -> str | None:
     """The answer that brings a page showing `old` to `new`: the parts that changed, in a document static/live.js
-    reads; None where only the whole page will do."""
+    reads (with the page's own seconds between questions, `every`, where it says any); None where only the whole page
+    will do."""
     if old is None or new is None or ("sheet" in old.order) != ("sheet" in new.order):
         return None
     if old.blocks.get("sheet") != new.blocks.get("sheet"):  # the sheet's head: its columns, its players
@@ -187,7 +197,9 @@ def changes(old: Parts | None, new: Parts | None, url: str, tag: str) -> str | N
         out.append("<table>" + "".join(rows[0]) + "</table>")
     out.extend(f'<i data-live-gone="{escape(ident)}"></i>' for ident in gone)
     return (
-        f'<!doctype html><div hidden data-live-delta data-live-url="{escape(url)}" data-live-tag="{escape(tag)}">'
+        f'<!doctype html><div hidden data-live-delta data-live-url="{escape(url)}" data-live-tag="{escape(tag)}"'
+        + (f' data-live-every="{escape(every)}"' if every else "")
+        + ">"
         + "".join(out)
         + "</div>"
     )

@@ -4,10 +4,13 @@ drive moves on around it; a hidden page asks nothing; without JavaScript the pag
 The only times here are generous waits for an update to appear (live.js asks every few seconds)."""
 
 import re
+import shutil
 
 import pytest
 
-from helpers import PHONE, call
+from helpers import PHONE, Api, call, waitress_in_thread
+from nginx_stack import nginx_in_front
+from scorekeeper import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -210,3 +213,76 @@ def test_a_watching_phone_puts_what_changed_in_place_and_shows_what_a_fresh_page
     watcher.wait_for_selector("#hand-4", state="detached", timeout=UPDATE_MS)
     assert same_as_fresh() and watcher.evaluate(SAME)
     context.close()
+
+
+def test_a_finished_games_phone_follows_it_again_when_its_last_hand_is_deleted(live_server, browser):
+    """Issue 43 (low): a game's last hand made the phone's answer a page with no live address, and live.js stopped for
+    good, so a deleted last hand never reached the phones. A finished game's page goes on asking, more slowly
+    (data-live-every), and one drawn finished does too; the deleted hand brings both back to the game in place."""
+    base, _db = live_server
+    game = new_game(base)
+    hand(base, game, {"tricks": [8, 5]})
+    watching = browser.new_context(viewport=PHONE).new_page()  # open while the game goes on
+    watching.clock.install()
+    watching.goto(f"{base}/g/{game['id']}")
+    watching.evaluate(MARK)
+    assert watching.locator(".banner").count() == 0
+    numbers = 1
+    while call(f"{base}/api/games/{game['id']}")[1]["finished"] is False:
+        numbers += 1
+        hand(base, game, {"tricks": [8, 5]})
+    watching.clock.fast_forward(6_000)
+    watching.wait_for_selector(".banner", timeout=UPDATE_MS)  # Game over, in place
+    finished = browser.new_context(viewport=PHONE).new_page()  # opened once it is over
+    finished.clock.install()
+    finished.goto(f"{base}/g/{game['id']}")
+    finished.evaluate(MARK)
+    assert finished.locator(".banner").count() == 1 and finished.locator(f"#hand-{numbers}").count() == 1
+    slower = [
+        p.evaluate("() => Number(document.getElementById('live').dataset.liveEvery || 5)") for p in (watching, finished)
+    ]
+    assert all(s > 5 for s in slower), slower
+    status, _ = call(
+        f"{base}/api/games/{game['id']}/hands/{numbers}", "DELETE", headers={"X-Edit-Key": game["edit_key"]}
+    )
+    assert status == 200
+    for page in (watching, finished):
+        page.clock.fast_forward(max(slower) * 1000 + 1_000)
+        page.wait_for_selector(f"#hand-{numbers}", state="detached", timeout=UPDATE_MS)
+        assert page.locator(".banner").count() == 0 and page.locator(".next").count() == 1
+        # (the clock installed fakes `performance`: its navigation entries are not there to count)
+        assert page.evaluate("() => window.__sameDocument === 'yes'"), "the phone reloaded"
+        assert page.evaluate("() => Number(document.getElementById('live').dataset.liveEvery || 5)") == 5
+        page.context.close()
+
+
+@pytest.mark.needs_program  # nginx and openssl
+def test_a_page_drawn_before_its_phone_took_the_key_gets_the_edit_buttons_behind_nginx(browser, tmp_path, migrated_db):
+    """Issue 43 (low): behind nginx as deployed (LIVE_TAGS), a phone's page drawn for a reader asked with the readers'
+    tag after the phone took the edit key in another tab, and nginx answered it from the readers' files: no edit
+    buttons until a reload. The editor's page drawn in the other tab tells live.js, which asks the app (its tag
+    marked, web/live.KEYED): the page in place becomes the editor's."""
+    db = tmp_path / "scorekeeper.sqlite"
+    shutil.copyfile(migrated_db, db)
+    settings = {"DATABASE": str(db), "SECRET_KEY": "keyed", "GC_FREEZE": False, "READS_PER_SECOND": None}
+    app = create_app({**settings, "PROXY_FIX": 1, "LIVE_TAGS": str(tmp_path / "live-tags")})
+    game = Api(app.test_client()).create("german")
+    with (
+        waitress_in_thread(app, threads=4, clear_untrusted_proxy_headers=False) as server,
+        nginx_in_front(tmp_path, server.effective_port) as nginx,
+    ):
+        phone = browser.new_context(viewport=PHONE, ignore_https_errors=True)
+        page = phone.new_page()
+        page.goto(f"{nginx['base']}/g/{game['id']}")
+        assert page.locator("#enter-hand").count() == 0
+        page.evaluate(MARK)
+        page.wait_for_function("() => window.skLive.polls >= 1", timeout=UPDATE_MS)  # answered by nginx's file
+        other_tab = phone.new_page()
+        other_tab.goto(f"{nginx['base']}/g/{game['id']}/k/{game['edit_key']}")
+        assert other_tab.locator("#enter-hand").count() == 1
+        page.wait_for_selector("#enter-hand", timeout=UPDATE_MS)
+        assert page.evaluate(SAME), "the phone reloaded"
+        polls = page.evaluate("() => window.skLive.polls")
+        page.wait_for_function(f"() => window.skLive.polls > {polls}", timeout=UPDATE_MS)
+        assert page.locator("#enter-hand").count() == 1  # its tag now the editor's own
+        phone.close()

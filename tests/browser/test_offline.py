@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from helpers import ARTIFACTS
+from helpers import artifact
 
 pytestmark = pytest.mark.browser
 
@@ -345,9 +345,9 @@ def failing(monkeypatch):
     from scorekeeper.server.guard import StorageFull
 
     told = {"status": None}
-    real = games.add_hand
+    real, real_adding = games.add_hand, games.adding_hand
 
-    def add_hand(*args, **kwargs):
+    def refuse():
         status = told["status"]
         if status == 507:
             raise StorageFull()
@@ -355,9 +355,17 @@ def failing(monkeypatch):
             raise ServiceUnavailable()
         if status == 500:
             raise RuntimeError("disk I/O error")
+
+    def add_hand(*args, **kwargs):  # the page's POST
+        refuse()
         return real(*args, **kwargs)
 
+    def adding_hand(*args, **kwargs):  # the API's (the offline queue's), its answer drawn inside the write
+        refuse()
+        return real_adding(*args, **kwargs)
+
     monkeypatch.setattr(games, "add_hand", add_hand)
+    monkeypatch.setattr(games, "adding_hand", adding_hand)
     return told
 
 
@@ -376,8 +384,7 @@ def test_a_hand_the_server_could_not_store_is_kept_and_sent_once_later(page, liv
     assert "2" in page.inner_text(".offline-note")
     if status == 507:
         assert "storage is full" in page.inner_text(".offline-note")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "offline-storage-full.png"))
+        page.screenshot(path=str(artifact("offline-storage-full.png")))
     assert [h["input"]["tricks"] for h in server_hands(base, game_id)] == [[9, 4]]
     page.reload()  # tried again on every page load while the server still cannot take it: still kept
     page.wait_for_selector("#pending-2")

@@ -197,7 +197,7 @@ BAD_GAMES = [
     ({"players": ["A", "B", "C", ""]}, "players"),
     ({"players": ["A", "B", "C", "a"]}, "players"),
     ({"players": ["A", "B", "C", "<script>alert(1)</script>"]}, "players"),
-    ({"players": ["A", "B", "C", "x" * 41]}, "players"),
+    ({"players": ["A", "B", "C", "x" * 65]}, "players"),  # NAME_MAX is 64
     ({"players": ["A", "B", "C", "D\x07"]}, "players"),
     ({"players": "ABCD"}, "players"),
     ({"dealer": 4}, "dealer"),
@@ -268,6 +268,7 @@ BAD_HANDS = [
     ("danish", {"bidder": 0, "bid": 8, "suffix": "gode", "trump": "hearts", "partner": 2, "tricks": 8}, "trump"),
     ("danish", {"bidder": 0, "bid": 8, "suffix": "sans", "trump": "hearts", "partner": 2, "tricks": 8}, "trump"),
     ("danish", {"bidder": 0, "bid": 8, "suffix": "extra", "trump": "hearts", "partner": 2, "tricks": 8}, "suffix"),
+    ("danish", {"bidder": 0, "bid": 8, "suffix": "", "trump": "hearts", "partner": 2, "tricks": 8}, "suffix"),
     ("danish", {"bidder": 0, "bid": 6, "trump": "hearts", "partner": 2, "tricks": 8}, "bid"),
     ("danish", {"bidder": 0, "bid": 14, "trump": "hearts", "partner": 2, "tricks": 8}, "bid"),
     ("danish", {"bidder": 0, "bid": 8, "trump": "hearts", "partner": 2, "tricks": 14}, "tricks"),
@@ -376,3 +377,60 @@ def test_five_player_delete_that_makes_the_dealer_bid_is_refused(client, api, db
     r = client.delete(f"/api/games/{game['id']}/hands/1", headers={"X-Edit-Key": game["edit_key"]})
     assert r.status_code == 400 and "hand 2" in r.json["errors"]["hand"]
     assert dump(db_path) == before
+
+
+# ---------------------------------------------------------------- numbers as API.md writes them (issue 43)
+
+
+def danish_with(made):
+    return {"variant": "danish", "players": PLAYERS["danish"], "options": {"house": {"levels": {"8": {
+        "made": made, "over": 1, "lost": 2}}, "rounding": "none"}}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "made", ["1.5/3", "1.5/0.5", "1/3e2", "1e2/3", "+1/3", "1 / 3", "+1 1/4", "1/0", "0,75", "¾", "1¼", "1 5/4"]
+)
+def test_a_house_number_looser_than_api_md_is_a_400_naming_it(client, db_path, made):
+    before = dump(db_path)
+    r = client.post("/api/games", json=danish_with(made), headers={"Accept-Language": "da"})
+    assert r.status_code == 400 and list(r.json["errors"]) == ["options.house.levels.8.made"], r.json
+    assert "brøk" in r.json["errors"]["options.house.levels.8.made"]  # in the reader's language
+    assert dump(db_path) == before
+
+
+@pytest.mark.parametrize(
+    "made, kept",
+    [
+        ("3/4", "3/4"),
+        ("6/8", "3/4"),
+        ("1 1/4", "5/4"),
+        ("0.75", "3/4"),
+        (0.75, "3/4"),
+        ("3", 3),
+        (3, 3),
+        ("2.5e0", "5/2"),
+    ],
+)
+def test_a_house_number_as_api_md_writes_it_is_kept_in_lowest_terms(client, made, kept):
+    r = client.post("/api/games", json=danish_with(made))
+    assert r.status_code == 201, r.json
+    assert r.json["options"]["house"]["levels"]["8"]["made"] == kept
+
+
+@pytest.mark.parametrize("suffix", ["", " ", "Plain", 0, False, [], {}])
+def test_a_danish_deal_in_progress_with_no_suffix_is_a_400_naming_it(client, api, db_path, suffix):
+    """Before: `"suffix": ""` opened a plain deal (`or "plain"`); API.md: a suffix is one of its names, plain when left
+    out."""
+    game = api.create("danish")
+    before = dump(db_path)
+    body = {"bidder": 0, "bid": 8, "suffix": suffix, "trump": "hearts"}
+    r = client.put(f"/api/games/{game['id']}/bids", json=body, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 400 and list(r.json["errors"]) == ["suffix"], r.json
+    assert dump(db_path) == before
+
+
+def test_a_danish_suffix_left_out_is_plain(client, api):
+    game = api.create("danish")
+    body = {"bidder": 0, "bid": 8, "trump": "hearts"}
+    r = client.put(f"/api/games/{game['id']}/bids", json=body, headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 201 and r.json["open_deal"]["input"]["suffix"] == "plain", r.json

@@ -168,6 +168,23 @@ def test_the_kept_pdfs_stay_under_their_size(app, client, api, renders, tmp_path
     assert len(renders) == 4
 
 
+def test_a_pdf_half_written_by_a_killed_worker_goes_an_hour_on(client, api, renders, tmp_path):
+    """A `.part-` file is moved into place or removed at once, unless its worker was killed while writing it: the next
+    PDF kept takes such a file away once it is older than PART_AGE (issue 43: every store has a bound)."""
+    import os
+    import time
+
+    folder = tmp_path / "pdf"
+    folder.mkdir(exist_ok=True)
+    old, new = folder / ".part-killed", folder / ".part-drawing"
+    for path in (old, new):
+        path.write_bytes(b"%PDF half")
+    long_ago = time.time() - sheets.PART_AGE - 1
+    os.utime(old, (long_ago, long_ago))
+    client.get(f"/g/{api.create('german')['id']}/sheet.pdf")
+    assert not old.exists() and new.exists()  # one another worker may be writing now stays
+
+
 # ---------------------------------------------------------------- one at a time
 
 

@@ -130,7 +130,33 @@ def test_the_page_without_javascript_is_as_before(app, api):
         api.hand(game, {"tricks": [13, 0]})
     over = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
     assert "Game over" in over
-    assert 'http-equiv="refresh"' not in over and "data-live-url" not in over and "live.js" not in over
+    assert 'http-equiv="refresh"' not in over
+    # a finished game's page still asks, more slowly: a deleted last hand brings it back (issue 43)
+    assert "data-live-url" in over and "live.js" in over and 'data-live-every="30"' in over
+
+
+def test_a_finished_games_answer_keeps_asking_slowly_and_a_deleted_last_hand_comes_back(app, api):
+    """Issue 43 (low): the answer that shows a game over still carries the live address (live.js stopped for good
+    without it), with the slower pace; the deleted last hand's answer shows the game going on, at the usual pace."""
+    game = api.create("german")
+    api.hand(game, {"tricks": [8, 5]})
+    viewer = app.test_client()
+    url, tag = live_of(viewer.get(f"/g/{game['id']}").get_data(as_text=True))
+    while not api.get(game)["finished"]:
+        api.hand(game, {"tricks": [8, 5]})
+    last = len(api.get(game)["hands"])
+    asked = {"X-Live-Parts": "1"}
+    over = viewer.get(url, headers={**asked, "X-Live-Tag": tag})
+    html = over.get_data(as_text=True)
+    assert over.status_code == 200 and "Game over" in html and LIVE.search(html) and 'data-live-every="30"' in html
+    tag = over.headers["ETag"].strip('"')
+    assert viewer.get(url, headers={**asked, "X-Live-Tag": tag}).data == b""  # nothing changed: still asked
+    r = api.client.delete(f"/api/games/{game['id']}/hands/{last}", headers={"X-Edit-Key": game["edit_key"]})
+    assert r.status_code == 200
+    back = viewer.get(url, headers={**asked, "X-Live-Tag": tag})
+    html = back.get_data(as_text=True)
+    assert back.status_code == 200 and "Game over" not in html and LIVE.search(html)
+    assert "data-live-every" not in html and f'data-live-gone="hand-{last}"' in html  # what changed, as parts
 
 
 def test_an_unknown_game_is_a_404(client):

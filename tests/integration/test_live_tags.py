@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from helpers import Api
+from helpers import ROOT, Api
 from scorekeeper import create_app
 from scorekeeper.server import live_tags
 
@@ -226,3 +226,68 @@ def test_a_worker_that_did_not_draw_the_page_before_still_answers_what_changed(s
     (folder / "was" / "g" / game["id"] / f"{tag}.en").write_text("")  # nothing kept with the mark: the whole page
     (folder / "g" / game["id"] / f"{tag}.parts").unlink()
     assert b"<main" in _poll(reader, game["id"], tag).data
+
+
+# ---------------------------------------------------------------- a phone that takes the key after its page was drawn
+
+NGINX_TAG = re.search(
+    r'map \$http_x_live_tag \$scorekeeper_live_tag \{\s*"~(.+?)" \$tag;', (ROOT / "deploy" / "nginx.conf").read_text()
+).group(1)
+
+
+def _nginx(folder, game_id, asked: str, parts: bool = True) -> bytes | None:
+    """What deploy/nginx.conf answers a poll with: its map takes the tag only as the app writes them, and try_files
+    gives the tag's file or the answer kept for it; None: the poll goes to the app."""
+    found = re.fullmatch(NGINX_TAG.replace("(?<tag>", "(?P<tag>").replace('\\"', '"'), asked)
+    tag = found.group("tag") if found else "none"
+    for name in (tag, f"{tag}.{'parts' if parts else 'page'}"):
+        if (folder / "g" / game_id / name).is_file():
+            return (folder / "g" / game_id / name).read_bytes()
+    return None
+
+
+def _asked(client, folder, game_id, asked: str) -> bytes:
+    """A poll as live.js sends it, through nginx: its file, or the app's answer."""
+    kept = _nginx(folder, game_id, asked)
+    return kept if kept is not None else _poll(client, game_id, asked).data
+
+
+def test_a_phone_that_took_the_key_after_its_page_was_drawn_gets_the_editors_answer(served):
+    """Issue 43 (low): a phone whose page was drawn for a reader, and which took the edit key since (the edit link in
+    another tab), asked with its page's tag: the readers' tag, so nginx answered it "nothing changed", and after a hand
+    the readers' kept answer, without edit buttons until a reload. live.js sends that tag marked (web/live.KEYED) once
+    this browser has drawn an editor's page of the game: nginx's map does not take it, and the app answers as the phone
+    now is: the editor's page; the mark on a phone that is a reader again is answered and kept as a reader's."""
+    from scorekeeper.web import live
+
+    app, folder, _ = served
+    scorer, reader, awake, asleep = (app.test_client() for _ in range(4))
+    api = Api(scorer)
+    game = api.create("danish")
+    here = folder / "g" / game["id"]
+    tag, _ = _watch(reader, game["id"])
+    for phone in (awake, asleep):
+        assert _watch(phone, game["id"])[0] == tag  # the same page, the same tag
+        phone.get(f"/g/{game['id']}/k/{game['edit_key']}")  # then the phone takes the key
+    marked = tag + live.KEYED
+
+    assert _nginx(folder, game["id"], tag) == b""  # asked with the readers' tag: "nothing changed", no edit buttons
+    assert _nginx(folder, game["id"], marked) is None  # the mark: not nginx's to answer
+    answer = _poll(awake, game["id"], marked)
+    editor_tag = answer.headers["ETag"].strip('"')
+    assert editor_tag != tag and b'id="enter-hand"' in answer.data and b"data-form=" in answer.data
+    assert not list(here.glob(f"{tag}.p*"))  # an editor's answer is never kept
+
+    api.hand(game, DANISH)  # a phone that asks only after a hand: the readers' answer is kept for the readers
+    seen = _asked(reader, folder, game["id"], tag)
+    assert b'id="hand-1"' in seen and (here / f"{tag}.parts").read_bytes() == seen
+    assert _nginx(folder, game["id"], tag) == seen and b"enter-hand" not in seen  # what the readers' tag would get
+    again = _asked(asleep, folder, game["id"], marked)  # marked: the app's answer, the editor's page
+    assert b'id="enter-hand"' in again and b"Enter hand 2" in again and (here / f"{tag}.parts").read_bytes() == seen
+
+    other = app.test_client()  # a reader whose browser says it took the key, but whose phone holds none (any more)
+    new_tag, _ = _watch(other, game["id"])
+    assert _poll(other, game["id"], new_tag + live.KEYED).data == b""  # its page is as it is: nothing changed
+    api.hand(game, DANISH)
+    kept = _poll(other, game["id"], new_tag + live.KEYED)  # what changed, kept for the readers by the bare tag
+    assert b'id="hand-2"' in kept.data and (here / f"{new_tag}.parts").read_bytes() == kept.data

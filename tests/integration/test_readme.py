@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.config import KEYS
-from scorekeeper.core import VARIANTS, make_setup, play
+from scorekeeper.core import PACKAGES, VARIANTS, make_setup, play
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -227,3 +227,126 @@ def test_make_run_installs_what_serving_needs_and_no_more():
     assert "setup" not in run, "make run must not install the test extras"
     served = re.search(r"^\$\(VENV\)/\.served:.*?\n((?:\t.*\n)+)", makefile, re.M).group(1)
     assert "pip install -q -e ." in served and "[test]" not in served
+
+
+# ------------------------------------------------------------------ every list of variants, from the registry (issue 46)
+
+# The app's own variants, in menu order (an installed plug-in documents itself: its package's rules.md).
+BUILT_IN = [name for name in VARIANTS if PACKAGES[name] == f"scorekeeper.variants.{name}"]
+DOCS = {path.name: path.read_text() for path in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *PAGES[1:]]}
+
+
+def _every(rules) -> bool:
+    return True
+
+
+# Each list of variants the docs keep, where it is, and which of the registry's it must name: (file, the list's
+# text as a pattern's first group, which variants, how they are written: "bold", "code" or "word").
+VARIANT_LISTS = [
+    ("README.md", r"by the variant's own rules: (.*?)\. It settles", _every, "bold"),
+    ("README.md", r"played for money \(([^)]*) are:", lambda rules: rules.FOR_MONEY, "word"),
+    ("api.md", r"start a game: `variant` \(([^)]*)\)", _every, "code"),
+    ("api.md", r"Where the bids come before the play \(([^)]*)\)", lambda rules: rules.BID_FIELDS, "word"),
+    ("api.md", r"a variant without bids\s+first \(([^)]*)\)", lambda rules: not rules.BID_FIELDS, "word"),
+    ("rules.md", r"## One hand per variant(.*?)(?:\n#|\Z)", _every, "row"),
+    ("clubs.md", r"house rules\. ([^.]*?) are played for money", lambda rules: rules.FOR_MONEY, "word"),
+]
+WRITTEN = {"bold": r"\*\*{}\*\*", "code": r"`{}`", "word": r"(?<![\w-]){}(?![\w-])", "row": r"(?m)^\| {} \|"}
+
+
+def _named(text: str, how: str) -> list[str]:
+    """The registered variants a list names, in the order it names them."""
+    found = [(m.start(), name) for name in BUILT_IN for m in re.finditer(WRITTEN[how].format(name), text, re.I)]
+    return list(dict.fromkeys(name for _at, name in sorted(found)))
+
+
+@pytest.mark.parametrize("page, pattern, which, how", VARIANT_LISTS, ids=lambda v: v if isinstance(v, str) else "")
+def test_every_list_of_variants_the_docs_keep_is_the_registrys(page, pattern, which, how):
+    found = re.search(pattern, DOCS[page], re.S)
+    assert found, f"{page}: the list /{pattern}/ is gone: take it out of VARIANT_LISTS, or put it back"
+    wanted = [name for name in BUILT_IN if which(VARIANTS[name])]
+    assert sorted(_named(found.group(1), how)) == sorted(wanted), f"{page} lists other variants than the registry"
+
+
+def test_the_rules_have_a_section_for_each_variant_and_no_other():
+    assert sorted(re.findall(r"(?m)^### ([a-z]+) — ", RULES)) == sorted(BUILT_IN)
+
+
+NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def test_a_count_of_the_variants_is_the_registrys():
+    """The README once said "nine" by hand: a number of variants the docs say is the registry's."""
+    said = {
+        (page, m.group(0))
+        for page, text in DOCS.items()
+        for m in re.finditer(r"\b(\w+) (?:built-in |registered )?(?:whist )?variants\b", text, re.I)
+        if m.group(1).lower() in NUMBERS or m.group(1).isdigit()
+    }
+    wrong = sorted(
+        f"{page}: {words}"
+        for page, words in said
+        if words.split()[0].lower() not in (str(len(BUILT_IN)), NUMBERS[len(BUILT_IN) - 2])
+    )
+    assert not wrong, wrong
+
+
+EXAMPLE_PACKAGE = {"<project>": "examples/variant-package", "<package>": "examples/variant-package/scorekeeper_israeli"}
+PLACES = r"<name>|<project>|<package>"  # a variant's name, the example package's folders
+
+
+def _files_named(text: str) -> set[str]:
+    """A file named by its name alone (`german.py`), or by a path with a variant's `<name>` in it, or a path in the
+    example package (`<package>/rules.py`)."""
+    named = set()
+    for span in re.findall(r"`([^`\n]+)`", _without_blocks(text)):
+        if (
+            re.fullmatch(r"[\w.-]+\.(py|html|css|js)", span)
+            or re.fullmatch(r"(<project>|<package>|[\w.-]+)(/[\w.*<>-]+)+/?", span)
+            and re.search(PLACES, span)
+        ):
+            named.add(span)
+    return named
+
+
+def _found(span: str, tree: list[str]) -> bool:
+    """The file is in the tree: by its name anywhere; a path with `<name>` for some variant, another placeholder
+    (`<file>`) or `*` for any name, matched from the right (`scorekeeper/variants/<name>/static/*`)."""
+    if "/" not in span:
+        return any(path.rsplit("/", 1)[-1] == span for path in tree) or (ROOT / span).exists()
+    for placeholder, folder in EXAMPLE_PACKAGE.items():
+        span = span.replace(placeholder, folder)
+    tried = [span.replace("<name>", name) for name in BUILT_IN] if "<name>" in span else [span]
+    patterns = [re.sub(r"<[^>]+>", "*", path).rstrip("/") for path in tried]
+    return any(Path(path).match(pattern) for pattern in patterns for path in tree)
+
+
+def _tree_and_examples() -> list[str]:
+    """The tree the docs name (ROOTS) and the example variant package."""
+    examples = []
+    for folder, dirs, files in os.walk(ROOT / "examples"):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = Path(folder).relative_to(ROOT).as_posix()
+        examples += [rel, *(f"{rel}/{f}" for f in files)]
+    return _tree() + examples
+
+
+def test_every_file_the_docs_name_by_its_name_or_for_a_variant_exists():
+    """Issue 46: the walk-through named `german.py`, `danish_card.py`, `variants/<name>.css` and
+    `tests/variants/<name>.py`, none of which was there any more."""
+    tree = _tree_and_examples()
+    missing = sorted(
+        f"{page}: {span}" for page, text in DOCS.items() for span in _files_named(text) if not _found(span, tree)
+    )
+    assert not missing, missing
+
+
+def test_the_file_check_sees_a_file_that_is_gone():
+    text = "`german.py`, `danish_card.py`, `variants/<name>.css`, `tests/variants/<name>.py`, `<package>/rules.py`"
+    tree = _tree_and_examples()
+    assert sorted(s for s in _files_named(text) if not _found(s, tree)) == [
+        "danish_card.py",
+        "german.py",
+        "tests/variants/<name>.py",
+        "variants/<name>.css",
+    ]

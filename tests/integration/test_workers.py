@@ -1,8 +1,9 @@
 """Issue 37: `scorekeeper serve` (what `make run` starts) serves with a waitress process per core sharing the listening
 socket (server/workers.py), stops them all on SIGTERM and on Ctrl-C, starts one that died again, and holds a
-client's connection cap across them. The real command in a subprocess; times are generous bounds on "eventually"."""
+client's connection cap across them, and (issue 43) its rate limits. The real command in a subprocess; times are generous bounds on "eventually"."""
 
 import contextlib
+import http.client
 import os
 import select
 import signal
@@ -136,3 +137,53 @@ def test_a_clients_cap_holds_across_the_workers(tmp_path):
         finally:
             for s in held:
                 s.close()
+
+
+def answering_worker(sock: socket.socket, server_port: int, workers: list[int]) -> int | None:
+    """The worker process holding the server's end of this connection (its socket's inode, from /proc/net/tcp)."""
+    client_port = sock.getsockname()[1]
+    want = f"0100007F:{server_port:04X} 0100007F:{client_port:04X}"  # local, remote: the server's side
+    with open("/proc/net/tcp") as f:
+        inode = next((line.split()[9] for line in f if " ".join(line.split()[1:3]) == want), None)
+    for pid in workers:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except FileNotFoundError:
+            continue
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
+                    return pid
+    return None
+
+
+NEW_GAME = b'{"variant": "german", "players": ["Ann", "Bo"]}'
+
+
+def new_game(port: int, workers: list[int]) -> tuple[int, int | None]:
+    """POST /api/games on a connection of its own: (status, the worker that answered)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.connect()
+        conn.request("POST", "/api/games", body=NEW_GAME, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        return response.status, answering_worker(conn.sock, port, workers)
+    finally:
+        conn.close()
+
+
+@pytest.mark.needs_program
+def test_a_rate_limit_holds_across_the_workers(tmp_path):
+    """Issue 43: one client's new games are counted once, whichever worker answers: LIMIT_NEW_GAMES of 6 a minute lets
+    6 through and refuses every one after, from both workers. Before, each worker counted in its own memory and the
+    client had 6 from each (every limit the docs state, times the workers)."""
+    with serving(tmp_path, LIMIT_NEW_GAMES="6 per minute") as (proc, _base, port):
+        workers = children(proc.pid)
+        answers = []
+        while len(answers) < 60 and len({pid for status, pid in answers[6:]}) < 2:
+            answers.append(new_game(port, workers))
+        made = [(pid, status) for status, pid in answers if status == 201]
+        assert [status for status, _pid in answers[:6]] == [201] * 6
+        assert len(made) == 6, f"{len(made)} new games of {len(answers)} with a limit of 6: {made}"
+        assert {pid for _status, pid in answers[6:]} == set(workers), "both workers refused past the limit"

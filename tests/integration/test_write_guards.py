@@ -165,6 +165,52 @@ def test_club_tables_use_the_new_game_limit(db_path, world):
     assert refused.status_code == 429 and b"<html" in refused.data.lower()
 
 
+def test_a_drawn_half_takes_a_new_game_for_each_of_its_tables(db_path, world):
+    """Issue 43: one tap starting the break's draw made every drawn table for one new game, and taking the new half's
+    tables off again (they have no hands) and drawing anew made as many more: on the main of 2026-12-05, 16 games
+    through the pages for 5 of a limit of 5 a minute, without end. Each drawn table is a new game now."""
+    conn = connect(db_path)
+    try:
+        club_service.add_members(conn, world["club_id"], ["Eva", "Finn", "Gro", "Hans"])
+        club_service.set_format(conn, world["club_id"], {"halves": 2})
+        evening_id = club_service.create_evening(conn, world["club_id"], "2026-11-12", "", "pairwise")
+        club_service.add_table(conn, world["club_id"], evening_id, [5, 6, 7, 8])  # the first half's other table
+    finally:
+        close(conn)
+    app = limited_app(db_path, LIMIT_NEW_GAMES="5 per minute")
+    client = admin_client(app, world["club_id"])
+    evening = f"/c/{world['club_id']}/e/{evening_id}"
+    assert new_table(client, {**world, "evening_id": evening_id}).status_code == 302  # 1 of 5
+
+    def games():
+        conn = connect(db_path)
+        try:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            close(conn)
+
+    def draw_start_and_take_off() -> int:
+        assert client.post(evening + "/draw", data={"csrf_token": token(client, evening)}).status_code == 302
+        started = client.post(evening + "/draw/start", data={"csrf_token": token(client, evening)}).status_code
+        conn = connect(db_path)
+        try:
+            drawn = [t.game_id for t in club_service.evening_tables(conn, evening_id) if t.half == 2]
+        finally:
+            close(conn)
+        for game_id in drawn:
+            r = client.post(f"{evening}/tables/{game_id}/remove", data={"csrf_token": token(client, evening)})
+            assert r.status_code == 302
+        return started
+
+    before = games()
+    assert draw_start_and_take_off() == 302  # two tables: 3 of 5
+    assert games() == before + 2
+    assert draw_start_and_take_off() == 302  # 5 of 5
+    assert draw_start_and_take_off() == 429  # two more would be 7
+    assert games() == before + 4
+    assert client.post("/api/games", json={"variant": "german", "players": PLAYERS["german"]}).status_code == 429
+
+
 def test_a_full_disk_refuses_tables_evenings_and_members_as_it_refuses_games(db_path, world):
     app = limited_app(db_path)
     client = admin_client(app, world["club_id"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import segno
 from flask import Response, abort, render_template, request, url_for
@@ -36,7 +37,7 @@ def _qr(url: str) -> Markup:
 
 
 def _cards(scored_drive: service.ScoredDrive) -> dict:
-    cards = []
+    cards: list[dict[str, Any]] = []
     for t in range(1, scored_drive.setup.tables + 1):
         url = external_url(
             "drives.table", drive_id=scored_drive.id, table=t, token=service.table_token(scored_drive, t)
@@ -134,6 +135,7 @@ def _state(record, kind: str, organiser: bool = False) -> str:
             record.prizes_given,
             address,
             organiser,
+            record.epoch,  # a restore may bring the version back over other results (issue 43)
         ]
     )
 
@@ -221,6 +223,7 @@ def _blank_context() -> dict:
                 400,
             )
         )
+    assert hands is not None  # else errors said so, and the page was refused above
     trumps = tuple(asked) or DEFAULT_TRUMPS
     card = drive_cards.blank_card(hands, trumps)
     return {"hands": hands, "card": card, "sheets": drive_cards.sheets_of([card, card], 2)}

@@ -56,11 +56,17 @@ def sided(tricks: int | None) -> str:
 @bp.route("/d/<drive_id>/t/<int:table>/<token>", methods=["GET", "POST"])
 @guard.exempt("the table's token; replaces its own result, bounded by the drive's size")
 def table(drive_id, table, token):
-    scored_drive = load(drive_id)
-    if not 1 <= table <= scored_drive.setup.tables:
+    # The row first: a wrong token, which no budget holds back (a table is never refused its result), costs a row read
+    # and never the drive's replay.
+    try:
+        record = service.head(get_db(), drive_id)
+    except service.NotFound:
         abort(404)
-    if not service.table_token_matches(scored_drive, table, token):
+    if not 1 <= table <= service.stored_setup(record).tables:
+        abort(404)
+    if not service.table_token_matches(record, table, token):
         abort(403)
+    scored_drive = load(drive_id)
     form = forms.TableForm(request.form if request.method == "POST" else None)
     error, status, other = None, 200, None
     me = phone_id()
@@ -178,9 +184,11 @@ def table_live(drive_id, table, token):
 def live_state(record, page: str, *more) -> str:
     """The tag of what a live drive page shows: the drive's version (up with every result, rename and substitute:
     the setup is not read again), what of its row changes without it (the draws, the prizes given, the money), and
-    what else the page is for (the table, the ?sent= it says)."""
+    what else the page is for (the table, the ?sent= it says); the file's epoch (a restore: issue 43)."""
     money = service.money(get_db(), record.id)
-    return live.tag([record.version, record.title, list(record.draws), record.prizes_given, money, page, *more])
+    return live.tag(
+        [record.version, record.title, list(record.draws), record.prizes_given, money, page, *more, record.epoch]
+    )
 
 
 def _already_stored(scored_drive: service.ScoredDrive, hand, table: int, tricks) -> bool:

@@ -23,7 +23,7 @@ from scorekeeper.web import phone, words
 from scorekeeper.web.i18n import gettext as _
 from scorekeeper.web.i18n import one_catalogue
 from scorekeeper.web.inputs import number_or_raw
-from scorekeeper.web.messages import translate
+from scorekeeper.web.messages import translate, with_field
 from scorekeeper.web.present import protokoll_context
 
 # ---------------------------------------------------------------- hand entry
@@ -55,6 +55,7 @@ def _buttons(scored_game, form, ctx: HandContext) -> dict:
         total = form.total
         form.tricks.choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
     view = VIEWS[scored_game.game.variant]
+    extra["passed_words"] = view.passed_words(ctx)  # its one-tap button's words, if its page has the button
     extra.update(view.buttons(form, ctx, side_names))
     extra["shown"] -= extra.pop("hidden", set())
     leads = view.leads_by(form, ctx)
@@ -68,16 +69,17 @@ def _buttons(scored_game, form, ctx: HandContext) -> dict:
     return extra
 
 
-def _apply_errors(form, errors: dict, shown) -> list[str]:
-    """Put the scorer's messages next to their fields; answer those that belong to no field on the page."""
+def _apply_errors(form, errors: dict, shown, variant: str) -> list[str]:
+    """Put the scorer's messages next to their fields; answer those that belong to no field on the page, a field of
+    the hand's (one the page shows as several buttons, a player's each) said with its label."""
     general = []
+    fields = VARIANTS[variant].INPUT_FIELDS
     for key, message in errors.items():
         name = form.field_for(key)
-        message = translate(message)
         if name and name in shown:
-            form[name].errors = list(form[name].errors or []) + [message]
+            form[name].errors = list(form[name].errors or []) + [translate(message)]
         else:
-            general.append(message)
+            general.append(with_field(key, message, variant=variant) if key in fields else translate(message))
     return general
 
 
@@ -85,7 +87,7 @@ def _hand_view(game_id: str, number: int | None = None):
     """Enter a new hand (number None) or edit hand `number`: one form per variant, the scorer decides what is valid."""
     scored_game = editable(game_id)
     editing = number is not None
-    if editing:
+    if number is not None:
         _number_or_404(scored_game, number)
     else:
         number = len(scored_game.hands) + 1
@@ -110,7 +112,9 @@ def _hand_view(game_id: str, number: int | None = None):
         form = form_class()
     form.total = view.tricks_total(ctx)
     confirm_passed = False
-    general, errors, status = [], {}, 200  # errors: the scorer's, put next to their fields with the buttons below
+    general: list[str] = []
+    errors: dict[str, str] = {}  # the scorer's, put next to their fields with the buttons below
+    status = 200
     max_hands = current_app.config.get("MAX_HANDS")
     if not editing and max_hands is not None and number > max_hands:  # said before the players fill in the form
         errors = {"hands": service.hand_limit_message(max_hands)}
@@ -172,7 +176,7 @@ def _hand_view(game_id: str, number: int | None = None):
                     url_for("games.protokoll", game_id=game_id, saved=scored.number, _anchor=f"hand-{scored.number}")
                 )
     extra = _choices(scored_game, form, ctx)  # the buttons' labels: only for a page that shows the form
-    general += _apply_errors(form, errors, extra["shown"])
+    general += _apply_errors(form, errors, extra["shown"], scored_game.game.variant)
     if not general:  # the page opens at #first-error (the form's action says so): the first field with an error
         for field in form:
             if field.errors:
@@ -282,7 +286,7 @@ def bids(game_id):
                 flash(_("The bids of hand %(n)d are in: every phone's sheet shows them.", n=number))
                 return redirect(url_for("games.protokoll", game_id=game_id, _anchor="open-deal"))
     extra = _choices(scored_game, form, ctx)
-    general += _apply_errors(form, errors, extra["shown"])
+    general += _apply_errors(form, errors, extra["shown"], scored_game.game.variant)
     page = render_template(
         view.HAND_TEMPLATE,
         form=form,

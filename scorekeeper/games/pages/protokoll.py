@@ -106,7 +106,7 @@ def protokoll_live(game_id):
     key = phone.game_key(game_id)
     state = _protokoll_state(game, key, club_tables.table_view(game_id))
     shown = request.headers.get(live.TAG_HEADER)
-    asked = shown.strip().strip('"') if shown else ""  # the tag the phone's page shows
+    asked = live.shown(shown) or ""  # the tag the phone's page shows (live.js's KEYED mark off)
     plain = _plain_page(not service.may_edit(get_db(), game, key))  # the page every plain reader gets for its state
     reader = str(get_locale()) if plain else None
     if tags is not None and shown is not None:
@@ -120,25 +120,33 @@ def protokoll_live(game_id):
         tags.publish(get_db(), "g", game_id, state, before, reader, page)
     answer = page
     parts = bool(request.headers.get(live.PARTS_HEADER))
-    if asked and parts and plain:
+    if asked and parts and reader is not None:  # a plain reader's (plain: reader is its language)
         text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
-        found = live.LIVE_URL.search(text)  # none once the game is over: then the page, which says so
+        found = live.LIVE_URL.search(text)
+        every = live.LIVE_EVERY.search(text)  # a finished game's slower questions
         old, new = live_parts.REMEMBERED.known(game_id, asked), live_parts.REMEMBERED.known(game_id, state)
         if old is None and tags is not None:  # drawn by another worker: the page it told the phones, kept with the mark
             told = tags.told_page("g", game_id, asked, reader)
             old = live_parts.parts_of(told) if told else None
-        changed = live_parts.changes(old, new, unescape(found.group(1)), state) if found else None
+        changed = (
+            live_parts.changes(old, new, unescape(found.group(1)), state, every.group(1) if every else None)
+            if found
+            else None
+        )
         answer = changed if changed is not None else page
-    if tags is not None and asked and plain:  # nginx gives it to the other phones that showed the same page
+    # A plain reader's answer (reader: its language): nginx gives it to the other phones that showed the same page.
+    if tags is not None and asked and reader is not None:
         tags.keep_answer(get_db(), "g", game_id, asked, reader, parts, answer, before)
     return live.fresh(answer, state)
 
 
 def _protokoll_state(game, key, club_table: dict | None) -> str:
     """The tag of what the protokoll shows: the game's row (its version goes up with every change to its hands and
-    its log, its deal's version with the bids), whether this phone may edit it, and what it says of its club."""
+    its log, its deal's version with the bids), whether this phone may edit it, and what it says of its club. The
+    file's epoch too: a restore may bring the version back over other hands (issue 43)."""
     editable = service.may_edit(get_db(), game, key)
     fields = [game.version, game.deal_version, game.title, game.players, game.dealer, game.options, game.language]
+    fields.append(game.epoch)
     return live.tag([fields, editable, club_table])
 
 
@@ -158,14 +166,15 @@ def _protokoll_page(game_id: str) -> tuple[str, str]:
     page = render_template(
         "games/protokoll.html",
         **ctx,
-        head=sheet_head(scored_game),
+        head=sheet_head(scored_game, club_table["date"] if club_table else None),
         chart=chart_view(scored_game),
         editable=editable,
         changes=edit_log_view(scored_game, service.edit_log(get_db(), game_id, changes_only=True)),
         share_url=external_url("games.protokoll", game_id=game_id),
         club_table=club_table,
-        live_url=None if ctx["finished"] else url_for("games.protokoll_live", game_id=game_id),
+        live_url=url_for("games.protokoll_live", game_id=game_id),
         live_tag=state,
+        live_every=live.FINISHED_SECONDS if ctx["finished"] else None,
     )
     return page, state
 

@@ -23,6 +23,7 @@ class DriveRecord:
     reseat: dict[str, Any] | None = None  # {"hand", "seating"}: hand `hand` as shown before a correction re-seated it
     draws: tuple[dict[str, Any], ...] = ()  # the app's draws for the prizes (cuts, lucky numbers), as made
     prizes_given: str | None = None  # when the organiser gave the prizes: the results are final since
+    epoch: int | None = None  # the file's epoch, made anew by every restore (store/games.py's GameRecord.epoch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +61,13 @@ def insert_drive(db, *, id: str, title: str | None, setup: dict, edit_key_hash: 
 
 def get_drive(db, drive_id: str) -> DriveRecord | None:
     row = db.execute(
-        "SELECT id, title, setup, edit_key_hash, created, updated, version, reseat, draws, prizes_given FROM drives"
-        " WHERE id = ?",
+        "SELECT id, title, setup, edit_key_hash, created, updated, version, reseat, draws, prizes_given,"
+        " (SELECT version FROM live_versions WHERE scope = 'epoch') FROM drives WHERE id = ?",
         [drive_id],
     ).fetchone()
     if row is None:
         return None
-    id, title, setup, edit_key_hash, created, updated, version, reseat, draws, given = row
+    id, title, setup, edit_key_hash, created, updated, version, reseat, draws, given, epoch = row
     return DriveRecord(
         id,
         title,
@@ -78,6 +79,7 @@ def get_drive(db, drive_id: str) -> DriveRecord | None:
         json.loads(reseat) if reseat else None,
         tuple(json.loads(draws)) if draws else (),
         given,
+        epoch,
     )
 
 
