@@ -17,7 +17,6 @@ from scorekeeper.core.numbers import VULGAR
 
 LANGUAGES = {"da": "Dansk", "nb": "Norsk", "sv": "Svenska", "en": "English"}
 DEFAULT_TIME_ZONE = "Europe/Copenhagen"  # config TIME_ZONE's default (config.py)
-babel = Babel()
 
 
 ALIASES = {"no": "nb", "nn": "nb", "nb": "nb", "da": "da", "sv": "sv", "en": "en"}
@@ -81,7 +80,9 @@ def init_app(app) -> None:
     app.config.setdefault("TIME_ZONE", DEFAULT_TIME_ZONE)
     ZoneInfo(app.config["TIME_ZONE"])  # a zone zoneinfo does not know stops the start, naming it
     # The times Flask-Babel formats (an edit's time) are TIME_ZONE's too.
-    babel.init_app(app, locale_selector=select_locale, timezone_selector=lambda: str(time_zone()))
+    # A Babel of its own per app: Flask-Babel keeps the catalogues it read in its instance's domain, by language only,
+    # so two apps in one process (the tests'; one with a variant package's catalogues) would share what the first read.
+    Babel(app, locale_selector=select_locale, timezone_selector=lambda: str(time_zone()))
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale, language=language, html_lang=html_lang)
     app.jinja_env.filters.update(money=money, number=number, day=day, rate=rate)
 

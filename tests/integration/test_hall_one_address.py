@@ -8,7 +8,7 @@ its own address 7 of 9 results and its game's hand were refused; served directly
 connections per address refused 235 page loads, 19 files and all 9 of the game's hands. Now nginx counts neither a
 table's writes nor the files (which have a budget of their own), the door (server/door_guard.py) neither counts nor
 refuses a write, a flood's hold at accept (server/serve.py) hands a write back to waitress, and an address holds 300
-connections. bench/hall.py is the engine: these run its evening for 40 s, its own `main` for the 10 minutes whose
+connections. bench/hall.py is the engine: these run its evening for 29 s, its own `main` for the 10 minutes whose
 figures docs/operations.md gives. Refusals are counted, never times.
 """
 
@@ -30,10 +30,10 @@ from bench.hall import HALL, Lane, Plan, deployment, evening, setup
 from nginx_stack import free_port, nginx_binary, nginx_in_front, render_nginx_conf, self_signed
 from scorekeeper.server.door_guard import DoorGuard, Floods
 
-# 40 s of the issue's evening at its rates (a poll every 5 s, six connections a browser), harder where it is short: the
-# phones arrive within 10 s (the issue's 30), a hand's results come every 10 s (a drive's every 5-7 minutes), and the
-# last 10 s a stranger floods from the hall's own address.
-PLAN = Plan(arrival=10.0, hand=10.0, seconds=30.0, own=10.0, flood_connections=16, flood_rate=1000.0)
+# 29 s of the issue's evening at its rates (a poll every 5 s, six connections a browser), harder where it is short: the
+# phones arrive within 8 s (the issue's 30), a hand's results come every 7 s (a drive's every 5-7 minutes), and the
+# last 7 s a stranger floods from the hall's own address.
+PLAN = Plan(arrival=8.0, hand=7.0, seconds=22.0, own=7.0, flood_connections=16, flood_rate=1000.0)
 REFUSED = ("429", "429 app", "503", "reset")
 
 
@@ -69,7 +69,7 @@ def assert_the_tables_writes_were_taken_while_he_flooded(out: dict) -> None:
 
 
 @pytest.mark.needs_program
-@pytest.mark.slow  # nginx, a served app and 40 phones for 40 s
+@pytest.mark.slow  # nginx, a served app and 40 phones for 29 s
 def test_a_hall_behind_one_address_through_nginx(tmp_path):
     with deployment("nginx", tmp_path) as target:
         out = evening(target, PLAN)
@@ -80,7 +80,7 @@ def test_a_hall_behind_one_address_through_nginx(tmp_path):
 
 
 @pytest.mark.needs_program
-@pytest.mark.slow  # a served app and 40 phones for 40 s
+@pytest.mark.slow  # a served app and 40 phones for 29 s
 def test_a_hall_behind_one_address_served_directly(tmp_path):
     """`make run`'s server, plain http, the browsers' six connections each: no page load refused. (A stranger
     elsewhere is the door's to hold, tests/integration/test_door_guard.py; here only the one behind the hall.)"""
