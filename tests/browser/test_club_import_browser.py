@@ -1,13 +1,15 @@
 """Issue 45 in real headless Chromium on a laptop (1280×800), in Danish: a treasurer moves her club in mid-season. She
-makes the club, pastes its 18 members, names the season, imports her season sheet (.xlsx, wide, Danish headings and
-dates, a sheet of points and one of kroner, two names spelled otherwise, one evening's total with a typo), corrects the
-two names in the preview, confirms once; the ledger, each member's season and the statistics equal her sheet to the
-point and the øre; then tonight's evening is played at a table and joins the season."""
+makes the club, pastes its 18 members, names the season, imports her season sheet (wide, Danish headings and dates, a
+sheet of points and one of kroner, two names spelled otherwise, one evening's total with a typo; an .xlsx openpyxl
+wrote, and an .ods LibreOffice saved), corrects the two names in the preview, confirms once; the ledger, each member's
+season and the statistics equal her sheet to the point and the øre; then tonight's evening is played at a table and
+joins the season."""
 
 import re
 import threading
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -18,6 +20,7 @@ from scorekeeper import create_app
 
 pytestmark = pytest.mark.browser
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 LAPTOP = {"width": 1280, "height": 800}
 PASSWORD = "spar-dame-7"
 TONIGHT = datetime(2027, 1, 14, 18, tzinfo=UTC)
@@ -53,10 +56,16 @@ def fits(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"], page.url
 
 
-def test_a_treasurer_moves_her_club_in_mid_season(browser, laptop_server, tmp_path):
+# Her sheet as openpyxl writes an .xlsx, and as LibreOffice saved it (.ods, its formulas' values stored:
+# tests/fixtures/make_season_ods.py made it).
+FILES = {"xlsx": season_sheet.workbook, "ods": lambda: (FIXTURES / "season-2026.ods").read_bytes()}
+
+
+@pytest.mark.parametrize("kind", list(FILES))
+def test_a_treasurer_moves_her_club_in_mid_season(browser, laptop_server, tmp_path, kind):
     base = laptop_server
-    sheet = tmp_path / "saeson.xlsx"
-    sheet.write_bytes(season_sheet.workbook())
+    sheet = tmp_path / f"saeson.{kind}"
+    sheet.write_bytes(FILES[kind]())
     context = browser.new_context(viewport=LAPTOP, locale="da-DK")
     page = context.new_page()
 
@@ -94,14 +103,14 @@ def test_a_treasurer_moves_her_club_in_mid_season(browser, laptop_server, tmp_pa
     assert "rækken i alt siger 40, medlemmernes point giver tilsammen 0." in notes
     assert page.locator("#import-evening-table tbody tr.evening-new").count() == 14
     fits(page)
-    page.screenshot(path=str(artifact("club-import-preview.png")), full_page=True)
+    page.screenshot(path=str(artifact(f"club-import-preview-{kind}.png")), full_page=True)
 
     # The two names corrected, and one confirm.
     for written, member in (("Søren Ø.", "Søren Østergaard"), ("Birte Hansen", "Birthe Hansen")):
         page.locator(f"tr:has(input[value='{written}']) select").select_option(label=f"{member} (ligner)")
     page.click("#import-confirm")
     page.wait_for_selector("#ledger-table")
-    assert "14 spilleaftener hentet fra saeson.xlsx." in page.locator(".flashes").inner_text()
+    assert f"14 spilleaftener hentet fra saeson.{kind}." in page.locator(".flashes").inner_text()
 
     # The ledger equals the sheet to the point and the øre.
     want = season_sheet.expected()
@@ -115,7 +124,7 @@ def test_a_treasurer_moves_her_club_in_mid_season(browser, laptop_server, tmp_pa
     assert shown == {m: (w["evenings"], w["points"], w["net"]) for m, w in want.items()}
     assert "Sæson 2026/27" in page.locator("#season-links").inner_text()
     fits(page)
-    page.screenshot(path=str(artifact("club-import-ledger.png")), full_page=True)
+    page.screenshot(path=str(artifact(f"club-import-ledger-{kind}.png")), full_page=True)
 
     # Each member's season.
     for member in ("Søren Østergaard", "Birthe Hansen", "Anna Holm"):
