@@ -470,10 +470,16 @@ def game_blank_pdf(game_id):
 
 def _blank(variant: str):
     """The blank sheet's context from the query string, or the page that says what was wrong (400)."""
+    return blank_sheet_context(variant, request.args)
+
+
+def blank_sheet_context(variant: str, args):
+    """A blank sheet's context from `args` (a query string's: players, title, house rules by name), or the page that
+    says what was wrong (400)."""
     if variant not in VARIANTS:
         abort(404)
     try:
-        wanted = paper.blank_request(variant, request.args)
+        wanted = paper.blank_request(variant, args)
     except InputError as exc:
         message = "; ".join(with_field(field, text) for field, text in exc.errors.items())
         abort(

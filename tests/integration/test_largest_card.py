@@ -229,3 +229,30 @@ def test_a_square_of_its_own_counts_in_the_fineness_of_the_points():
     with pytest.raises(Exception) as caught:
         make_setup("danish", PLAYERS, 0, {"house": {"cells": {"8/plain/+0": "1/999983", "9/vip/-1": "1/7"}}})
     assert list(caught.value.errors) == ["options.house.cells.9/vip/-1"]
+
+
+def test_the_clubs_blank_sheet_link_is_short_and_its_sheet_is_the_whole_card(client, db, card, expected):
+    """The club card page's "A blank sheet with this card" carried the whole card in its address: some 40 KB for this
+    card, past nginx's 8 KB request line (a 414 behind deploy/nginx.conf). The link names the club; the sheet and its
+    PDF read the club's card, every square of it."""
+    import re
+    from urllib.parse import urlencode
+
+    club_id = make_club(db, card)
+    page = client.get(f"/c/{club_id}/card").get_data(as_text=True)
+    link = re.search(r'id="card-blank" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    assert len(link) < 200, f"the link is {len(link)} characters"
+    sheet = client.get(link)
+    assert sheet.status_code == 200
+    html = sheet.get_data(as_text=True)
+    pdf_link = re.search(r'href="([^"]+\.pdf[^"]*)"', html).group(1).replace("&amp;", "&")
+    assert len(pdf_link) < 200 and client.get(pdf_link).data[:5] == b"%PDF-"
+    named = client.get(link + "?player=Anna&player=Bo&player=Carl&player=Dina&title=Torsdag")
+    assert named.status_code == 200 and "Torsdag" in named.get_data(as_text=True)
+    # What the sheet prints is the club's card, square by square: the same tariff table as the long address gave.
+    from scorekeeper.clubs.pages.access import blank_args
+
+    with client.application.test_request_context():
+        long = "/blank/danish?" + urlencode(blank_args(club_service.get_club(db, club_id)))
+    table = re.compile(r'<table class="matrix">.*?</table>', re.S)
+    assert table.search(html).group() == table.search(client.get(long).get_data(as_text=True)).group()

@@ -3,6 +3,8 @@ admin's login and logout, members."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import (
     Response,
     abort,
@@ -13,6 +15,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.clubs import forms as club_forms
 from scorekeeper.clubs import present as club_present
@@ -22,6 +25,7 @@ from scorekeeper.clubs.pages.common import bp
 from scorekeeper.clubs.service import imports as import_service
 from scorekeeper.clubs.service import seasons
 from scorekeeper.core import VARIANTS, InputError
+from scorekeeper.games import document, sheets
 from scorekeeper.games import forms as games_forms
 from scorekeeper.games.paper import tariff_view
 from scorekeeper.games.sheets import pdf_download
@@ -264,7 +268,6 @@ def card(club_id):
         evening=club_service.evening_defaults(club),
         admin=common.is_admin(club),
         card_url=external_url("clubs.card", club_id=club_id),
-        blank_args=_blank_args(club),
         **club_present.rules_context(club),
     )
 
@@ -290,7 +293,7 @@ def card_pdf(club_id):
     return pdf_download(card_paper.card_document, f"card-{name}.pdf", **card_paper.card_context(club))
 
 
-def _blank_args(club) -> dict:
+def blank_args(club) -> dict:
     """The club's rule set as a blank sheet's query string (every option by its name, as text)."""
     spec = VARIANTS[club.variant].OPTIONS
     return {
@@ -298,6 +301,36 @@ def _blank_args(club) -> dict:
         for name, value in club.options.items()
         if name in spec and value not in (None, False) and name != "currency"
     }
+
+
+# What a club's blank sheet takes from its address: the sheet's own fields; the house rules are the club's card.
+SHEET_FIELDS = ("player", "title", "seats", "rows", "dealer")
+
+
+def _club_sheet_args(club) -> MultiDict:
+    asked = [(k, v) for k, v in request.args.items(multi=True) if k in SHEET_FIELDS]
+    return MultiDict(asked + list(blank_args(club).items()))
+
+
+@bp.get("/c/<club_id>/blank")
+def card_blank(club_id):
+    """A blank sheet with the club's card, by the club's address (the card in a query string was some 40 KB for a
+    matrix card: past nginx's 8 KB request line); in the club's print language, as its printed card."""
+    club = common.club_or_404(club_id)
+    common.in_print_language(club)
+    args = _club_sheet_args(club)
+    ctx = sheets.blank_sheet_context(club.variant, args)
+    asked: dict[str, Any] = {k: request.args.getlist(k) for k in SHEET_FIELDS if k in request.args}
+    pdf_url = url_for("clubs.card_blank_pdf", club_id=club_id, **asked)
+    return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, doc=document.blank_document(ctx), **ctx)
+
+
+@bp.get("/c/<club_id>/blank.pdf")
+def card_blank_pdf(club_id):
+    club = common.club_or_404(club_id)
+    common.in_print_language(club)
+    ctx = sheets.blank_sheet_context(club.variant, _club_sheet_args(club))
+    return pdf_download(document.blank_document, f"blank-{club.variant}.pdf", **ctx)
 
 
 @bp.get("/c/<club_id>/card.json")
