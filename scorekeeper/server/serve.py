@@ -40,13 +40,10 @@ import struct
 import threading
 import time
 from collections import Counter, deque
-from typing import Any, cast
+from typing import Any
 
 import waitress
-from waitress.channel import HTTPChannel
-from waitress.parser import HTTPRequestParser
-from waitress.server import BaseWSGIServer
-from waitress.task import WSGITask
+import waitress.server
 
 from scorekeeper import create_app
 from scorekeeper.server import workers as processes
@@ -380,43 +377,11 @@ def limits_of(config) -> Limits:
     )
 
 
-class BodilessTask(WSGITask):
-    """waitress's answer to a request, keeping the connection after an answer with no body by its status (1xx, 204,
-    304: it ends at its blank line, RFC 9112 6.3). waitress 3.0 closes after one for want of a Content-Length, which
-    such an answer may not carry (it drops the app's), so a plain client polling a live page with If-None-Match
-    reconnected after every `304`. A client that asked to close, or spoke HTTP/1.0, is closed as waitress would."""
-
-    keeping = False  # while the head is built: waitress's close for want of a length is not done
-
-    def build_response_header(self):
-        self.keeping = (
-            not self.has_body
-            and self.version == "1.1"
-            and cast(HTTPRequestParser, self.request).headers.get("CONNECTION", "").lower() != "close"
-        )
-        try:
-            return super().build_response_header()
-        finally:
-            self.keeping = False
-
-    def set_close_on_finish(self) -> None:
-        if not self.keeping:
-            super().set_close_on_finish()
-
-
-class Channel(HTTPChannel):
-    task_class = BodilessTask
-
-
 def create_server(app, **settings):
-    """waitress.create_server, its connections answering with `BodilessTask` (each listening server's
-    `channel_class`). Not yet running: `serve_forever` runs it, a test runs it in a thread."""
-    servers: dict = {}
-    server = waitress.server.create_server(app, map=servers, **settings)
-    for each in list(servers.values()):
-        if isinstance(each, BaseWSGIServer):
-            each.channel_class = Channel
-    return server
+    """waitress.create_server (its public API), not yet running: `serve_forever` runs it, a test runs it in a thread.
+    waitress 3.0 closes a connection after each `304` (no Content-Length): a plain ETag client of /live reconnects
+    after every one (issue 47, open); live.js asks with X-Live-Tag and gets an empty `200` that keeps it."""
+    return waitress.server.create_server(app, **settings)
 
 
 def serve_forever(app, **settings) -> None:

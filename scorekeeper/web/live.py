@@ -51,8 +51,8 @@ def shown(value: str | None) -> str | None:
 def unchanged(state: str, scope: tuple[str, str] | None = None) -> Response | None:
     """The answer "nothing changed" if the asking page already shows `state` (`scope` names the page whose rows it is
     made of: server/live_door.py). live.js says its tag in X-Live-Tag and gets `200` with no body and Content-Length 0,
-    a few hundred bytes of headers on a connection kept open (waitress alone closes it after every `304`, which has no
-    Content-Length; server/serve.py's server keeps it); an If-None-Match gets the `304` HTTP means by it."""
+    a few hundred bytes of headers on a connection kept open (waitress closes it after every `304`, which has no
+    Content-Length); an If-None-Match gets the `304` HTTP means by it."""
     asked = shown(request.headers.get(TAG_HEADER))
     if asked is not None:
         if asked != state:

@@ -487,38 +487,6 @@ def test_a_watching_phone_keeps_its_connection_under_waitress(app, api):
     assert all(f'etag: "{tag}"'.encode() in h.lower() for h in heads), got
 
 
-def test_a_plain_etag_client_keeps_its_connection_across_304s(app, api):
-    """Issue 47: waitress 3.0 closes the connection after every `304` (it may carry no Content-Length, and waitress
-    wants one to keep a connection); a plain client polling with If-None-Match then reconnects every time. The server
-    `scorekeeper serve` makes keeps it: two 304s (Flask's, then the door's) and the page after a hand, on one socket;
-    a client that says Connection: close is closed as before."""
-    import http.client
-
-    game = api.create("danish")
-    with waitress_in_thread(app, **{**SETTINGS, "threads": 2}) as server:
-        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
-        conn.request("GET", f"/g/{game['id']}")
-        page = conn.getresponse()
-        html = page.read().decode()
-        url, tag = unescape(LIVE.search(html).group(1)), TAG.search(html).group(1)
-        sock = conn.sock
-        answers = []
-        for step in ("flask", "door", "hand"):
-            if step == "hand":
-                api.hand(game, HANDS[0])
-            conn.request("GET", url, headers={"If-None-Match": f'"{tag}"'})
-            r = conn.getresponse()
-            body = r.read()
-            answers.append((r.status, r.getheader("Connection"), conn.sock is sock and sock is not None))
-            assert r.status != 304 or body == b""
-            tag = r.getheader("ETag").strip('"')
-        conn.request("GET", url, headers={"If-None-Match": f'"{tag}"', "Connection": "close"})
-        r = conn.getresponse()
-        r.read()
-        answers.append((r.status, r.getheader("Connection"), conn.sock is None))  # asked to close, it is closed
-    assert answers == [(304, None, True), (304, None, True), (200, None, True), (304, "close", True)], answers
-
-
 def test_live_js_question_is_answered_alike_by_flask_and_the_door(app, api, entered):
     game = api.create("danish")
     viewer = app.test_client()
