@@ -28,18 +28,18 @@ setup: $(VENV)/.installed catalogs
 
 serve-setup: $(VENV)/.served catalogs
 
-# pybabel comes with Babel, a dependency of the app itself.
+# pybabel comes with Babel, a dependency of the app itself. Every catalogue: the shared one and each variant's own.
 catalogs: $(VENV)/.served
-	@if [ -d scorekeeper/translations ]; then $(VENV)/bin/pybabel --quiet compile -d scorekeeper/translations; fi
+	@for folder in scorekeeper/translations scorekeeper/variants/*/translations; do \
+		if [ -d $$folder ]; then $(VENV)/bin/pybabel --quiet compile -d $$folder || exit 1; fi; \
+	done
 
-# After changing user-visible strings: extract them and merge them into the da, nb and sv catalogues.
-# A run that finds no new string changes no file: the template keeps its date unless its messages changed.
+# After changing user-visible strings: extract them into every catalogue (the shared one from the files babel.cfg maps,
+# each variant's from its own package) and merge them into its da, nb and sv messages.po; a string new to a catalogue
+# keeps the translation another catalogue has for it (scripts/messages.py). A run that finds no new string changes no
+# file: a template keeps its date unless its messages changed.
 messages: $(VENV)/.served
-	cp scorekeeper/translations/messages.pot $(VENV)/messages.pot.before
-	$(VENV)/bin/pybabel --quiet extract -F babel.cfg -k _l -k Msg --no-location --sort-output -w 100 -o scorekeeper/translations/messages.pot .
-	@if diff -q -I '^"POT-Creation-Date: ' $(VENV)/messages.pot.before scorekeeper/translations/messages.pot >/dev/null; then \
-		cp $(VENV)/messages.pot.before scorekeeper/translations/messages.pot; fi
-	$(VENV)/bin/pybabel --quiet update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching --ignore-pot-creation-date -w 100
+	$(PY) scripts/messages.py
 
 # Debian packages: serving needs none (the PDFs' fonts ship in scorekeeper/fonts/); `test` is Chromium, poppler, nginx
 # and the fonts the browser draws with; `bench` adds wrk and WeasyPrint's Pango.

@@ -1,5 +1,6 @@
 """What the tests share: players, a dump of the database file, a small API client, the browser's settings, the hidden
-fields of a form, a club's season, and the app under gunicorn in a subprocess. Fixtures live in conftest.py."""
+fields of a form (and the whole of it: the conformance kit's form_data), a club's season, and the app under gunicorn
+in a subprocess. Fixtures live in conftest.py."""
 
 import contextlib
 import json
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.server import guard, health, live_door
+from scorekeeper.testing.kit import form_data  # a page's whole form, as the kit reads it: the tests' too
 from variants import EXAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,62 +183,6 @@ def fields(html: str) -> dict:
         if m:
             out[name] = m.group(1)
     return out
-
-
-class _FormReader(HTMLParser):
-    """What a browser sends for the first form on a page that posts: text and hidden inputs as they stand, checked
-    boxes and radios, each select's selected (else first) option, textareas' text; no button."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.data: list[tuple[str, str]] = []
-        self.inside = self.done = False
-        self.select = self.textarea = None
-        self.options: list[tuple[str, bool]] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and not self.done and (a.get("method") or "get").lower() == "post":
-            self.inside = True
-        if not self.inside:
-            return
-        name = a.get("name")
-        if tag == "input" and name and "disabled" not in a:
-            kind = (a.get("type") or "text").lower()
-            if kind in ("checkbox", "radio"):
-                if "checked" in a:
-                    self.data.append((name, a.get("value", "on")))
-            elif kind not in ("submit", "button", "image", "reset", "file"):
-                self.data.append((name, a.get("value", "")))
-        elif tag == "select" and name:
-            self.select, self.options = name, []
-        elif tag == "option" and self.select:
-            self.options.append((a.get("value", ""), "selected" in a))
-        elif tag == "textarea" and name:
-            self.textarea, self.text = name, []
-
-    def handle_data(self, data):
-        if self.textarea:
-            self.text.append(data)
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self.inside:
-            self.inside, self.done = False, True
-        elif tag == "select" and self.select:
-            chosen = [v for v, selected in self.options if selected] or [v for v, _ in self.options[:1]]
-            self.data += [(self.select, v) for v in chosen[:1]]
-            self.select = None
-        elif tag == "textarea" and self.textarea:
-            self.data.append((self.textarea, "".join(self.text).removeprefix("\n")))
-            self.textarea = None
-
-
-def form_data(html: str) -> dict:
-    """The first posting form of a page as a browser would send it untouched (a default-on checkbox included)."""
-    reader = _FormReader()
-    reader.feed(html)
-    return dict(reader.data)
 
 
 def start(client, variant, players=None, **options):

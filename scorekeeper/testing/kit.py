@@ -49,7 +49,7 @@ class Example:
 def example_of(name: str, data: ModuleType | None = None, finished: Mapping[str, Any] | None = None) -> Example:
     """Variant `name`'s example data: its package's own `examples.py` where it has one, else `data` (a module with
     PLAYERS, GAME and maybe FORM_HANDS, FINISHED); `finished` for a game that ends when the data has none."""
-    module = _package_examples(name) or data
+    module = package_examples(name) or data
     if module is None:
         raise AssertionError(f"variant {name!r} has no example data: give its package an examples.py")
     players = list(module.PLAYERS)
@@ -64,7 +64,8 @@ def example_of(name: str, data: ModuleType | None = None, finished: Mapping[str,
     )
 
 
-def _package_examples(name: str) -> ModuleType | None:
+def package_examples(name: str) -> ModuleType | None:
+    """An installed variant's own example data (its package's `examples.py`), None when its package has none."""
     package = PACKAGES.get(name)
     if package is None:
         return None
@@ -388,7 +389,7 @@ class _FormReader(HTMLParser):
             kind = (a.get("type") or "text").lower()
             if kind in ("checkbox", "radio"):
                 if "checked" in a:
-                    self.data.append((name, a.get("value") or "on"))
+                    self.data.append((name, a.get("value", "on")))  # as a browser: value="" sends "", none "on"
             elif kind not in ("submit", "button", "image", "reset", "file"):
                 self.data.append((name, a.get("value", "")))
         elif tag == "select" and name:
@@ -415,7 +416,8 @@ class _FormReader(HTMLParser):
 
 
 def form_data(html: str) -> dict[str, str]:
-    """The first posting form of a page as a browser would send it untouched."""
+    """The first posting form of a page as a browser would send it untouched (a default-on checkbox included); the
+    app's tests read their forms with it too (tests/helpers.py)."""
     reader = _FormReader()
     reader.feed(html)
     return dict(reader.data)

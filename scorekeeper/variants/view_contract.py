@@ -6,6 +6,11 @@ blank sheet in words) and may specialise any member of `ViewDefaults`, whose def
 these members instead of testing a variant's name; what the rules already say (FOR_MONEY, sits_out, OPTIONS, sides)
 they read from the core.
 
+What several views write alike is written once beside the contract, for a package's view as for a built-in's:
+variants/view_parts.py (rows of number, pair, suit and name buttons, the passed-out deal's hand form, a row of buttons
+per player) and variants/view_shared.py (the words: shared option labels, the blank sheet's shared columns, a bid made
+or lost, a player's bid and tricks in a cell, CSV columns). A view still fills each of its own fields in `buttons()`.
+
 The hooks get the core's contexts (core/game.py): a `TableContext` (players, options, first dealer) or a
 `HandContext` (also the hand's number, dealer, cards, who sits out, the totals before it), so a field added there
 breaks no view. The hand form gets the hand's context too: `to_input(ctx)`, `data_from(inp, ctx)`,
@@ -67,7 +72,7 @@ class ViewDefaults(Protocol):
     )  # its own script (variants/<name>/static/, named variants/<name>/<file>) on its hand page. Default None
     tariff_matrix: Callable[[Mapping], dict] | None  # bid × tricks table in words and numbers. Default None: no tariff
     # An editor of its own for an option, drawn in its place on every page that sets house rules (new game, a club's
-    # card, blank sheets; web/editors.py): option name → an object with `template` (templates/variants/<name>_*.html),
+    # card, blank sheets; web/editors.py): option name → an object with `template` (variants/<name>/<file>),
     # `covers` (the options it draws too, not drawn on their own), `mark` (the field that says a form carries its
     # fields), `posted(formdata)`, `acts(formdata)` (a button of its own was pressed: show, save nothing),
     # `blank(options)`, `read(formdata, files)` and `without_fields(formdata, options)` (its state: field texts,

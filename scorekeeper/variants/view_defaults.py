@@ -79,7 +79,8 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def tariff_words(tariff) -> dict:
-    return {"note": "", "sol_head": [_("made"), _("lost")]}
+    said = shared.outcome_words()
+    return {"note": "", "sol_head": [said["made"], said["lost"]]}
 
 
 def blank_side_columns(table) -> list[tuple[str, str]]:

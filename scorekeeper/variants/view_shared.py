@@ -1,4 +1,6 @@
-"""What the variants' presentation modules share: labels of the options several variants have, CSV column makers."""
+"""What the variants' presentation modules share in words: labels of the options several variants have, the blank
+sheet's columns, a bid made or lost, a player's bid and tricks in a cell, CSV column makers (view_parts.py: the hand
+page's pieces)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,33 @@ OPTION_LABELS = {
 def labels(*names: str, **own) -> dict:
     """The shared labels of `names` and the variant's `own` ones."""
     return {**{name: OPTION_LABELS[name] for name in names}, **own}
+
+
+# The blank sheet's headings of the entry columns several variants have (blank_columns), a variant's own beside them.
+COLUMNS = {
+    "bidder": _l("Bidder"),
+    "bid": _l("Bid"),
+    "trump": _l("Trump"),
+    "partner": _l("Partner"),
+    "tricks": _l("Tricks"),
+    "honours": _l("Honours"),
+}
+
+
+def columns(*keys: str | tuple[str, str]) -> list[tuple[str, str]]:
+    """A blank sheet's entry columns as (key, label), in order: a shared column by its key ("bidder"), one of the
+    variant's own, or a shared key headed in its own words, as (key, label) ("tricks", "Books")."""
+    return [(key, str(COLUMNS[key])) if isinstance(key, str) else (key[0], str(key[1])) for key in keys]
+
+
+def outcome_words() -> dict[str, str]:
+    """A bid "made" or "lost" (a view's outcome()) in words, as a hand's words and a sol table's headings say it."""
+    return {"made": _("made"), "lost": _("lost")}
+
+
+def bid_and_tricks(bids, tricks) -> list[str]:
+    """Each player's bid (or call) and tricks taken in their own protokoll cell: "3/3"."""
+    return [f"{b}/{t}" for b, t in zip(bids, tricks)]
 
 
 # The headings of the CSV and spreadsheet columns of the fields several variants have, in the sheet's language and

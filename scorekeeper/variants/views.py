@@ -61,8 +61,7 @@ def own_folders(kind: str) -> dict[str, Path]:
 
 def template_loader(app_loader: BaseLoader | None) -> BaseLoader | None:
     """The app's templates, then each variant package's own `templates/` under `variants/<name>/` (its hand.html is
-    `variants/<name>/hand.html`, as VIEWS[name].HAND_TEMPLATE names it); a built-in variant's are in the app's
-    templates/variants/<name>/."""
+    `variants/<name>/hand.html`, as VIEWS[name].HAND_TEMPLATE names it), a built-in variant's as a plug-in's."""
     folders = own_folders("templates")
     if not folders:
         return app_loader
@@ -71,8 +70,10 @@ def template_loader(app_loader: BaseLoader | None) -> BaseLoader | None:
 
 
 def translation_folders() -> list[str]:
-    """Each variant package's own catalogues (`translations/<lang>/LC_MESSAGES/messages.mo`), read beside the app's
-    (Flask-Babel merges the folders' catalogues; the app's are read last, so a package adds words and changes none)."""
+    """Each variant package's own catalogues (`translations/<lang>/LC_MESSAGES/messages.mo`), a built-in's as a
+    plug-in's, read beside the app's shared ones (Flask-Babel merges the folders' catalogues; the shared ones are read
+    last, so a package adds words and changes none; a built-in's word the shared ones hold too is translated the
+    same in both: tests/integration/test_translations.py)."""
     return [str(folder) for folder in own_folders("translations").values()]
 
 

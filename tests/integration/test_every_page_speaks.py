@@ -10,10 +10,10 @@ from pprint import pformat
 
 import pytest
 from babel.dates import format_date, format_datetime
-from babel.messages.pofile import read_po
 from babel.numbers import format_currency
+from catalogues import app_packages, read
 
-from helpers import MEMBERS, PASSWORD, ROOT, fields, log_in, post_hand, start, token
+from helpers import MEMBERS, PASSWORD, fields, log_in, post_hand, start, token
 from scorekeeper import create_app
 from scorekeeper.clubs import service as club_service
 from scorekeeper.core import VARIANTS
@@ -61,10 +61,9 @@ def english_sentences() -> dict:
     """Each msgid of more than one word (its literal parts between placeholders), with what the da/nb/sv catalogues
     make of it; a msgid a catalogue keeps as it is (a name, "CSV") is no tell-tale."""
     out = {}
-    for lang in ("da", "nb", "sv"):
-        with open(ROOT / "scorekeeper" / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-            catalog = read_po(f)
-        for message in catalog:
+    every = [(lang, package) for lang in ("da", "nb", "sv") for package in app_packages()]  # shared, each variant's
+    for lang, package in every:
+        for message in read(package.po(lang), lang):
             if not message.id:
                 continue
             msgid = message.id if isinstance(message.id, str) else message.id[0]

@@ -8,19 +8,12 @@ import re
 from html import unescape
 
 import pytest
-from babel.messages.pofile import read_po
-
-from helpers import ROOT
+from catalogues import merged
 
 PLAYERS = ["Anna", "Bo", "Carl", "Dina"]
 
-
-def catalogue(lang: str) -> dict:
-    with open(ROOT / "scorekeeper" / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id}
-
-
-CATALOGUES = {lang: catalogue(lang) for lang in ("da", "nb", "sv")}
+# Every catalogue the app ships, merged: the shared one and each built-in variant's (tests/catalogues.py).
+CATALOGUES = {lang: merged(lang) for lang in ("da", "nb", "sv")}
 
 REVIEWED = {
     "da": {

@@ -157,7 +157,7 @@ def from_csv(row, game):
 TOY_FILES = {
     "scorekeeper/variants/toy/rules.py": TOY_RULES,
     "scorekeeper/variants/toy/view.py": TOY_VIEW,
-    "templates/variants/toy/hand.html": TOY_TEMPLATE,
+    "scorekeeper/variants/toy/templates/hand.html": TOY_TEMPLATE,
     "tests/variants/toy/__init__.py": TOY_EXAMPLES,
 }
 
@@ -330,7 +330,7 @@ def from_csv(row, game):
 KNOCK_FILES = {
     "scorekeeper/variants/knock/rules.py": KNOCK_RULES,
     "scorekeeper/variants/knock/view.py": KNOCK_VIEW,
-    "templates/variants/knock/hand.html": TOY_TEMPLATE,
+    "scorekeeper/variants/knock/templates/hand.html": TOY_TEMPLATE,
     "tests/variants/knock/__init__.py": KNOCK_EXAMPLES,
 }
 
@@ -373,8 +373,8 @@ def text(r) -> str:
 def test_the_toy_is_its_own_files_and_nothing_else():
     assert sorted(TOY_FILES) == [
         "scorekeeper/variants/toy/rules.py",
+        "scorekeeper/variants/toy/templates/hand.html",
         "scorekeeper/variants/toy/view.py",
-        "templates/variants/toy/hand.html",
         "tests/variants/toy/__init__.py",
     ]
     assert "toy" not in VARIANTS  # registered only inside the tests that ask for it
@@ -521,7 +521,11 @@ def test_the_walk_through_lists_the_files_the_toy_and_the_guard_say():
     table = doc.split("| file | what |", 1)[1].split("\n\n", 1)[0]
     listed = {m for row in table.splitlines()[2:] for m in re.findall(r"`([^`]+)`", row.split("|")[1])}
     wanted = {path.replace("toy", "<name>") for path in TOY_FILES} | set(guard.own_files("<name>"))
-    wanted |= {"tests/variants/<name>/test_*.py", "docs/rules.md", "scorekeeper/translations/messages.pot"}
+    wanted |= {
+        "tests/variants/<name>/test_*.py",
+        "docs/rules.md",
+        "scorekeeper/variants/<name>/translations/messages.pot",
+    }
     wanted |= {"pyproject.toml"}  # its entry point (tests/integration/test_variant_packages.py)
     assert listed - {"da", "nb", "sv", "messages.po"} == wanted
 

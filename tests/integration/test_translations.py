@@ -6,45 +6,36 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
+from catalogues import LANGS, MESSAGES, app_packages, plug_in_packages, read
 
 from helpers import PLAYERS, post_hand, start
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("da", "nb", "sv")
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]")
-
-
-def catalog(lang):
-    with open(ROOT / "scorekeeper" / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-        return read_po(f)
-
-
-def messages_in_the_code() -> set:
-    """What pybabel extract finds with the project's babel.cfg and keywords, extracted afresh."""
-    from babel.messages.extract import DEFAULT_KEYWORDS
-
-    keywords = {**DEFAULT_KEYWORDS, "_l": None, "Msg": None}
-    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
-    found = set()
-    for _filename, _lineno, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map=method_map, keywords=keywords
-    ):
-        found.add(message if isinstance(message, str) else message[0])
-    return found
+# Every package of words: the shared one, each built-in variant's, and each installed plug-in's (the example's too).
+PACKAGES = {package.name: package for package in [*app_packages(), *plug_in_packages()]}
 
 
 @pytest.fixture(scope="module")
 def extracted():
-    return messages_in_the_code()
+    """What each package's files say, extracted afresh as `make messages` does: name → msgids."""
+    return {
+        name: {m.id if isinstance(m.id, str) else m.id[0] for m in MESSAGES.messages_of(package) if m.id}
+        for name, package in PACKAGES.items()
+    }
+
+
+def test_every_package_of_words_is_checked():
+    assert {"shared", "danish", "swedish", "scorekeeper_israeli"} <= set(PACKAGES)
+    assert all((package.folder / "messages.pot").is_file() for package in PACKAGES.values())
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_message_has_a_translation(extracted, lang):
-    cat = catalog(lang)
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_every_message_has_a_translation(extracted, package, lang):
+    cat = read(PACKAGES[package].po(lang), lang)
     missing, empty, fuzzy, placeholders = [], [], [], []
-    for msgid in sorted(extracted):
+    for msgid in sorted(extracted[package]):
         message = cat.get(msgid)
         if message is None:
             missing.append(msgid)
@@ -60,17 +51,156 @@ def test_every_message_has_a_translation(extracted, lang):
             for s in strings
         ):
             placeholders.append(msgid)
-    assert not missing, f"{lang}: not in the catalogue (run `make messages`): {missing[:5]}"
-    assert not empty, f"{lang}: untranslated: {empty[:5]}"
-    assert not fuzzy, f"{lang}: fuzzy: {fuzzy[:5]}"
-    assert not placeholders, f"{lang}: placeholders differ: {placeholders[:5]}"
+    where = PACKAGES[package].folder.relative_to(ROOT) if PACKAGES[package].folder.is_relative_to(ROOT) else package
+    assert not missing, f"{where} {lang}: not in the catalogue (run `make messages`): {missing[:5]}"
+    assert not empty, f"{where} {lang}: untranslated: {empty[:5]}"
+    assert not fuzzy, f"{where} {lang}: fuzzy: {fuzzy[:5]}"
+    assert not placeholders, f"{where} {lang}: placeholders differ: {placeholders[:5]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_catalogue_holds_what_its_files_say_and_a_word_two_hold_is_translated_alike(extracted, lang):
+    """The shared catalogue holds the shared files' words, each variant's its own package's (no leftovers: a word
+    moved keeps no entry behind); where two catalogues hold a word (both use it), they translate it the same, since
+    Flask-Babel merges them all into one and the shared one would win."""
+    seen: dict = {}
+    for package in app_packages():
+        cat = read(package.po(lang), lang)
+        held = {m.id if isinstance(m.id, str) else m.id[0]: m.string for m in cat if m.id}
+        assert set(held) == extracted[package.name], f"{package.folder.relative_to(ROOT)}: run `make messages`"
+        for msgid, string in held.items():
+            first = seen.setdefault(msgid, (package.name, string))
+            assert first[1] == string, f"{lang} {msgid!r}: {first[0]} says {first[1]!r}, {package.name} {string!r}"
 
 
 def test_the_catalogues_are_compiled_by_the_setup():
+    for package in app_packages():
+        for lang in LANGS:
+            po = package.po(lang)
+            mo = po.with_suffix(".mo")
+            assert mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime - 1, f"run `make catalogs` ({po})"
+
+
+def test_make_messages_on_an_unchanged_tree_changes_no_file():
+    """`make messages` is scripts/messages.py: run over the checkout as it is, it has nothing to write."""
+    assert [str(p.relative_to(ROOT)) for p in MESSAGES.changes(MESSAGES.plan(ROOT))] == []
+
+
+# ------------------------------------------------------------------ make messages carries a translation
+
+BABEL_CFG = (ROOT / "babel.cfg").read_text(encoding="utf-8")
+HEADER = """msgid ""
+msgstr ""
+"Language: {lang}\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+
+"""
+
+
+def _tree(tmp_path, shared: str, own: str) -> Path:
+    """A checkout in small: babel.cfg, a shared module, a variant `toy` (its rules and view) and a shared template,
+    with shared catalogues that translate every word (as before a split: the variant has none of its own yet)."""
+    (tmp_path / "babel.cfg").write_text(BABEL_CFG, encoding="utf-8")
+    (tmp_path / "scorekeeper" / "variants" / "toy" / "templates").mkdir(parents=True)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "scorekeeper" / "shared.py").write_text(shared, encoding="utf-8")
+    (tmp_path / "scorekeeper" / "variants" / "view_shared.py").write_text('_("Helper")\n', encoding="utf-8")
+    (tmp_path / "scorekeeper" / "variants" / "toy" / "rules.py").write_text('Msg("Toy rule")\n', encoding="utf-8")
+    (tmp_path / "scorekeeper" / "variants" / "toy" / "view.py").write_text(own, encoding="utf-8")
+    (tmp_path / "scorekeeper" / "variants" / "toy" / "templates" / "hand.html").write_text(
+        '{{ _("Toy page") }}', encoding="utf-8"
+    )
+    (tmp_path / "templates" / "base.html").write_text('{{ ngettext("%(num)d hand", "%(num)d hands", n) }}')
+    words = {"Helper": "Hjælper", "Toy rule": "Legetøjsregel", "Toy page": "Legetøjsside", "Moving": "Flytter"}
     for lang in LANGS:
-        po = ROOT / "scorekeeper" / "translations" / lang / "LC_MESSAGES" / "messages.po"
-        mo = po.with_suffix(".mo")
-        assert mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime - 1, f"run `make catalogs` ({lang})"
+        folder = tmp_path / "scorekeeper" / "translations" / lang / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        entries = "".join(f'msgid "{k}"\nmsgstr "{v} {lang}"\n\n' for k, v in words.items())
+        entries += '#, python-format\nmsgid "%(num)d hand"\nmsgid_plural "%(num)d hands"\n'
+        entries += f'msgstr[0] "%(num)d spil {lang}"\nmsgstr[1] "%(num)d spil {lang}"\n'
+        (folder / "messages.po").write_text(HEADER.format(lang=lang) + entries, encoding="utf-8")
+    return tmp_path
+
+
+def _strings(root: Path, where: str, lang: str) -> dict:
+    path = root / where / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    cat = read(path, lang)
+    return {m.id if isinstance(m.id, str) else m.id[0]: m.string for m in cat if m.id}
+
+
+def test_make_messages_splits_moves_and_keeps_every_translation(tmp_path):
+    root = _tree(tmp_path, '_("Moving")\n', '_("Toy view")\n')
+    written = MESSAGES.write(MESSAGES.plan(root))
+    assert len(written) == 8  # the shared template and catalogues rewritten; the variant's made
+    for lang in LANGS:
+        shared, toy = _strings(root, "scorekeeper", lang), _strings(root, "scorekeeper/variants/toy", lang)
+        assert shared == {
+            "Helper": f"Hjælper {lang}",
+            "Moving": f"Flytter {lang}",
+            "%(num)d hand": (f"%(num)d spil {lang}", f"%(num)d spil {lang}"),
+        }
+        assert toy == {"Toy rule": f"Legetøjsregel {lang}", "Toy page": f"Legetøjsside {lang}", "Toy view": ""}
+    assert "#~" not in (root / "scorekeeper/translations/da/LC_MESSAGES/messages.po").read_text(encoding="utf-8")
+    pot = (root / "scorekeeper/variants/toy/translations/messages.pot").read_bytes()
+
+    # A run that finds nothing new changes nothing, not even a date.
+    assert MESSAGES.changes(MESSAGES.plan(root, now=datetime(2030, 1, 1, tzinfo=UTC))) == []
+
+    # "Moving" moves from the shared module into the variant's view, then back: it keeps its words both ways.
+    (root / "scorekeeper" / "shared.py").write_text("", encoding="utf-8")
+    (root / "scorekeeper" / "variants" / "toy" / "view.py").write_text('_("Toy view")\n_("Moving")\n')
+    MESSAGES.write(MESSAGES.plan(root))
+    for lang in LANGS:
+        assert "Moving" not in _strings(root, "scorekeeper", lang)
+        assert _strings(root, "scorekeeper/variants/toy", lang)["Moving"] == f"Flytter {lang}"
+    assert (root / "scorekeeper/variants/toy/translations/messages.pot").read_bytes() != pot
+    (root / "scorekeeper" / "shared.py").write_text('_("Moving")\n', encoding="utf-8")
+    (root / "scorekeeper" / "variants" / "toy" / "view.py").write_text('_("Toy view")\n')
+    MESSAGES.write(MESSAGES.plan(root))
+    for lang in LANGS:
+        assert _strings(root, "scorekeeper", lang)["Moving"] == f"Flytter {lang}"
+        assert "Moving" not in _strings(root, "scorekeeper/variants/toy", lang)
+        text = (root / "scorekeeper/variants/toy/translations" / lang / "LC_MESSAGES/messages.po").read_text("utf-8")
+        assert "#~" not in text  # the word moved on: no obsolete copy left behind
+    assert MESSAGES.changes(MESSAGES.plan(root)) == []
+
+
+def test_make_messages_runs_the_script():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "$(PY) scripts/messages.py" in makefile.split("\nmessages:", 1)[1].split("\n\n", 1)[0]
+    catalogs = makefile.split("\ncatalogs:", 1)[1].split("\n\n", 1)[0]
+    assert "scorekeeper/variants/*/translations" in catalogs
+
+
+# ------------------------------------------------------------------ a variant's templates are its package's
+
+
+def test_no_variant_template_is_left_in_the_shared_templates():
+    assert not (ROOT / "templates" / "variants").exists()
+
+
+def test_the_wheel_carries_every_variant_s_templates_and_catalogues():
+    """pyproject.toml's package data names each built-in variant's templates and catalogues (setup.py compiles the
+    catalogues in the build; tests/integration/test_packaging.py builds a wheel and serves from it)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    package = ROOT / "scorekeeper"
+    shipped = {
+        path for glob in config["tool"]["setuptools"]["package-data"]["scorekeeper"] for path in package.glob(glob)
+    }
+    own = [*package.glob("variants/*/templates/**/*"), *package.glob("variants/*/translations/*/LC_MESSAGES/*.po")]
+    assert len(own) >= 9 * 4 and not {p for p in own if p.is_file()} - shipped
+
+
+@pytest.mark.parametrize("name", [p.name for p in app_packages() if p.name != "shared"])
+def test_a_built_in_variant_keeps_its_templates_in_its_package(app, name):
+    folder = ROOT / "scorekeeper" / "variants" / name / "templates"
+    assert (folder / "hand.html").is_file()
+    for template in folder.glob("*.html"):
+        loaded = app.jinja_env.get_template(f"variants/{name}/{template.name}")
+        assert Path(loaded.filename or "").resolve() == template.resolve()
 
 
 # ------------------------------------------------------------------ pages in each language

@@ -19,7 +19,6 @@ from scorekeeper.variants.views import VIEWS, option_labels, package_folder
 from variants import EXAMPLES
 
 DOC = (ROOT / "docs" / "adding-a-variant.md").read_text()
-TEMPLATES = ROOT / "templates"
 HOOKS = {**contract.functions(contract.ViewModule), **contract.functions(contract.ViewDefaults)}
 
 
@@ -102,9 +101,9 @@ def test_the_view_provides_the_contract(name):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_the_hand_template_exists(name):
-    """In the app's templates/variants/<name>/, or its package's own templates/ (an installed plug-in's)."""
+    """In its package's own templates/, a built-in variant's as an installed plug-in's."""
     assert f"variants/{name}/hand.html" == VIEWS[name].HAND_TEMPLATE
-    assert (TEMPLATES / VIEWS[name].HAND_TEMPLATE).is_file() or (package_folder(name) / "templates/hand.html").is_file()
+    assert (package_folder(name) / "templates/hand.html").is_file()
 
 
 @pytest.mark.parametrize("member", contract.members())

@@ -3,9 +3,10 @@ option or input field only one variant has, no value of such an option, and comp
 
 A variant's own files (OWN below) are the only places allowed to name it:
 its folder scorekeeper/variants/<name>/ (rules.py, view.py and its other modules), its templates
-templates/variants/<name>/ (hand.html, an option editor's), its scripts and styles scorekeeper/variants/<name>/static/ . What a variant is (played for money, its
-table sizes, the columns of its sheet) the shared code asks the variant's contract (core/contract.py,
-variants/view_contract.py); docs/adding-a-variant.md lists the files from OWN.
+scorekeeper/variants/<name>/templates/ (hand.html, an option editor's), its scripts and styles
+scorekeeper/variants/<name>/static/ . What a variant is (played for money, its table sizes, the columns of its sheet)
+the shared code asks the variant's contract (core/contract.py, variants/view_contract.py); docs/adding-a-variant.md
+lists the files from OWN.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def own_files(name: str) -> list[str]:
     """The files that belong to variant `name` alone (relative to the project's root), as patterns."""
     return [
         f"scorekeeper/variants/{name}/*",
-        f"templates/variants/{name}/*",
+        f"scorekeeper/variants/{name}/templates/*",
         f"scorekeeper/variants/{name}/static/*",
     ]
 
@@ -255,8 +256,9 @@ def test_the_guard_looks_everywhere_it_should():
         assert folder in folders
     assert any(p.name == "app.js" for p in SHARED_TEXT) and any(p.name == "new.html" for p in SHARED_TEXT)
     assert owner(ROOT / "scorekeeper/variants/danish/house.py") == "danish"
-    assert owner(ROOT / "templates/variants/danish/hand.html") == "danish"
-    assert owner(ROOT / "templates/variants/danish/card.html") == "danish"
+    assert owner(ROOT / "scorekeeper/variants/danish/templates/hand.html") == "danish"
+    assert owner(ROOT / "scorekeeper/variants/danish/templates/card.html") == "danish"
+    assert not (ROOT / "templates" / "variants").exists()  # a variant's templates are its package's
     assert owner(ROOT / "scorekeeper/variants/danish/card.py") == "danish"
     assert owner(ROOT / "scorekeeper/games/pages/hands.py") is None
 

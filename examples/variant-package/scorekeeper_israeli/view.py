@@ -2,17 +2,17 @@
 deal thrown in when all pass in one tap (in its own words: the next deal counts double); each player's call and tricks
 in their own protokoll cell; its words in its own catalogues (translations/: da, nb, sv), read beside the app's.
 
-The presentation contract: scorekeeper/variants/view_contract.py.
+The presentation contract: scorekeeper/variants/view_contract.py; the pieces its hand page is made of, as the
+built-in variants' are: scorekeeper/variants/view_parts.py and view_shared.py.
 """
 
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms.fields import SelectChoice
 
 from scorekeeper.core.game import SUITS
-from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.web import words
 from scorekeeper.web.i18n import gettext as _
@@ -41,29 +41,21 @@ PLAYER_HINT = _l("Four players, each scoring alone: a trump auction, then everyo
 STYLESHEET = "variants/israeli/israeli.css"
 
 
-class HandForm(BaseHandForm):
-    """The auction (declarer, bid, trump), a call and a tricks field per seat (p0…p3, t0…t3)."""
+@parts.seat_rows("p", "t", seats=SEATS)
+class HandForm(parts.PassedOutForm):
+    """The auction (declarer, bid, trump), a call and a tricks field per seat (p0…p3, t0…t3); the "thrown in" button
+    is the passed-out deal's (parts.PassedOutForm: a hand of its own, asked first over a played hand)."""
 
     declarer = radio()
     bid = radio()
     trump = radio()
     where: dict = {}  # error key → the field it is said beside (set by to_input: the last to call, a missing count)
 
-    def submitted(self, formdata, ctx) -> dict:
-        """The "thrown in" button is a hand of its own."""
-        if formdata.get("passed"):
-            return {"passed": True}
-        return self.to_input(ctx)
-
     def to_input(self, ctx) -> dict:
         n = ctx.n_players
         calls = [number_or_raw(self[f"p{s}"].data) for s in range(n)]
-        tricks = [number_or_raw(self[f"t{s}"].data) for s in range(n)]
-        missing = [s for s, t in enumerate(tricks) if t is None]
-        if len(missing) == 1 and all(isinstance(t, int) for t in tricks if t is not None):
-            left = rules.CARDS - sum(t for t in tricks if t is not None)
-            if left >= 0:
-                tricks[missing[0]] = left  # the last player's tricks: what is left of the deal
+        entered = [number_or_raw(self[f"t{s}"].data) for s in range(n)]
+        tricks = parts.last_filled_in(entered, rules.CARDS)  # the last player's tricks: what is left of the deal
         declarer = number_or_raw(self.declarer.data)
         last = rules.last_to_say(declarer, n) if isinstance(declarer, int) and 0 <= declarer < n else None
         self.where = {
@@ -86,28 +78,12 @@ class HandForm(BaseHandForm):
         first left out: the page shows each as a player's row of buttons."""
         return self.where.get(key) or super().field_for(key)
 
-    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
-        """A deal thrown in would replace a played hand: the page asks first."""
-        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
-
-    @staticmethod
-    def played(inp: dict) -> bool:
-        return not inp.get("passed")
-
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
         if inp.get("passed"):
             return {}
         data = {k: inp[k] for k in ("declarer", "bid", "trump") if inp.get(k) is not None}
-        for name, key in (("predictions", "p"), ("tricks", "t")):
-            for s, value in enumerate(inp.get(name) or []):
-                data[f"{key}{s}"] = value
-        return data
-
-
-for _seat in range(SEATS):
-    setattr(HandForm, f"p{_seat}", radio())
-    setattr(HandForm, f"t{_seat}", radio())
+        return {**data, **parts.seat_data(inp, {"predictions": "p", "tricks": "t"})}
 
 
 def _factor_words(factor: int) -> str:
@@ -116,10 +92,10 @@ def _factor_words(factor: int) -> str:
 
 def buttons(form, ctx, side_names) -> dict:
     players = ctx.players
-    form.declarer.choices = [SelectChoice(str(s), p) for s, p in enumerate(players)]
-    form.bid.choices = [SelectChoice(str(b), str(b)) for b in range(ctx.options["min_bid"], rules.CARDS + 1)]
-    form.trump.choices = [SelectChoice(t, words.suit_button(t)) for t in (*SUITS, "none")]
-    counts = [SelectChoice(str(k), str(k)) for k in range(rules.CARDS + 1)]
+    form.declarer.choices = parts.name_choices(players)
+    form.bid.choices = parts.number_choices(ctx.options["min_bid"], rules.CARDS)
+    form.trump.choices = parts.suit_choices((*SUITS, "none"))
+    counts = parts.number_choices(0, rules.CARDS)
     for s in range(ctx.n_players):
         form[f"p{s}"].choices = counts
         form[f"t{s}"].choices = counts
@@ -158,7 +134,7 @@ def hand_words(inp, ctx) -> str:
 def cell_words(inp, ctx) -> list[str] | None:
     if inp.get("passed"):
         return None
-    return [f"{c}/{t}" for c, t in zip(inp["predictions"], inp["tricks"])]
+    return shared.bid_and_tricks(inp["predictions"], inp["tricks"])
 
 
 def bids_words(bids, ctx) -> str:
@@ -200,7 +176,7 @@ def passed_words(ctx) -> dict:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [("declarer", _("Declarer")), ("bid", _("Bid")), ("trump", _("Trump"))]
+    return shared.columns(("declarer", _("Declarer")), "bid", "trump")
 
 
 def blank_side_columns(table) -> list[tuple[str, str]]:
@@ -208,22 +184,18 @@ def blank_side_columns(table) -> list[tuple[str, str]]:
 
 
 def csv_columns(table, side_names) -> list:
-    def per_seat(name, label, s):
-        return (f"{label} {side_names[s]}", lambda inp: "" if inp.get(name) is None else inp[name][s])
-
-    calls, tricks = _("call"), shared.heading("tricks")
     return (
         [shared.field("passed", table.players), shared.field("declarer", table.players, seat=True)]
         + [shared.field("bid", table.players), shared.field("trump", table.players)]
-        + [per_seat("predictions", calls, s) for s in range(table.n_players)]
-        + [per_seat("tricks", tricks, s) for s in range(table.n_players)]
+        + shared.per_side("predictions", side_names, _("call"))
+        + shared.per_side("tricks", side_names)
     )
 
 
 def hand_fields(hand, ctx) -> dict:
     """The deal's factor (a deal thrown in doubles the next), a scored hand's and the deal in progress's alike, and
     whether its calls made it over or under."""
-    out = {"factor": ctx.state.factor if isinstance(ctx.state, rules.State) else 1}
+    out: dict = {"factor": ctx.state.factor if isinstance(ctx.state, rules.State) else 1}
     if hand.input.get("predictions"):
         out["over_under"] = rules.over_under(hand.input["predictions"])
     return out

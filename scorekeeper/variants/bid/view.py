@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
-from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.bid import rules
 from scorekeeper.web.i18n import gettext as _
@@ -37,22 +37,16 @@ CHOICE_LABELS = {
     "downtown": _l("downtown"),
     "no_trump": _l("no trump"),
 }
-FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "direction": _l("Uptown, downtown or no trump")}
+FIELD_LABELS = {"passed": parts.PASSED_OUT, "direction": _l("Uptown, downtown or no trump")}
 PLAYER_HINT = _l("Four players; partners sit opposite (1st and 3rd, 2nd and 4th).")
 
 
-class HandForm(BaseHandForm):
+class HandForm(parts.PassedOutForm):
     bidder = radio()
     bid = radio()
     direction = radio()
     tricks = radio()
     ERROR_FIELDS = {"passed": "bid"}
-
-    def submitted(self, formdata, ctx) -> dict:
-        """The "passed out" button is a hand of its own."""
-        if formdata.get("passed"):
-            return {"passed": True}
-        return self.to_input(ctx)
 
     def to_input(self, ctx) -> dict:
         """The bid part, then the books: the buttons count the bidder's side's books, the other side's follow."""
@@ -69,14 +63,6 @@ class HandForm(BaseHandForm):
         else:
             out["tricks"] = books
         return out
-
-    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
-        """A passed-out deal would replace a played hand: the page asks first."""
-        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
-
-    @staticmethod
-    def played(inp: dict) -> bool:
-        return not inp.get("passed")
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
@@ -99,15 +85,15 @@ def books_words(n: int) -> str:
 
 def buttons(form, ctx, side_names) -> dict:
     players, options = ctx.players, ctx.options
-    form.bidder.choices = [SelectChoice(str(i), p) for i, p in enumerate(players)]
+    form.bidder.choices = parts.name_choices(players)
     low = options.get("min_bid", 3)
-    form.bid.choices = [SelectChoice(str(b), str(b)) for b in range(low, rules.TOP + 1)]
+    form.bid.choices = parts.number_choices(low, rules.TOP)
     form.direction.choices = [SelectChoice(d, direction_name(d)) for d in rules.DIRECTIONS]
-    first = 1 if options.get("kitty", True) else 0
-    form.tricks.choices = [SelectChoice(str(t), str(t)) for t in range(first, rules.BOOKS + 1)]
+    first = 1 if options.get("kitty", True) else 0  # the kitty is the declarers' first book
+    form.tricks.choices = parts.number_choices(first, rules.BOOKS)
     return {
         "leader": _("the bidder"),  # whoever wins the auction leads; not known before the deal is bid
-        "name_cols": 4 if max(len(w) for p in players for w in p.replace("-", " ").split()) <= 11 else 2,
+        "name_cols": parts.name_cols(players),
         "bid_cols": rules.TOP - low + 1,
         "kitty": bool(options.get("kitty", True)),
     }
@@ -168,12 +154,7 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [
-        ("bidder", _("Bidder")),
-        ("bid", _("Bid")),
-        ("direction", _("Direction")),
-        ("tricks", _("Books")),
-    ]
+    return shared.columns("bidder", "bid", ("direction", _("Direction")), ("tricks", _("Books")))
 
 
 def csv_columns(table, side_names) -> list:

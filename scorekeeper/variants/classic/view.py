@@ -9,6 +9,7 @@ from scorekeeper.core import table_context
 from scorekeeper.core.game import SUITS
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import pair, radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.classic import rules
 from scorekeeper.web import words
@@ -72,11 +73,9 @@ class HandForm(BaseHandForm):
 def buttons(form, ctx, side_names) -> dict:
     fixed = rules.fixed_trump(ctx.number, ctx)
     honours = ctx.options["honours"] and fixed != words.NO_TRUMP
-    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
-    form.honours.choices = [SelectChoice(str(x), words.score((x, 4 - x))) for x in range(5)]
-    form.revoke_side.choices = [SelectChoice("", _("no revoke"))] + [
-        SelectChoice(str(i), n) for i, n in enumerate(side_names)
-    ]
+    form.trump.choices = parts.suit_choices(SUITS)
+    form.honours.choices = parts.pair_choices(4)
+    form.revoke_side.choices = [SelectChoice("", _("no revoke"))] + parts.name_choices(side_names)
     n = ctx.options["revoke_penalty"]
     # Both sides share the phone: the penalty says whose points move, by name once the revoking side is tapped.
     named = {
@@ -139,11 +138,8 @@ def _honours_counted(options) -> bool:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    columns = [("trump", _("Trump")), ("tricks", _("Tricks"))]
-    if _honours_counted(table.options):
-        columns.append(("honours", _("Honours")))
-    columns.append(("revoke", _("Revoke")))
-    return columns
+    honours = ("honours",) if _honours_counted(table.options) else ()
+    return shared.columns("trump", "tricks", *honours, ("revoke", _("Revoke")))
 
 
 def answer_fields(protokoll) -> dict:

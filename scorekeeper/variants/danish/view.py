@@ -11,8 +11,8 @@ from wtforms import BooleanField, HiddenField
 from wtforms.fields import SelectChoice
 
 from scorekeeper.core.game import SUITS, TRUMPS
-from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import rules
@@ -38,7 +38,7 @@ OPTION_LABELS = shared.labels(
     card_names=_l("The card's own names: its columns' headings and its sol bids"),
 )
 CHOICE_LABELS = {"flat": _l("twice the tariff"), "per_trick": _l("twice the tariff per missing trick")}
-FIELD_LABELS = {"passed": _l("Passed out (all passed)"), "suffix": _l("Bid")}
+FIELD_LABELS = {"passed": parts.PASSED_OUT, "suffix": _l("Bid")}
 PLAYER_HINT = _l("Four players, or five: the dealer then sits out.")
 BLANK_ROWS = 17  # leaves room for the tariff table and a head of a club card's rules
 STYLESHEET = "variants/danish/danish.css"
@@ -50,7 +50,7 @@ STATS_WORDS = {"bids": _l("Bids 7–13 as bidder"), "alone": _l("Sol bids"), "se
 OPTION_EDITORS = {"house": CardEditor()}
 
 
-class HandForm(BaseHandForm):
+class HandForm(parts.PassedOutForm):
     bidder = radio()
     bid = radio()
     trump = radio()
@@ -120,14 +120,6 @@ class HandForm(BaseHandForm):
         out["partner"] = out["bidder"] if partner == "self" else number_or_raw(partner, negative=True)
         return out
 
-    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
-        """A passed-out deal would replace a played hand: the page asks first."""
-        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
-
-    @staticmethod
-    def played(inp: dict) -> bool:
-        return not inp.get("passed")
-
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
         """A stored hand, or the deal in progress (no tricks yet, perhaps no trump or partner), into the fields."""
@@ -175,13 +167,11 @@ def bid_rows(options=None) -> list[list]:
 
 def buttons(form, ctx, side_names) -> dict:
     players, out, playing = ctx.players, ctx.sitting_out, ctx.playing
-    form.tricks.choices = [SelectChoice(str(x), str(x)) for x in range(14)]
-    form.bidder.choices = [SelectChoice(str(i), players[i]) for i in playing]
-    form.partner.choices = [SelectChoice(str(i), players[i]) for i in playing] + [
-        SelectChoice("self", _("alone (selvmakker)"))
-    ]
-    form.trump.choices = [SelectChoice(s, words.suit_button(s)) for s in TRUMPS]
-    form.ace.choices = [SelectChoice(s, words.suit_button(s)) for s in SUITS]
+    form.tricks.choices = parts.number_choices(0, 13)  # the bidder's side's tricks, or the sol player's
+    form.bidder.choices = parts.name_choices(players, playing)
+    form.partner.choices = parts.name_choices(players, playing) + [SelectChoice("self", _("alone (selvmakker)"))]
+    form.trump.choices = parts.suit_choices(TRUMPS)
+    form.ace.choices = parts.suit_choices(SUITS)
     rows = bid_rows(ctx.options)
     form.bid.choices = [c for row in rows for c in row if c]
     house = rules.house_of(ctx.options)
@@ -199,8 +189,7 @@ def buttons(form, ctx, side_names) -> dict:
         ]
         if house.any_gaa_med
         else [],
-        # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
-        "name_cols": 4 if max(len(w) for i in playing for w in players[i].replace("-", " ").split()) <= 11 else 2,
+        "name_cols": parts.name_cols(players[i] for i in playing),
         "bid_rows": rows,
         "sitting_out": players[out] if out is not None else None,
         "hidden": set() if house.any_gaa_med else {"joined"},  # no gå med boxes: their errors at the top
@@ -256,7 +245,8 @@ def hand_words(inp, ctx) -> str:
             )
         # Gå med: each sol player's own result, as one word for the hand would be wrong for some of them.
         sol = rules.house_of(ctx.options).sol[inp["bid"]]
-        result = {True: _("made"), False: _("lost")}
+        said = shared.outcome_words()
+        result = {True: said["made"], False: said["lost"]}
         text = _(
             "%(bidder)s %(bid)s, %(tricks)s, %(result)s",
             bidder=bidder,
@@ -459,7 +449,8 @@ def tariff_words(tariff) -> dict:
             _("times the plain row: %(suffixes)s", suffixes=tariff["multiples"]) + "; " if tariff["multiples"] else ""
         ) + _("selvmakker: the bidder gets three times what each other pays")
     if tariff["pool"] == "some":  # some sol bids pool, some not: the rules in words say which
-        sol_head = [_("made"), _("lost")]
+        said = shared.outcome_words()
+        sol_head = [said["made"], said["lost"]]
     elif tariff["pool"]:
         sol_head = [_("made: the sol player's total"), _("lost: the sol player's total")]
     else:
@@ -525,13 +516,7 @@ def tariff_matrix(options) -> dict:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [
-        ("bidder", _("Bidder")),
-        ("bid", _("Bid")),
-        ("trump", _("Trump")),
-        ("partner", _("Partner")),
-        ("tricks", _("Tricks")),
-    ]
+    return shared.columns("bidder", "bid", "trump", "partner", "tricks")
 
 
 def csv_columns(table, side_names) -> list:

@@ -84,7 +84,7 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [("tricks", _("Tricks"))]
+    return shared.columns("tricks")
 
 
 def csv_columns(table, side_names) -> list:

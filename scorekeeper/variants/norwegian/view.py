@@ -131,9 +131,8 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    if _nullo(table):
-        return [("bid", _("Grand / nullo by / pass")), ("tricks", _("Tricks"))]
-    return [("bid", _("Grand by / pass")), ("tricks", _("Tricks"))]
+    bid = _("Grand / nullo by / pass") if _nullo(table) else _("Grand by / pass")
+    return shared.columns(("bid", bid), "tricks")
 
 
 def csv_columns(table, side_names) -> list:

@@ -5,11 +5,11 @@ protokoll cell; a blank sheet with the cards per deal printed ahead and a bid co
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms.fields import HiddenField, SelectChoice
+from wtforms.fields import HiddenField
 
 from scorekeeper.core import deal_sizes
 from scorekeeper.games.forms import HandForm as BaseHandForm
-from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.plump import rules
 from scorekeeper.web import words
@@ -49,6 +49,7 @@ SCRIPT = "variants/plump/plump.js"
 BLANK_ROWS = 28
 
 
+@parts.seat_rows("b", "t", seats=SEATS)
 class HandForm(BaseHandForm):
     """A bid and a tricks field per seat (b0…b7, t0…t7), and the deal's cards as the page said them."""
 
@@ -59,12 +60,8 @@ class HandForm(BaseHandForm):
     def to_input(self, ctx) -> dict:
         n = ctx.n_players
         bids = [number_or_raw(self[f"b{s}"].data, negative=True) for s in range(n)]
-        tricks = [number_or_raw(self[f"t{s}"].data, negative=True) for s in range(n)]
-        missing = [s for s, t in enumerate(tricks) if t is None]
-        if len(missing) == 1 and all(isinstance(t, int) for t in tricks if t is not None):
-            left = ctx.cards - sum(t for t in tricks if t is not None)
-            if left >= 0:
-                tricks[missing[0]] = left  # the last player's tricks: what is left of the deal
+        entered = [number_or_raw(self[f"t{s}"].data, negative=True) for s in range(n)]
+        tricks = parts.last_filled_in(entered, ctx.cards)  # the last player's tricks: what is left of the deal
         order = [(ctx.dealer + k) % n for k in range(1, n + 1)]
         self.missing = {
             "bids": [s for s in order if bids[s] is None],
@@ -93,16 +90,7 @@ class HandForm(BaseHandForm):
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
-        data: dict = {"cards": str(ctx.cards)}
-        for name, key in (("bids", "b"), ("tricks", "t")):
-            for s, value in enumerate(inp.get(name) or []):
-                data[f"{key}{s}"] = value
-        return data
-
-
-for _seat in range(SEATS):
-    setattr(HandForm, f"b{_seat}", radio())
-    setattr(HandForm, f"t{_seat}", radio())
+        return {"cards": str(ctx.cards), **parts.seat_data(inp, {"bids": "b", "tricks": "t"})}
 
 
 def _forbidden(form, ctx) -> int | None:
@@ -117,7 +105,7 @@ def _forbidden(form, ctx) -> int | None:
 
 
 def buttons(form, ctx, side_names) -> dict:
-    choices = [SelectChoice(str(k), str(k)) for k in range(ctx.cards + 1)]
+    choices = parts.number_choices(0, ctx.cards)
     n = ctx.n_players
     for s in range(n):
         form[f"b{s}"].choices = choices
@@ -156,7 +144,7 @@ def hand_words(inp, ctx) -> str:
 
 
 def cell_words(inp, ctx) -> list[str]:
-    return [f"{b}/{t}" for b, t in zip(inp["bids"], inp["tricks"])]
+    return shared.bid_and_tricks(inp["bids"], inp["tricks"])
 
 
 def bids_words(bids, ctx) -> str:
@@ -204,15 +192,8 @@ def blank_cells(number, table) -> dict:
 
 
 def csv_columns(table, side_names) -> list:
-    def per_seat(name, label, s):
-        return (f"{label} {side_names[s]}", lambda inp: inp[name][s])
-
-    bid, tricks = shared.heading("bid"), shared.heading("tricks")
-    return (
-        [(_("cards"), lambda inp: inp["cards"])]
-        + [per_seat("bids", bid, s) for s in range(table.n_players)]
-        + [per_seat("tricks", tricks, s) for s in range(table.n_players)]
-    )
+    cards = (_("cards"), lambda inp: inp["cards"])
+    return [cards, *shared.per_side("bids", side_names, shared.heading("bid")), *shared.per_side("tricks", side_names)]
 
 
 def hand_fields(hand, ctx) -> dict:

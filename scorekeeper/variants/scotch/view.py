@@ -9,6 +9,7 @@ from wtforms.fields import SelectChoice
 from scorekeeper.core import VARIANTS, game_context
 from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.scotch import rules
 from scorekeeper.web import words
@@ -121,9 +122,9 @@ def buttons(form, ctx, side_names) -> dict:
     new = not form.is_submitted() and all(form[name].data is None for name in rows)
     for name in rows:
         if pair:
-            form[name].choices = [SelectChoice(str(x), words.score((x, total - x))) for x in range(total + 1)]
+            form[name].choices = parts.pair_choices(total)
         else:
-            form[name].choices = [SelectChoice(str(x), str(x)) for x in range(total + 1)]
+            form[name].choices = parts.number_choices(0, total)
             if new:
                 form[name].data = "0"  # a new deal: no trick until one is tapped, and the last side has the rest
     entered = [_whole(form[name].data) for name in rows]
@@ -131,7 +132,7 @@ def buttons(form, ctx, side_names) -> dict:
     letters, names, values = _letters(), _honour_names(), ctx.options["values"]
     aside = _aside(ctx)
     for h in HONOURS:
-        form[h].choices = [SelectChoice(str(s), name) for s, name in enumerate(side_names)]
+        form[h].choices = parts.name_choices(side_names)
         if aside:
             form[h].choices.append(SelectChoice(NOT_DEALT, _("not dealt")))
     buttons_a_row = width + 1 if aside else width
@@ -288,7 +289,7 @@ def house_rules(table) -> list[tuple[str, str]]:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [("tricks", _("Tricks")), ("honours", _("Honours"))]
+    return shared.columns("tricks", "honours")
 
 
 def csv_columns(table, side_names) -> list:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import SelectChoice
 
-from scorekeeper.games.forms import HandForm as BaseHandForm
 from scorekeeper.games.forms import radio
+from scorekeeper.variants import view_parts as parts
 from scorekeeper.variants import view_shared as shared
 from scorekeeper.variants.solo import rules
 from scorekeeper.web import words
@@ -27,7 +27,7 @@ OPTION_LABELS = shared.labels(
     prop_slam=_l("Prop and cop taking all thirteen"),
     prop_undertricks=_l("Prop and cop lost"),
 )
-FIELD_LABELS = {"passed": _l("Passed out (all passed)")}
+FIELD_LABELS = {"passed": parts.PASSED_OUT}
 CHOICE_LABELS = {  # the contracts, as the hand page's buttons and its messages name them
     "prop": _l("prop and cop"),
     "solo": _l("solo"),
@@ -46,18 +46,12 @@ PLAYER_HINT = _l("Four players, each scoring alone; alliances change every hand.
 STYLESHEET = "variants/solo/solo.css"
 
 
-class HandForm(BaseHandForm):
+class HandForm(parts.PassedOutForm):
     bid = radio()
     bidder = radio()
     partner = radio()
     tricks = radio()
     ERROR_FIELDS = {"passed": "bid"}
-
-    def submitted(self, formdata, ctx) -> dict:
-        """The "passed out" button is a hand of its own."""
-        if formdata.get("passed"):
-            return {"passed": True}
-        return self.to_input(ctx)
 
     def to_input(self, ctx) -> dict:
         bid = self.bid.data or None
@@ -66,14 +60,6 @@ class HandForm(BaseHandForm):
             out["partner"] = number_or_raw(self.partner.data, negative=True)
         out["tricks"] = number_or_raw(self.tricks.data, negative=True)
         return out
-
-    def asks_first(self, raw: dict, before: dict, formdata) -> bool:
-        """A passed-out deal would replace a played hand: the page asks first."""
-        return bool(raw.get("passed")) and not before.get("passed") and formdata.get("passed") != "confirmed"
-
-    @staticmethod
-    def played(inp: dict) -> bool:
-        return not inp.get("passed")
 
     @staticmethod
     def data_from(inp: dict, ctx) -> dict:
@@ -90,11 +76,10 @@ def bid_name(bid: str) -> str:
 def buttons(form, ctx, side_names) -> dict:
     players = ctx.players
     form.bid.choices = [SelectChoice(b, bid_name(b)) for b in rules.BIDS]
-    form.bidder.choices = [SelectChoice(str(i), p) for i, p in enumerate(players)]
-    form.partner.choices = [SelectChoice(str(i), p) for i, p in enumerate(players)]
-    form.tricks.choices = [SelectChoice(str(t), str(t)) for t in range(14)]
-    # Four across unless a name has a word too long for a quarter of the phone (names break only at - or space).
-    return {"name_cols": 4 if max(len(w) for p in players for w in p.replace("-", " ").split()) <= 11 else 2}
+    form.bidder.choices = parts.name_choices(players)
+    form.partner.choices = parts.name_choices(players)
+    form.tricks.choices = parts.number_choices(0, 13)  # the declaring side's tricks
+    return {"name_cols": parts.name_cols(players)}
 
 
 def leads_by(form, ctx):
@@ -158,12 +143,7 @@ def _trick_words(rate) -> str:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [
-        ("bid", _("Contract")),
-        ("bidder", _("Bidder")),
-        ("partner", _("Partner")),
-        ("tricks", _("Tricks")),
-    ]
+    return shared.columns(("bid", _("Contract")), "bidder", "partner", "tricks")
 
 
 def csv_columns(table, side_names) -> list:

@@ -59,7 +59,7 @@ def hand_words(inp, ctx) -> str:
 
 
 def blank_columns(table) -> list[tuple[str, str]]:
-    return [("red", _("First red / black")), ("tricks", _("Tricks"))]
+    return shared.columns(("red", _("First red / black")), "tricks")
 
 
 def csv_columns(table, side_names) -> list:
