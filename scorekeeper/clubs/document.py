@@ -10,11 +10,12 @@ from scorekeeper.web.i18n import day, html_lang, money, rate
 from scorekeeper.web.i18n import gettext as _
 
 
-def _h2(text: str, small: str | None = None) -> list[dict]:
+def heading(text: str, small: str | None = None) -> list[dict]:
+    """A heading of the club's paper with its space around it (`small`: a smaller word after it)."""
     return [{"kind": "space", "mm": 4}, {"kind": "h2", "text": text, "small": small}, {"kind": "space", "mm": 1}]
 
 
-def _balances(header: list[str], rows: list[list], css: str, left: int = 1) -> dict:
+def balances(header: list[str], rows: list[list], css: str, left: int = 1) -> dict:
     """.evening-paper .balances: amounts to the right, the names (and the first column up to `left`) to the left."""
     columns = [{"align": "left" if i < left else "right", "size": 9} for i in range(len(header))]
     return {
@@ -56,14 +57,14 @@ def result_blocks(club_name: str, evening: dict) -> list[dict]:
         if evening["has_money"]:
             row.append(money(p["net"], currency))
         rows.append(row)
-    blocks += _h2(_("The evening's standings"))
-    blocks.append(_balances(header, rows, "places", left=2))
+    blocks += heading(_("The evening's standings"))
+    blocks.append(balances(header, rows, "places", left=2))
     if evening["prizes"]:
         items = []
         for p in evening["prizes"]:
             value = str(p["value"]) + (", " + _("shared") if p["shared"] else "")
             items.append({"label": f"{p['label']}:", "text": f"{', '.join(p['winners'])} ({value})"})
-        blocks += [*_h2(_("Prizes")), {"kind": "list", "css": "prize-list", "items": items}]
+        blocks += [*heading(_("Prizes")), {"kind": "list", "css": "prize-list", "items": items}]
     if evening["has_money"]:
         rows = [
             [{"text": m["name"], "bold": True, "th": True}, money(m["winnings"]), money(m["fee"]), money(m["net"])]
@@ -71,11 +72,11 @@ def result_blocks(club_name: str, evening: dict) -> list[dict]:
         ]
         if evening.get("kitty"):
             rows.append([{"text": _("Kitty"), "bold": True, "th": True}, "", "", money(evening["kitty"])])
-        blocks += _h2(_("Money"), currency)
-        blocks.append(_balances([_("Member"), _("Before fee"), _("Fee"), _("Net")], rows, "money"))
+        blocks += heading(_("Money"), currency)
+        blocks.append(balances([_("Member"), _("Before fee"), _("Fee"), _("Net")], rows, "money"))
     if evening["has_money"] or evening.get("kitty"):
         how = _("through the kitty") if evening["settlement"] == "kitty" else _("pairwise")
-        blocks += _h2(_("Settling up"), how)
+        blocks += heading(_("Settling up"), how)
         if evening["payments"]:
             payments = [
                 _(

@@ -4,6 +4,7 @@ and its dates, the places with each member's evenings, points and money, then th
 
 from __future__ import annotations
 
+from scorekeeper.clubs.document import balances, heading
 from scorekeeper.web.i18n import day, html_lang, money, ngettext
 from scorekeeper.web.i18n import gettext as _
 
@@ -26,23 +27,8 @@ def winners_blocks(club_name: str, season: dict) -> list[dict]:
         if season["has_money"]:
             row.append("" if w["net"] is None else money(w["net"], season["currency"]))
         rows.append(row)
-    left = 2
-    blocks += [
-        {"kind": "space", "mm": 4},
-        {"kind": "h2", "text": _("The season's standings")},
-        {"kind": "space", "mm": 1},
-        {
-            "kind": "table",
-            "css": "balances places",
-            "columns": [{"align": "left" if i < left else "right", "size": 9} for i in range(len(header))],
-            "stretch": False,
-            "header": [[{"text": h, "align": "left" if i < left else "right"} for i, h in enumerate(header)]],
-            "rows": rows,
-            "pad": 2.5,
-            "vpad": 0.6,
-            "head_size": 8,
-        },
-    ]
+    blocks += heading(_("The season's standings"))
+    blocks.append(balances(header, rows, "places", left=2))
     if season["prizes"]:
         items = [
             {
@@ -51,12 +37,7 @@ def winners_blocks(club_name: str, season: dict) -> list[dict]:
             }
             for p in season["prizes"]
         ]
-        blocks += [
-            {"kind": "space", "mm": 4},
-            {"kind": "h2", "text": _("Prizes")},
-            {"kind": "space", "mm": 1},
-            {"kind": "list", "css": "prize-list", "items": items},
-        ]
+        blocks += [*heading(_("Prizes")), {"kind": "list", "css": "prize-list", "items": items}]
     if not season["table"]:
         blocks.append({"kind": "p", "text": _("No evenings played in this season yet.")})
     return [{"kind": "section", "css": "evening-result season-result", "id": "season-result", "blocks": blocks}]

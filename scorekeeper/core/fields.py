@@ -1,5 +1,5 @@
-"""Checks of a hand's fields that several variants share: known fields only, a seat, two trick counts, a contract
-entered before the play."""
+"""Checks of a hand's fields that several variants share: known fields only, a seat, a trick count, two trick counts,
+a contract entered before the play."""
 
 from __future__ import annotations
 
@@ -76,6 +76,20 @@ def trick_pair(value: Any, total: int, errors: dict, name: str = "tricks") -> tu
         errors[name] = Msg("must add up to %(total)d (got %(a)d + %(b)d = %(sum)d)", total=total, a=a, b=b, sum=a + b)
         return None
     return (a, b)
+
+
+def trick_count(
+    value: Any, errors: dict, missing: Callable[[], str], wrong: Callable[[], str], name: str = "tricks"
+) -> int | None:
+    """One trick count of a deal of 52 cards, from 0 to 13, or None with the variant's own message in `errors[name]`:
+    `missing()` when there is none, `wrong()` when it is not a whole number in that range."""
+    if value is None:
+        errors[name] = missing()
+        return None
+    if not is_int(value) or not 0 <= value <= 13:
+        errors[name] = wrong()
+        return None
+    return value
 
 
 def side_winner(totals: tuple[Point, ...]) -> int | None:

@@ -42,6 +42,25 @@ def hand_context(
         raise ValueError(
             f"{rules.NAME}: the dealer of hand {number} must be known (the first dealer, the hands before)"
         )
+    cards = rules.cards(number, table) if dealt else 0
+    return _at_table(table, number, dealer, totals, cards, rules.sits_out(number, table), state)
+
+
+def scored_context(table: TableContext, hand: ScoredHand, totals: tuple[Point, ...]) -> HandContext:
+    """The context a scored hand was scored in (`totals` before it), from what the hand keeps: no hook asked again."""
+    return _at_table(table, hand.number, hand.dealer, totals, hand.cards, hand.sitting_out, hand.state)
+
+
+def _at_table(
+    table: TableContext,
+    number: int,
+    dealer: int,
+    totals: tuple[Point, ...],
+    cards: int,
+    sitting_out: int | None,
+    state: Any,
+) -> HandContext:
+    """A hand in its place at this table: the table's own members and the hand's."""
     return HandContext(
         variant=table.variant,
         n_players=table.n_players,
@@ -51,26 +70,9 @@ def hand_context(
         number=number,
         dealer=dealer,
         totals=totals,
-        cards=rules.cards(number, table) if dealt else 0,
-        sitting_out=rules.sits_out(number, table),
+        cards=cards,
+        sitting_out=sitting_out,
         state=state,
-    )
-
-
-def scored_context(table: TableContext, hand: ScoredHand, totals: tuple[Point, ...]) -> HandContext:
-    """The context a scored hand was scored in (`totals` before it), from what the hand keeps: no hook asked again."""
-    return HandContext(
-        variant=table.variant,
-        n_players=table.n_players,
-        options=table.options,
-        players=table.players,
-        first_dealer=table.first_dealer,
-        number=hand.number,
-        dealer=hand.dealer,
-        totals=totals,
-        cards=hand.cards,
-        sitting_out=hand.sitting_out,
-        state=hand.state,
     )
 
 

@@ -1,12 +1,14 @@
 """Score sheets to take away: the print page and its PDF, blank sheets for pen and paper, the hands as CSV and JSON.
 
-Thin: paper.py builds the contexts; document.py turns a print page's context into the renderer's document (blocks of
-finished text), which ReportLab draws in the renderer process (draw.py).
+Thin: paper.py builds the contexts (blank_sheets.py a blank sheet's, from its query or its form); document.py turns a
+print page's context into the renderer's document (blocks of finished text), which ReportLab draws in the renderer
+process (draw.py).
 
 A PDF costs seconds of CPU and a few hundred MB for a long game, so: it is drawn by a renderer process the worker
 starts once and keeps (the worker's threads go on serving pages, and a renderer that has grown is replaced), one at a
 time per renderer (the others are answered 503 with Retry-After), and a PDF is kept on disk per game (or drive)
-version and language, so that a download again is a file read and a browser's revalidation (If-None-Match) a 304.
+version and language (kept_pdfs.py), so that a download again is a file read and a browser's revalidation
+(If-None-Match) a 304.
 
 A worker has two renderers, each with its own lock: one for the games' sheets and blank sheets, one for a whist
 drive's paper (score cards for a whole hall take half a minute), so that a drive's paper never holds the renderer a
@@ -18,28 +20,24 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import flask_babel
-from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from werkzeug.datastructures import MultiDict
 
 from scorekeeper.clubs.pages import tables as club_tables
-from scorekeeper.core import VARIANTS, InputError, variant_options
-from scorekeeper.games import document, paper, service
-from scorekeeper.games import forms as game_forms
+from scorekeeper.core import VARIANTS
+from scorekeeper.games import blank_sheets, document, paper, service
+from scorekeeper.games.blank_sheets import blank_sheet_context as blank_sheet_context
+from scorekeeper.games.kept_pdfs import PART_AGE as PART_AGE
+from scorekeeper.games.kept_pdfs import keep, kept_name, pdf_folder
 from scorekeeper.paper import page as paper_page
 from scorekeeper.server import heavy
 from scorekeeper.server.db import get_db
 from scorekeeper.server.printing import (
-    PDF_KEEP_BYTES,
     RETRY_AFTER,
     Busy,
     drive_renderer,
@@ -48,11 +46,9 @@ from scorekeeper.server.printing import (
     renderer,
 )
 from scorekeeper.storage import store
-from scorekeeper.variants.views import VIEWS, option_labels, package_folder
-from scorekeeper.web import editors, xlsx
+from scorekeeper.variants.views import VIEWS, package_folder
+from scorekeeper.web import xlsx
 from scorekeeper.web.inputs import link_args
-from scorekeeper.web.messages import translate, with_field
-from scorekeeper.web.options import option_text
 from scorekeeper.web.present import game_dict
 
 bp = Blueprint("sheets", __name__)
@@ -161,11 +157,6 @@ def _plug_ins() -> list[str]:
     return [str(folder) for name in VIEWS if not (folder := package_folder(name)).is_relative_to(PACKAGE)]
 
 
-def _pdf_folder() -> Path:
-    """The kept PDFs: PDF_FOLDER, else pdf/ beside the database (instance/pdf)."""
-    return Path(current_app.config.get("PDF_FOLDER") or Path(current_app.config["DATABASE"]).parent / "pdf")
-
-
 def kept_state(printed: list) -> str:
     """A digest of what a kept PDF or page shows besides its version (`printed`, JSON), the time zone (its dates) and
     the build."""
@@ -193,54 +184,6 @@ def _kept_name(scored_game: service.ScoredGame, kind: str, printed: tuple = ()) 
         + [game.epoch]
     )
     return kept_name(game.id, game.version, state, kind)
-
-
-def kept_name(owner: str, version: int, state: str, kind: str) -> tuple[str, str]:
-    """The kept file's name and its ETag, in the reader's language. `owner` is the game's id, or another feature's
-    name for its paper (no dots: the folder's clean-up reads the name's parts); a new version or state of an owner
-    removes its older files."""
-    language = str(get_locale())
-    return f"{owner}.{version}.{state}.{language}.{kind}.pdf", f"{version}-{state}-{language}-{kind}"
-
-
-PART_AGE = 3600  # seconds after which a PDF half written (its worker killed meanwhile) is taken away
-
-
-def _keep(folder: Path, name: str, body: bytes) -> None:
-    """Written whole or not at all (a temporary file, then os.replace); the game's older PDFs go, and the oldest of
-    all while the folder holds more than PDF_KEEP_BYTES, and any temporary file older than PART_AGE."""
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=".part-")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(body)
-        os.replace(temp, folder / name)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    game_id, version, state = name.split(".")[:3]
-    files = []
-    for path in folder.glob("*.pdf"):
-        parts = path.name.split(".")
-        if parts[0] == game_id and (int(parts[1]), parts[2]) != (int(version), state) and int(parts[1]) <= int(version):
-            path.unlink(missing_ok=True)
-        elif path.name != name:
-            try:
-                files.append((path.stat().st_mtime, path.stat().st_size, path))
-            except FileNotFoundError:
-                pass
-    for path in folder.glob(".part-*"):  # a worker killed while writing left it: gone an hour on (issue 43)
-        try:
-            if path.stat().st_mtime < time.time() - PART_AGE:
-                path.unlink()
-        except OSError:
-            pass
-    total = len(body) + sum(size for _mtime, size, _path in files)
-    for _mtime, size, path in sorted(files):
-        if total <= current_app.config.get("PDF_KEEP_BYTES", PDF_KEEP_BYTES):
-            break
-        path.unlink(missing_ok=True)
-        total -= size
 
 
 def _kept_pdf(
@@ -280,7 +223,7 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
         response = Response(status=304, headers=headers)
         response.set_etag(etag)
         return response
-    folder = _pdf_folder()
+    folder = pdf_folder()
     path = folder / name
     drawn = None
     if not path.is_file():
@@ -289,7 +232,7 @@ def kept_pdf(name: str, etag: str, filename: str, document, context, drive: bool
             if not path.is_file():  # unless another request of this worker drew it meanwhile
                 drawn = _draw(doc, drive)
                 try:
-                    _keep(folder, name, drawn)
+                    keep(folder, name, drawn)
                 except OSError as exc:  # a full disk (ENOSPC), a read-only folder: served anyway, drawn again next time
                     current_app.logger.warning("a drawn PDF could not be kept: %s", exc.strerror or exc)
     # Read whole (a few hundred KB at most): no file handle is left for the server to close.
@@ -465,145 +408,28 @@ def game_blank_pdf(game_id):
     )
 
 
-# ---------------------------------------------------------------- blank sheets
-
-
-def _blank(variant: str):
-    """The blank sheet's context from the query string, or the page that says what was wrong (400)."""
-    return blank_sheet_context(variant, request.args)
-
-
-def blank_sheet_context(variant: str, args):
-    """A blank sheet's context from `args` (a query string's: players, title, house rules by name), or the page that
-    says what was wrong (400)."""
-    if variant not in VARIANTS:
-        abort(404)
-    try:
-        wanted = paper.blank_request(variant, args)
-    except InputError as exc:
-        message = "; ".join(with_field(field, text) for field, text in exc.errors.items())
-        abort(
-            Response(
-                render_template("errors/error.html", code=400, title=_("This sheet cannot be made"), message=message),
-                400,
-            )
-        )
-    return paper.blank_context(
-        variant,
-        wanted["players"],
-        wanted["options"],
-        title=wanted["title"],
-        dealer=wanted["dealer"],
-        rows=wanted["rows"],
-    )
+# ---------------------------------------------------------------- blank sheets (games/blank_sheets.py)
 
 
 @bp.get("/blank/")
 def blank_index():
     """The blank sheets, and a form that makes one with names: it sends the table to that sheet's page."""
-    variant = request.args.get("variant")
-    if variant is not None and variant in VARIANTS:
-        args: dict[str, Any] = {
-            k: [v for v in vs if v]
-            for k, vs in link_args(request.args, "variant").items()
-            if not (k == "preset" and not VIEWS[variant].TARIFF_PRESETS)
-        }
-        names = args.get("player", [])
-        args["player"] = names + [""] * (min(VARIANTS[variant].PLAYER_COUNTS) - len(names))
-        return redirect(url_for("sheets.blank", variant=variant, **{k: v for k, v in args.items() if v}))
-    counts = [n for rules in VARIANTS.values() for n in rules.PLAYER_COUNTS]
-    return render_template(
-        "print/blank_index.html",
-        variants=VARIANTS,
-        presets=[
-            (VARIANTS[name].TITLE, [(p, view.PRESET_LABELS.get(p, p)) for p in view.TARIFF_PRESETS])
-            for name, view in VIEWS.items()
-            if view.TARIFF_PRESETS
-        ],
-        seats=max(counts),
-        required=min(counts),
-    )
-
-
-def _listed(value) -> list:
-    return value if isinstance(value, list) else [value]
+    return blank_sheets.index_page()
 
 
 @bp.get("/blank/<variant>/form")
 def blank_form(variant):
-    """A blank sheet with the names and the house rules typed in: the same fields as the new-game page (a variant's
-    option editor too, such as the tariff card). Preview and an editor's own buttons show the form again; "Make the
-    sheet" goes to the sheet, its rules in its address (a link to keep or share)."""
-    module = VARIANTS.get(variant)
-    if module is None:
-        abort(404)
-    args = request.args
-    asked = bool(args.get("make") or args.get("preview") or editors.acts(variant, args))
-    form = game_forms.new_game_form(variant, args if asked else None)
-    found = editors.states(variant, args if asked else None)
-    drawn = asked and any(e.posted(args) for e in editors.editors(variant).values())
-    options, errors = game_forms.chosen_options(variant, form, {}, editors.covered(variant) if drawn else ())
-    ok = editors.apply(variant, options, found) if drawn else True
-    resolved = None
-    if ok and not errors:
-        resolved, found_errors = variant_options(module, options)
-        for key, message in editors.take_errors(variant, found, found_errors).items():
-            errors.update(game_forms.option_error(form, key, translate(message)))
-        resolved = None if found_errors else resolved
-    errors = editors.take_errors(variant, found, errors)
-    players = [p.strip() for p in args.getlist("player")][: max(module.PLAYER_COUNTS)]
-    if args.get("make") and resolved is not None and not errors:
-        query: dict = {"player": players or [""] * min(module.PLAYER_COUNTS)}
-        query |= {k: args[k] for k in ("title", "seats", "rows", "dealer") if args.get(k)}
-        query |= {
-            name: ("1" if value else "0")
-            if module.OPTIONS[name].kind == "bool"
-            else option_text(module.OPTIONS[name], value)
-            for name, value in options.items()
-        }
-        query = {k: v for k, v in query.items() if v not in ("", None)}
-        try:  # the sheet's own checks (two players of one name, a table size) answered here, by the fields typed
-            paper.blank_request(variant, MultiDict([(k, v) for k, vs in query.items() for v in _listed(vs)]))
-        except InputError as exc:
-            for field, message in exc.errors.items():  # a house rule's by its box, the rest above the form
-                key = "opt_" + field.removeprefix("options.") if field.startswith("options.") else field
-                errors[key] = with_field(field, translate(message))
-        else:
-            return redirect(url_for("sheets.blank", variant=variant, **query))
-    view = VIEWS[variant]
-    editor_errors = any(state.errors for state in found.values())
-    return render_template(
-        "print/blank_form.html",
-        variant=variant,
-        module=module,
-        form=form,
-        players=players + [""] * (max(module.PLAYER_COUNTS) - len(players)),
-        required=min(module.PLAYER_COUNTS),
-        errors=errors,
-        editors=editors.views(
-            variant,
-            found,
-            tariff=paper.tariff_view(variant, resolved) if resolved is not None and not editor_errors else None,
-            preview_url=url_for("sheets.blank_form", variant=variant),
-            fragment_url=url_for("games.tariff_fragment", variant=variant),
-            method="get",
-        ),
-        covered=editors.covered(variant),
-        option_values={n: game_forms.option_text(o, form[f"opt_{n}"]) for n, o in module.OPTIONS.items()},
-        labels=option_labels(variant),
-        choice_labels=view.CHOICE_LABELS,
-        presets=view.PRESET_LABELS,
-        has_preview=False,
-    ), 400 if asked and (errors or editor_errors) else 200
+    """A blank sheet with the names and the house rules typed in; "Make the sheet" goes to the sheet."""
+    return blank_sheets.form_page(variant)
 
 
 @bp.get("/blank/<variant>")
 def blank(variant):
-    ctx = _blank(variant)
+    ctx = blank_sheet_context(variant, request.args)
     pdf_url = url_for("sheets.blank_pdf", variant=variant, **link_args(request.args, "variant"))
     return render_template("print/blank.html", pdf=False, pdf_url=pdf_url, doc=document.blank_document(ctx), **ctx)
 
 
 @bp.get("/blank/<variant>.pdf")
 def blank_pdf(variant):
-    return pdf_download(document.blank_document, f"blank-{variant}.pdf", **_blank(variant))
+    return pdf_download(document.blank_document, f"blank-{variant}.pdf", **blank_sheet_context(variant, request.args))

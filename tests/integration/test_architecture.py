@@ -166,8 +166,9 @@ def _within(module: str, package: str) -> bool:
 
 
 def pure(module: str) -> bool:
-    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py, grid.py and presets.py), clubs/rules/, drives/rules*, and
-    the packages on their way (docstrings only), so that importing any rule loads no Flask, SQL or form."""
+    """The rules, by path: core/, a variant's rules.py (and Danish whist's house.py, grid.py, presets.py, sol.py and
+    tariff.py), clubs/rules/, drives/rules*, and the packages on their way (docstrings only), so that importing any rule
+    loads no Flask, SQL or form."""
     parts = module.split(".")
     return (
         _within(module, "scorekeeper.core")
@@ -175,7 +176,7 @@ def pure(module: str) -> bool:
         or _within(module, "scorekeeper.drives.rules")
         or (
             parts[:2] == ["scorekeeper", "variants"]
-            and (len(parts) == 2 or parts[-1] in ("rules", "house", "grid", "presets"))
+            and (len(parts) == 2 or parts[-1] in ("rules", "house", "grid", "presets", "sol", "tariff"))
         )
         or (len(parts) == 3 and parts[1] == "variants" and MODULES[module].name == "__init__.py")
         or module in ("scorekeeper.clubs", "scorekeeper.drives")

@@ -356,17 +356,23 @@ def import_start(club_id):
     return _page(club)
 
 
-def _preview(club, found: tuple[str, bytes]):
-    """The file read with the posted choices: (the preview, None), or (None, the page saying why it cannot be read)."""
+def _posted_preview(club):
+    """The posted file read with the posted choices, for the preview and the import alike: ((its name, its bytes), the
+    preview, None), or (None, None, the page saying why it cannot be read)."""
+    if not club_forms.ButtonForm().validate_on_submit():
+        return None, None, _page(club, 400, general=[_("The form expired; please try again.")])
+    found = _file()
+    if found is None:
+        return None, None, _page(club, 400, general=[_("Choose the club's file first.")])
     file_name, data = found
     if len(data) > _limit():
-        return None, _page(club, 413, general=[_("The file is larger than %(limit)s KiB, the most an import takes.",
-                                                limit=_limit() // 1024)])  # fmt: skip
+        return None, None, _page(club, 413, general=[_("The file is larger than %(limit)s KiB, the most an import takes.",
+                                                      limit=_limit() // 1024)])  # fmt: skip
     try:
         preview = import_service.preview(get_db(), club.id, file_name, data, choices_from_form(request.form), _limit())
     except reader.FileProblem as exc:
-        return None, _page(club, 400, general=[file_problem(exc)], file_name=file_name)
-    return preview, None
+        return None, None, _page(club, 400, general=[file_problem(exc)], file_name=file_name)
+    return found, preview, None
 
 
 def _shown(club, preview, data: bytes, status=200, general=()):
@@ -382,13 +388,8 @@ def import_preview(club_id):
     club, refused = common.admin_or_refuse(club_id)
     if refused:
         return refused
-    if not club_forms.ButtonForm().validate_on_submit():
-        return _page(club, 400, general=[_("The form expired; please try again.")])
-    found = _file()
-    if found is None:
-        return _page(club, 400, general=[_("Choose the club's file first.")])
-    preview, failed = _preview(club, found)
-    return failed if preview is None else _shown(club, preview, found[1])
+    found, preview, failed = _posted_preview(club)
+    return failed if found is None or preview is None else _shown(club, preview, found[1])
 
 
 @bp.post("/c/<club_id>/import/confirm")
@@ -399,13 +400,8 @@ def import_confirm(club_id):
     club, refused = common.admin_or_refuse(club_id)
     if refused:
         return refused
-    if not club_forms.ButtonForm().validate_on_submit():
-        return _page(club, 400, general=[_("The form expired; please try again.")])
-    found = _file()
-    if found is None:
-        return _page(club, 400, general=[_("Choose the club's file first.")])
-    preview, failed = _preview(club, found)
-    if preview is None:
+    found, preview, failed = _posted_preview(club)
+    if found is None or preview is None:
         return failed
     file_name, data = found
     if preview.problems:

@@ -40,16 +40,22 @@ def ledger(club_id):
     ), 400 if general else 200
 
 
-@bp.get("/c/<club_id>/ledger.csv")
-@heavy.bounded
-def ledger_csv(club_id):
+def _printed_season(club_id):
+    """The club, the database and the season between the dates asked, for a download in the club's print language;
+    400 for dates that cannot be read (the ledger's page says why)."""
     club = common.club_or_404(club_id)
     common.in_print_language(club)
     (start, end), general = common.date_range(club_id)
     if general:
         abort(400)
     db = get_db()
-    season = club_service.season(db, club_id, start, end)
+    return club, db, club_service.season(db, club_id, start, end)
+
+
+@bp.get("/c/<club_id>/ledger.csv")
+@heavy.bounded
+def ledger_csv(club_id):
+    club, db, season = _printed_season(club_id)
     dialect = common.csv_dialect()
     return common.csv_response(
         club_present.ledger_csv(season, club_service.members(db, club_id), club.currency, dialect),
@@ -60,13 +66,7 @@ def ledger_csv(club_id):
 @bp.get("/c/<club_id>/ledger.xlsx")
 @heavy.bounded
 def ledger_xlsx(club_id):
-    club = common.club_or_404(club_id)
-    common.in_print_language(club)
-    (start, end), general = common.date_range(club_id)
-    if general:
-        abort(400)
-    db = get_db()
-    season = club_service.season(db, club_id, start, end)
+    club, db, season = _printed_season(club_id)
     files = import_service.evening_files(db, [r.evening.id for r in season.results])
     return xlsx.download(
         club_present.ledger_sheets(season, club_service.members(db, club_id), club.currency, files), "ledger.xlsx"

@@ -161,6 +161,18 @@ def _back(drive_id: str, anchor: str = "notice"):
     return redirect(url_for("drives.drive", drive_id=drive_id, _anchor=anchor))
 
 
+def _act(drive_id: str, action, *args, done: str, anchor: str = "notice"):
+    """The organiser's `action(db, *args, key)` on the drive: its refusal, or `done`, said in the notice; then back to
+    the drive's page at `anchor`."""
+    try:
+        action(get_db(), *args, edit_key(drive_id))
+    except InputError as exc:
+        flash(messages(exc), NOTICE)
+    else:
+        flash(done, NOTICE)
+    return _back(drive_id, anchor)
+
+
 @bp.post("/d/<drive_id>/hands/<int:hand>/tables/<int:table>")
 @guard.exempt(ORGANISER_KEY.format(what="enters a table's result"))
 def correct(drive_id, hand, table):
@@ -193,13 +205,8 @@ def settle(drive_id, hand, table):
     """The organiser keeps the result stored now for a table's hand a second phone replaced (the other one is taken
     through the correction page, which settles it too)."""
     scored_drive = organised(drive_id)
-    try:
-        service.settle_replaced(get_db(), scored_drive.id, hand, table, edit_key(drive_id))
-    except InputError as exc:
-        flash(messages(exc), NOTICE)
-    else:
-        flash(_("Table %(table)d, hand %(hand)d: settled.", table=table, hand=hand), NOTICE)
-    return _back(drive_id)
+    settled = _("Table %(table)d, hand %(hand)d: settled.", table=table, hand=hand)
+    return _act(drive_id, service.settle_replaced, scored_drive.id, hand, table, done=settled)
 
 
 def score(tricks: int | None) -> str:
@@ -420,13 +427,8 @@ def prizes_page(drive_id):
 @guard.exempt(ORGANISER_KEY.format(what="draws the cuts and lucky numbers the prizes wait for, one per prize"))
 def draw(drive_id):
     organised(drive_id)
-    try:
-        service.draw_prizes(get_db(), drive_id, edit_key(drive_id))
-    except InputError as exc:
-        flash(messages(exc), NOTICE)
-    else:
-        flash(_("Drawn: the cuts and lucky numbers are recorded below."), NOTICE)
-    return _back(drive_id, "prizes")
+    drawn = _("Drawn: the cuts and lucky numbers are recorded below.")
+    return _act(drive_id, service.draw_prizes, drive_id, done=drawn, anchor="prizes")
 
 
 @bp.post("/d/<drive_id>/prizes/given")
@@ -436,10 +438,5 @@ def give(drive_id):
     if request.form.get("sure") != "y":
         flash(_("Tick “The results are final” to give the prizes."), NOTICE)
         return _back(drive_id, "prizes")
-    try:
-        service.give_prizes(get_db(), drive_id, edit_key(drive_id))
-    except InputError as exc:
-        flash(messages(exc), NOTICE)
-    else:
-        flash(_("The prizes are given; the results are final."), NOTICE)
-    return _back(drive_id, "prizes")
+    given = _("The prizes are given; the results are final.")
+    return _act(drive_id, service.give_prizes, drive_id, done=given, anchor="prizes")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from wtforms.fields import SelectChoice
@@ -92,25 +93,15 @@ def _hand_view(game_id: str, number: int | None = None):
     else:
         number = len(scored_game.hands) + 1
     view = VIEWS[scored_game.game.variant]
-    form_class = view.HandForm
     ctx = _hand_context(scored_game, number)
     deal = None if editing else service.open_deal(scored_game)  # the deal in progress: its bids are in
-    if request.method == "GET":
-        if not editing and scored_game.protokoll.finished:
-            flash(_("The game is over. Edit a hand to reopen it."))
-            return redirect(url_for("games.protokoll", game_id=game_id))
-        if editing:
-            form = form_class(data=form_class.data_from(scored_game.hands[number - 1].input, ctx))
-        elif deal is not None:  # the deal in progress: the form opens with its bids filled in
-            form = form_class(data=form_class.data_from(deal.input, ctx))
-        else:
-            form = form_class()
-        form.number.data = str(number)
-        form.version.data = str(scored_game.game.version)
-        form.token.data = secrets.token_urlsafe(16)
-    else:
-        form = form_class()
-    form.total = view.tricks_total(ctx)
+    if request.method == "GET" and not editing and scored_game.protokoll.finished:
+        return _game_over(game_id)
+    if editing:
+        shown = scored_game.hands[number - 1].input
+    else:  # the deal in progress: the form opens with its bids filled in
+        shown = deal.input if deal is not None else None
+    form = _hand_form(view, ctx, shown, number, scored_game.game.version)
     confirm_passed = False
     general: list[str] = []
     errors: dict[str, str] = {}  # the scorer's, put next to their fields with the buttons below
@@ -161,8 +152,7 @@ def _hand_view(game_id: str, number: int | None = None):
                 errors, status = exc.errors, 409
             except GameOver as exc:
                 if not editing:
-                    flash(_("The game is over. Edit a hand to reopen it."))
-                    return redirect(url_for("games.protokoll", game_id=game_id))
+                    return _game_over(game_id)
                 errors, status = exc.errors, 409
             except InputError as exc:
                 errors, status = exc.errors, 400
@@ -182,23 +172,52 @@ def _hand_view(game_id: str, number: int | None = None):
             if field.errors:
                 field.first_error = True
                 break
-    page = render_template(
+    extra |= {
+        "editing": scored_game.protokoll.hands[number - 1] if editing else None,
+        "played": editing and form.played(scored_game.hands[number - 1].input),
+        "confirm_passed": confirm_passed,
+        "played_text": _hand_text(scored_game, number) if confirm_passed else None,
+    }
+    return _hand_page(view, scored_game, form, number, deal, general, status, extra)
+
+
+def _game_over(game_id: str):
+    """A new hand (or its bids) asked of a game that is over: its sheet, which says how to reopen it."""
+    flash(_("The game is over. Edit a hand to reopen it."))
+    return redirect(url_for("games.protokoll", game_id=game_id))
+
+
+def _hand_form(view, ctx, shown: Any, number: int, version: int):
+    """The variant's hand form: on a GET filled in with the input `shown` (None: empty) and the hidden number, version
+    and a fresh token the save is checked by; on a POST as sent."""
+    form_class = view.HandForm
+    if request.method == "GET":
+        form = form_class(data=form_class.data_from(shown, ctx)) if shown is not None else form_class()
+        form.number.data = str(number)
+        form.version.data = str(version)
+        form.token.data = secrets.token_urlsafe(16)
+    else:
+        form = form_class()
+    form.total = view.tricks_total(ctx)
+    return form
+
+
+def _hand_page(view, scored_game, form, number: int, deal, general: list[str], status: int, extra: dict):
+    """The variant's hand page; `extra`: the buttons' labels and what the page is (a hand edited, bids entered, a played
+    hand to replace)."""
+    body = render_template(
         view.HAND_TEMPLATE,
         form=form,
         game=scored_game.game,
         number=number,
-        editing=scored_game.protokoll.hands[number - 1] if editing else None,
         open_deal=deal,
-        played=editing and form.played(scored_game.hands[number - 1].input),
-        confirm_passed=confirm_passed,
-        played_text=_hand_text(scored_game, number) if confirm_passed else None,
         general=general,
         variant_stylesheet=view.STYLESHEET,
         variant_script=view.SCRIPT,
         **extra,
     )
     # Never kept by the browser: Back after a save fetches a fresh form (the next hand, a new token), not the taps.
-    return page, status, {"Cache-Control": "no-store"}
+    return body, status, {"Cache-Control": "no-store"}
 
 
 def _hand_text(scored_game, number: int) -> str:
@@ -247,18 +266,9 @@ def bids(game_id):
     number = len(scored_game.hands) + 1
     ctx = _hand_context(scored_game, number)
     deal = service.open_deal(scored_game)
-    form_class = view.HandForm
-    if request.method == "GET":
-        if scored_game.protokoll.finished:
-            flash(_("The game is over. Edit a hand to reopen it."))
-            return redirect(url_for("games.protokoll", game_id=game_id))
-        form = form_class(data=form_class.data_from(deal.input, ctx)) if deal is not None else form_class()
-        form.number.data = str(number)
-        form.version.data = str(scored_game.game.deal_version)
-        form.token.data = secrets.token_urlsafe(16)
-    else:
-        form = form_class()
-    form.total = view.tricks_total(ctx)
+    if request.method == "GET" and scored_game.protokoll.finished:
+        return _game_over(game_id)
+    form = _hand_form(view, ctx, deal.input if deal is not None else None, number, scored_game.game.deal_version)
     general, errors, status = [], {}, 200
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -287,23 +297,8 @@ def bids(game_id):
                 return redirect(url_for("games.protokoll", game_id=game_id, _anchor="open-deal"))
     extra = _choices(scored_game, form, ctx)
     general += _apply_errors(form, errors, extra["shown"], scored_game.game.variant)
-    page = render_template(
-        view.HAND_TEMPLATE,
-        form=form,
-        game=scored_game.game,
-        number=number,
-        editing=None,
-        bidding=True,
-        open_deal=deal,
-        played=False,
-        confirm_passed=False,
-        played_text=None,
-        general=general,
-        variant_stylesheet=view.STYLESHEET,
-        variant_script=view.SCRIPT,
-        **extra,
-    )
-    return page, status, {"Cache-Control": "no-store"}
+    extra |= {"editing": None, "bidding": True, "played": False, "confirm_passed": False, "played_text": None}
+    return _hand_page(view, scored_game, form, number, deal, general, status, extra)
 
 
 @bp.post("/g/<game_id>/bids/clear")

@@ -6,7 +6,7 @@ is translated into the house of RULES.md (variants/danish/grid.py) and back, so 
 The editor of option `house` (OPTION_EDITORS in variants/danish/view.py): `blank(options)` fills the fields from a
 rule set, `read(formdata, files)` turns posted fields into the options they set (a complete house, the club's words in
 option `card_names`, the preset it is if it is one, the shorthands that say the same), with each error keyed by the field
-it belongs to; `view(state, …)` is the template's context (templates/variants/danish/card.html). The fields are the
+it belongs to; `view(state, …)` is the template's context (variants/danish/templates/card.html). The fields are the
 truth: a preset only fills them when the treasurer asks (the "Fill in" button), and shows in them at once.
 """
 

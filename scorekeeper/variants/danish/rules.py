@@ -1,20 +1,39 @@
-"""Danish es-makker whist: bids 7–13 with suffixes, four sol bids, a called ace for a partner; zero-sum points."""
+"""Danish es-makker whist: bids 7–13 with suffixes, four sol bids, a called ace for a partner; zero-sum points.
+
+The hand checked and scored here; the sol bids and who goes with one are sol.py's, the house a game's options make
+(tariff, preset, a house given whole) tariff.py's, both read through this module as the registry loads it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, TypeGuard
+from typing import Any
 
-from scorekeeper.core.fields import is_int, passed_out, require_fields, seat
+from scorekeeper.core.fields import is_int, passed_out, require_fields, seat, trick_count
 from scorekeeper.core.game import NO_TRUMP, SUITS, TRUMPS, BidResult, HandContext, TableContext
-from scorekeeper.core.messages import InputError, Msg, OptionError
-from scorekeeper.core.numbers import DENOMINATOR_MAX, exact
+from scorekeeper.core.messages import InputError, Msg
+from scorekeeper.core.numbers import exact
 from scorekeeper.core.options import Option, bool_option, choice_option, currency_option, int_option, rate_option
 from scorekeeper.variants.danish import grid as danish_grid
 from scorekeeper.variants.danish import house as model
 from scorekeeper.variants.danish.house import EXTRA_SUFFIXES, House
 from scorekeeper.variants.danish.presets import PRESETS as PRESETS
+from scorekeeper.variants.danish.sol import DEFAULT_SOLO_VALUES as DEFAULT_SOLO_VALUES
+from scorekeeper.variants.danish.sol import SOLO_AFTER as SOLO_AFTER
+from scorekeeper.variants.danish.sol import SOLO_ALIASES, SOLO_NAMES, check_joined, check_solo_values, check_with
+from scorekeeper.variants.danish.sol import SOLO_BIDS as SOLO_BIDS
+from scorekeeper.variants.danish.sol import SOLO_MAX_TRICKS as SOLO_MAX_TRICKS
+from scorekeeper.variants.danish.sol import is_solo as is_solo
+from scorekeeper.variants.danish.tariff import DEFAULT_TARIFF as DEFAULT_TARIFF
+from scorekeeper.variants.danish.tariff import TARIFF_PRESETS as TARIFF_PRESETS
+from scorekeeper.variants.danish.tariff import build_house as build_house
+from scorekeeper.variants.danish.tariff import check_options as check_options
+from scorekeeper.variants.danish.tariff import check_preset, check_tariff
+from scorekeeper.variants.danish.tariff import house_dict as house_dict
+from scorekeeper.variants.danish.tariff import preset_house as preset_house
+from scorekeeper.variants.danish.tariff import preset_of_house as preset_of_house
+from scorekeeper.variants.danish.tariff import resolve_options as resolve_options
+from scorekeeper.variants.danish.tariff import shorthands_of as shorthands_of
 
 NAME = "danish"
 ORDER = 30
@@ -30,63 +49,11 @@ SUFFIXES = ("plain", "vip", "gode", "sans", "halve")
 # The trump a suffix fixes (None: the bidder or partner chooses a suit; vip: the widow, a suit or none).
 SUFFIX_TRUMP = {"gode": "clubs", "sans": NO_TRUMP, "staerke": "spades"}
 VIP_SUFFIXES = ("vip", "vip2", "vip3")
-SOLO_BIDS = ("sol", "ren_sol", "bordlaegger", "ren_bordlaegger")
-SOLO_MAX_TRICKS = {"sol": 1, "ren_sol": 0, "bordlaegger": 1, "ren_bordlaegger": 0}
-SOLO_NAMES = {"sol": "sol", "ren_sol": "ren sol", "bordlaegger": "bordlægger", "ren_bordlaegger": "ren bordlægger"}
-SOLO_ALIASES = {
-    "ren sol": "ren_sol",
-    "bordlægger": "bordlaegger",
-    "ren bordlægger": "ren_bordlaegger",
-    "ren_bordlægger": "ren_bordlaegger",
-}
-# Each sol bid sits just above the plain bid of this many tricks in the ladder.
-SOLO_AFTER = {"sol": 9, "ren_sol": 10, "bordlaegger": 11, "ren_bordlaegger": 12}
-
-DEFAULT_TARIFF = (10, 20, 40, 80, 160, 320, 640)
-DEFAULT_SOLO_VALUES = {"sol": 50, "ren_sol": 100, "bordlaegger": 150, "ren_bordlaegger": 200}
-
-SHORTHANDS = ("tariff", "lost", "solo_values")
-STANDARD_SHORTHANDS = {"tariff": list(DEFAULT_TARIFF), "lost": "flat", "solo_values": dict(DEFAULT_SOLO_VALUES)}
-
-
-# Each preset as the options it sets, for the forms, the club and the blank sheet.
-TARIFF_PRESETS = {
-    name: {"preset": name} | STANDARD_SHORTHANDS | shorthands for name, (shorthands, _build) in PRESETS.items()
-}
-
-
-def _check_tariff(value):
-    if not isinstance(value, (list, tuple)) or len(value) != 7 or not all(is_int(v) for v in value):
-        raise ValueError(Msg("must be 7 whole numbers: the base value of bids 7, 8, 9, 10, 11, 12 and 13"))
-    if not all(1 <= v <= 1_000_000 for v in value):
-        raise ValueError(Msg("each value must be from 1 to 1000000"))
-    return list(value)
-
-
-def _check_solo_values(value):
-    if not isinstance(value, Mapping):
-        raise ValueError(Msg("must be an object with the values of %(bids)s", bids=", ".join(SOLO_BIDS)))
-    unknown = [k for k in value if k not in SOLO_BIDS]
-    if unknown:
-        raise ValueError(
-            Msg(
-                "unknown sol bid %(bid)s (known: %(known)s)",
-                bid=", ".join(map(str, unknown)),
-                known=", ".join(SOLO_BIDS),
-            )
-        )
-    merged = dict(DEFAULT_SOLO_VALUES)
-    for key, v in value.items():
-        if not is_int(v) or not 1 <= v <= 1_000_000:
-            raise ValueError(Msg("%(bid)s must be a whole number from 1 to 1000000", bid=key))
-        merged[key] = v
-    return merged
-
 
 OPTIONS = {
     "tariff": Option(
         list(DEFAULT_TARIFF),
-        _check_tariff,
+        check_tariff,
         Msg("Base value of a made bid of 7, 8 … 13; each trick over the bid adds it again."),
         "int_list",
     ),
@@ -97,14 +64,14 @@ OPTIONS = {
     ),
     "solo_values": Option(
         dict(DEFAULT_SOLO_VALUES),
-        _check_solo_values,
+        check_solo_values,
         Msg("What each of the three others pays for a made sol bid (twice that when it is lost)."),
         "int_map",
         SOLO_BIDS,
     ),
     "preset": Option(
         None,
-        lambda value: _check_preset(value),
+        check_preset,
         Msg(
             "A named tariff; the tariff, lost bid and sol values above (when given) and the table's own tariff go over it."
         ),
@@ -144,117 +111,6 @@ OPTIONS = {
 }
 
 
-def _check_preset(value):
-    if value is not None and (not isinstance(value, str) or value not in PRESETS):
-        raise ValueError(Msg("must be one of %(choices)s, or null", choices=", ".join(PRESETS)))
-    return value
-
-
-def build_house(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The complete house of a game's options: the shorthands' house, changed by the preset, then the keys of
-    `house` given replace the ones built."""
-    base = model.standard(
-        options.get("tariff", DEFAULT_TARIFF),
-        options.get("lost", "flat"),
-        options.get("solo_values", DEFAULT_SOLO_VALUES),
-        SOLO_MAX_TRICKS,
-    )
-    _shorthands, build = PRESETS[options.get("preset") or "standard"]
-    if build is not None:
-        base = build(base)
-    return model.merged(base, model.check_house(options.get("house") or {}))
-
-
-def preset_house(name: str) -> dict[str, Any]:
-    """The complete, normalised house a preset gives (its shorthands and its builder): what a form's fields are filled
-    with when a table or club starts from it."""
-    return model.check_house(build_house(TARIFF_PRESETS[name]))
-
-
-def preset_of_house(house: Mapping[str, Any]) -> str | None:
-    """The preset whose house this is, exactly (the first, by PRESETS' order), or None: a card of the club's own."""
-    wanted = model.check_house(model.merged(build_house({}), house))
-    return next((name for name in PRESETS if _preset_houses()[name] == wanted), None)
-
-
-_PRESET_HOUSES: dict[str, dict] = {}
-
-
-def _preset_houses() -> dict[str, dict]:
-    if not _PRESET_HOUSES:
-        _PRESET_HOUSES.update({name: preset_house(name) for name in PRESETS})
-    return _PRESET_HOUSES
-
-
-def shorthands_of(house: Mapping[str, Any]) -> dict[str, Any]:
-    """The shorthands (tariff, lost, solo_values) that say exactly what a complete house does, those it can say: a
-    house given whole keeps its shorthands from contradicting it. A house they cannot describe (fractions, a lost bid
-    that is neither flat nor per trick) leaves them out."""
-    out: dict[str, Any] = {}
-    levels = house.get("levels") or {}
-    values = [model.kept(levels[n]["made"]) if n in levels else None for n in model.LEVELS]
-    if all(v is not None and v.denominator == 1 and 1 <= v <= 1_000_000 for v in values):
-        if all(model.kept(levels[n]["over"]) == values[i] for i, n in enumerate(model.LEVELS)):
-            out["tariff"] = [int(v) for v in values if v is not None]
-        pairs = [(model.kept(levels[n]["lost"]), model.kept(levels[n]["short"])) for n in model.LEVELS]
-        if all(pair == (2 * v, Fraction(0)) for pair, v in zip(pairs, values) if v is not None):
-            out["lost"] = "flat"
-        elif all(pair == (Fraction(0), 2 * v) for pair, v in zip(pairs, values) if v is not None):
-            out["lost"] = "per_trick"
-    sol = house.get("sol") or {}
-    if set(sol) == set(SOLO_BIDS):
-        won = {bid: model.kept(sol[bid]["won"]) for bid in SOLO_BIDS}
-        if all(
-            v.denominator == 1
-            and 1 <= v <= 1_000_000
-            and model.kept(sol[bid]["lost"]) == 2 * v
-            and sol[bid]["max_tricks"] == SOLO_MAX_TRICKS[bid]
-            and model.kept(sol[bid]["won_per_under"]) == model.kept(sol[bid]["lost_per_over"]) == 0
-            for bid, v in won.items()
-        ):
-            out["solo_values"] = {bid: int(v) for bid, v in won.items()}
-    return out
-
-
-def resolve_options(given: Mapping[str, Any], table: TableContext) -> tuple[dict[str, Any], dict[str, str]]:
-    options = dict(table.options)
-    preset = options.get("preset")
-    if preset is not None:
-        for key, value in (STANDARD_SHORTHANDS | PRESETS[preset][0]).items():
-            if key not in given:
-                options[key] = value.copy() if isinstance(value, (dict, list)) else value
-    try:
-        options["house"] = model.check_house(build_house(options))
-        model.check_playable(options["house"])
-    except OptionError as exc:  # a preset's numbers over a table's tariff out of range
-        return options, {f"options.house.{exc.path}": exc.args[0]}
-    # The shorthands only where they say what the house does: never a tariff, lost rule or sol values it contradicts.
-    for key in SHORTHANDS:
-        options.pop(key, None)
-    options.update(shorthands_of(options["house"]))
-    return options, {}
-
-
-def check_options(table: TableContext) -> dict[str, str]:
-    """A new game's, club's or card's house keeps its exact points small (docs/operations.md "Input bounds"): its points'
-    denominator at most DENOMINATOR_MAX. Not asked of a stored game's options: a house stored before the bound scores
-    as it did."""
-    try:
-        model.points_denominator(table.options["house"], DENOMINATOR_MAX)
-    except OptionError as exc:
-        return {f"options.house.{exc.path}": exc.args[0]}
-    return {}
-
-
-def house_dict(options: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The complete house of a rule set as data: the one it keeps, or (for options stored before `house` existed, or
-    a preset's shorthands) the one they build."""
-    house = options.get("house")
-    if not isinstance(house, Mapping) or any(key not in house for key in model.KEYS):
-        house = build_house(options)
-    return house
-
-
 # The houses parsed last, by the identity of the options they were parsed from: a game's options are one mapping for
 # as long as its protokoll is kept (Setup → every TableContext and HandContext), so a hand checked and scored takes its
 # house from here instead of serialising it again (a sorted json.dumps, half the Danish scoring of a hand). Options are
@@ -275,10 +131,6 @@ def house_of(options: Mapping[str, Any]) -> House:
         _houses.clear()
     _houses[id(options)] = (options, given, house)
     return house
-
-
-def is_solo(bid: Any) -> TypeGuard[str]:
-    return bid in SOLO_BIDS
 
 
 def ladder(house: House | None = None) -> list[tuple]:
@@ -306,57 +158,6 @@ def bid_value(inp, options) -> tuple[int | Fraction, bool]:
     return (-value if value < 0 else value), tricks >= bid
 
 
-def _no_gaa_med(house: House, bid: str, errors: dict) -> bool:
-    """A sol bid nobody may play along (its own rule null, or none of its own and the house's null): said by `with`."""
-    if house.gaa_med_of(bid) is not None:
-        return False
-    if house.any_gaa_med:
-        errors["with"] = Msg(
-            "this card does not let others play the same %(bid)s (its gaa_med is null): leave it out",
-            bid=SOLO_NAMES[bid],
-        )
-    else:
-        errors["with"] = Msg("this house does not let others play the same sol (gaa_med is null): leave it out")
-    return True
-
-
-def _check_with(value: Any, house: House, bid: str, bidder: Any, tricks: Any, playing: list[int], n: int, errors: dict):
-    """The other players of a sol (gå med): [{"seat", "tricks"}, …], by the bid's own rule or the house's."""
-    if _no_gaa_med(house, bid, errors):
-        return None
-    if not isinstance(value, list) or not value:
-        errors["with"] = Msg('must be a list of {"seat": s, "tricks": t} for each other player of the sol')
-        return None
-    out: list[dict[str, Any]] = []
-    seats = {bidder}
-    for i, entry in enumerate(value):
-        where = f"with.{i}"
-        if not isinstance(entry, Mapping) or set(entry) - {"seat", "tricks"}:
-            errors[where] = Msg('must be {"seat": s, "tricks": t}')
-            continue
-        s = seat(entry.get("seat"), n, f"{where}.seat", errors)
-        t = entry.get("tricks")
-        if t is None:
-            errors[f"{where}.tricks"] = Msg("is missing: how many tricks this other player of the sol took")
-        elif not is_int(t) or not 0 <= t <= 13:
-            errors[f"{where}.tricks"] = Msg("must be a whole number from 0 to 13")
-        if s is None:
-            continue
-        if s not in playing:
-            errors[f"{where}.seat"] = Msg("the dealer sits out this hand and cannot play a sol")
-        elif s in seats:
-            errors[f"{where}.seat"] = Msg("plays this sol already")
-        seats.add(s)
-        out.append({"seat": s, "tricks": t})
-    if not errors and is_int(tricks) and tricks + sum(int(e["tricks"] or 0) for e in out) > 13:
-        errors["with"] = Msg("the sol players took more than 13 tricks together")
-    if not errors and house.gaa_med_of(bid) == "winners_pool" and len(seats) >= len(playing):
-        errors["with"] = Msg(
-            "in the winners' pool someone must play against the sol: at most %(n)d players", n=len(playing) - 1
-        )
-    return out
-
-
 def _iron_hand(data: dict, ctx: HandContext) -> dict[str, Any]:
     errors: dict = {}
     if not ctx.options.get("iron_hand"):
@@ -370,42 +171,6 @@ def _iron_hand(data: dict, ctx: HandContext) -> dict[str, Any]:
     if errors:
         raise InputError(errors)
     return {"iron_hand": asker}
-
-
-def _check_joined(value: Any, house: House, bid: str, bidder: Any, playing: list[int], n: int, errors: dict):
-    """The other players of a sol entered before the play: [{"seat": s}, …], their tricks to come."""
-    if _no_gaa_med(house, bid, errors):
-        return None
-    if not isinstance(value, list) or not value:
-        errors["with"] = Msg('must be a list of {"seat": s} for each other player of the sol')
-        return None
-    out: list[dict[str, Any]] = []
-    seats = {bidder}
-    for entry in value:
-        if not isinstance(entry, Mapping) or set(entry) - {"seat"}:
-            errors["with"] = Msg('must be a list of {"seat": s} before the play: the tricks come with the hand')
-            return None
-        s = seat(entry.get("seat"), n, "with", errors)
-        if s is None:
-            return None
-        if s not in playing:
-            errors["with"] = Msg("the dealer sits out this hand and cannot play a sol")
-            return None
-        if s in seats:
-            errors["with"] = (
-                Msg("the bidder plays this sol already: name only the others who go with it")
-                if s == bidder
-                else Msg("names a player twice: each other sol player once")
-            )
-            return None
-        seats.add(s)
-        out.append({"seat": s})
-    if house.gaa_med_of(bid) == "winners_pool" and len(seats) >= len(playing):
-        errors["with"] = Msg(
-            "in the winners' pool someone must play against the sol: at most %(n)d players", n=len(playing) - 1
-        )
-        return None
-    return out
 
 
 def _contract(data: dict, ctx: HandContext, errors: dict, played: bool) -> dict[str, Any]:
@@ -447,9 +212,9 @@ def _contract(data: dict, ctx: HandContext, errors: dict, played: bool) -> dict[
             errors["ace"] = Msg("a %(bid)s calls no ace: leave it out", bid=SOLO_NAMES[bid])
         if data.get("with") is not None:
             if played:
-                joined = _check_with(data["with"], house, bid, bidder, data.get("tricks"), playing, n, errors)
+                joined = check_with(data["with"], house, bid, bidder, data.get("tricks"), playing, n, errors)
             else:
-                joined = _check_joined(data["with"], house, bid, bidder, playing, n, errors)
+                joined = check_joined(data["with"], house, bid, bidder, playing, n, errors)
             if joined:
                 out["with"] = joined
     elif bid is not None:
@@ -514,15 +279,16 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
         return _iron_hand(data, ctx)
     errors: dict = {}
     out = _contract(data, ctx, errors, played=True)
-    tricks = data.get("tricks")
-    if tricks is None:
-        errors["tricks"] = (
+    tricks = trick_count(
+        data.get("tricks"),
+        errors,
+        lambda: (
             Msg("is missing: how many tricks the bidder took")
             if is_solo(out["bid"])
             else Msg("is missing: how many tricks bidder and partner took together")
-        )
-    elif not is_int(tricks) or not 0 <= tricks <= 13:
-        errors["tricks"] = Msg("must be a whole number from 0 to 13")
+        ),
+        lambda: Msg("must be a whole number from 0 to 13"),
+    )
     if errors:
         raise InputError(errors)
     out["tricks"] = tricks

@@ -17,6 +17,7 @@ from scorekeeper.core.game import HandContext, ScoredHand, Sides, TableContext, 
 from scorekeeper.core.messages import InputError, Msg
 from scorekeeper.core.numbers import Point
 from scorekeeper.core.options import Option, choice_option, int_option
+from scorekeeper.core.value_maps import check_value_map
 
 NAME = "scotch"
 ORDER = 70
@@ -42,21 +43,17 @@ HAND_SIZE_TABLES = (2, 3)
 
 def _check_values(value: Any) -> dict[str, int]:
     """The honours' values, those left out at their defaults: the full mapping is what scores and what is shown."""
-    if not isinstance(value, Mapping):
-        raise ValueError(Msg("must be an object with the values of %(honours)s", honours=", ".join(HONOURS)))
-    unknown = [str(k) for k in value if k not in HONOURS]
-    if unknown:
-        raise ValueError(
-            Msg("unknown honour %(honour)s (known: %(known)s)", honour=", ".join(unknown), known=", ".join(HONOURS))
-        )
-    merged = dict(DEFAULT_VALUES)
-    for name, v in value.items():
-        if not is_int(v) or not 0 <= v <= VALUE_MAX:
-            raise ValueError(
-                Msg("%(honour)s must be a whole number from 0 to %(high)d", honour=HONOUR_WORDS[name], high=VALUE_MAX)
-            )
-        merged[name] = v
-    return {name: merged[name] for name in HONOURS}
+    return check_value_map(
+        value,
+        DEFAULT_VALUES,
+        0,
+        VALUE_MAX,
+        lambda: Msg("must be an object with the values of %(honours)s", honours=", ".join(HONOURS)),
+        lambda unknown: Msg("unknown honour %(honour)s (known: %(known)s)", honour=unknown, known=", ".join(HONOURS)),
+        lambda name: Msg(
+            "%(honour)s must be a whole number from 0 to %(high)d", honour=HONOUR_WORDS[name], high=VALUE_MAX
+        ),
+    )
 
 
 def _check_hand_size(value: Any) -> int | None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat
+from scorekeeper.core.fields import contract_first, is_int, passed_out, require_fields, seat, trick_count
 from scorekeeper.core.game import BidResult, HandContext, TableContext
 from scorekeeper.core.messages import Choices, InputError, Msg
 from scorekeeper.core.options import Option, choice_option, currency_option, int_option, rate_option
+from scorekeeper.core.value_maps import check_value_map
 
 NAME = "solo"
 ORDER = 60
@@ -53,19 +54,15 @@ TRICK_MAX = 100
 
 def _check_values(value: Any) -> dict[str, int]:
     """A mapping of some of the seven bids to units; the bids left out keep their defaults."""
-    if not isinstance(value, Mapping):
-        raise ValueError(Msg("must be an object with the values of %(bids)s", bids=", ".join(BIDS)))
-    unknown = [str(k) for k in value if k not in BIDS]
-    if unknown:
-        raise ValueError(
-            Msg("unknown contract %(bid)s (known: %(known)s)", bid=", ".join(unknown), known=", ".join(BIDS))
-        )
-    merged = dict(DEFAULT_VALUES)
-    for key, v in value.items():
-        if not is_int(v) or not 1 <= v <= VALUE_MAX:
-            raise ValueError(Msg("%(bid)s must be a whole number from 1 to %(high)d", bid=key, high=VALUE_MAX))
-        merged[key] = v
-    return merged
+    return check_value_map(
+        value,
+        DEFAULT_VALUES,
+        1,
+        VALUE_MAX,
+        lambda: Msg("must be an object with the values of %(bids)s", bids=", ".join(BIDS)),
+        lambda unknown: Msg("unknown contract %(bid)s (known: %(known)s)", bid=unknown, known=", ".join(BIDS)),
+        lambda bid: Msg("%(bid)s must be a whole number from 1 to %(high)d", bid=bid, high=VALUE_MAX),
+    )
 
 
 def _trick_rate(allow_none: bool):
@@ -241,15 +238,16 @@ def check_hand(raw: Any, ctx: HandContext) -> dict[str, Any]:
     errors: dict[str, str] = {}
     out = _contract(data, ctx, errors)
     bid = out["bid"]
-    tricks = data.get("tricks")
-    if tricks is None:
-        errors["tricks"] = (
+    tricks = trick_count(
+        data.get("tricks"),
+        errors,
+        lambda: (
             Msg("is missing: the tricks bidder and partner took together")
             if bid == "prop"
             else Msg("is missing: the tricks the bidder took")
-        )
-    elif not is_int(tricks) or not 0 <= tricks <= 13:
-        errors["tricks"] = Msg("must be a whole number from 0 to 13")
+        ),
+        lambda: Msg("must be a whole number from 0 to 13"),
+    )
     if errors:
         raise InputError(errors)
     out["tricks"] = tricks
