@@ -225,10 +225,8 @@ class Kit:
     # ------------------------------------------------------------ the run
 
     def package(self) -> None:
-        """An installed package's own docs section (`rules.md`: its heading, each option) and compiled catalogues; a
-        built-in variant's are the app's (docs/rules.md, tests/integration/test_readme.py)."""
-        if PACKAGES[self.name] == f"scorekeeper.variants.{self.name}":
-            return
+        """The package's own docs section (`rules.md`: its heading, each option) and compiled catalogues: a built-in
+        variant's and an installed one's alike (docs/rules.md links the built-ins')."""
         folder = package_folder(self.name)
         docs = folder / "rules.md"
         text = docs.read_text(encoding="utf-8") if docs.is_file() else ""

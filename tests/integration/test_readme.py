@@ -10,12 +10,17 @@ import pytest
 
 from scorekeeper.config import KEYS
 from scorekeeper.core import PACKAGES, VARIANTS, make_setup, play
+from scorekeeper.variants.views import package_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 RULES = (ROOT / "docs" / "rules.md").read_text()
 OPERATIONS = (ROOT / "docs" / "operations.md").read_text()
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "scorekeeper").glob("variants/*/rules.md")),
+]
 
 
 def test_readme_is_a_door_not_a_manual():
@@ -32,11 +37,17 @@ def test_readme_starts_with_the_two_commands():
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_every_variant_and_option_is_documented(variant):
-    section = RULES.split(f"### {variant} — ", 1)
-    assert len(section) == 2, f"no section '### {variant} — ' in docs/rules.md"
+    """Each variant's rules in words live in its package (`rules.md`, as an installed one's: the kit checks it too);
+    docs/rules.md links every built-in's."""
+    docs = package_folder(variant) / "rules.md"
+    assert docs.is_file(), f"{variant}: its package has no rules.md"
+    section = docs.read_text(encoding="utf-8").split(f"### {variant} — ", 1)
+    assert len(section) == 2, f"no section '### {variant} — ' in {docs}"
     text = section[1].split("\n### ", 1)[0]
     for option in VARIANTS[variant].OPTIONS:
-        assert f"`{option}`" in text, f"{variant}: option {option} is not documented in docs/rules.md"
+        assert f"`{option}`" in text, f"{variant}: option {option} is not documented in {docs.name}"
+    if PACKAGES[variant] == f"scorekeeper.variants.{variant}":
+        assert f"(../scorekeeper/variants/{variant}/rules.md)" in RULES, f"docs/rules.md does not link {variant}"
 
 
 EXAMPLES = [
@@ -233,7 +244,10 @@ def test_make_run_installs_what_serving_needs_and_no_more():
 
 # The app's own variants, in menu order (an installed plug-in documents itself: its package's rules.md).
 BUILT_IN = [name for name in VARIANTS if PACKAGES[name] == f"scorekeeper.variants.{name}"]
-DOCS = {path.name: path.read_text() for path in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *PAGES[1:]]}
+DOCS = {
+    path.name: path.read_text()
+    for path in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+}
 
 
 def _every(rules) -> bool:
@@ -268,8 +282,10 @@ def test_every_list_of_variants_the_docs_keep_is_the_registrys(page, pattern, wh
     assert sorted(_named(found.group(1), how)) == sorted(wanted), f"{page} lists other variants than the registry"
 
 
-def test_the_rules_have_a_section_for_each_variant_and_no_other():
-    assert sorted(re.findall(r"(?m)^### ([a-z]+) — ", RULES)) == sorted(BUILT_IN)
+def test_the_rules_link_each_variant_and_no_other():
+    """docs/rules.md links each built-in's own rules.md and no other variant's."""
+    linked = re.findall(r"\(\.\./scorekeeper/variants/([a-z]+)/rules\.md\)", RULES)
+    assert sorted(linked) == sorted(BUILT_IN)
 
 
 NUMBERS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
