@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 
 from flask import Response, current_app, request
 from flask_babel import get_locale
@@ -33,11 +34,33 @@ def tag(parts: list) -> str:
     """The tag of what a page shows: its rows' versions and the rest it prints (`parts`, JSON; anything else as its
     text), the reader's language, the address it is read at, the time zone and the build. Asked every few seconds by
     every watching phone, so one small digest (the build's, kept_state's, is worked out once per app)."""
+    return _digest(_text(parts))
+
+
+def _text(parts: list) -> str:
     build = current_app.extensions.get("live.build")
     if build is None:
         build = current_app.extensions["live.build"] = kept_state([])
-    text = json.dumps([parts, str(get_locale()), request.host_url, build], default=str, separators=(",", ":"))
+    return json.dumps([parts, str(get_locale()), request.host_url, build], default=str, separators=(",", ":"))
+
+
+def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+# Where `tags_with` puts the numbers it is given: one item of a list in `parts` (a character no name holds).
+NUMBERS = "\x00"
+
+
+def tags_with(parts: list) -> Callable[..., str] | None:
+    """`tag` of `parts` for numbers given later in the place of its one NUMBERS item: `tags_with(parts)(3, 1)` is the
+    tag of `parts` with the items 3 and 1 where NUMBERS stands, for the many states a phone's old tag may be of (the
+    game's versions before a hand: games/pages/protokoll.py), a digest each without the JSON made anew. None if
+    NUMBERS is not there once."""
+    before, *after = _text(parts).split(json.dumps(NUMBERS))
+    if len(after) != 1:
+        return None
+    return lambda *numbers: _digest(before + ",".join(str(int(n)) for n in numbers) + after[0])
 
 
 def shown(value: str | None) -> str | None:

@@ -176,8 +176,12 @@ def minus(n) -> str:
     return point(n)
 
 
-def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved: int | None = None) -> dict:
-    """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic."""
+def protokoll_context(
+    scored_game: ScoredGame, changed: int | None = None, saved: int | None = None, first: int = 1
+) -> dict:
+    """Everything the protokoll page shows, as finished text and numbers: the template does no arithmetic. `rows`
+    from hand `first` on (what changed on a watching phone's page after a hand: the rows before it are as they were,
+    games/pages/protokoll.py); everything else of the whole game."""
 
     game = game_dict(scored_game, hands=False)
     p = scored_game.protokoll
@@ -204,6 +208,8 @@ def protokoll_context(scored_game: ScoredGame, changed: int | None = None, saved
     outcome_words = {"made": gettext("made"), "lost": gettext("lost"), None: None}
     with one_catalogue():
         for h, ctx in zip(p.hands, hand_contexts(scored_game)):
+            if h.number < first:
+                continue
             cell_words = view.cell_words(h.input, ctx) or [None] * len(p.sides)
             rows.append(
                 {

@@ -289,24 +289,8 @@ def test_the_whole_page_where_the_server_cannot_tell_or_the_phone_asks_for_it(ap
 
 def test_a_page_drawn_by_another_process_is_cut_into_the_same_parts(app, api):
     """A big game's page for a reader is drawn by a process of the worker's own (server/heavy.py) and comes as bytes."""
-    from scorekeeper.web import live_parts
+    from scorekeeper.testing import page_parts
 
     game, viewer, _url, _tag = watched(app, api)
     page = viewer.get(f"/g/{game['id']}").get_data(as_text=True)
-    assert live_parts.parts_of(page.encode()) == live_parts.parts_of(page) is not None
-
-
-def test_the_parts_remembered_are_bounded_by_their_pages_bytes():
-    """A worker remembers pages' parts by their bytes, not their number: a night of thousands of tables keeps each
-    one's last state until its next hand (64 MB: some 2,800 protokolls of 23 KB), and past the bound the least recently
-    used goes first."""
-    from scorekeeper.web import live_parts
-
-    page = '<main><p id="a">x</p></main>'
-    assert live_parts.KEPT_BYTES // 23_000 > 2_000
-    remembered = live_parts.Remembered(kept_bytes=3 * len(page))
-    for n in range(3):
-        assert remembered.remember("g", f"tag{n}", page) == live_parts.parts_of(page) is not None
-    assert all(remembered.known("g", f"tag{n}") is not None for n in range(3))
-    remembered.remember("g", "tag3", page)
-    assert remembered.known("g", "tag0") is None and remembered.known("g", "tag3") is not None
+    assert page_parts.parts_of(page.encode()) == page_parts.parts_of(page) is not None

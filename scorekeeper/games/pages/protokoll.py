@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 from contextlib import nullcontext
-from html import unescape
+from typing import Any
 from urllib.parse import urlencode
 
 import segno
@@ -50,8 +50,7 @@ def protokoll(game_id):
         page, state = _kept_protokoll(game, state, key)
         if tags is not None:  # the page tells the phone its tag: nginx answers its first poll already
             plain = _plain_page(not service.may_edit(get_db(), game, key))
-            reader = str(get_locale()) if plain else None
-            tags.publish(get_db(), "g", game_id, state, before, reader, page if plain else None)
+            tags.publish(get_db(), "g", game_id, state, before, str(get_locale()) if plain else None)
         return page
 
 
@@ -71,9 +70,7 @@ def _kept_protokoll(game, state: str, key) -> tuple[str, str]:
         phone.remember_game(game_id)
         # Drawn after the state was read: at worst it shows a change newer than its key says, never an older one.
         draw = heavy.elsewhere(lambda: _protokoll_page(game_id)[0]) if big else lambda: _protokoll_page(game_id)[0]
-        page = heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big)
-        live_parts.REMEMBERED.remember(game_id, state, page)  # what a phone showing it is told when it changes
-        return page, state
+        return heavy.kept(("protokoll", game_id, state, request.full_path), draw, bounded=big), state
     if not plain:  # a table's own sheet: within its client's bound (the request's), never refused for strangers
         return _protokoll_page(game_id)
     if not big:  # a stranger's ?changed=… of a small game, not kept: within the stranger's own bound
@@ -97,14 +94,16 @@ def _plain_page(plain: bool) -> bool:
 @bp.get("/g/<game_id>/live")
 @guard.polled
 def protokoll_live(game_id):
-    """The protokoll's light twin (web/live.py): 304 while the page shows the game as it is, else the page, fresh."""
+    """The protokoll's light twin (web/live.py): 304 while the page shows the game as it is; else, for a plain reader
+    that takes parts, what changed since the state its page shows (`_delta`), or the page, fresh."""
     tags = live_tags.publisher(current_app)
     before = tags.versions(get_db(), "g", game_id) if tags is not None else None  # before the rows the state is of
     game = live_service.game_row(get_db(), game_id)
     if game is None:
         abort(404)
     key = phone.game_key(game_id)
-    state = _protokoll_state(game, key, club_tables.table_view(game_id))
+    club_table = club_tables.table_view(game_id)
+    state = _protokoll_state(game, key, club_table)
     shown = request.headers.get(live.TAG_HEADER)
     asked = live.shown(shown) or ""  # the tag the phone's page shows (live.js's KEYED mark off)
     plain = _plain_page(not service.may_edit(get_db(), game, key))  # the page every plain reader gets for its state
@@ -114,40 +113,164 @@ def protokoll_live(game_id):
     unchanged = live.unchanged(state, ("g", game_id))
     if unchanged is not None:
         return unchanged
-    with heavy.reading() if _big(game_id) else nullcontext():
-        page, state = _kept_protokoll(game, state, key)
-    if tags is not None and shown is not None and plain:  # the page with its mark, for whichever worker comes next
-        tags.publish(get_db(), "g", game_id, state, before, reader, page)
-    answer = page
     parts = bool(request.headers.get(live.PARTS_HEADER))
-    if asked and parts and reader is not None:  # a plain reader's (plain: reader is its language)
-        text = page.decode("utf-8") if isinstance(page, bytes) else page  # drawn by another process: its bytes
-        found = live.LIVE_URL.search(text)
-        every = live.LIVE_EVERY.search(text)  # a finished game's slower questions
-        old, new = live_parts.REMEMBERED.known(game_id, asked), live_parts.REMEMBERED.known(game_id, state)
-        if old is None and tags is not None:  # drawn by another worker: the page it told the phones, kept with the mark
-            told = tags.told_page("g", game_id, asked, reader)
-            old = live_parts.parts_of(told) if told else None
-        changed = (
-            live_parts.changes(old, new, unescape(found.group(1)), state, every.group(1) if every else None)
-            if found
-            else None
-        )
-        answer = changed if changed is not None else page
+    with heavy.reading() if _big(game_id) else nullcontext():
+        answer = _delta(game, club_table, asked, state) if asked and parts and reader is not None else None
+        if answer is None:
+            answer, state = _kept_protokoll(game, state, key)
     # A plain reader's answer (reader: its language): nginx gives it to the other phones that showed the same page.
     if tags is not None and asked and reader is not None:
         tags.keep_answer(get_db(), "g", game_id, asked, reader, parts, answer, before)
     return live.fresh(answer, state)
 
 
+def _state_parts(game, editable: bool, club_table: dict | None, numbers: list) -> list:
+    """What a protokoll's tag is made of (`_protokoll_state`), its `numbers` first (the game's versions and its log's
+    last line, or web/live.NUMBERS where they are to be tried: `_shown`)."""
+    fields = [*numbers, game.title, game.players, game.dealer, game.options, game.language, game.epoch]
+    return [fields, editable, club_table]
+
+
 def _protokoll_state(game, key, club_table: dict | None) -> str:
-    """The tag of what the protokoll shows: the game's row (its version goes up with every change to its hands and
-    its log, its deal's version with the bids), whether this phone may edit it, and what it says of its club. The
-    file's epoch too: a restore may bring the version back over other hands (issue 43)."""
-    editable = service.may_edit(get_db(), game, key)
-    fields = [game.version, game.deal_version, game.title, game.players, game.dealer, game.options, game.language]
-    fields.append(game.epoch)
-    return live.tag([fields, editable, club_table])
+    """The tag of what the protokoll shows: the game's row (its version goes up with every change to its hands, its
+    deal's version with the bids), the id of its edit log's last line, whether this phone may edit it, and what it
+    says of its club. The file's epoch too: a restore may bring the version back over other hands (issue 43). The
+    log's line: the versions alone do not say which hands changed since a phone's page was drawn (`_shown`)."""
+    db = get_db()
+    numbers = [game.version, game.deal_version, store.last_edit(db, game.id)]
+    return live.tag(_state_parts(game, service.may_edit(db, game, key), club_table, numbers))
+
+
+# ---------------------------------------------------------------- what changed, drawn from the scored game (issue 47)
+
+HAND_LINES = ("added", "edited", "deleted")  # the edit log's lines of a change to the hands (each: the version + 1)
+BACK = 16  # a phone's page as far back as so many changes to the hands answers what changed; further, the page
+DEALS = 4  # and its deal's version so many changes back, and two more for each change to the hands (bids, closed)
+
+
+def _shown(game, club_table: dict | None, asked: str, lines: list) -> tuple[int, bool] | None:
+    """Which state of the game a plain reader's page showed, from its tag (`asked`), the game's row now and its edit
+    log (`lines`: id, action, oldest first): (how many of the last lines came after it, whether the deal in progress
+    changed since); None if it is none this can tell (not a state of the last BACK changes to the hands with nothing
+    else changed since: the title, the options, the club, the language, a restore's epoch).
+
+    The tag of each such state is worked out again: the log's line before those lines, the version as many back (every
+    change to the hands puts it one on and writes one line: service.py), the deal's version some back. A tag found so
+    says that its page showed the hands as the log stood at its line: a change another program made at the file
+    (sqlite3: the version on, no line) makes every one of them another."""
+    tags = live.tags_with(_state_parts(game, False, club_table, [live.NUMBERS]))
+    if tags is None:
+        return None
+    for back in range(min(BACK, len(lines)) + 1):
+        if back and lines[-back][1] not in HAND_LINES:
+            return None  # a club's card applied (its options): a state before it is none of these
+        version, mark = game.version - back, (lines[-back - 1][0] if back < len(lines) else 0)
+        if version < 0:
+            return None
+        for deals_back in range(min(DEALS + 2 * back, game.deal_version) + 1):
+            if tags(version, game.deal_version - deals_back, mark) == asked:
+                return back, deals_back > 0
+    return None
+
+
+def _delta(game, club_table: dict | None, asked: str, state: str) -> str | None:
+    """What changed on a plain reader's page since it showed `asked`, drawn from the scored game without the rest of
+    the page: the rows from the first hand that changed on (each in place of its namesake, or after the row before it
+    if it is new), the rows gone, the sheet's own attributes, the deal in progress, the standing and the parts that
+    follow the hands (the chart, the settlement, the changes), in the document static/live.js reads
+    (web/live_parts.py). Each part is drawn by the protokoll's own macro (games/_protokoll.html), so the page it
+    leaves on the phone is the page drawn now. None where only the whole page will do (`_shown`)."""
+    db = get_db()
+    loaded = load(game.id)
+    now = loaded.game
+    if (now.version, now.deal_version, now.epoch) != (game.version, game.deal_version, game.epoch):
+        return None  # changed since its state was read: the page
+    lines = store.edits_since(db, game.id, 0)
+    found = _shown(game, club_table, asked, lines)
+    if found is None:
+        return None
+    back, deal_changed = found
+    since = [action for _, action in lines[len(lines) - back :]]
+    changes = None
+    if any(action != "added" for _, action in lines):  # edits or deletions: their words depend on the hands now
+        changes = service.edit_log(db, game.id, changes_only=True)
+        if len(changes) != sum(action != "added" for _, action in lines):
+            return None  # a line written since: the page
+    edited = sum(action != "added" for action in since)  # the last lines of `changes`
+    numbers = iter([line["number"] for line in changes[len(changes) - edited :]] if changes and edited else [])
+    hands = len(loaded.hands)
+    count = hands - since.count("added") + since.count("deleted")  # the hands the phone's page showed
+    # The first hand that changed since, and the fewest and most hands the pages on the way showed.
+    first, low, high = hands + 1, count, count
+    for action in since:
+        if action == "added":
+            count += 1
+            first = min(first, count)
+        else:
+            first = min(first, next(numbers))
+            count -= action == "deleted"
+        low, high = min(low, count), max(high, count)
+    if count != hands:
+        return None
+    scored_game = club_tables.titled(loaded, club_table["title"]) if club_table else loaded
+    ctx = _protokoll_context(scored_game, club_table, first=max(first, 1))
+    ctx.update(editable=False, club_table=club_table, chart=chart_view(scored_game) if back else None)
+    ctx["changes"] = edit_log_view(scored_game, changes) if back and changes else None
+    part = _macros(ctx)
+    out: list[str] = [live_parts.marked(part.standing_block(), "data-live-part")]
+    gone: list[str] = []
+    if first <= 1:  # every row: the sheet whole
+        out.append(live_parts.marked(part.sheet_block(ctx["rows"]), "data-live-part"))
+    else:
+        out.append(live_parts.marked(str(part.sheet_open()), "data-live-attrs") + "</table>")
+        rows = []
+        for row in ctx["rows"]:
+            html = str(part.hand_rows([row]))
+            number = row["number"]
+            after = [] if number <= low else [f'data-live-after="hand-{number - 1}"']  # new on some page on the way
+            rows.append(live_parts.marked(html, "data-live-part", *after))
+        deal = str(part.open_deal_row()).strip()
+        if deal:
+            rows.append(live_parts.marked(deal, "data-live-part", f'data-live-after="hand-{hands}"'))
+        elif deal_changed:
+            gone.append("open-deal")
+        if rows:
+            out.append("<table>" + "".join(rows) + "</table>")
+        gone += [f"hand-{number}" for number in range(hands + 1, high + 1)]
+    # What follows the sheet, each after the one before it where the phone's page may not have it yet.
+    previous = "sheet"
+    blocks = [("no-hands", part.no_hands_block, True)]
+    if back:  # what the hands draw
+        blocks += [
+            ("chart", part.chart_block, low == 0),
+            ("settlement", part.settlement_block, False),  # there or not by the options
+            ("changes", part.changes_block, changes is not None and len(changes) == edited),
+        ]
+    for ident, block, new in blocks:
+        html = str(block()).strip()
+        if html:
+            out.append(live_parts.marked(html, "data-live-part", *([f'data-live-after="{previous}"'] if new else [])))
+            previous = ident
+        elif (ident == "no-hands" and low == 0) or (ident == "chart" and hands == 0 < high):
+            gone.append(ident)  # it may be on the phone's page: a page on the way had it
+    every = str(live.FINISHED_SECONDS) if ctx["finished"] else None
+    return live_parts.document(url_for("games.protokoll_live", game_id=game.id), state, every, out, gone)
+
+
+def _macros(ctx: dict) -> Any:
+    """The protokoll's parts (games/_protokoll.html) as callables, drawn in `ctx` as the page draws them."""
+    template = current_app.jinja_env.get_template("games/_protokoll.html")
+    current_app.update_template_context(ctx)
+    return template.make_module(ctx)
+
+
+def _protokoll_context(scored_game, club_table: dict | None, first: int = 1, changed=None, saved=None) -> dict:
+    """The protokoll's own context (web/present.py), its rows from hand `first` on, its money through the kitty at a
+    club's table whose evening settles so."""
+    ctx = protokoll_context(scored_game, changed, saved=saved, first=first)
+    if club_table and club_table["kitty"]:
+        ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
+    return ctx
 
 
 def _protokoll_page(game_id: str) -> tuple[str, str]:
@@ -157,10 +280,8 @@ def _protokoll_page(game_id: str) -> tuple[str, str]:
     scored_game = club_tables.titled(loaded, club_table["title"]) if club_table else loaded
     key = phone.game_key(game_id)
     editable = service.may_edit(get_db(), scored_game.game, key)
-    changed = whole_number(request.args.get("changed"))
-    ctx = protokoll_context(scored_game, changed, saved=whole_number(request.args.get("saved")))
-    if club_table and club_table["kitty"]:
-        ctx["settlement"] = club_tables.through_kitty(ctx["settlement"])
+    changed, saved = whole_number(request.args.get("changed")), whole_number(request.args.get("saved"))
+    ctx = _protokoll_context(scored_game, club_table, changed=changed, saved=saved)
     state = _protokoll_state(loaded.game, key, club_table)
     phone.remember_game(game_id)
     page = render_template(
