@@ -2,6 +2,8 @@
 synchronous=FULL: acknowledged = on disk, as scorekeeper's hands) and answers 201. No validation, no scoring, no log.
 
 bench/run.py serves it with the same gunicorn workers as scorekeeper and drives both with the same wrk load.
+bench/night.py serves it under gunicorn with gunicorn's access log on (a line per INSERT, as the app logs a line per
+request), beside nginx logging as deploy/nginx.conf logs.
 """
 
 import os

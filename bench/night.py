@@ -1,35 +1,45 @@
 #!/usr/bin/env python3
-"""A country's whist night (issue 37): a benchmark row, not a test.
+"""A country's whist night (issues 37 and 47): a benchmark row, not a test.
 
 T tables at once, each entering a hand every HAND_EVERY seconds (its scorer's phone: the JSON API, its edit key)
 while its three other phones watch the protokoll, asking its live twin every POLL_EVERY seconds as static/live.js
 does (X-Live-Tag and X-Live-Parts, each phone on its own kept connection with its own session; after a hand of its
-table a phone gets what changed, or with --pages the fresh page, and takes its new tag). Open loop: every request is due at its own time whatever the answers before it
-did, and its time is counted from when it was due (a phone still waiting sends its next question when it can, late).
+table a phone gets what changed, or with --pages the fresh page, and takes its new tag). Open loop: every request is
+due at its own time whatever the answers before it did, and its time is counted from when it was due (a phone still
+waiting sends its next question when it can, late). The phones are driven by --generators processes
+(bench/night_load.py, each a slice of the tables on its own asyncio loop, each table from an address of its own on
+the loopback), their results merged; their CPU is theirs, not the server's.
 
 Beside it in the same run, in alternating blocks, the floor: nginx answering the same phones' If-None-Match for a
 saved copy of the same page with `304` (its ETag), and one durable INSERT per hand (bench/floor.py: a Flask route, one
-row, WAL, synchronous=FULL, under gunicorn's 2 sync workers). For each: the server processes' CPU (all of them, from
-/proc) per table·second, each kind of request's p50/p99/max from when it was due, the connections opened, the errors,
-and the load average before and after.
+row, WAL, synchronous=FULL, under gunicorn's 2 sync workers). Both sides log every request they answer as deployed:
+the floor's nginx with deploy/nginx.conf's own log_format and redacting map (taken from that file), gunicorn's access
+log for its INSERTs; the app's one line per request (LOG_LEVEL INFO, as `make run`) into a file, as nginx's into its
+access log. For each block: the server processes' CPU (all of them, from /proc) per table·second and its ratio to the
+floor's in the same round, each kind of request's p50/p99/max from when it was due, errors, the phones' reconnects,
+stale answers (an unchanged answer to a poll asked after a hand of its table was acknowledged), the servers' peak
+memory (VmHWM), the LIVE_TAGS folder at the end, and the load average before and after.
 
-With --behind-nginx, a third block: the same phones through nginx in front of the same scorekeeper serve, as
-deploy/nginx.conf puts it (the phones' kept connections held by nginx, eight kept to the app), its CPU nginx's and the
-app's together.
+With --behind-nginx, a block of the same phones through nginx in front of the same scorekeeper serve with
+deploy/nginx.conf as it is (its proxy settings, gzip, limits and log, upstream keepalive 8, the unchanged polls
+answered from the app's LIVE_TAGS folder on tmpfs; only TLS left out, and its ports and paths swapped), its CPU nginx's
+and the app's together. Every nginx here may hold as many connections as the hard RLIMIT_NOFILE allows.
 
-Usage: python bench/night.py [--tables 100 300] [--seconds 40] [--rounds 1] [--workers N] [--behind-nginx]; prints
-Markdown.
+With --busy-core, another process spins on a core through every measured block (what p99 is with one core busy).
+
+Usage: python bench/night.py [--tables 100 300] [--seconds 40] [--rounds 1] [--workers N] [--behind-nginx]
+[--no-direct] [--generators N] [--busy-core] [--app-root DIR] [--app-env KEY=VALUE ...] [--json FILE] [--keep];
+prints Markdown.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
+import math
 import os
-import random
-import re
+import resource
 import shutil
 import socket
 import statistics
@@ -42,20 +52,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 
+from night_load import HAND, WATCHERS, percentiles, raise_nofile  # noqa: E402  (bench/night_load.py)
 from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
 
-POLL_EVERY = 5.0  # seconds between two questions of a watching phone (web.live.SECONDS)
-HAND_EVERY = 180.0  # seconds between two hands of a table
-WATCHERS = 3  # phones watching each table's protokoll
 HANDS_BEFORE = 8  # hands each game has when the night is measured
-HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
-TAG = re.compile(rb'data-live-tag="([^"]+)"')
-LIVE = re.compile(rb'data-live-url="([^"]+)"')
-TIMEOUT = 30.0
-CONNECTIONS = 4000  # per worker (scorekeeper serve's SERVER_CONNECTION_LIMIT; nginx's worker_connections 4096)
+CONNECTIONS = 4000  # per worker served directly (scorekeeper serve's SERVER_CONNECTION_LIMIT)
+TABLES_PER_GENERATOR = 2000  # --generators' default: 8,000 connections a process
+KINDS = ("hand", "poll, changed", "poll, unchanged")
 
 
 def free_port() -> int:
@@ -64,11 +69,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
+def wait_for(url: str, proc: subprocess.Popen, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(url, timeout=2).read()
+            urllib.request.urlopen(url, timeout=5).read()
             return
         except OSError:
             if proc.poll() is not None:
@@ -100,22 +105,85 @@ def cpu_of(pids: list[int]) -> float:
     return total
 
 
-# ---------------------------------------------------------------- the two servers
+def waited_of(pids: list[int]) -> float:
+    """Seconds the processes' threads have waited on a run queue for a core so far (/proc/<pid>/task/<tid>/schedstat:
+    time on a core, time waiting for one, slices): what other work on the machine took from the server."""
+    total = 0
+    for root in pids:
+        for pid in tree(root):
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except FileNotFoundError:
+                continue
+            for tid in tasks:
+                try:
+                    total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[1])
+                except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                    pass
+    return total / 1e9
 
 
-def ours(folder: Path, tables: int, workers: int | None) -> tuple[subprocess.Popen, int, list[dict]]:
-    """scorekeeper serve (as make run) over a file with `tables` games of HANDS_BEFORE hands each."""
+def memory_of(root: int) -> dict:
+    """The largest peak resident memory (VmHWM) of a process tree's processes, and their resident memory now (VmRSS)
+    added up, in MB."""
+    peak = now = 0
+    for pid in tree(root):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        peak = max(peak, int(fields.get("VmHWM", "0 kB").split()[0]))
+        now += int(fields.get("VmRSS", "0 kB").split()[0])
+    return {"peak_mb": round(peak / 1024, 1), "rss_mb": round(now / 1024, 1)}
+
+
+def folder_size(folder: Path) -> dict:
+    """Files under `folder`, their bytes, and what tmpfs keeps for them (whole pages)."""
+    files = size = kept = 0
+    for here, _, names in os.walk(folder):
+        for name in names:
+            try:
+                st = os.lstat(os.path.join(here, name))
+            except FileNotFoundError:
+                continue
+            files += 1
+            size += st.st_size
+            kept += st.st_blocks * 512
+    return {"files": files, "mb": round(size / 1e6, 1), "kept_mb": round(kept / 1e6, 1)}
+
+
+def tmpfs_folder(prefix: str) -> tuple[Path, bool]:
+    """A new folder on a tmpfs (as /run is where deploy/scorekeeper.service keeps the live tags), or in /tmp."""
+    mounts = Path("/proc/mounts").read_text().splitlines()
+    for candidate in ("/run", "/dev/shm"):
+        if any(line.split()[1] == candidate and line.split()[2] == "tmpfs" for line in mounts):
+            folder = Path(tempfile.mkdtemp(prefix=prefix, dir=candidate))
+            folder.chmod(0o755)
+            return folder, True
+    return Path(tempfile.mkdtemp(prefix=prefix)), False
+
+
+# ---------------------------------------------------------------- the servers
+
+
+def ours(folder: Path, tags: Path, tables: int, workers: int | None, app_root: Path, app_env: dict):
+    """scorekeeper serve (as make run) of `app_root`'s tree over a file with `tables` games of HANDS_BEFORE hands
+    each: (its process, its port, the games)."""
     database = folder / "night.sqlite"
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(app_root), *filter(None, [os.environ.get("PYTHONPATH")])]),
         "SCOREKEEPER_DATABASE": str(database),
         "SCOREKEEPER_SECRET_KEY": "bench",
-        # every phone here is 127.0.0.1; a country's are their own addresses (each far under its caps)
+        # the phones are a few thousand loopback addresses, each table's four behind one: the app's per-address
+        # caps and rate limits are nginx's to show (limit_conn, limit_req as deployed), not the app's
         "SCOREKEEPER_SERVER_CONNECTIONS_PER_ADDRESS": "null",
         "SCOREKEEPER_REQUESTS_PER_ADDRESS": "null",  # the door's guard (its share of threads and reads a second)
         "SCOREKEEPER_RATELIMIT_ENABLED": "false",
         "SCOREKEEPER_SERVER_CONNECTION_LIMIT": str(CONNECTIONS),  # four a table: a night holds them all
-        "SCOREKEEPER_LIVE_TAGS": str(folder / "live-tags"),  # what nginx in front answers from (--behind-nginx)
+        "SCOREKEEPER_LIVE_TAGS": str(tags),  # what nginx in front answers from (--behind-nginx)
+        **{f"SCOREKEEPER_{k}": v for k, v in app_env.items()},
     }
     from scorekeeper import create_app
 
@@ -124,114 +192,143 @@ def ours(folder: Path, tables: int, workers: int | None) -> tuple[subprocess.Pop
     logging.getLogger("scorekeeper.request").disabled = True
     client = app.test_client()
     games = []
+    started = time.monotonic()
     for n in range(tables):
         body = {"variant": "danish", "players": ["Anna", "Bo", "Carl", "Dina"], "dealer": 0, "title": f"Table {n}"}
         game = client.post("/api/games", json=body).json
         for _ in range(HANDS_BEFORE):
             r = client.post(f"/api/games/{game['id']}/hands", json=HAND, headers={"X-Edit-Key": game["edit_key"]})
             assert r.status_code == 201, r.json
-        games.append({"id": game["id"], "key": game["edit_key"]})
+        games.append({"id": game["id"], "key": game["edit_key"], "n": n})
+    del app, client
+    note(f"{tables} games of {HANDS_BEFORE} hands made in {time.monotonic() - started:.0f} s")
     port = free_port()
     cmd = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
     if workers is not None:
         cmd += ["--workers", str(workers)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # its one line per request (LOG_LEVEL INFO, as make run) into a file, as nginx's access log: deployed, systemd
+    # hands the same lines to the journal
+    log = open(folder / "app.log", "ab")
+    proc = subprocess.Popen(cmd, cwd=app_root, env=env, stdout=log, stderr=log)
     wait_for(f"http://127.0.0.1:{port}/healthz", proc)
     return proc, port, games
 
 
-NGINX_HEAD = """daemon off;
+def deployed(app_root: Path) -> str:
+    return (app_root / "deploy" / "nginx.conf").read_text()
+
+
+def logging_of(site: str) -> str:
+    """deploy/nginx.conf's access log format and the map it logs the path by (its secrets redacted), as written."""
+    lines = site.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("map $request_uri $scorekeeper_logged_uri"))
+    end = next(i for i in range(start, len(lines)) if lines[i] == "}")
+    fmt = next(i for i, line in enumerate(lines) if line.startswith("log_format scorekeeper "))
+    fmt_end = next(i for i in range(fmt, len(lines)) if lines[i].rstrip().endswith("';"))
+    return "\n".join(lines[start : end + 1] + lines[fmt : fmt_end + 1])
+
+
+def main_conf(here: Path, workers: int, nofile: int, body: str) -> str:
+    """Debian's /etc/nginx/nginx.conf around `body`, its paths under `here`, its workers allowed every file the hard
+    limit allows and as many connections (Debian's 768 would not hold a night: docs/operations.md)."""
+    for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (here / name).mkdir(parents=True, exist_ok=True)
+    return f"""user root;
+daemon off;
 worker_processes {workers};
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 4096; }}
+worker_rlimit_nofile {nofile};
+pid {here}/nginx.pid;
+error_log {here}/error.log;
+events {{ worker_connections {nofile - 200}; }}
 http {{
-  access_log {dir}/access.log;
-  client_body_temp_path {dir}/tmp; proxy_temp_path {dir}/tmp; fastcgi_temp_path {dir}/tmp;
-  uwsgi_temp_path {dir}/tmp; scgi_temp_path {dir}/tmp;
-  keepalive_requests 100000;
-"""
-NGINX = (
-    NGINX_HEAD
-    + """  server {{ listen 127.0.0.1:{port}; root {dir}/site; default_type text/html; }}
+    sendfile on;
+    tcp_nopush on;
+    types_hash_max_size 2048;
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log {here}/other.access.log;
+    gzip on;
+    client_body_temp_path {here}/client_body;
+    proxy_temp_path {here}/proxy;
+    fastcgi_temp_path {here}/fastcgi;
+    uwsgi_temp_path {here}/uwsgi;
+    scgi_temp_path {here}/scgi;
+{body}
 }}
 """
-)
-
-
-PROXY = (
-    NGINX_HEAD
-    + """  keepalive_timeout 30s;
-  map $http_x_live_tag $scorekeeper_live_tag {{ "~^\\"?(?<tag>[0-9a-f]{{16}})\\"?$" $tag; default none; }}
-  map $http_x_live_parts $scorekeeper_live_want {{ "" page; default parts; }}
-  upstream scorekeeper {{ server 127.0.0.1:{app}; keepalive 8; }}
-  server {{
-    listen 127.0.0.1:{port};
-    proxy_request_buffering on;
-    proxy_buffering on;
-    proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    proxy_set_header Host $host;
-    proxy_set_header X-Forwarded-For $remote_addr;
-    proxy_set_header X-Forwarded-Proto $scheme;
-    location / {{ proxy_pass http://scorekeeper; }}
-    location ~ "^/g/(?<live_game>[A-Za-z0-9_-]{{1,64}})/live$" {{
-      root {tags};
-      try_files /g/$live_game/$scorekeeper_live_tag /g/$live_game/$scorekeeper_live_tag.$scorekeeper_live_want
-                @scorekeeper;
-      default_type text/html;
-      charset utf-8;
-      etag off;
-      if_modified_since off;
-      add_header Cache-Control "no-store" always;
-    }}
-    location @scorekeeper {{ proxy_pass http://scorekeeper; }}
-  }}
-}}
-"""
-)
 
 
 def nginx(here: Path, conf: str, probe: str) -> subprocess.Popen:
     """nginx with `conf` as its whole configuration, its prefix `here`, once `probe` answers."""
     (here / "nginx.conf").write_text(conf)
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    check = subprocess.run([binary, "-t", "-p", str(here), "-c", str(here / "nginx.conf")], capture_output=True)
+    if check.returncode:
+        raise SystemExit(check.stderr.decode())
     proc = subprocess.Popen(
-        [shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(here), "-c", str(here / "nginx.conf")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [binary, "-p", str(here), "-c", str(here / "nginx.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     wait_for(probe, proc)
     return proc
 
 
-def proxy(folder: Path, app: int, workers: int) -> tuple[subprocess.Popen, int]:
-    """nginx in front of scorekeeper serve as deploy/nginx.conf puts it (its proxy settings, upstream keepalive 8 and
-    the unchanged polls answered from the app's LIVE_TAGS; no TLS, and no limit_req: every phone here is 127.0.0.1):
-    (nginx, its port)."""
+def proxy_conf(here: Path, port: int, redirect: int, tags: Path, app: int, workers: int, nofile: int, site: str):
+    """deploy/nginx.conf (`site`) as it is but TLS (the HTTPS server listens plain, its certificate lines left out),
+    its ports, app and paths swapped as tests/nginx_stack.py swaps them, in Debian's main configuration."""
+    swaps = [
+        ("listen 80;", f"listen 127.0.0.1:{redirect};"),
+        ("listen 443 ssl http2;", f"listen 127.0.0.1:{port};"),
+        ("server 127.0.0.1:5000;", f"server 127.0.0.1:{app};"),
+        ("root /run/scorekeeper/live-tags;", f"root {tags};"),
+        ("/var/log/nginx/scorekeeper.access.log", str(here / "access.log")),
+    ]
+    for old, new in swaps:
+        if old not in site:
+            raise SystemExit(f"deploy/nginx.conf no longer has {old!r}: update bench/night.py")
+        site = site.replace(old, new)
+    site = "\n".join(line for line in site.splitlines() if "[::]" not in line and not line.strip().startswith("ssl_"))
+    return main_conf(here, workers, nofile, site)
+
+
+def floor_conf(here: Path, port: int, workers: int, nofile: int, site: str) -> str:
+    """The floor's nginx: the saved page at /page (its ETag answers If-None-Match with 304), logging as `site`
+    (deploy/nginx.conf) logs, with its keep-alive."""
+    server = f"""{logging_of(site)}
+server {{
+    listen 127.0.0.1:{port};
+    root {here}/site;
+    default_type text/html;
+    keepalive_timeout 30s;
+    server_tokens off;
+    access_log {here}/access.log scorekeeper;
+}}"""
+    return main_conf(here, workers, nofile, server)
+
+
+def proxy(folder: Path, tags: Path, app: int, workers: int, nofile: int, app_root: Path):
+    """nginx in front of scorekeeper serve as deploy/nginx.conf puts it (proxy_conf): (nginx, its port)."""
     here = folder / "proxy"
-    (here / "tmp").mkdir(parents=True)
-    here.chmod(0o755)
+    here.mkdir()
     port = free_port()
-    tags = folder / "live-tags"
-    conf = PROXY.format(dir=here, port=port, app=app, workers=workers, tags=tags)
+    conf = proxy_conf(here, port, free_port(), tags, app, workers, nofile, deployed(app_root))
     return nginx(here, conf, f"http://127.0.0.1:{port}/healthz"), port
 
 
-def floor(folder: Path, page: bytes, workers: int) -> tuple[list[subprocess.Popen], int, int]:
-    """nginx with the saved page at /page, and bench/floor.py under gunicorn: (processes, nginx's port, floor's)."""
+def floor(folder: Path, page: bytes, workers: int, nofile: int, app_root: Path):
+    """nginx with the saved page at /page, logging as deploy/nginx.conf logs, and bench/floor.py under gunicorn with
+    its access log: (processes, nginx's port, floor's)."""
     here = folder / "nginx"
     (here / "site").mkdir(parents=True)
-    (here / "tmp").mkdir()
     (here / "site" / "page").write_bytes(page)
-    for path in (folder, here, here / "site", here / "site" / "page"):  # nginx's workers may be another user (root's)
-        path.chmod(0o755 if path.is_dir() else 0o644)
     web = free_port()
-    static = nginx(here, NGINX.format(dir=here, port=web, workers=workers), f"http://127.0.0.1:{web}/page")
+    conf = floor_conf(here, web, workers, nofile, deployed(app_root))
+    static = nginx(here, conf, f"http://127.0.0.1:{web}/page")
     inserts = free_port()
     env = {**os.environ, "FLOOR_DATABASE": str(folder / "floor.sqlite")}
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     app = subprocess.Popen(
-        [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{inserts}", "floor:app"],
+        [gunicorn, "--workers", "2", "--bind", f"127.0.0.1:{inserts}", "--access-logfile", str(folder / "floor.log")]
+        + ["floor:app"],
         cwd=BENCH,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -241,228 +338,165 @@ def floor(folder: Path, page: bytes, workers: int) -> tuple[list[subprocess.Pope
     return [static, app], web, inserts
 
 
-# ---------------------------------------------------------------- the phones
+# ---------------------------------------------------------------- a block
 
 
-class Conn:
-    """One phone's kept connection: HTTP/1.1 by hand (asyncio streams), reopened when the server closes it."""
-
-    def __init__(self, port: int, stats: dict):
-        self.port = port
-        self.stats = stats
-        self.reader = self.writer = None
-        self.cookie = ""
-
-    async def request(self, method: str, path: str, headers: dict, body: bytes = b"") -> tuple[int, dict, bytes]:
-        reused = self.writer is not None
-        try:
-            return await self._request(method, path, headers, body)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            if not reused or method != "GET":
-                raise
-            # the server closed the kept connection while it was idle (nginx's keepalive_timeout: a phone that loaded
-            # its page long before the night was measured): a browser asks again on a new one, and so does the phone
-            self.close()
-            self.stats["stale"] = self.stats.get("stale", 0) + 1
-            return await self._request(method, path, headers, body)
-
-    async def _request(self, method: str, path: str, headers: dict, body: bytes) -> tuple[int, dict, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-            self.stats["connects"] += 1
-        head = {"Host": f"127.0.0.1:{self.port}", **headers}
-        if self.cookie:
-            head["Cookie"] = self.cookie
-        if body or method == "POST":
-            head["Content-Length"] = str(len(body))
-        text = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n"
-        self.writer.write(text.encode() + body)
-        status_line = await self.reader.readline()
-        if not status_line:
-            self.close()
-            raise ConnectionError("closed")
-        status = int(status_line.split()[1])
-        got = {}
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            got[name.strip().lower()] = value.strip()
-        length = int(got.get("content-length", "0"))
-        data = await self.reader.readexactly(length) if length else b""
-        if "set-cookie" in got:
-            self.cookie = got["set-cookie"].split(";", 1)[0]
-        if got.get("connection", "").lower() == "close":
-            self.close()
-        return status, got, data
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
+def note(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-class Night:
-    """The open-loop night against one server: its phones and scorers, and what each request took."""
+class Generators:
+    """--generators processes of bench/night_load.py, each driving a slice of the tables."""
 
-    def __init__(self, kind: str, web: int, writes: int, games: list[dict], seconds: float, parts: bool = True):
-        self.kind, self.web, self.writes, self.games, self.seconds = kind, web, writes, games, seconds
-        self.parts = parts  # the phones take what changed (X-Live-Parts), as live.js does
-        self.changed_bytes: list[int] = []  # what each changed poll was answered (the parts, or the whole page)
-        self.whole_pages = 0
-        self.times: dict[str, list[float]] = {"poll, unchanged": [], "poll, changed": [], "hand": []}
-        self.stats = {"connects": 0, "errors": 0, "late": 0}
+    def __init__(self, count: int, spec: dict, games: list[dict]):
+        self.procs = []
+        for i in range(count):
+            proc = subprocess.Popen(
+                [sys.executable, str(BENCH / "night_load.py")],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=BENCH,
+            )
+            self.procs.append(proc)
+            self.tell(proc, json.dumps({**spec, "games": games[i::count], "seed": i}))
 
-    async def opened(self, game: dict) -> tuple[Conn, str, str] | None:
-        """A watching phone that has loaded the page (before the night is measured): its connection, live address
-        and tag."""
-        conn = Conn(self.web, self.stats)
-        try:
-            if self.kind != "floor":
-                _, _, page = await conn.request("GET", f"/g/{game['id']}", {})
-                return conn, LIVE.search(page).group(1).decode(), TAG.search(page).group(1).decode()
-            _, got, _ = await conn.request("GET", "/page", {})
-            return conn, "/page", got["etag"]
-        except (OSError, ConnectionError, AttributeError):
-            self.stats["errors"] += 1
-            return None
+    @staticmethod
+    def tell(proc, line: str) -> None:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
 
-    async def wake(self, phone: tuple[Conn, str, str] | None) -> None:
-        """One question before the night is measured (not counted)."""
-        if phone is not None:
-            conn, url, tag = phone
-            ask = {"X-Live-Tag": tag} if self.kind != "floor" else {"If-None-Match": tag}
-            try:
-                await asyncio.wait_for(conn.request("GET", url, ask), TIMEOUT)
-            except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
-                conn.close()
+    def all(self, line: str | None = None) -> list[dict]:
+        if line is not None:
+            for proc in self.procs:
+                self.tell(proc, line)
+        answers = []
+        for proc in self.procs:
+            answer = proc.stdout.readline()
+            if not answer:
+                self.stop()
+                raise SystemExit(f"a load generator stopped (exit {proc.wait()})")
+            answers.append(json.loads(answer))
+        return answers
 
-    async def watcher(self, phone: tuple[Conn, str, str] | None, start: float) -> None:
-        if phone is None:
-            return
-        conn, url, tag = phone
-        due = start + random.uniform(0, POLL_EVERY)
-        while due < start + self.seconds:
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            ask = {"X-Live-Tag": tag, **({"X-Live-Parts": "1"} if self.parts else {})}
-            if self.kind == "floor":
-                ask = {"If-None-Match": tag}
-            try:
-                status, got, body = await asyncio.wait_for(conn.request("GET", url, ask), TIMEOUT)
-            except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
-                self.stats["errors"] += 1
-                conn.close()
-            else:
-                took = time.monotonic() - due
-                if status == 200 and body:
-                    self.times["poll, changed"].append(took)
-                    self.changed_bytes.append(len(body))
-                    self.whole_pages += b"<main" in body
-                    found = TAG.search(body)
-                    tag = found.group(1).decode() if found else tag
-                elif status in (200, 304):
-                    self.times["poll, unchanged"].append(took)
-                else:
-                    self.stats["errors"] += 1
-                    self.stats.setdefault("statuses", []).append(status)
-            due += POLL_EVERY
-            if time.monotonic() > due:
-                self.stats["late"] += 1
-        conn.close()
-
-    async def scorer(self, game: dict, start: float) -> None:
-        conn = Conn(self.writes, self.stats)
-        due = start + random.uniform(0, HAND_EVERY)
-        body = json.dumps(HAND).encode()
-        path = f"/api/games/{game['id']}/hands" if self.kind != "floor" else "/floor"
-        headers = {"Content-Type": "application/json", "X-Edit-Key": game["key"]}
-        while due < start + self.seconds:
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            try:
-                status, _, _ = await asyncio.wait_for(conn.request("POST", path, headers, body), TIMEOUT)
-            except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError, ValueError):
-                self.stats["errors"] += 1
-                conn.close()
-            else:
-                if status == 201:
-                    self.times["hand"].append(time.monotonic() - due)
-                else:
-                    self.stats["errors"] += 1
-                    self.stats.setdefault("statuses", []).append(status)
-            due += HAND_EVERY
-        conn.close()
-
-    async def run(self, measure) -> None:
-        """The phones load their pages, then `measure()` is called and the night is played."""
-        phones = []
-        for n in range(0, len(self.games), 50):  # a few at a time: this is the evening's start, not its load
-            phones += await asyncio.gather(*[self.opened(g) for g in self.games[n : n + 50] for _ in range(WATCHERS)])
-        for n in range(0, len(phones), 150):  # each asks once, as a phone that loaded its page asks within 5 s: none
-            await asyncio.gather(*[self.wake(phone) for phone in phones[n : n + 150]])  # has idled past keep-alive
-        self.stats["connects"] = 0
-        self.stats.pop("stale", None)
-        measure()
-        start = time.monotonic()
-        tasks = [self.watcher(phone, start) for phone in phones]
-        tasks += [self.scorer(g, start) for g in self.games]
-        await asyncio.gather(*tasks)
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
 
 
-def block(
-    kind: str, web: int, writes: int, games: list[dict], seconds: float, pids: list[int], parts: bool = True
-) -> dict:
-    night = Night(kind, web, writes, games, seconds, parts)
-    began = {}
-
-    def measure():
-        began.update(load=os.getloadavg()[0], cpu=cpu_of(pids), own=time.process_time(), t=time.monotonic())
-
-    asyncio.run(night.run(measure))
-    cpu1, own1, t1 = cpu_of(pids), time.process_time(), time.monotonic()
-    load_before, cpu0, own0, t0 = began["load"], began["cpu"], began["own"], began["t"]
-    kinds = {}
-    for name, values in night.times.items():
+def block(kind: str, web: int, writes: int, games: list[dict], pids: list[int], args, logs, tags, memory) -> dict:
+    """One block of the night against one server: the phones load their pages and ask once (not measured), then
+    `args.seconds` of night."""
+    spec = {"kind": "floor" if kind == "floor" else "ours", "web": web, "writes": writes, "seconds": args.seconds}
+    spec["parts"] = not args.pages
+    started = time.monotonic()
+    load = Generators(args.generators, spec, games)
+    busy = None
+    try:
+        loaded = sum(a["loaded"] for a in load.all())
+        note(
+            f"{kind}, {len(games)} tables: {loaded} of {len(games) * WATCHERS} pages loaded in "
+            f"{time.monotonic() - started:.0f} s"
+        )
+        ready = sum(a["ready"] for a in load.all("wake"))
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy_core else None
+        load_before = os.getloadavg()
+        logged0 = sum(p.stat().st_size for p in logs if p.exists())
+        cpu0, waited0, t0 = cpu_of(pids), waited_of(pids), time.monotonic()
+        results = load.all(f"go {t0 + 0.2}")
+        cpu1, waited1, t1 = cpu_of(pids), waited_of(pids), time.monotonic()
+        logged1 = sum(p.stat().st_size for p in logs if p.exists())
+        load_after = os.getloadavg()
+        busy_cpu = cpu_seconds(busy.pid) if busy is not None else None
+    finally:
+        load.stop()
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+    requests = {}
+    for name in KINDS:
+        values = [v for r in results for v in r["times"][name]]
         if values:
-            values = sorted(values)
-            kinds[name] = {
-                "n": len(values),
-                "p50_ms": round(statistics.median(values) * 1000, 1),
-                "p99_ms": round(values[min(len(values) - 1, int(len(values) * 0.99))] * 1000, 1),
-                "max_ms": round(values[-1] * 1000, 1),
-            }
+            requests[name] = {k: round(v, 1) if k != "n" else v for k, v in percentiles(values).items()}
+    errors: dict[str, int] = {}
+    for r in results:
+        for why, n in r["errors"].items():
+            errors[why] = errors.get(why, 0) + n
+    changed = [b for r in results for b in r["changed_bytes"]]
+    stale = [r["stale"] for r in results if r["stale"] is not None]
     return {
         "kind": kind,
         "tables": len(games),
+        "phones": ready,
         "seconds": round(t1 - t0, 1),
         "server_cpu_s": round(cpu1 - cpu0, 2),
-        "ms_per_table_second": round((cpu1 - cpu0) * 1000 / (len(games) * (t1 - t0)), 3),
-        "generator_cpu_s": round(own1 - own0, 2),
-        "load": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        "requests": kinds,
-        "changed_kb_p50": round(statistics.median(night.changed_bytes) / 1024, 1) if night.changed_bytes else None,
-        "changed_whole_pages": night.whole_pages,
-        **night.stats,
+        # per second of the night: every request counted was due within it (a block overloaded takes longer to end)
+        "ms_per_table_second": round((cpu1 - cpu0) * 1000 / (len(games) * args.seconds), 4),
+        "server_waited_s": round(waited1 - waited0, 2),
+        "generators": args.generators,
+        "generator_cpu_s": round(sum(r["cpu_s"] for r in results), 2),
+        "busy_core_cpu_s": round(busy_cpu, 1) if busy_cpu is not None else None,
+        "load": [round(x, 2) for x in (*load_before, *load_after)],
+        "requests": requests,
+        "errors": errors,
+        "phone_connects": sum(r["phone_connects"] for r in results),  # every phone's connection opened in the night
+        "reopened": sum(r["reopened"] for r in results),  # of those, found closed by the server while idle
+        "scorer_connects": sum(r["scorer_connects"] for r in results),
+        "stale": sum(stale) if stale else None,
+        "late": sum(r["late"] for r in results),
+        "changed_kb_p50": round(statistics.median(changed) / 1024, 1) if changed else None,
+        "changed_whole_pages": sum(r["whole_pages"] for r in results),
+        "logged_kb": round((logged1 - logged0) / 1024),
+        "memory": {name: memory_of(pid) for name, pid in memory.items()},
+        "live_tags": folder_size(tags) if kind != "floor" else None,
     }
 
 
-def table(rows: list[dict]) -> str:
+# ---------------------------------------------------------------- the report
+
+
+def ms(k: dict | None) -> str:
+    return f"{k['p50']} / {k['p99']} / {k['max']} ({k['n']:,})" if k else "—"
+
+
+def report(rows: list[dict]) -> str:
+    floors = {(r["round"], r["tables"]): r["ms_per_table_second"] for r in rows if r["kind"] == "floor"}
+
+    def ratio(r):
+        f = floors.get((r["round"], r["tables"]))
+        return "1" if r["kind"] == "floor" else (f"{r['ms_per_table_second'] / f:.1f}×" if f else "—")
+
     out = [
-        "| tables | server | CPU ms per table·s | ratio | poll unchanged p50 / p99 | poll changed p50 / p99 | hand p50 / p99 |"
-        " connects | errors | load before → after |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| round | tables | server | CPU ms per table·s | ÷ floor | hand p50 / p99 / max ms (n) | "
+        "poll changed p50 / p99 / max ms (n) | poll unchanged p50 / p99 / max ms (n) |",
+        "|---:|---:|---|---:|---:|---|---|---|",
     ]
-    floors = {r["tables"]: r["ms_per_table_second"] for r in rows if r["kind"] == "floor"}
     for r in rows:
-        cells = []
-        for name in ("poll, unchanged", "poll, changed", "hand"):
-            k = r["requests"].get(name)
-            cells.append(f"{k['p50_ms']} / {k['p99_ms']} ms ({k['n']})" if k else "—")
-        ratio = r["ms_per_table_second"] / floors[r["tables"]] if floors.get(r["tables"]) else None
         out.append(
-            f"| {r['tables']} | {r['kind']} | {r['ms_per_table_second']} | {f'{ratio:.1f}×' if ratio else '—'} | "
-            + " | ".join(cells)
-            + f" | {r['connects']} | {r['errors']} | {r['load'][0]} → {r['load'][1]} |"
+            f"| {r['round']} | {r['tables']:,} | {r['kind']} | {r['ms_per_table_second']:.3f} | {ratio(r)} | "
+            + " | ".join(ms(r["requests"].get(name)) for name in KINDS)
+            + " |"
+        )
+    out += [
+        "",
+        "| round | tables | server | errors | phones' reconnects | stale | late | server CPU s (generators', busy "
+        "core's) | server's wait for a core s | peak RSS MB (VmHWM, largest process) | LIVE_TAGS files / MB at the "
+        "end | logged KB | load 1 min before → after (5, 15 after) |",
+        "|---:|---:|---|---|---:|---:|---:|---|---:|---|---|---:|---|",
+    ]
+    for r in rows:
+        errors = ", ".join(f"{n:,} {why}" for why, n in sorted(r["errors"].items())) or "0"
+        memory = ", ".join(f"{name} {m['peak_mb']}" for name, m in r["memory"].items())
+        tags = f"{r['live_tags']['files']:,} / {r['live_tags']['kept_mb']}" if r["live_tags"] else "—"
+        busy = f", {r['busy_core_cpu_s']}" if r["busy_core_cpu_s"] is not None else ""
+        load = r["load"]
+        out.append(
+            f"| {r['round']} | {r['tables']:,} | {r['kind']} | {errors} | {r['phone_connects']:,} | "
+            f"{r['stale'] if r['stale'] is not None else '—'} | {r['late']:,} | {r['server_cpu_s']} "
+            f"({r['generator_cpu_s']}{busy}) | {r['server_waited_s']} | {memory} | {tags} | {r['logged_kb']:,} | "
+            f"{load[0]} → {load[3]} ({load[4]}, {load[5]}) |"
         )
     return "\n".join(out)
 
@@ -474,7 +508,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None, help="scorekeeper serve's (default: one per core)")
     parser.add_argument(
-        "--behind-nginx", action="store_true", help="also ours with nginx in front (deploy/nginx.conf's proxy)"
+        "--behind-nginx", action="store_true", help="also ours with nginx in front (deploy/nginx.conf as it is)"
     )
     parser.add_argument(
         "--no-direct",
@@ -485,43 +519,107 @@ def main() -> None:
     parser.add_argument(
         "--pages", action="store_true", help="the phones take the whole page after a change (live.js takes the parts)"
     )
+    parser.add_argument(
+        "--generators",
+        type=int,
+        default=None,
+        help=f"load generator processes (default: one per {TABLES_PER_GENERATOR:,} tables)",
+    )
+    parser.add_argument("--busy-core", action="store_true", help="another process spins on a core during each block")
+    parser.add_argument(
+        "--app-root", type=Path, default=ROOT, help="the scorekeeper tree served (default: this checkout)"
+    )
+    parser.add_argument(
+        "--app-env", action="append", default=[], metavar="KEY=VALUE", help="SCOREKEEPER_KEY for the app, repeatable"
+    )
+    parser.add_argument("--json", type=Path, help="also write the rows here")
+    parser.add_argument("--keep", action="store_true", help="keep each size's folder (logs, configurations, database)")
     args = parser.parse_args()
+    app_root = args.app_root.resolve()
+    sys.path.insert(0, str(app_root))
+    app_env = dict(item.split("=", 1) for item in args.app_env)
+    nofile = raise_nofile()  # every process started here inherits it (the generators, nginx's master, the app)
+    cores = len(os.sched_getaffinity(0))
+    commit = subprocess.run(
+        ["git", "-C", str(app_root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    note(
+        f"RLIMIT_NOFILE {nofile:,} (hard {resource.getrlimit(resource.RLIMIT_NOFILE)[1]:,}); {cores} cores; "
+        f"app {app_root} ({commit.stdout.strip() or 'not a git checkout'}); app env {app_env or 'as make run'}; "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     rows = []
     for tables in args.tables:
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            proc, port, games = ours(folder, tables, args.workers)
+        generators = args.generators or max(1, math.ceil(tables / TABLES_PER_GENERATOR))
+        each = math.ceil(tables / generators) * (WATCHERS + 1)
+        if each > nofile - 100:
+            raise SystemExit(
+                f"{tables:,} tables need {each:,} connections in each of {generators} generators, more than "
+                f"RLIMIT_NOFILE {nofile:,}: use more --generators"
+            )
+        if tables * (WATCHERS + 1) > cores * (nofile - 300):
+            note(
+                f"{tables:,} tables are {tables * (WATCHERS + 1):,} connections: more than nginx's {cores} workers "
+                f"may hold at RLIMIT_NOFILE {nofile:,}; expect refusals"
+            )
+        args.generators = generators
+        folder = Path(tempfile.mkdtemp(prefix="night-"))
+        folder.chmod(0o755)
+        tags, on_tmpfs = tmpfs_folder("night-live-tags-")
+        if not on_tmpfs:
+            note("no tmpfs found: LIVE_TAGS in /tmp")
+        servers = []
+        try:
+            proc, port, games = ours(folder, tags, tables, args.workers, app_root, app_env)
+            servers.append(proc)
             page = urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{games[0]['id']}", timeout=30).read()
-            cores = args.workers or len(os.sched_getaffinity(0))
-            floors, web, inserts = floor(folder, page, cores)
+            web_workers = args.workers or cores
+            floors, web, inserts = floor(folder, page, web_workers, nofile, app_root)
+            servers += floors
             if args.behind_nginx:
-                front, front_port = proxy(folder, port, cores)
-                floors.append(front)  # stopped with them (its CPU is counted only in its own block)
-            try:
-                for _ in range(args.rounds):
-                    if not (args.no_direct and args.behind_nginx):
-                        rows.append(block("ours", port, port, games, args.seconds, [proc.pid], not args.pages))
-                        print(json.dumps(rows[-1]), file=sys.stderr)
-                    if args.behind_nginx:
-                        pids = [proc.pid, front.pid]
-                        rows.append(
-                            block(
-                                "ours behind nginx", front_port, front_port, games, args.seconds, pids, not args.pages
-                            )
+                front, front_port = proxy(folder, tags, port, web_workers, nofile, app_root)
+                servers.append(front)
+            logs = {
+                "ours": [folder / "app.log"],
+                "ours behind nginx": [folder / "app.log", folder / "proxy" / "access.log"],
+                "floor": [folder / "nginx" / "access.log", folder / "floor.log"],
+            }
+            for n in range(1, args.rounds + 1):
+                blocks = []
+                if not (args.no_direct and args.behind_nginx):
+                    blocks.append(("ours", port, port, [proc.pid], {"app": proc.pid}))
+                if args.behind_nginx:
+                    blocks.append(
+                        (
+                            "ours behind nginx",
+                            front_port,
+                            front_port,
+                            [proc.pid, front.pid],
+                            {"app": proc.pid, "nginx": front.pid},
                         )
-                        print(json.dumps(rows[-1]), file=sys.stderr)
-                    floor_games = [{"id": g["id"], "key": ""} for g in games]
-                    floor_pids = [p.pid for p in floors[:2]]
-                    rows.append(block("floor", web, inserts, floor_games, args.seconds, floor_pids))
-                    print(json.dumps(rows[-1]), file=sys.stderr)
-            finally:
-                for p in [proc, *floors]:
-                    p.terminate()
-                    try:
-                        p.wait(15)
-                    except subprocess.TimeoutExpired:
-                        p.kill()
-    print(table(rows))
+                    )
+                floor_pids = {"nginx": floors[0].pid, "gunicorn": floors[1].pid}
+                blocks.append(("floor", web, inserts, list(floor_pids.values()), floor_pids))
+                for kind, w, wr, pids, memory in blocks:
+                    row = block(kind, w, wr, games, pids, args, logs[kind], tags, memory)
+                    row["round"] = n
+                    rows.append(row)
+                    print(json.dumps(row), file=sys.stderr, flush=True)
+        finally:
+            for p in servers:
+                p.terminate()
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+            shutil.rmtree(tags, ignore_errors=True)
+            if args.keep:
+                note(f"kept {folder}")
+            else:
+                shutil.rmtree(folder, ignore_errors=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+    print(report(rows))
 
 
 if __name__ == "__main__":
