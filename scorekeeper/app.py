@@ -91,7 +91,9 @@ def create_app(config=None) -> Flask:
     csrf.exempt(drives.table.table)  # a table's page: its address carries the table's token, no cookie grants anything
     offline.init_app(app)  # GET /sw.js, /manifest.webmanifest; the offline script's words
     errors.init_app(app)
-    kept_games.games.bound(app.config["KEPT_GAMES"], app.config["KEPT_HANDS"])  # the scored games each worker keeps
+    kept_games.games.bound(
+        app.config["KEPT_GAMES"], app.config["KEPT_HANDS"], app.config["KEPT_GAMES_BYTES"]
+    )  # per worker
     live_tags.init_app(app)  # LIVE_TAGS: the tags nginx answers watching phones from, taken away after every write
     live_door.init_app(app)  # the outermost WSGI layer: a repeated live poll answered before Flask
     door_guard.init_app(app)  # outside it: one client's excess requests refused before Flask

@@ -87,16 +87,26 @@ KEYS: tuple[Key, ...] = (
     Key("MAX_HANDS", 500, "int", "the most hands a game takes (entry and import); it bounds a PDF's cost"),
     Key(
         "KEPT_GAMES",
-        5_000,
+        10_000,
         "int",
         "scored games each worker keeps, so that a hand scores one hand, not the whole game again (a game not kept "
-        "costs a hand 4-5 ms more: bench/kept_games.py); a night's machine keeps every game its tables play",
+        "replays its hands, some 3-5 ms of CPU for 30 hands of the card games: bench/kept_games.py); a night's machine keeps every "
+        "game its tables play",
     ),
     Key(
         "KEPT_HANDS",
-        50_000,
+        None,
+        "int or null",
+        "scored hands each worker keeps in those games at most; null: no bound of their own (KEPT_GAMES_BYTES bounds "
+        "them)",
+    ),
+    Key(
+        "KEPT_GAMES_BYTES",
+        96 * MiB,
         "int",
-        "scored hands each worker keeps in those games, 2-3 KB each (some 100-150 MB): the bound of their memory",
+        "bytes of scored games each worker keeps at most, a game counted at what it holds (2 KB and some 0.65 KB a "
+        "hand: games/cache.py): 4,000 tables of 30 hands are counted as 87 MB; more tables or hands want more",
+        shown="100663296 (96 MiB)",
     ),
     # A big village-hall drive is 25–30 tables of 24 hands. A drive's score cards cost the PDF renderer about 0.2 s a
     # card of 24–30 hands (docs/benchmark.md): 30 tables of 30 hands, 120 cards, draw in about half a minute.

@@ -9,6 +9,7 @@ from helpers import examples
 from scorekeeper import create_app
 from scorekeeper.core import InputError
 from scorekeeper.games import cache, service
+from scorekeeper.games.service import hands, scored
 from scorekeeper.server.db import get_db
 from scorekeeper.storage import store
 from strategies import VARIANTS, games, one_hand
@@ -98,7 +99,8 @@ def test_a_worker_behind_scores_only_the_hands_added_since(app, monkeypatch):
             workers.use(worker)
             service.add_hand(db, game_id, HAND, key)
         play_on = service.play_on
-        monkeypatch.setattr(service, "play_on", lambda p, inputs: calls.append(len(inputs)) or play_on(p, inputs))
+        for module in (scored, hands):  # where a kept game catches up, and where a hand goes on from it
+            monkeypatch.setattr(module, "play_on", lambda p, inputs: calls.append(len(inputs)) or play_on(p, inputs))
         workers.use(1)
         for _ in range(3):
             service.add_hand(db, game_id, HAND, key)
@@ -174,7 +176,8 @@ def test_a_worker_keeps_as_many_games_and_hands_as_it_is_told(tmp_path, monkeypa
     """KEPT_GAMES and KEPT_HANDS bound what a worker keeps (a night's machine keeps every game its tables play: a game
     not kept costs its next hand a replay)."""
     monkeypatch.setattr(cache, "games", cache.Kept())
-    assert (cache.games.max_items, cache.games.max_size) == (cache.MAX_GAMES, cache.MAX_HANDS) == (5_000, 50_000)
+    assert (cache.games.max_items, cache.games.max_size, cache.games.max_bytes) == (10_000, None, 96 * 1024 * 1024)
+    assert (cache.MAX_GAMES, cache.MAX_HANDS, cache.MAX_BYTES) == (10_000, None, 96 * 1024 * 1024)
     small = create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "x", "KEPT_GAMES": 2, "KEPT_HANDS": 4}
     )

@@ -74,13 +74,19 @@ def test_every_store_and_its_bound_in_the_operations_doc_is_the_codes():
     """docs/operations.md's "Every store and its bound" (issue 43): each configuration key that bounds a store is in
     its table, and each figure it gives for a bound held by a constant is that constant's."""
     from scorekeeper.drives.pages import paper
-    from scorekeeper.games import sheets
+    from scorekeeper.games import cache, sheets
     from scorekeeper.server import door_guard, heavy, live_door, live_tags, printing, workers
     from scorekeeper.variants.danish import rules
-    from scorekeeper.web import live_parts
 
     section = OPERATIONS.split("## Every store and its bound", 1)[1].split("\n## ", 1)[0]
-    for key in ("LIVE_TAGS_MAX_BYTES", "LIVE_TAGS_MAX_AGE", "PDF_KEEP_BYTES", "KEPT_GAMES", "KEPT_HANDS"):
+    for key in (
+        "LIVE_TAGS_MAX_BYTES",
+        "LIVE_TAGS_MAX_AGE",
+        "PDF_KEEP_BYTES",
+        "KEPT_GAMES",
+        "KEPT_HANDS",
+        "KEPT_GAMES_BYTES",
+    ):
         assert f"`{key}`" in section and key in config.BY_NAME, key
     for key in ("IDEMPOTENCY_MAX_AGE", "IDEMPOTENCY_KEEP", "MAX_DATABASE_BYTES", "RENDER_QUEUE", "LOG_LEVEL"):
         assert f"`{key}`" in section and key in config.BY_NAME, key
@@ -89,9 +95,12 @@ def test_every_store_and_its_bound_in_the_operations_doc_is_the_codes():
         ((config.BY_NAME["LIVE_TAGS_MAX_BYTES"].default, live_tags.MAX_BYTES), (64 * mib,) * 2, "64 MiB across the"),
         ((config.BY_NAME["LIVE_TAGS_MAX_AGE"].default, live_tags.MAX_AGE), (3600, 3600), "every file after an hour"),
         ((config.BY_NAME["PDF_KEEP_BYTES"].default, sheets.PART_AGE), (256 * mib, 3600), "256 MiB, the oldest"),
-        ((config.BY_NAME["KEPT_GAMES"].default, config.BY_NAME["KEPT_HANDS"].default), (5000, 50000), "5,000 games"),
+        (
+            (config.BY_NAME["KEPT_GAMES"].default, config.BY_NAME["KEPT_GAMES_BYTES"].default, cache.MAX_BYTES),
+            (10_000, 96 * mib, 96 * mib),
+            "10,000 games and 96 MiB",
+        ),
         ((heavy.MAX_ITEMS, heavy.MAX_BYTES), (256, 64 * mib), "256 pages and 64 MB"),
-        (live_parts.KEPT_BYTES, 64 * mib, "64 MB of pages"),
         ((paper.PAGES.max_items, paper.PAGES.max_size), (64, 32 * mib), "64 pages and 32 MB"),
         (live_door.KEPT, 8192, "8,192 requests"),
         ((door_guard.BUCKETS, door_guard.FLOOD_ADDRESSES, door_guard.HEAVY_PATHS), (4096,) * 3, "4,096 heavy paths"),

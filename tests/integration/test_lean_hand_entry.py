@@ -367,10 +367,10 @@ def _another_writer_first(monkeypatch, app, game_id, key, what):
     scoring and its write lock: the first time this request takes the lock, that write is made and committed first."""
     from contextlib import contextmanager
 
-    from scorekeeper.games import service
+    from scorekeeper.games.service import hands
     from scorekeeper.storage import close, connect
 
-    real = service.writing
+    real = hands.writing
     done = []
 
     @contextmanager
@@ -388,7 +388,7 @@ def _another_writer_first(monkeypatch, app, game_id, key, what):
         with real(db) as inside:
             yield inside
 
-    monkeypatch.setattr(service, "writing", writing)
+    monkeypatch.setattr(hands, "writing", writing)
     return done
 
 

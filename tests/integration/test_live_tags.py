@@ -204,30 +204,6 @@ def test_every_worker_sees_a_change_and_only_the_first_moves_its_tags(served, db
     assert (folder / "was" / "g" / game["id"] / f"{old_tag}.en").exists()
 
 
-def test_a_worker_that_did_not_draw_the_page_before_still_answers_what_changed(served, monkeypatch):
-    """The page a plain reader was told is kept with its tag's mark: after a hand, a worker that never drew it (its
-    parts not remembered here) answers what changed from it, not the whole page, and keeps that for the others."""
-    from scorekeeper.web import live_parts
-
-    app, folder, _ = served
-    writer, reader = app.test_client(), app.test_client()
-    api = Api(writer)
-    game = api.create("danish")
-    api.hand(game, DANISH)
-    tag, _ = _watch(reader, game["id"])
-    mark = folder / "g" / game["id"] / f"{tag}.en"
-    assert b'data-live-tag="' + tag.encode() + b'"' in mark.read_bytes()  # the page as the phone has it
-    api.hand(game, DANISH)
-    monkeypatch.setattr(live_parts, "REMEMBERED", live_parts.Remembered())  # another worker's memory: empty
-    answer = _poll(reader, game["id"], tag)
-    assert b"data-live-delta" in answer.data and b'id="hand-2"' in answer.data and b"<main" not in answer.data
-    assert (folder / "g" / game["id"] / f"{tag}.parts").read_bytes() == answer.data
-    monkeypatch.setattr(live_parts, "REMEMBERED", live_parts.Remembered())
-    (folder / "was" / "g" / game["id"] / f"{tag}.en").write_text("")  # nothing kept with the mark: the whole page
-    (folder / "g" / game["id"] / f"{tag}.parts").unlink()
-    assert b"<main" in _poll(reader, game["id"], tag).data
-
-
 # ---------------------------------------------------------------- a phone that takes the key after its page was drawn
 
 NGINX_TAG = re.search(

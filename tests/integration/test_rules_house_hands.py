@@ -1,5 +1,5 @@
-"""docs/rules.md gives one hand per house rule of issue 36 (Solo and Plump): each row, played with its options, scores
-as the row says."""
+"""The rules of Solo and Plump (their packages' rules.md) give one hand per house rule of issue 36: each row, played
+with its options, scores as the row says."""
 
 import json
 import re
@@ -11,7 +11,8 @@ from scorekeeper.core import make_setup, play
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| (solo|plump) \| (`[^`]+`|ten players) \| `([^`]+)`[^|]*\| `(\[[^`]+\])` \|$")
-ROWS = [m.groups() for line in (ROOT / "docs" / "rules.md").read_text().splitlines() if (m := ROW.match(line))]
+RULES = [ROOT / "scorekeeper" / "variants" / name / "rules.md" for name in ("solo", "plump")]
+ROWS = [m.groups() for path in RULES for line in path.read_text().splitlines() if (m := ROW.match(line))]
 
 
 def test_every_new_option_has_its_hand():

@@ -523,7 +523,7 @@ def test_the_walk_through_lists_the_files_the_toy_and_the_guard_say():
     wanted = {path.replace("toy", "<name>") for path in TOY_FILES} | set(guard.own_files("<name>"))
     wanted |= {
         "tests/variants/<name>/test_*.py",
-        "docs/rules.md",
+        "scorekeeper/variants/<name>/rules.md",
         "scorekeeper/variants/<name>/translations/messages.pot",
     }
     wanted |= {"pyproject.toml"}  # its entry point (tests/integration/test_variant_packages.py)

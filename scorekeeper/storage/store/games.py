@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -102,7 +104,7 @@ def get_game(db, game_id: str) -> GameRecord | None:
         title,
         tuple(json.loads(players)),
         dealer,
-        json.loads(options),
+        options_of(options),
         edit_key_hash,
         created,
         updated,
@@ -113,9 +115,44 @@ def get_game(db, game_id: str) -> GameRecord | None:
     )
 
 
+# A night's thousands of tables play a few dozen cards: each stored options text is read into one mapping, shared by
+# every game stored with it (and never changed in place), so a kept game holds no copy of its own and what is worked
+# out once per options mapping (the setup's resolved options, the Danish house) is worked out once per card.
+OPTIONS_KEPT_BYTES = 4 * 1024 * 1024  # the texts kept (a matrix card's is some 30 KB): then they are read anew
+_options: dict[str, dict[str, Any]] = {}
+_options_bytes = [0]
+
+
+def options_of(text: str) -> dict[str, Any]:
+    """The stored options text as a mapping, the same one for the same text (do not change it in place)."""
+    found = _options.get(text)
+    if found is None:
+        found = json.loads(text)
+        if _options_bytes[0] + len(text) > OPTIONS_KEPT_BYTES:
+            _options.clear()
+            _options_bytes[0] = 0
+        _options[text] = found
+        _options_bytes[0] += len(text)
+    return found
+
+
+def interned(values: dict[str, Any]) -> dict[str, Any]:
+    """The dict with each of its text values the one interned copy of that text ("plain", "spades", …): a kept game's
+    30 hands hold one each, not 60 of their own (games/cache.py). Changed in place, answered."""
+    for key, value in values.items():
+        if type(value) is str:
+            values[key] = sys.intern(value)
+    return values
+
+
+def read_input(text: str) -> dict[str, Any]:
+    """A stored hand's input, its texts interned."""
+    return json.loads(text, object_hook=interned)
+
+
 def get_hands(db, game_id: str) -> list[HandRecord]:
     return [
-        HandRecord(id, json.loads(input))
+        HandRecord(id, read_input(input))
         for id, input in db.execute("SELECT id, input FROM hands WHERE game_id = ? ORDER BY id", [game_id])
     ]
 
@@ -132,13 +169,20 @@ def insert_hand(db, game_id: str, input: dict) -> HandRecord:
     return add_hand(db, game_id, input)[0]
 
 
-def add_hand(db, game_id: str, input: dict) -> tuple[HandRecord, str]:
+def add_hand(db, game_id: str, input: Mapping[str, Any]) -> tuple[HandRecord, str]:
     """Store a hand; answers it as get_hands will read it back, and the time its game's row was `updated` to."""
     stamp, text = now(db), dumped(input)
     cursor = db.execute(
         "INSERT INTO hands (game_id, input, created, updated) VALUES (?, ?, ?, ?)", [game_id, text, stamp, stamp]
     )
-    return HandRecord(cursor.lastrowid, json.loads(text)), stamp
+    return HandRecord(cursor.lastrowid, _as_read(input, text)), stamp
+
+
+def _as_read(input: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """The input as get_hands reads it back from `text`: the given dict itself where it is read back equal (a kept
+    scored game then holds one input for the stored and the scored hand), else what is read back."""
+    read = read_input(text)
+    return interned(input) if type(input) is dict and read == input else read
 
 
 def after_hand_added(game: GameRecord, stamp: str, deal_closed: bool = False) -> GameRecord:
@@ -149,13 +193,13 @@ def after_hand_added(game: GameRecord, stamp: str, deal_closed: bool = False) ->
     return replace(out, deal=None, deal_version=game.deal_version + 1) if deal_closed else out
 
 
-def update_hand(db, game_id: str, hand_id: int, input: dict) -> HandRecord:
+def update_hand(db, game_id: str, hand_id: int, input: Mapping[str, Any]) -> HandRecord:
     """Change a hand's input; answers it as get_hands will read it back."""
     text = dumped(input)
     db.execute(
         "UPDATE hands SET input = ?, updated = ? WHERE id = ? AND game_id = ?", [text, now(db), hand_id, game_id]
     )
-    return HandRecord(hand_id, json.loads(text))
+    return HandRecord(hand_id, _as_read(input, text))
 
 
 def delete_hand(db, game_id: str, hand_id: int) -> None:
@@ -218,14 +262,21 @@ def card_since(db, game_id: str) -> str:
 
 
 def log_edit(
-    db, game_id: str, action: str, number: int, hand_id: int | None, before: dict | None, after: dict | None
+    db,
+    game_id: str,
+    action: str,
+    number: int,
+    hand_id: int | None,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+    at: str | None = None,
 ) -> int:
-    """Write a line of the edit log; answers its id."""
+    """Write a line of the edit log (`at`: its time, else now); answers its id."""
     return db.execute(
         "INSERT INTO edits (game_id, at, action, number, hand_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
             game_id,
-            now(db),
+            now(db) if at is None else at,
             action,
             number,
             hand_id,
@@ -240,6 +291,19 @@ def last_edit(db, game_id: str) -> int:
     return db.execute("SELECT coalesce(max(id), 0) FROM edits WHERE game_id = ?", [game_id]).fetchone()[0]
 
 
+def added_since(db, game_id: str, edit_id: int) -> list[tuple[int, str, HandRecord | None]]:
+    """The game's edit log lines after `edit_id`, oldest first, in one read: (id, action, the hand an `added` line
+    added as it is stored now, None if it is gone or the line is another action's)."""
+    return [
+        (id, action, None if hand_id is None else HandRecord(hand_id, read_input(input)))
+        for id, action, hand_id, input in db.execute(
+            "SELECT e.id, e.action, h.id, h.input FROM edits e LEFT JOIN hands h ON h.id = e.hand_id"
+            " AND h.game_id = e.game_id AND e.action = 'added' WHERE e.game_id = ? AND e.id > ? ORDER BY e.id",
+            [game_id, edit_id],
+        )
+    ]
+
+
 def edits_since(db, game_id: str, edit_id: int) -> list[tuple[int, str]]:
     """(id, action) of the game's edit log lines after `edit_id`, oldest first."""
     return db.execute(
@@ -250,7 +314,7 @@ def edits_since(db, game_id: str, edit_id: int) -> list[tuple[int, str]]:
 def hands_after(db, game_id: str, hand_id: int) -> list[HandRecord]:
     """The game's hands stored after the hand with this row id."""
     return [
-        HandRecord(id, json.loads(input))
+        HandRecord(id, read_input(input))
         for id, input in db.execute(
             "SELECT id, input FROM hands WHERE game_id = ? AND id > ? ORDER BY id", [game_id, hand_id]
         )
