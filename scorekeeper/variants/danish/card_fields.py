@@ -47,7 +47,14 @@ from scorekeeper.variants.danish.card_matrix import MARK as MARK
 from scorekeeper.variants.danish.card_matrix import club_bid_label as club_bid_label
 from scorekeeper.variants.danish.card_matrix import matrix_view as matrix_view
 from scorekeeper.variants.danish.card_matrix import squares_notice as squares_notice
-from scorekeeper.variants.danish.card_paste import TRICKS, group_symbol, number_text, square_text, square_value
+from scorekeeper.variants.danish.card_paste import (
+    TRICKS,
+    group_symbol,
+    number_text,
+    square_text,
+    square_value,
+    ungrouped,
+)
 from scorekeeper.variants.danish.card_paste import read_paste as read_paste
 
 CUT = TEXT_MAX + 1  # a field's text kept: one more than a number may be long, so a longer one is refused as too long
@@ -59,10 +66,10 @@ SOL_OWN = "none"  # a sol bid's own gå med field: never played along (its JSON 
 
 
 def _number(text: str, path: str, high: int, errors: dict, where: str) -> Fraction | None:
-    """A typed number as written on paper (3, 0,75, 0.75, 3/4, ¾, 1¼, 1 1/4) through the core's strict reader; None if
-    wrong (said)."""
+    """A typed number as written on paper (3, 0,75, 0.75, 3/4, ¾, 1¼, 1 1/4; 1.280 with the reader's thousands
+    separator, as the matrix's squares read it) through the core's strict reader; None if wrong (said)."""
     try:
-        return model.number(text, path, high, on_paper=True)
+        return model.number(ungrouped(text.strip(), group_symbol()), path, high, on_paper=True)
     except (OptionError, NumberError) as exc:
         errors[where] = message_of(exc)
         return None

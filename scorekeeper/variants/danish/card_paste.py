@@ -49,12 +49,13 @@ def group_symbol() -> str:
     return numbers.get_group_symbol(get_locale() or "en")
 
 
-def _ungrouped(text: str, group: str) -> str:
+def ungrouped(text: str, group: str) -> str:
     """A number written with the reader's thousands separators ("−33.280" in Danish, "1,280" in English, "1 280" in
-    Swedish) without them; any other text as it is. Only groups of three digits are separators: 0.75 stays 0.75."""
+    Swedish) without them; any other text as it is. Only groups of three digits after a first group that is no 0 are
+    separators: 0.75 and 0.125 stay as they are."""
     group = "[ \u00a0\u202f]" if group.isspace() else re.escape(group)
     decimal = "[.,]"
-    match = re.fullmatch(rf"([+\-\u2212\u2013]?)(\d{{1,3}}(?:{group}\d{{3}})+)({decimal}\d+)?", text)
+    match = re.fullmatch(rf"([+\-\u2212\u2013]?)([1-9]\d{{0,2}}(?:{group}\d{{3}})+)({decimal}\d+)?", text)
     if match is None or (match.group(3) and match.group(3)[0] in group):
         return text
     return match.group(1) + re.sub(r"\D", "", match.group(2)) + (match.group(3) or "")
@@ -64,7 +65,7 @@ def square_value(text: str, path: str = "", group: str = ".") -> Fraction:
     """A square as the card writes it, signed: 12, −2, 0,75, 0.75, 3/4, ¾, 1¼, "1 1/4", −33.280 (the reader's
     thousands separator, `group`); raises NumberError naming `path`."""
     wrong = Msg("must be a number as on the card: 12, −2, 0,75, 3/4, ¾ or 1 1/4")
-    text = ascii_written(_ungrouped(text.strip(), group))
+    text = ascii_written(ungrouped(text.strip(), group))
     return read_number(
         text,
         path,

@@ -343,3 +343,31 @@ def test_a_heading_line_of_the_spreadsheet_is_passed_over_a_sol_row_said_to_belo
     assert problems[0].values["row"] == "Bordlægger" and "sol" in problems[0].template
     found, problems = cf.read_paste(text.rsplit("Bordlægger", 1)[0], rows(), ".")
     assert problems == [] and found[(8, "plain", 13)] == "3"
+
+
+@pytest.mark.parametrize(
+    "fixture, written, value",
+    [
+        ("da", "1.280", 1280),
+        ("da", "1,25", Fraction(5, 4)),
+        ("da", "0.75", Fraction(3, 4)),
+        ("da", "0.125", Fraction(1, 8)),  # no thousands begin with 0
+        ("en", "1,280", 1280),
+    ],
+)
+def test_a_grid_square_reads_the_readers_thousands_as_the_matrix_does(request, fixture, written, value):
+    """A doubling tariff's 13 tricks, 1.280 on a Danish card: the grid's square read 1.28 before (a wrong krone, said
+    nowhere); it reads what the matrix's squares read, the reader's thousands separator, and keeps 0,75 and 0.75."""
+    request.getfixturevalue(fixture)
+    texts = with_columns(SMALL)
+    texts[cf.name("cell", 13, 0)] = written
+    house, _names, errors = cf.house_of(texts)
+    assert errors == {}
+    grid, _exact = model_grid_of(house)
+    assert grid.values[13][0] == value
+
+
+def model_grid_of(house):
+    from scorekeeper.variants.danish import grid as danish_grid
+
+    return danish_grid.grid_of(house, None)
