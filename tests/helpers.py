@@ -564,9 +564,14 @@ class _PageText(HTMLParser):
 
 
 def paper_words(text: str) -> list[str]:
-    """Text as words to compare: whitespace normalised (a line broken after a hyphen joined again), case folded (the
-    variant's name is printed in capitals), list bullets left out (markers, as the page's list style draws them)."""
-    text = re.sub(r"(?<=\w)-\s+(?=\w)", "-", text.replace("\xa0", " "))
+    """Text as words to compare: whitespace normalised (a line broken after a hyphen joined again, but never an address
+    whose random token ends in one: "…/t/1/ikepb9t1jx6amvdig2m-" then "the"), case folded (the variant's name is
+    printed in capitals), list bullets left out (markers, as the page's list style draws them)."""
+    text = re.sub(
+        r"(\S*\w)-\s+(?=\w)",
+        lambda m: m.group(0) if "/" in m.group(1) else m.group(1) + "-",
+        text.replace("\xa0", " "),
+    )
     return [w for w in text.casefold().split() if w != "•"]
 
 
