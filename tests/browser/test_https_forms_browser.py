@@ -397,3 +397,45 @@ def test_over_plain_http_make_runs_server_takes_a_new_game_and_its_hands(make_ru
     status, game = call(f"{make_run}/api/games/{game_id(page)}")
     assert status == 200 and [h["input"]["tricks"] for h in game["hands"]] == [[9, 4], [4, 9]]
     context.close()
+
+
+def test_a_tables_watching_phones_follow_its_hands_by_what_changed_through_nginx(stack, phone):
+    """Issue 47 where a club hosts it: three phones of one table (one address, as a hall's) watch its protokoll over TLS
+    through nginx with LIVE_TAGS while the scorer's phone enters hands through the JSON API; after each hand every
+    watcher's page is the page a fresh load shows, put in place without a reload, and the changed polls are answered
+    with what changed (drawn by the app for the first phone, given to the others by nginx from the kept answer)."""
+    from variants import EXAMPLES
+
+    scorer = phone()
+    created = scorer.request.post(
+        f"{stack['base']}/api/games", data={"variant": "danish", "players": list(EXAMPLES["danish"].PLAYERS)}
+    )
+    assert created.status == 201, created.text()
+    game = created.json()
+    watchers = []
+    for _ in range(3):
+        page = phone()
+        page.clock.install()
+        page.goto(f"{stack['base']}/g/{game['id']}")
+        page.evaluate("() => { window.__sameDocument = 'yes'; }")
+        watchers.append(page)
+    answers: list[str] = []
+    for page in watchers:
+        page.on("response", lambda r: answers.append(r.text()) if r.url.endswith("/live") and r.status == 200 else 0)
+    fresh = phone()
+    for number, hand in enumerate(EXAMPLES["danish"].long_hands(3, 1), 1):
+        counts = [page.evaluate("() => window.skLive.updates") for page in watchers]
+        sent = scorer.request.post(
+            f"{stack['base']}/api/games/{game['id']}/hands", data=hand, headers={"X-Edit-Key": game["edit_key"]}
+        )
+        assert sent.status == 201, sent.text()
+        fresh.goto(f"{stack['base']}/g/{game['id']}")
+        loaded = re.sub(r">\s+<", "><", fresh.locator("#live").inner_html())
+        for page, count in zip(watchers, counts):
+            page.clock.fast_forward(6_000)
+            page.wait_for_function(f"() => window.skLive.updates > {count}", timeout=20_000)
+            page.wait_for_function("() => !window.skLive.pending()", timeout=20_000)
+            assert re.sub(r">\s+<", "><", page.locator("#live").inner_html()) == loaded, number
+            assert page.evaluate("() => window.__sameDocument === 'yes'"), f"a phone reloaded after hand {number}"
+    changed = [a for a in answers if a]
+    assert changed and all("data-live-delta" in a for a in changed), [a[:200] for a in changed]
