@@ -3,7 +3,7 @@
 row, not a test.
 
     .venv/bin/python bench/hand_path.py TREE [TREE …] [--tables 2000] [--start-hands 25] [--rounds 5] [--hands 400]
-        [--workers 2] [--profile K]
+        [--workers 2] [--route random|table] [--profile K]      # a TREE@table or TREE@random: its own route
 
 Each TREE (a checkout; "." is this one, a baseline is e.g. `git archive HEAD | tar -x -C /tmp/head`) gets a process
 of its own with its package first on the path and an app as a server makes it (the rate limiter on with limits no
@@ -14,7 +14,8 @@ tag's file, for nginx), the hand through the JSON API with the edit key (timed: 
 the changes that moves the page's files aside, its answer), and a plain reader's poll with the old tag (answered
 what changed, kept beside the tags for the other phones). `--workers 2` gives each request to one of two simulated
 workers at random (the same draws for every tree), each keeping its own scored games (games/cache.py), as
-`scorekeeper serve`'s two workers behind nginx's eight kept connections take a table's requests.
+`scorekeeper serve`'s two workers on one shared port take a table's requests; `--route table` gives each table's
+requests to one of them (by the table's id), as nginx's hash by table over a port per worker does (deploy/nginx.conf).
 
 Reported per hand, medians of the rounds: the user and system CPU of the hand's request (getrusage of its thread: the
 system time is mostly the flush's), each tree ÷ the first; and, counted over one more round: the SQL statements of
@@ -40,9 +41,10 @@ from pathlib import Path
 HAND = {"bidder": 0, "bid": 8, "suffix": "plain", "trump": "spades", "partner": 2, "tricks": 9}
 
 CHILD = r"""
-import cProfile, io, json, logging, os, pstats, random, resource, sys, threading, time
+import cProfile, functools, io, json, logging, os, pstats, random, resource, sys, threading, time
 tree, folder, tables, start_hands, workers, seed, tags = sys.argv[1:8]
 tables, start_hands, workers, seed = int(tables), int(start_hands), int(workers), int(seed)
+by_table = sys.argv[9] == "table"  # each table's requests to one worker (nginx's hash by table), not at random
 sys.path.insert(0, tree)
 import scorekeeper
 assert scorekeeper.__file__.startswith(tree), scorekeeper.__file__
@@ -80,6 +82,7 @@ logging.getLogger("scorekeeper").handlers[:] = [handler]
 own = [0.0, 0.0]  # the hand's own CPU: its view (the write, its edit log, the answer), its look at the tags
 main_thread = threading.main_thread()
 def thread_cpu(slot, do):
+    @functools.wraps(do)  # the view's own marks too (guard.exempt: the limiter is not asked about the keyed hand)
     def timed(*args, **kwargs):
         if threading.current_thread() is not main_thread:  # the publisher's own thread: not the request's
             return do(*args, **kwargs)
@@ -142,11 +145,14 @@ with app.app_context():
     pool = [service.import_game(web_db.get_db(), data) for _ in range(tables)]
 draws = random.Random(seed)
 shown = {}
-def worker():
-    cache.games = kept[draws.randrange(workers)]
+def worker(game_id):
+    if by_table:
+        cache.games = kept[int(game_id.encode().hex(), 16) % workers]
+    else:
+        cache.games = kept[draws.randrange(workers)]
 polls = [0.0]
 def poll(game_id, headers):
-    worker()
+    worker(game_id)
     started = time.thread_time()
     r = client.get(f"/g/{game_id}/live", headers=headers)
     polls[0] += time.thread_time() - started
@@ -160,7 +166,7 @@ def one(measure=None):
     step[0] += 1
     game_id, key = pool[i % len(pool)]
     poll(game_id, {"X-Live-Tag": shown[game_id]})  # a phone's unchanged poll: the tag's file written
-    worker()
+    worker(game_id)
     r = measure(lambda: client.post(f"/api/games/{game_id}/hands", json=hand_body(i), headers={"X-Edit-Key": key}))
     assert r.status_code == 201, (r.status_code, r.get_data(as_text=True))
     shown[game_id] = poll(game_id, {"X-Live-Tag": shown[game_id], "X-Live-Parts": "1"})
@@ -212,8 +218,8 @@ for line in sys.stdin:
         for _ in range(n):
             one(traced)
         distinct = [s for i, s in enumerate(seen) if i == 0 or s != seen[i - 1]]  # a trigger's steps: one statement
-        polls = counts["replays"] - start["replays"] - in_post["replays"]
-        print(len(distinct) / n, in_post["ops"] / n, in_post["replays"] / n * 100, polls / n * 100,
+        in_polls = counts["replays"] - start["replays"] - in_post["replays"]
+        print(len(distinct) / n, in_post["ops"] / n, in_post["replays"] / n * 100, in_polls / n * 100,
               in_post["scored"] / n, flush=True)
     else:  # profile
         profile = cProfile.Profile()
@@ -242,18 +248,26 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--profile", type=int, default=None, help="print tree K's profile (0: the first)")
+    parser.add_argument(
+        "--route",
+        choices=("random", "table"),
+        default="random",
+        help="which simulated worker takes a request: one at random (one shared port), or each table's own (nginx's "
+        "hash by table over a port per worker, deploy/nginx.conf)",
+    )
     parser.add_argument("--no-tags", action="store_true", help="LIVE_TAGS off (the polls all come to the app)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     children = []
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
-        for k, tree in enumerate(args.trees):
+        for k, named in enumerate(args.trees):
+            tree, _, route = named.partition("@")  # TREE@random or TREE@table: this tree's own --route
             folder = Path(tmp) / str(k)
             folder.mkdir()
             child = subprocess.Popen(
                 [sys.executable, "-c", CHILD, str(Path(tree).resolve()), str(folder)]
                 + [str(args.tables), str(args.start_hands), str(args.workers), str(args.seed)]
-                + ["" if args.no_tags else str(Path(shm) / f"tags-{k}"), json.dumps(HAND)],
+                + ["" if args.no_tags else str(Path(shm) / f"tags-{k}"), json.dumps(HAND), route or args.route],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
@@ -301,7 +315,7 @@ def main(argv=None) -> int:
     own = [statistics.median(v + t for v, t in zip(vs, ts)) for vs, ts in zip(view, tick)]
     print(
         f"The hand's path, in-process: {args.tables} Danish tables of {args.start_hands}+ hands, LIVE_TAGS"
-        f" {'off' if args.no_tags else 'on (tmpfs)'}, {args.workers} simulated worker(s) at random; {args.rounds}"
+        f" {'off' if args.no_tags else 'on (tmpfs)'}, {args.workers} simulated worker(s) {'at random' if args.route == 'random' else 'by table'} (TREE@random, TREE@table: that tree's own); {args.rounds}"
         f" alternating rounds of {args.hands} hands; load average {', '.join(f'{v:.2f}' for v in load_before)} before,"
         f" {', '.join(f'{v:.2f}' for v in load_after)} after\n"
     )

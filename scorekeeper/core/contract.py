@@ -188,6 +188,7 @@ class VariantRules(VariantModule, VariantDefaults, Protocol):
 REQUIRED = tuple(name for name in vars(VariantModule) if not name.startswith("_"))
 OPTIONAL = tuple(name for name in vars(VariantDefaults) if not name.startswith("_"))
 MEMBERS = REQUIRED + OPTIONAL
+CONTRACT = frozenset(MEMBERS)
 _DEFAULTS: VariantDefaults = defaults  # mypy: the defaults are a whole implementation of the optional members
 
 
@@ -200,10 +201,13 @@ class Variant:
         self.own = frozenset(name for name in OPTIONAL if hasattr(module, name))
 
     def __getattr__(self, name: str) -> Any:
+        """A member as the module has it, else the contract's default; a member of the contract is looked up once (a
+        hand asks some fifteen of them: kept here, they are found as plain attributes from then on)."""
         module = self.__dict__["module"]
-        if hasattr(module, name) or name not in OPTIONAL:
-            return getattr(module, name)
-        return getattr(defaults, name)
+        found = getattr(module, name) if hasattr(module, name) or name not in OPTIONAL else getattr(defaults, name)
+        if name in CONTRACT:
+            self.__dict__[name] = found
+        return found
 
     def __repr__(self) -> str:
         return f"<variant {self.module.NAME}>"

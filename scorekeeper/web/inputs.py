@@ -91,7 +91,7 @@ def read_json(text: str) -> Any:
             deepest = depth
             if deepest > JSON_DEPTH:
                 raise JSONRefused(Msg("is nested too deeply (at most %(depth)d levels of brackets)", depth=JSON_DEPTH))
-    return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    return _DECODER.decode(text)
 
 
 def _number_refused(text: str) -> JSONRefused:
@@ -122,3 +122,7 @@ def _float(text: str) -> float:
 
 def _constant(name: str):
     raise JSONRefused(Msg("has %(name)s, which is not a number in JSON", name=name))
+
+
+# One decoder for every body (json.loads with hooks makes a new one, and its scanner, each time).
+_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)

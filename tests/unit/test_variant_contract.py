@@ -295,3 +295,20 @@ def test_the_split_is_checked_in_each_hands_own_context(tmp_path, monkeypatch):
     monkeypatch.setitem(VARIANTS, "thrown", rules)
     example = {"hands": [{"passed": True}, {"says": [3, 2, 1], "tricks": [3, 2, 2]}]}
     assert split_as_entered(rules, make_setup("thrown", ["Ada", "Bea", "Cy"], 0, {}), example) == 1
+
+
+def test_a_member_of_the_contract_is_looked_up_once_and_any_other_name_each_time():
+    """Issue 47: a hand asks the registry's entry for some fifteen members; each is found once (the module's own, else
+    the default) and then kept as a plain attribute. A name outside the contract (a module's own helper) is looked up
+    in the module each time, so a module's later change of it is seen."""
+    module = types.ModuleType("scorekeeper.variants.kept_members_probe")
+    module.helper = 1
+    entry = variant(module)
+    assert "leader" not in vars(entry)
+    assert entry.leader is default_rules.leader
+    assert vars(entry)["leader"] is default_rules.leader
+    assert entry.helper == 1
+    module.helper = 2
+    assert entry.helper == 2 and "helper" not in vars(entry)
+    with pytest.raises(AttributeError):
+        entry.no_such_name  # noqa: B018

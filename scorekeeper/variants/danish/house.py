@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -412,6 +412,11 @@ class House:
     selv_rounding: str
     sol: dict[str, Sol]
     gaa_med: str | None
+    # X by (bid, suffix, tricks), as trick_value found it: a house is a card's, and a night's hands score the same few
+    # squares again and again (at most 13 × its suffixes × 14 entries; not compared, not part of the house's value)
+    _values: dict[tuple[int, str, int], int | Fraction] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def can_bid(self, n: int, suffix: str) -> bool:
         return n in self.levels and suffix in self.suffixes
@@ -438,10 +443,13 @@ class House:
 
     def trick_value(self, n: int, suffix: str, tricks: int) -> int | Fraction:
         """X: what bidder and partner each receive (negative: pay) for a trick bid of n with `tricks` tricks."""
-        cell = self.cells.get(self.cell_key(n, suffix, tricks))
-        if cell is None:
-            return self.rule_value(n, suffix, tricks)
-        return exact(cell if tricks >= n else -cell)
+        key = (n, suffix, tricks)
+        value = self._values.get(key)
+        if value is None:
+            cell = self.cells.get(self.cell_key(n, suffix, tricks))
+            value = self.rule_value(n, suffix, tricks) if cell is None else exact(cell if tricks >= n else -cell)
+            self._values[key] = value
+        return value
 
     def own_squares(self, n: int, suffix: str) -> set[int]:
         """The numbers of tricks at which a bid of n has a square of its own that differs from what the rule gives."""

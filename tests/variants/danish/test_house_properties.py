@@ -1,6 +1,8 @@
 """Property tests of Danish house tariffs: every preset and random houses add up, replay like a fresh game, and score
 what their printed matrix says."""
 
+import dataclasses
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,3 +88,26 @@ def test_a_house_is_normalised_once(house):
         make_setup("danish", ["A", "B", "C", "D"], 0, {"house": setup.options["house"]}).options["house"]
         == (setup.options["house"])
     )
+
+
+@SETTINGS
+@given(houses())
+def test_a_houses_remembered_values_are_what_its_rule_and_squares_say(given_house):
+    """trick_value keeps what it found per (bid, suffix, tricks) (issue 47: a night scores the same few squares again
+    and again): the second look is the first's value, every value is the rule's or the square's, and what is kept
+    stays within the card's bids × suffixes × 14."""
+    options = make_setup("danish", ["A", "B", "C", "D"], 0, {"house": given_house}).options
+    house = danish.house_of(options)
+    fresh = dataclasses.replace(house)  # the same house, nothing looked up yet
+    seen = {}
+    for n in house.levels:
+        for suffix in house.suffixes:
+            for tricks in range(14):
+                first = house.trick_value(n, suffix, tricks)
+                assert house.trick_value(n, suffix, tricks) is first
+                cell = house.cells.get(house.cell_key(n, suffix, tricks))
+                expected = house.rule_value(n, suffix, tricks) if cell is None else (cell if tricks >= n else -cell)
+                assert first == expected
+                seen[n, suffix, tricks] = first
+    assert len(house._values) == len(seen) <= len(house.levels) * len(house.suffixes) * 14
+    assert house == fresh  # what is kept is no part of the house's value
