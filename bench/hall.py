@@ -516,12 +516,13 @@ def evening(target: Target, plan: Plan, tally: Tally | None = None, elsewhere: b
 
 @contextlib.contextmanager
 def deployment(kind: str, folder: Path):
-    """`scorekeeper serve` as shipped (its workers, its door), directly (plain http) or behind deploy/nginx.conf over TLS
-    (PROXY_FIX=1, LIVE_TAGS): the Target."""
+    """`scorekeeper serve` as shipped (its workers, its door), directly (plain http, a worker per core) or behind
+    deploy/nginx.conf over TLS as deploy/scorekeeper.service starts it (PROXY_FIX=1, LIVE_TAGS, --port-per-worker with
+    the workers the upstream lists): the Target."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from nginx_stack import free_port, nginx_in_front  # tests/nginx_stack.py: the shipped site over TLS
+    # tests/nginx_stack.py: the shipped site over TLS, and the app as the shipped service starts it
+    from nginx_stack import free_port, nginx_in_front, served_per_worker
 
-    port = free_port()
     env = {
         **os.environ,
         "SCOREKEEPER_DATABASE": str(folder / "hall.sqlite"),
@@ -530,9 +531,15 @@ def deployment(kind: str, folder: Path):
     }
     if kind == "nginx":
         env |= {"SCOREKEEPER_PROXY_FIX": "1", "SCOREKEEPER_LIVE_TAGS": str(folder / "live-tags")}
-    host = "127.0.0.1" if kind == "nginx" else "0.0.0.0"
+        with (
+            served_per_worker(folder, env) as app,
+            nginx_in_front(folder, app["ports"], worker_connections=4096) as front,
+        ):
+            yield Target(front["tls"], tls=True)
+        return
+    port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper", "serve", "--host", host, "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", "0.0.0.0", "--port", str(port)],
         cwd=folder,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -548,11 +555,7 @@ def deployment(kind: str, folder: Path):
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("scorekeeper serve did not start") from None
                 time.sleep(0.2)
-        if kind == "nginx":
-            with nginx_in_front(folder, port, worker_connections=4096) as front:
-                yield Target(front["tls"], tls=True)
-        else:
-            yield Target(port, tls=False)
+        yield Target(port, tls=False)
     finally:
         proc.terminate()
         try:

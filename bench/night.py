@@ -21,9 +21,12 @@ stale answers (an unchanged answer to a poll asked after a hand of its table was
 memory (VmHWM), the LIVE_TAGS folder at the end, and the load average before and after.
 
 With --behind-nginx, a block of the same phones through nginx in front of the same scorekeeper serve with
-deploy/nginx.conf as it is (its proxy settings, gzip, limits and log, upstream keepalive 8, the unchanged polls
-answered from the app's LIVE_TAGS folder on tmpfs; only TLS left out, and its ports and paths swapped), its CPU nginx's
-and the app's together. Every nginx here may hold as many connections as the hard RLIMIT_NOFILE allows.
+deploy/nginx.conf as it is (its proxy settings, gzip, limits and log, each table to one worker by the upstream's
+consistent hash, upstream keepalive 8, the unchanged polls answered from the app's LIVE_TAGS folder on tmpfs; only TLS
+left out, and its ports and paths swapped), its CPU nginx's and the app's together: the app is then started as
+deploy/scorekeeper.service starts it, with --port-per-worker (and --workers, one per core unless given), and the
+upstream lists each worker's port (a tree whose upstream lists the one shared port 5000, before issue 47, is served
+as before). Every nginx here may hold as many connections as the hard RLIMIT_NOFILE allows.
 
 With --busy-core, another process spins on a core through every measured block (what p99 is with one core busy).
 
@@ -39,6 +42,7 @@ import json
 import logging
 import math
 import os
+import re
 import resource
 import shutil
 import socket
@@ -67,6 +71,25 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` consecutive free ports (the shared port and each worker's own, port + k), as tests/nginx_stack.py finds
+    them."""
+    for _ in range(100):
+        first = free_port()
+        taken: list[socket.socket] = []
+        try:
+            for port in range(first, first + count):
+                taken.append(socket.socket())
+                taken[-1].bind(("127.0.0.1", port))
+            return list(range(first, first + count))
+        except (OSError, OverflowError):
+            continue
+        finally:
+            for s in taken:
+                s.close()
+    raise SystemExit(f"no {count} consecutive free ports found")
 
 
 def wait_for(url: str, proc: subprocess.Popen, seconds: float = 120) -> None:
@@ -167,9 +190,10 @@ def tmpfs_folder(prefix: str) -> tuple[Path, bool]:
 # ---------------------------------------------------------------- the servers
 
 
-def ours(folder: Path, tags: Path, tables: int, workers: int | None, app_root: Path, app_env: dict):
-    """scorekeeper serve (as make run) of `app_root`'s tree over a file with `tables` games of HANDS_BEFORE hands
-    each: (its process, its port, the games)."""
+def ours(folder: Path, tags: Path, tables: int, workers: int | None, app_root: Path, app_env: dict, per_worker: bool):
+    """scorekeeper serve (as make run; with `per_worker`, `workers` each with its own port as well, as
+    deploy/scorekeeper.service) of `app_root`'s tree over a file with `tables` games of HANDS_BEFORE hands each: (its
+    process, its shared port, each worker's own port (none without `per_worker`), the games)."""
     database = folder / "night.sqlite"
     env = {
         **os.environ,
@@ -202,20 +226,61 @@ def ours(folder: Path, tags: Path, tables: int, workers: int | None, app_root: P
         games.append({"id": game["id"], "key": game["edit_key"], "n": n})
     del app, client
     note(f"{tables} games of {HANDS_BEFORE} hands made in {time.monotonic() - started:.0f} s")
-    port = free_port()
+    if per_worker:
+        workers = workers or len(os.sched_getaffinity(0))
+        port, *own = free_ports(workers + 1)
+    else:
+        port, own = free_port(), []
     cmd = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
     if workers is not None:
         cmd += ["--workers", str(workers)]
+    if per_worker:
+        cmd.append("--port-per-worker")
     # its one line per request (LOG_LEVEL INFO, as make run) into a file, as nginx's access log: deployed, systemd
     # hands the same lines to the journal
     log = open(folder / "app.log", "ab")
     proc = subprocess.Popen(cmd, cwd=app_root, env=env, stdout=log, stderr=log)
-    wait_for(f"http://127.0.0.1:{port}/healthz", proc)
-    return proc, port, games
+    for each in (port, *own):
+        wait_for(f"http://127.0.0.1:{each}/healthz", proc)
+    return proc, port, own, games
 
 
 def deployed(app_root: Path) -> str:
     return (app_root / "deploy" / "nginx.conf").read_text()
+
+
+UPSTREAM = re.compile(r"^upstream scorekeeper \{\n(?P<body>.*?)\n\}", re.S | re.M)
+SERVER = re.compile(r"^(?P<indent> +)server 127\.0\.0\.1:(?P<port>[0-9]+);$", re.M)
+
+
+def upstream_ports(site: str) -> list[int]:
+    """The ports `site`'s upstream lists: 5001, 5002, ... one a worker (deploy/scorekeeper.service's
+    --port-per-worker), or a tree's before issue 47 the one shared port 5000."""
+    block = UPSTREAM.search(site)
+    listed = [int(m["port"]) for m in SERVER.finditer(block["body"])] if block else []
+    if listed != [5000] and (not listed or listed != list(range(5001, 5001 + len(listed)))):
+        raise SystemExit(
+            f"deploy/nginx.conf's upstream no longer lists one server a worker from 127.0.0.1:5001 ({listed}): "
+            "update bench/night.py"
+        )
+    return listed
+
+
+def per_worker(site: str) -> bool:
+    """Whether `site` sends each table to a worker's own port (the app then wants --port-per-worker)."""
+    return upstream_ports(site) != [5000]
+
+
+def with_upstream(site: str, apps: list[int]) -> str:
+    """`site` with its upstream's servers swapped for one line each of `apps` (the hash and keepalive kept)."""
+    upstream_ports(site)
+    block = UPSTREAM.search(site)
+    assert block is not None
+    lines = block["body"].split("\n")
+    at, indent = next((i, m["indent"]) for i, line in enumerate(lines) if (m := SERVER.match(line)))
+    others = [line for line in lines if not SERVER.match(line)]
+    body = others[:at] + [f"{indent}server 127.0.0.1:{app};" for app in apps] + others[at:]
+    return site[: block.start("body")] + "\n".join(body) + site[block.end("body") :]
 
 
 def logging_of(site: str) -> str:
@@ -272,13 +337,16 @@ def nginx(here: Path, conf: str, probe: str) -> subprocess.Popen:
     return proc
 
 
-def proxy_conf(here: Path, port: int, redirect: int, tags: Path, app: int, workers: int, nofile: int, site: str):
+def proxy_conf(
+    here: Path, port: int, redirect: int, tags: Path, apps: list[int], workers: int, nofile: int, site: str
+) -> str:
     """deploy/nginx.conf (`site`) as it is but TLS (the HTTPS server listens plain, its certificate lines left out),
-    its ports, app and paths swapped as tests/nginx_stack.py swaps them, in Debian's main configuration."""
+    its ports, app (`apps`: each worker's own port, or the one shared port of a tree before issue 47) and paths swapped
+    as tests/nginx_stack.py swaps them, in Debian's main configuration."""
+    site = with_upstream(site, apps)
     swaps = [
         ("listen 80;", f"listen 127.0.0.1:{redirect};"),
         ("listen 443 ssl http2;", f"listen 127.0.0.1:{port};"),
-        ("server 127.0.0.1:5000;", f"server 127.0.0.1:{app};"),
         ("root /run/scorekeeper/live-tags;", f"root {tags};"),
         ("/var/log/nginx/scorekeeper.access.log", str(here / "access.log")),
     ]
@@ -305,12 +373,12 @@ server {{
     return main_conf(here, workers, nofile, server)
 
 
-def proxy(folder: Path, tags: Path, app: int, workers: int, nofile: int, app_root: Path):
+def proxy(folder: Path, tags: Path, apps: list[int], workers: int, nofile: int, app_root: Path):
     """nginx in front of scorekeeper serve as deploy/nginx.conf puts it (proxy_conf): (nginx, its port)."""
     here = folder / "proxy"
     here.mkdir()
     port = free_port()
-    conf = proxy_conf(here, port, free_port(), tags, app, workers, nofile, deployed(app_root))
+    conf = proxy_conf(here, port, free_port(), tags, apps, workers, nofile, deployed(app_root))
     return nginx(here, conf, f"http://127.0.0.1:{port}/healthz"), port
 
 
@@ -570,14 +638,15 @@ def main() -> None:
             note("no tmpfs found: LIVE_TAGS in /tmp")
         servers = []
         try:
-            proc, port, games = ours(folder, tags, tables, args.workers, app_root, app_env)
+            own_ports = args.behind_nginx and per_worker(deployed(app_root))  # as deploy/scorekeeper.service
+            proc, port, worker_ports, games = ours(folder, tags, tables, args.workers, app_root, app_env, own_ports)
             servers.append(proc)
             page = urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{games[0]['id']}", timeout=30).read()
             web_workers = args.workers or cores
             floors, web, inserts = floor(folder, page, web_workers, nofile, app_root)
             servers += floors
             if args.behind_nginx:
-                front, front_port = proxy(folder, tags, port, web_workers, nofile, app_root)
+                front, front_port = proxy(folder, tags, worker_ports or [port], web_workers, nofile, app_root)
                 servers.append(front)
             logs = {
                 "ours": [folder / "app.log"],

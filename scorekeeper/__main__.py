@@ -44,9 +44,15 @@ def main(ctx: click.Context) -> None:
     type=int,
     help="Processes serving, each with its threads (default: SERVER_WORKERS; 0: one per core).",
 )
-def serve_command(host: str, port: int, threads: int, workers: int | None) -> None:
+@click.option(
+    "--port-per-worker/--no-port-per-worker",
+    default=None,
+    help="Worker k (k = 1..N) also listens on port + k, which no other worker accepts from, for a proxy that sends "
+    "each table to one worker (deploy/nginx.conf) [default: SERVER_PORT_PER_WORKER, false].",
+)
+def serve_command(host: str, port: int, threads: int, workers: int | None, port_per_worker: bool | None) -> None:
     """Serve the app with waitress until stopped, one process per core; one log line per request on stderr."""
-    server.run(host, port, threads, workers)
+    server.run(host, port, threads, workers, port_per_worker=port_per_worker)
 
 
 @main.command("config")

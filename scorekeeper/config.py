@@ -242,6 +242,14 @@ KEYS: tuple[Key, ...] = (
         "1: one process, as before)",
     ),
     Key(
+        "SERVER_PORT_PER_WORKER",
+        False,
+        "bool",
+        "`scorekeeper serve`: worker k (1..N) also listens on port + k of its own, which no other worker accepts from "
+        "(one process: port + 1), besides the shared port; deploy/nginx.conf's upstream lists one server a worker, so "
+        "that each table is served by one worker. `--port-per-worker` / `--no-port-per-worker` override it",
+    ),
+    Key(
         "SERVER_CONNECTION_LIMIT",
         1000,
         "int",

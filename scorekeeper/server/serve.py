@@ -70,6 +70,7 @@ SETTINGS: dict[str, Any] = {
 # page for 429 in its own language.
 REFUSED = b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 HOLD_SECONDS = 5.0  # a flooding client's new connection waits this long for its 429
+BACKLOG = 1024  # connections a listening socket holds unaccepted (waitress's `backlog`, its default)
 WRITES = (b"POST ", b"PUT ", b"PATCH ", b"DELETE ")  # a request's first bytes when it is a write
 
 
@@ -81,6 +82,12 @@ def may_write(data: bytes) -> bool:
 # One line per record: time, level, logger, message; a request is `GET /path 200 3.1ms` (scorekeeper/server/logs.py).
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 log = logging.getLogger("scorekeeper.server.serve")
+
+
+def worker_log_format(number: int) -> str:
+    """LOG_FORMAT in a forked worker: its every line names it (`INFO [worker 2] scorekeeper.request: GET …`), since the
+    workers share one stderr (one journal stream under systemd, which knows only the supervisor's pid)."""
+    return LOG_FORMAT.replace("%(name)s", f"[worker {number}] %(name)s", 1)
 
 
 def clients(address) -> tuple[str, ...]:
@@ -366,6 +373,26 @@ def listeners(host: str, port: int, limits: Limits | processes.SharedLimits) -> 
     return found
 
 
+def own_ports_wanted(flag: bool | None, config) -> bool:
+    """Whether each worker also listens on a port of its own: `--port-per-worker` / `--no-port-per-worker` when given,
+    else SERVER_PORT_PER_WORKER."""
+    return bool(config.get("SERVER_PORT_PER_WORKER")) if flag is None else flag
+
+
+def own_ports(port: int, count: int, per_worker: bool) -> list[int | None]:
+    """Each worker's own port, worker k (k = 1..count) at index k - 1: `port` + k with --port-per-worker, else None
+    (the shared port only). One process (count 1) has port + 1. A port past 65535, or the shared port 0 (any free
+    port: the workers' would be 1, 2, ...), is refused in words."""
+    if not per_worker:
+        return [None] * count
+    if port <= 0 or port + count > 65535:
+        raise SystemExit(
+            f"scorekeeper: --port-per-worker needs ports {port + 1} to {port + count} after --port {port}: "
+            "give a port between 1 and 65535 with room for one more per worker after it"
+        )
+    return [port + k for k in range(1, count + 1)]
+
+
 def limits_of(config) -> Limits:
     """The limits from the app's configuration. Behind a reverse proxy (PROXY_FIX) every connection comes from the
     proxy, so there is no per-address cap here: the proxy's own (nginx's limit_conn) counts the clients."""
@@ -391,17 +418,31 @@ def serve_forever(app, **settings) -> None:
     server.run()
 
 
-def serve(app, host: str = "0.0.0.0", port: int = 5000, **overrides) -> None:
-    """The app served (`serve_forever`) on listening sockets that hold each client to `limits_of` its configuration."""
-    serve_forever(app, sockets=listeners(host, port, limits_of(app.config)), **{**SETTINGS, **overrides})
+def serve(app, host: str = "0.0.0.0", port: int = 5000, own_port: int | None = None, **overrides) -> None:
+    """The app served (`serve_forever`) on listening sockets that hold each client to `limits_of` its configuration:
+    `port`'s, and `own_port`'s too when given (--port-per-worker in one process)."""
+    limits = limits_of(app.config)
+    sockets = listeners(host, port, limits) + (listeners(host, own_port, limits) if own_port is not None else [])
+    if own_port is not None:
+        log.info("one process (pid %d) serves port %d, and port %d", os.getpid(), own_port, port)
+    serve_forever(app, sockets=sockets, **{**SETTINGS, **overrides})
 
 
 def run(
-    host: str = "0.0.0.0", port: int = 5000, threads: int = SETTINGS["threads"], workers: int | None = None
+    host: str = "0.0.0.0",
+    port: int = 5000,
+    threads: int = SETTINGS["threads"],
+    workers: int | None = None,
+    *,
+    port_per_worker: bool | None = None,
 ) -> None:
     """Log to stderr (LOG_FORMAT; the app's own level is LOG_LEVEL), make the app and serve it until stopped, in
-    `workers` processes (None: SERVER_WORKERS, whose 0 is one per core: server/workers.py). A damaged database stops
-    the start with what to do (scorekeeper restore), not a traceback."""
+    `workers` processes (None: SERVER_WORKERS, whose 0 is one per core: server/workers.py), each accepting from
+    `port`'s sockets and, with `port_per_worker` (None: SERVER_PORT_PER_WORKER), worker k from port + k's too, which
+    no other worker accepts from: a proxy in front sends each table to one worker (deploy/nginx.conf's upstream lists
+    one server a worker). Every socket is bound and listening before the fork and stays open in this process, so a
+    worker started again has its port, and a connection to it meanwhile waits in the backlog. A damaged database
+    stops the start with what to do (scorekeeper restore), not a traceback."""
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     redact_handlers(logging.getLogger())
     try:
@@ -411,16 +452,31 @@ def run(
     settings = {"threads": threads, "connection_limit": app.config.get("SERVER_CONNECTION_LIMIT") or 1000}
     count = workers if workers is not None else app.config.get("SERVER_WORKERS") or 0
     count = count or processes.cores()
+    per_worker = own_ports_wanted(port_per_worker, app.config)
     if count <= 1 or not hasattr(os, "fork"):
-        serve(app, host=host, port=port, **settings)
+        serve(app, host=host, port=port, own_port=own_ports(port, 1, per_worker)[0], **settings)
         return
+    ports = own_ports(port, count, per_worker)
     limits = processes.SharedLimits(limits_of(app.config), count)  # a client's caps, across the workers
-    sockets = listeners(host, port, limits)
+    shared = listeners(host, port, limits)
+    own = [listeners(host, each, limits) if each is not None else [] for each in ports]
+    for sock in [*shared, *(sock for sockets in own for sock in sockets)]:
+        sock.listen(BACKLOG)  # as each worker's waitress does again: a connection waits from now, not from its start
     del app  # each worker makes its own after the fork: no connection, thread or pool crosses it
 
     def work(row: int) -> None:
         limits.row = row
-        serve_forever(create_app(), sockets=sockets, **{**SETTINGS, **settings})
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(logging.Formatter(worker_log_format(row + 1)))
+        for other, sockets in enumerate(own):
+            if other != row:
+                for sock in sockets:
+                    sock.close()  # this process's copy only: the supervisor and that worker keep theirs
+        if ports[row] is not None:
+            log.info(
+                "worker %d (pid %d) serves port %d, and port %d with the others", row + 1, os.getpid(), ports[row], port
+            )
+        serve_forever(create_app(), sockets=shared + own[row], **{**SETTINGS, **settings})
 
     processes.supervise(count, work, limits.clear)
 
@@ -431,8 +487,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
     parser.add_argument("--threads", type=int, default=SETTINGS["threads"], help="worker threads (default: 8)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: SERVER_WORKERS; 0: one a core)")
+    parser.add_argument(
+        "--port-per-worker",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="worker k also listens on port + k, which no other worker accepts from (default: SERVER_PORT_PER_WORKER)",
+    )
     args = parser.parse_args(argv)
-    run(args.host, args.port, args.threads, args.workers)
+    run(args.host, args.port, args.threads, args.workers, port_per_worker=args.port_per_worker)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ started again, and SIGTERM or SIGINT (Ctrl-C) stops them all, each finishing the
 worker shares goes through the SQLite file (the writers' lock file, the versions the kept sheets and the live door are
 checked against), as it did under gunicorn's workers, and the rate limits' counts through a file of their own
 (limits_file.py); what each keeps in memory (kept sheets, the live door's answers, a client's open connections) is its
-own.
+own. With --port-per-worker (serve.py) each worker also accepts from sockets of its own, port + its number, which the
+first process binds before the fork as well and keeps open, so a worker started again has its port back: a proxy that
+sends each table to one port has each table's requests served by one worker, which then keeps that table's game.
 """
 
 from __future__ import annotations

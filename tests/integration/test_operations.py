@@ -5,6 +5,7 @@ import logging
 import os
 from pathlib import Path
 
+from nginx_stack import deployed_workers
 from scorekeeper import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +74,10 @@ def test_the_systemd_unit_runs_the_command_hardened():
         for line in unit.splitlines()
         if "=" in line and not line.startswith("#")
     }
-    assert lines["ExecStart"].endswith("/bin/scorekeeper serve --host 127.0.0.1 --port 5000")
+    # issue 47: as many workers as deploy/nginx.conf's upstream lists, each with its own port (5001, 5002, ...)
+    workers = deployed_workers()
+    command = f"/bin/scorekeeper serve --host 127.0.0.1 --port 5000 --workers {workers} --port-per-worker"
+    assert lines["ExecStart"].endswith(command) and workers >= 2
     assert lines["EnvironmentFile"].endswith("scorekeeper.env") and lines["Restart"] == "on-failure"
     assert lines["NoNewPrivileges"] == "yes" and lines["ProtectSystem"] == "strict" and lines["PrivateTmp"] == "yes"
     assert lines["User"] and lines["WorkingDirectory"] and lines["ReadWritePaths"]

@@ -1,10 +1,13 @@
 """Issue 37: `scorekeeper serve` (what `make run` starts) serves with a waitress process per core sharing the listening
 socket (server/workers.py), stops them all on SIGTERM and on Ctrl-C, starts one that died again, and holds a
-client's connection cap across them, and (issue 43) its rate limits. The real command in a subprocess; times are generous bounds on "eventually"."""
+client's connection cap across them, and (issue 43) its rate limits; (issue 47) with --port-per-worker each worker also
+has a port of its own, kept when it is started again. The real command in a subprocess; times are generous bounds on
+"eventually"."""
 
 import contextlib
 import http.client
 import os
+import re
 import select
 import signal
 import socket
@@ -12,18 +15,23 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from helpers import free_port
+from nginx_stack import free_ports
 
 BOUND = 30  # seconds
 ATTACKER = "127.0.0.2"
 
 
 @contextlib.contextmanager
-def serving(tmp_path, workers: int = 2, **settings):
-    port = free_port()
+def serving(tmp_path, workers: int = 2, args: tuple[str, ...] = (), log: Path | None = None, **settings):
+    """`python -m scorekeeper serve` with `workers` and `args` on 127.0.0.1 (a free port, and the `workers` after it
+    free too with --port-per-worker), `settings` as SCOREKEEPER_ variables, its stderr to `log` if given (else a pipe):
+    (process, base URL, port) once it answers and every worker is there."""
+    port = free_ports(workers + 1)[0] if "--port-per-worker" in args else free_port()
     env = {
         "SCOREKEEPER_DATABASE": str(tmp_path / "served.sqlite"),
         "SCOREKEEPER_SECRET_KEY": "x",
@@ -32,12 +40,13 @@ def serving(tmp_path, workers: int = 2, **settings):
         "PYTHONPATH": os.environ["PYTHONPATH"],
         **{f"SCOREKEEPER_{name}": value for name, value in settings.items()},
     }
+    stderr = open(log, "ab") if log is not None else subprocess.PIPE  # closed below
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port), *args],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
         start_new_session=True,  # its own process group, as a terminal's: Ctrl-C is SIGINT to the group
     )
     base = f"http://127.0.0.1:{port}"
@@ -48,7 +57,10 @@ def serving(tmp_path, workers: int = 2, **settings):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
-        proc.stderr.close()
+        if proc.stderr is not None:
+            proc.stderr.close()
+        if log is not None:
+            stderr.close()
 
 
 def healthy(base: str) -> bool:
@@ -78,9 +90,8 @@ def eventually(check, proc) -> None:
     deadline = time.monotonic() + BOUND
     while not check():
         if time.monotonic() > deadline or proc.poll() is not None:
-            raise AssertionError(
-                "not in time: " + (proc.stderr.read().decode()[-2000:] if proc.poll() is not None else "")
-            )
+            said = proc.stderr.read().decode()[-2000:] if proc.poll() is not None and proc.stderr else ""
+            raise AssertionError("not in time: " + said)
         time.sleep(0.2)
 
 
@@ -187,3 +198,61 @@ def test_a_rate_limit_holds_across_the_workers(tmp_path):
         assert [status for status, _pid in answers[:6]] == [201] * 6
         assert len(made) == 6, f"{len(made)} new games of {len(answers)} with a limit of 6: {made}"
         assert {pid for _status, pid in answers[6:]} == set(workers), "both workers refused past the limit"
+
+
+def answered_by(port: int, supervisor: int, path: str) -> int | None:
+    """GET `path` on a connection of its own to `port`: the worker process that answered it (asked once the answer
+    came, so a worker started meanwhile is found)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=BOUND)
+    try:
+        conn.connect()
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200, response.status
+        return answering_worker(conn.sock, port, children(supervisor))
+    finally:
+        conn.close()
+
+
+STARTED = re.compile(r"worker (\d+) \(pid (\d+)\) serves port (\d+)")
+LOGGED = re.compile(r"\[worker (\d+)\] scorekeeper\.request: GET /healthz\?via=(\d+) 200 ")
+
+
+def started(log: Path) -> dict[int, tuple[int, int]]:
+    """Each worker's (pid, own port) as the log said it at its last start."""
+    return {int(k): (int(pid), int(port)) for k, pid, port in STARTED.findall(log.read_text())}
+
+
+@pytest.mark.needs_program
+def test_each_worker_has_a_port_of_its_own_and_all_of_them_the_shared_one(tmp_path):
+    """Issue 47: with --port-per-worker, port + 1 and port + 2 are each served by one worker only, a different one
+    each, and the shared port by both; the log says which port each worker has, and names the worker on each request's
+    line. A worker that dies is started again on its port: a request that came meanwhile waits for it, not refused."""
+    log = tmp_path / "serve.log"
+    with serving(tmp_path, args=("--port-per-worker",), log=log, READS_PER_SECOND="null") as (proc, _base, port):
+        workers = children(proc.pid)
+        own = {}
+        for k in (1, 2):
+            eventually(lambda k=k: healthy(f"http://127.0.0.1:{port + k}"), proc)
+            answered = {answered_by(port + k, proc.pid, f"/healthz?via={port + k}") for _ in range(8)}
+            assert len(answered) == 1 and None not in answered, f"port + {k} answered by {answered}"
+            own[k] = answered.pop()
+        assert own[1] != own[2] and {own[1], own[2]} == set(workers)
+        shared: list[int | None] = []
+        while len(set(shared)) < 2 and len(shared) < 200:
+            shared.append(answered_by(port, proc.pid, f"/healthz?via={port}"))
+        assert set(shared) == set(workers), f"the shared port: {len(shared)} requests, answered by {set(shared)}"
+
+        assert started(log) == {1: (own[1], port + 1), 2: (own[2], port + 2)}, log.read_text()[-3000:]
+        lines = {(int(k), int(via)) for k, via in LOGGED.findall(log.read_text())}
+        assert {line for line in lines if line[1] != port} == {(1, port + 1), (2, port + 2)}
+        assert {k for k, via in lines if via == port} == {1, 2}
+
+        os.kill(own[1], signal.SIGKILL)
+        eventually(lambda: not alive(own[1]), proc)
+        again = answered_by(port + 1, proc.pid, f"/healthz?via={port + 1}")  # waits in the port's backlog
+        assert again not in (None, own[1], own[2]) and set(children(proc.pid)) == {again, own[2]}
+        assert started(log)[1] == (again, port + 1)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(BOUND) == 0

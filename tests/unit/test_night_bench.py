@@ -74,6 +74,19 @@ def test_the_floor_logs_with_deploy_nginx_confs_own_format_and_map():
     assert "access_log" not in logging and "server {" not in logging
 
 
+def test_the_app_behind_nginx_is_started_with_a_port_per_worker_unless_the_tree_is_older():
+    """deploy/nginx.conf's upstream lists one server a worker (issue 47), so the night starts the app with
+    --port-per-worker; a tree of before (--app-root), whose upstream lists the shared port 5000, is served as it was;
+    any other upstream stops the night with what to update."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    listed = night.upstream_ports(site)
+    assert len(listed) >= 2 and night.per_worker(site)
+    older = site.replace("\n".join(f"    server 127.0.0.1:{port};" for port in listed), "    server 127.0.0.1:5000;")
+    assert night.upstream_ports(older) == [5000] and not night.per_worker(older)
+    with pytest.raises(SystemExit, match="update bench/night.py"):
+        night.upstream_ports(site.replace("server 127.0.0.1:5001;", "server 127.0.0.1:6001;"))
+
+
 @pytest.mark.needs_program  # nginx -t
 def test_nginx_takes_the_proxy_and_the_floor_as_night_writes_them(tmp_path):
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -82,7 +95,7 @@ def test_nginx_takes_the_proxy_and_the_floor_as_night_writes_them(tmp_path):
     tags = tmp_path / "tags"
     tags.mkdir()
     for name, conf in (
-        ("proxy", lambda here: night.proxy_conf(here, 18080, 18081, tags, 18082, 2, 4096, site)),
+        ("proxy", lambda here: night.proxy_conf(here, 18080, 18081, tags, [18084, 18085, 18086], 2, 4096, site)),
         ("floor", lambda here: night.floor_conf(here, 18083, 2, 4096, site)),
     ):
         here = tmp_path / name
@@ -97,6 +110,15 @@ def test_nginx_takes_the_proxy_and_the_floor_as_night_writes_them(tmp_path):
         if name == "proxy":
             assert "listen 127.0.0.1:18080;" in text and "ssl_certificate" not in text and " 443 " not in text
             assert f"root {tags};" in text and "limit_req zone=scorekeeper_req" in text
+            upstream = [
+                line.strip() for line in text.split("upstream scorekeeper {", 1)[1].split("}", 1)[0].splitlines()
+            ]
+            servers = [f"server 127.0.0.1:{port};" for port in (18084, 18085, 18086)]
+            assert [line for line in upstream if line] == [
+                "hash $scorekeeper_table consistent;",
+                *servers,
+                "keepalive 8;",
+            ]
             assert f"access_log {here / 'access.log'} scorekeeper;" in text
         else:
             assert f"access_log {here / 'access.log'} scorekeeper;" in text
