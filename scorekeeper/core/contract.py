@@ -194,7 +194,8 @@ _DEFAULTS: VariantDefaults = defaults  # mypy: the defaults are a whole implemen
 
 class Variant:
     """A variant module with the contract's defaults for what it leaves out; its own other names (Danish:
-    `house_of`, `ladder` …) are there too."""
+    `house_of`, `ladder` …) are there too. A member of the contract is read from the module once and kept (a test
+    that replaces one replaces it here, on the registry's entry, not on the module)."""
 
     def __init__(self, module: ModuleType | VariantModule):
         self.module = module
