@@ -195,6 +195,7 @@ def read_paste(
         while len(squares) > len(tricks) and not squares[-1]:
             squares.pop()
         if len(squares) != len(tricks):
+            span = f"{min(tricks)}–{max(tricks)}"  # outside the message's call: its extractor skips an f-string there
             problems.append(
                 Msg(
                     "line %(line)d: “%(row)s” has %(got)d squares; the card has %(want)d (for %(tricks)s)",
@@ -202,7 +203,7 @@ def read_paste(
                     row=row.label,
                     got=len(squares),
                     want=len(tricks),
-                    tricks=f"{min(tricks)}–{max(tricks)}",
+                    tricks=span,
                 )
             )
             continue
