@@ -42,10 +42,8 @@ import json
 import logging
 import math
 import os
-import re
 import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -57,39 +55,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from night_load import HAND, WATCHERS, percentiles, raise_nofile  # noqa: E402  (bench/night_load.py)
 from procstat import cpu_seconds  # noqa: E402  (bench/procstat.py)
+
+from nginx_stack import SERVER, UPSTREAM, free_port, free_ports, swapped_upstream  # noqa: E402  (the tests' nginx)
 
 HANDS_BEFORE = 8  # hands each game has when the night is measured
 CONNECTIONS = 4000  # per worker served directly (scorekeeper serve's SERVER_CONNECTION_LIMIT)
 TABLES_PER_GENERATOR = 2000  # --generators' default: 8,000 connections a process
 KINDS = ("hand", "poll, changed", "poll, unchanged")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def free_ports(count: int) -> list[int]:
-    """`count` consecutive free ports (the shared port and each worker's own, port + k), as tests/nginx_stack.py finds
-    them."""
-    for _ in range(100):
-        first = free_port()
-        taken: list[socket.socket] = []
-        try:
-            for port in range(first, first + count):
-                taken.append(socket.socket())
-                taken[-1].bind(("127.0.0.1", port))
-            return list(range(first, first + count))
-        except (OSError, OverflowError):
-            continue
-        finally:
-            for s in taken:
-                s.close()
-    raise SystemExit(f"no {count} consecutive free ports found")
 
 
 def wait_for(url: str, proc: subprocess.Popen, seconds: float = 120) -> None:
@@ -249,10 +225,6 @@ def deployed(app_root: Path) -> str:
     return (app_root / "deploy" / "nginx.conf").read_text()
 
 
-UPSTREAM = re.compile(r"^upstream scorekeeper \{\n(?P<body>.*?)\n\}", re.S | re.M)
-SERVER = re.compile(r"^(?P<indent> +)server 127\.0\.0\.1:(?P<port>[0-9]+);$", re.M)
-
-
 def upstream_ports(site: str) -> list[int]:
     """The ports `site`'s upstream lists: 5001, 5002, ... one a worker (deploy/scorekeeper.service's
     --port-per-worker), or a tree's before issue 47 the one shared port 5000."""
@@ -274,13 +246,7 @@ def per_worker(site: str) -> bool:
 def with_upstream(site: str, apps: list[int]) -> str:
     """`site` with its upstream's servers swapped for one line each of `apps` (the hash and keepalive kept)."""
     upstream_ports(site)
-    block = UPSTREAM.search(site)
-    assert block is not None
-    lines = block["body"].split("\n")
-    at, indent = next((i, m["indent"]) for i, line in enumerate(lines) if (m := SERVER.match(line)))
-    others = [line for line in lines if not SERVER.match(line)]
-    body = others[:at] + [f"{indent}server 127.0.0.1:{app};" for app in apps] + others[at:]
-    return site[: block.start("body")] + "\n".join(body) + site[block.end("body") :]
+    return swapped_upstream(site, apps)
 
 
 def logging_of(site: str) -> str:

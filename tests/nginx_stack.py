@@ -73,6 +73,12 @@ def with_upstream(site: str, ports: Sequence[int]) -> str:
         f"deploy/nginx.conf's upstream no longer lists one server a worker from 127.0.0.1:5001 ({listed}): "
         "update tests/nginx_stack.py"
     )
+    return swapped_upstream(site, ports)
+
+
+def swapped_upstream(site: str, ports: Sequence[int]) -> str:
+    """`site` with whatever servers its upstream lists swapped for one line each of `ports` (bench/night.py also
+    swaps a tree's from before issue 47, whose upstream is the one shared port 5000)."""
     block = UPSTREAM.search(site)
     assert block is not None
     lines = block["body"].split("\n")

@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import ssl
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-from nginx_stack import free_port, nginx_in_front, served_per_worker
+from nginx_stack import nginx_in_front, served_per_worker
 
 NEW_GAME = {"variant": "classic", "players": ["Ida", "Anna", "Carl", "Eva"]}
 POLLS = 5
@@ -88,32 +83,12 @@ def test_a_plain_etag_client_keeps_its_connection_across_304s_behind_nginx(tmp_p
 @pytest.mark.needs_program
 @pytest.mark.xfail(strict=True, reason="waitress 3.0.2 closes the connection after every 304 (issue 47)")
 def test_a_plain_etag_client_keeps_its_connection_across_304s_served_directly(tmp_path):
-    port = free_port()
     env = {"SCOREKEEPER_DATABASE": str(tmp_path / "scorekeeper.sqlite"), "SCOREKEEPER_SECRET_KEY": "plain-etag"}
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(
-        [*command, "--workers", "1"],
-        cwd=tmp_path,
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).read()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "scorekeeper serve did not start"
-                time.sleep(0.1)
-        conn = CountedHTTP("127.0.0.1", port, timeout=30)
+    with served_per_worker(tmp_path, env, workers=1) as app:  # asked on the shared port, as make run serves it
+        conn = CountedHTTP("127.0.0.1", app["port"], timeout=30)
         try:
-            statuses = polled(conn, f"127.0.0.1:{port}")
+            statuses = polled(conn, f"127.0.0.1:{app['port']}")
         finally:
             conn.close()
-    finally:
-        proc.terminate()
-        proc.wait(20)
     assert statuses == [304] * POLLS
     assert CountedHTTP.connects == 1, f"the client connected {CountedHTTP.connects} times for {POLLS + 2} requests"
