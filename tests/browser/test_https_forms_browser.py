@@ -1,7 +1,6 @@
 """Issue 43: every kind of form goes in through its page on the deployments the docs describe, in Chromium at a phone's
-size. Over TLS behind the real nginx (deploy/nginx.conf as shipped, tests/nginx_stack.py) in front of the app as
-deploy/scorekeeper.service starts it (two waitress workers, each table on one by nginx's hash) with PROXY_FIX=1, as
-docs/operations.md recommends: a new game, hands, bids, play again, a hand kept offline and sent
+size. Over TLS behind the real nginx (deploy/nginx.conf as shipped, tests/nginx_stack.py) in front of waitress with
+PROXY_FIX=1, as docs/operations.md recommends: a new game, hands, bids, play again, a hand kept offline and sent
 later, a club (its creation, members, settings, logout and login), an evening and its table, the typed table code, a
 drive's organiser forms and a table's result; each is checked stored in the database file. Flask-WTF refuses a form
 posted over HTTPS without a same-origin Referer (WTF_CSRF_SSL_STRICT): the pages send `Referrer-Policy: same-origin`,
@@ -20,8 +19,9 @@ import pytest
 from test_browser import Table
 from test_offline import until, waiting_is_over
 
-from helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, call, serving
-from nginx_stack import nginx_in_front, served_per_worker
+from helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, call, serving, waitress_in_thread
+from nginx_stack import nginx_in_front
+from scorekeeper import create_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.needs_program]  # nginx and openssl
 
@@ -31,21 +31,24 @@ SECRET_IN_PATH = re.compile(r"/(?:[gdc]/[^/\s\"?]+/k|d/[^/\s\"?]+/t/\d+)/([^/\s\
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, migrated_db):
-    """nginx (TLS) → the app as deploy/scorekeeper.service starts it (`scorekeeper serve --workers 2
-    --port-per-worker`: each table on one worker by nginx's hash), PROXY_FIX=1, LIVE_TAGS as the service sets it:
-    (base, db)."""
+    """nginx (TLS) → waitress → the app, PROXY_FIX=1, LIVE_TAGS as deploy/scorekeeper.service sets it: (base, db)."""
     tmp = tmp_path_factory.mktemp("https-forms")
     db = str(tmp / "scorekeeper.sqlite")
     shutil.copyfile(migrated_db, db)
-    env = {
-        "SCOREKEEPER_DATABASE": db,
-        "SCOREKEEPER_SECRET_KEY": "https-forms",
-        "SCOREKEEPER_GC_FREEZE": "false",
-        "SCOREKEEPER_READS_PER_SECOND": "null",  # every phone of the test is 127.0.0.1
-        "SCOREKEEPER_PROXY_FIX": "1",
-        "SCOREKEEPER_LIVE_TAGS": str(tmp / "live-tags"),
-    }
-    with served_per_worker(tmp, env) as app, nginx_in_front(tmp, app["ports"]) as nginx:
+    app = create_app(
+        {
+            "DATABASE": db,
+            "SECRET_KEY": "https-forms",
+            "GC_FREEZE": False,
+            "READS_PER_SECOND": None,  # every phone of the test is 127.0.0.1
+            "PROXY_FIX": 1,
+            "LIVE_TAGS": str(tmp / "live-tags"),
+        }
+    )
+    with (
+        waitress_in_thread(app, threads=4, clear_untrusted_proxy_headers=False) as server,
+        nginx_in_front(tmp, server.effective_port) as nginx,
+    ):
         yield {**nginx, "db": db}
 
 
